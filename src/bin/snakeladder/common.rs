@@ -1,0 +1,82 @@
+//! What every subcommand shares: loading a board argument, writing output,
+//! and the errors that map to exit codes.
+
+use snakeladder::{Board, BoardError};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Exit code: everything went well.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: a board is invalid or unreadable, or a check failed.
+pub const EXIT_FAILURE: u8 = 1;
+// Exit code 2, command-line misuse, is clap's own.
+/// Exit code: the work could not be done (a limit, an output error).
+pub const EXIT_CANNOT: u8 = 3;
+
+/// An error that ends a command, with the exit code it maps to.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A board could not be loaded.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// Writing output failed.
+    #[error("cannot write output: {0}")]
+    Output(io::Error),
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        CliError::Output(e)
+    }
+}
+
+impl CliError {
+    /// Prints the error as one line on stderr and gives the exit code. A
+    /// broken pipe (`snakeladder analyze | head`) is a normal end.
+    pub fn report(self) -> ExitCode {
+        if let CliError::Output(e) = &self {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                return ExitCode::from(EXIT_OK);
+            }
+        }
+        let code = match &self {
+            CliError::Board(_) => EXIT_FAILURE,
+            CliError::Output(_) => EXIT_CANNOT,
+        };
+        let _ = writeln!(io::stderr(), "error: {self}");
+        ExitCode::from(code)
+    }
+}
+
+/// Loads the board named on the command line: a path, `-` for standard
+/// input, or the built-in default board when none is given.
+pub fn load_board(path: Option<&Path>) -> Result<Board, CliError> {
+    match path {
+        None => Ok(Board::builtin_default()),
+        Some(p) if p == Path::new("-") => {
+            let mut bytes = Vec::new();
+            io::stdin()
+                .take(snakeladder::board::MAX_FILE_BYTES + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|source| BoardError::Io {
+                    path: PathBuf::from("<stdin>"),
+                    source,
+                })?;
+            if bytes.len() as u64 > snakeladder::board::MAX_FILE_BYTES {
+                return Err(BoardError::TooLarge {
+                    path: PathBuf::from("<stdin>"),
+                    bytes: bytes.len() as u64,
+                }
+                .into());
+            }
+            Ok(Board::from_json_slice(&bytes).map_err(|e| e.with_path(Path::new("<stdin>")))?)
+        }
+        Some(p) => Ok(Board::from_path(p)?),
+    }
+}
+
+/// Standard output, buffered and locked.
+pub fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
+    io::BufWriter::new(io::stdout().lock())
+}

@@ -1,0 +1,38 @@
+//! The `snakeladder` command: parses arguments, calls the library, and maps
+//! errors to the documented exit codes. No rule, formula or statistic lives
+//! here.
+
+mod common;
+mod validate;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Exact analysis, validation, simulation and play of Snakes and Ladders boards.
+///
+/// Exit codes: 0 success; 1 a board is invalid or unreadable, or a check
+/// failed; 2 command-line misuse; 3 the work could not be done (a limit was
+/// hit, output could not be written).
+#[derive(Debug, Parser)]
+#[command(name = "snakeladder", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check board files (or every *.json below a directory) and name every problem.
+    Validate(validate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Validate(args) => validate::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => err.report(),
+    }
+}

@@ -1,0 +1,294 @@
+//! Dice: what a roll can total, and with what probability.
+
+use crate::validation::Problem;
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use serde::{Deserialize, Serialize};
+
+/// Most dice in one set.
+pub const MAX_DICE: u32 = 100;
+/// Most faces on one die (fair or loaded).
+pub const MAX_FACES: u32 = 1_000;
+/// Most distinct totals a dice set may roll; it bounds the width of every
+/// row of the compiled chain.
+pub const MAX_TOTALS: u32 = 10_000;
+
+/// The dice as written in a board file: either `{"count": c, "faces": f}`
+/// (c fair dice of f faces, summed; both default to one six-faced die) or
+/// `{"weights": [w1, ..., wf]}` (one loaded die, face i with weight wi).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceSpec {
+    /// Number of fair dice, summed (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    /// Faces of each fair die, numbered 1..=faces (default 6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faces: Option<i64>,
+    /// Relative weights of the faces 1..=len of one loaded die.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Vec<f64>>,
+}
+
+/// One total the dice can roll, with its probability (always positive).
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    /// The total of the roll.
+    pub total: u32,
+    /// Its probability, in (0, 1].
+    pub probability: f64,
+}
+
+/// What the dice are; kept so the effective rules can be written back out.
+#[derive(Clone, Debug, PartialEq)]
+enum DiceKind {
+    Fair { count: u32, faces: u32 },
+    Loaded { weights: Vec<f64> },
+}
+
+/// A validated dice set and the exact distribution of its total.
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// let board = Board::from_json_str(r#"{"squares": 30, "rules": {"overshoot": "bounce", "dice": {"count": 2, "faces": 6}}}"#)?;
+/// let dice = board.rules().dice();
+/// assert_eq!(dice.min_total(), 2);
+/// assert_eq!(dice.max_total(), 12);
+/// let seven = dice.outcomes().iter().find(|o| o.total == 7).unwrap();
+/// assert!((seven.probability - 6.0 / 36.0).abs() < 1e-15);
+/// # Ok::<(), snakeladder::BoardError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dice {
+    kind: DiceKind,
+    outcomes: Vec<Outcome>,
+}
+
+impl Dice {
+    /// Validates a spec, pushing every problem found onto `problems`.
+    pub(crate) fn from_spec(spec: &DiceSpec, problems: &mut Vec<Problem>) -> Option<Dice> {
+        match (&spec.weights, spec.count, spec.faces) {
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                problems.push(Problem::DiceMixed);
+                None
+            }
+            (Some(weights), None, None) => Self::new_loaded(weights, problems),
+            (None, count, faces) => {
+                Self::new_fair(count.unwrap_or(1), faces.unwrap_or(6), problems)
+            }
+        }
+    }
+
+    fn new_fair(count: i64, faces: i64, problems: &mut Vec<Problem>) -> Option<Dice> {
+        let before = problems.len();
+        if count < 1 || count > i64::from(MAX_DICE) {
+            problems.push(Problem::DiceCount { count });
+        }
+        if faces < 2 || faces > i64::from(MAX_FACES) {
+            problems.push(Problem::DiceFaces { faces });
+        }
+        if problems.len() > before {
+            return None;
+        }
+        let (count, faces) = (count as u32, faces as u32);
+        let totals = u64::from(count) * u64::from(faces - 1) + 1;
+        if totals > u64::from(MAX_TOTALS) {
+            problems.push(Problem::DiceTooWide { totals });
+            return None;
+        }
+        // Convolve one die at a time; probabilities stay in [0, 1] throughout.
+        let face = 1.0 / f64::from(faces);
+        let mut dist = vec![1.0_f64]; // dist[i] = P(total = dice_so_far + i)
+        for _ in 0..count {
+            let mut next = vec![0.0; dist.len() + faces as usize - 1];
+            for (i, p) in dist.iter().enumerate() {
+                for slot in &mut next[i..i + faces as usize] {
+                    *slot += p * face;
+                }
+            }
+            dist = next;
+        }
+        let outcomes = dist
+            .into_iter()
+            .enumerate()
+            .map(|(i, probability)| Outcome {
+                total: count + i as u32,
+                probability,
+            })
+            .collect();
+        Some(Dice {
+            kind: DiceKind::Fair { count, faces },
+            outcomes,
+        })
+    }
+
+    fn new_loaded(weights: &[f64], problems: &mut Vec<Problem>) -> Option<Dice> {
+        let before = problems.len();
+        if weights.len() < 2 || weights.len() > MAX_FACES as usize {
+            problems.push(Problem::DiceFaces {
+                faces: weights.len() as i64,
+            });
+        }
+        for (face, &weight) in weights.iter().enumerate() {
+            if !weight.is_finite() {
+                problems.push(Problem::WeightNotFinite {
+                    face: face as u32 + 1,
+                });
+            } else if weight < 0.0 {
+                problems.push(Problem::WeightNegative {
+                    face: face as u32 + 1,
+                    weight,
+                });
+            }
+        }
+        if problems.len() > before {
+            return None;
+        }
+        let sum: f64 = weights.iter().sum();
+        if sum <= 0.0 {
+            problems.push(Problem::WeightsAllZero);
+            return None;
+        }
+        if !sum.is_finite() {
+            problems.push(Problem::WeightsOverflow);
+            return None;
+        }
+        let outcomes = weights
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w > 0.0)
+            .map(|(i, w)| Outcome {
+                total: i as u32 + 1,
+                probability: w / sum,
+            })
+            .collect();
+        Some(Dice {
+            kind: DiceKind::Loaded {
+                weights: weights.to_vec(),
+            },
+            outcomes,
+        })
+    }
+
+    /// Every total with positive probability, in increasing order.
+    pub fn outcomes(&self) -> &[Outcome] {
+        &self.outcomes
+    }
+
+    /// The probability of rolling `total` (0 when it cannot be rolled).
+    pub fn probability(&self, total: u32) -> f64 {
+        self.outcomes
+            .iter()
+            .find(|o| o.total == total)
+            .map_or(0.0, |o| o.probability)
+    }
+
+    /// Whether `total` has positive probability.
+    pub fn can_roll(&self, total: u32) -> bool {
+        self.outcomes.iter().any(|o| o.total == total)
+    }
+
+    /// The smallest total with positive probability.
+    pub fn min_total(&self) -> u32 {
+        self.outcomes[0].total
+    }
+
+    /// The largest total with positive probability: the roll that `entry: six`
+    /// asks for.
+    pub fn max_total(&self) -> u32 {
+        self.outcomes[self.outcomes.len() - 1].total
+    }
+
+    /// `Some((count, faces))` for fair dice, `None` for a loaded die.
+    pub fn fair(&self) -> Option<(u32, u32)> {
+        match self.kind {
+            DiceKind::Fair { count, faces } => Some((count, faces)),
+            DiceKind::Loaded { .. } => None,
+        }
+    }
+
+    /// The weights of a loaded die, `None` for fair dice.
+    pub fn weights(&self) -> Option<&[f64]> {
+        match &self.kind {
+            DiceKind::Fair { .. } => None,
+            DiceKind::Loaded { weights } => Some(weights),
+        }
+    }
+
+    /// The spec with every default filled in, as the effective rules show it.
+    pub fn spec(&self) -> DiceSpec {
+        match &self.kind {
+            DiceKind::Fair { count, faces } => DiceSpec {
+                count: Some(i64::from(*count)),
+                faces: Some(i64::from(*faces)),
+                weights: None,
+            },
+            DiceKind::Loaded { weights } => DiceSpec {
+                weights: Some(weights.clone()),
+                ..DiceSpec::default()
+            },
+        }
+    }
+
+    /// The exact distribution of the total, as fractions that sum to exactly 1,
+    /// in the order of [`Dice::outcomes`].
+    ///
+    /// Fair dice give counts of face combinations over `faces^count`; a loaded
+    /// die's weights are taken at their exact binary value (every finite `f64`
+    /// is a fraction with a power-of-two denominator) and normalised.
+    pub fn exact_outcomes(&self) -> Vec<(u32, BigRational)> {
+        match &self.kind {
+            DiceKind::Fair { count, faces } => {
+                let mut ways = vec![BigUint::one()];
+                for _ in 0..*count {
+                    let mut next = vec![BigUint::zero(); ways.len() + *faces as usize - 1];
+                    for (i, w) in ways.iter().enumerate() {
+                        for slot in &mut next[i..i + *faces as usize] {
+                            *slot += w;
+                        }
+                    }
+                    ways = next;
+                }
+                let denominator = BigInt::from(BigUint::from(*faces).pow(*count));
+                ways.into_iter()
+                    .enumerate()
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|(i, w)| {
+                        (
+                            count + i as u32,
+                            BigRational::new(BigInt::from(w), denominator.clone()),
+                        )
+                    })
+                    .collect()
+            }
+            DiceKind::Loaded { weights } => {
+                let exact: Vec<BigRational> = weights
+                    .iter()
+                    .map(|w| BigRational::from_float(*w).unwrap_or_else(BigRational::zero))
+                    .collect();
+                let sum = exact.iter().fold(BigRational::zero(), |a, b| a + b);
+                exact
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|(i, w)| (i as u32 + 1, w / &sum))
+                    .collect()
+            }
+        }
+    }
+
+    /// Largest relative gap between the `f64` and the exact distribution; used
+    /// by tests and by the exact solver's self-check.
+    pub fn exact_agreement(&self) -> f64 {
+        self.exact_outcomes()
+            .iter()
+            .zip(&self.outcomes)
+            .map(|((_, q), o)| {
+                let q = q.to_f64().unwrap_or(f64::NAN);
+                ((q - o.probability) / q).abs()
+            })
+            .fold(0.0, f64::max)
+    }
+}
