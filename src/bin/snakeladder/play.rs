@@ -15,6 +15,14 @@ use std::sync::Arc;
 /// quick to reach, so a game on a huge board cannot run for hours.
 pub const DEFAULT_MAX_TURNS: u64 = 1_000_000;
 
+/// Prints one line on standard error; a closed standard error is ignored,
+/// never a panic.
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stderr(), $($arg)*);
+    }};
+}
+
 /// Arguments of `play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -120,10 +128,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         if args.interactive {
             out.flush()?;
-            eprint!("{current} to roll, press Enter: ");
+            let _ = write!(io::stderr(), "{current} to roll, press Enter: ");
             let mut line = String::new();
             if input.read_line(&mut line)? == 0 {
-                eprintln!();
+                let _ = writeln!(io::stderr());
                 stopped = Some("standard input closed; game stopped".to_string());
                 break;
             }
@@ -140,19 +148,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     out.flush()?;
     if let Some(path) = &args.record {
         if let Err(err) = write_record(path, &game.record()) {
-            eprintln!("error: cannot write record {}: {err}", path.display());
+            complain!("error: cannot write record {}: {err}", path.display());
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
     }
     if let Some(why) = stopped {
-        eprintln!("error: {why} after {} rolls", game.turns_played());
+        complain!("error: {why} after {} rolls", game.turns_played());
         return Ok(ExitCode::from(EXIT_CANNOT));
     }
     Ok(ExitCode::from(EXIT_OK))
 }
 
 fn cannot(err: &dyn std::error::Error) -> ExitCode {
-    eprintln!("error: {err}");
+    complain!("error: {err}");
     ExitCode::from(EXIT_CANNOT)
 }
 
@@ -201,14 +209,14 @@ fn replay(path: &Path) -> Result<ExitCode, CliError> {
     let json = match std::fs::read_to_string(path) {
         Ok(json) => json,
         Err(err) => {
-            eprintln!("error: cannot read {}: {err}", path.display());
+            complain!("error: cannot read {}: {err}", path.display());
             return Ok(ExitCode::from(common::EXIT_FAILURE));
         }
     };
     let game = match GameRecord::from_json(&json).and_then(|r| r.replay()) {
         Ok(game) => game,
         Err(err) => {
-            eprintln!("error: {}: {err}", path.display());
+            complain!("error: {}: {err}", path.display());
             return Ok(ExitCode::from(common::EXIT_FAILURE));
         }
     };
