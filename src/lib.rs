@@ -12,6 +12,12 @@
 //! rules of movement live, and [`Board::play_roll`] adds the extra-roll rule
 //! on top of it for whole turns.
 //!
+//! A [`Game`] plays real games on top of `play_roll`: dice are injected
+//! through the [`Roller`] trait (seeded [`FairDice`] or [`LoadedDie`],
+//! [`ScriptedDice`] for tests), every roll yields a [`TurnResult`], and a
+//! [`GameRecord`] replays the game exactly. A [`Table`] serves one game to
+//! many threads; a [`Registry`] keeps many tables.
+//!
 //! ```
 //! use snakeladder::{Board, Square};
 //!

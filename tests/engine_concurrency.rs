@@ -196,3 +196,80 @@ fn thousands_of_tables_driven_from_several_threads_stay_consistent() {
         assert_eq!(replayed.turns_played(), snap.turn_number);
     }
 }
+
+#[test]
+fn snapshots_see_whole_turns_while_others_roll() {
+    // Rollers race through one long game while readers take snapshots; each
+    // snapshot must match the history cut at its turn number exactly.
+    let board = Arc::new(Board::builtin_default());
+    let players: Vec<String> = (0..6).map(|i| format!("P{i}")).collect();
+    let game = Game::seeded(board, players.clone(), Seed::new(11), Finish::ToLast).unwrap();
+    let table = Arc::new(Table::new(game));
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let rollers: Vec<_> = (0..3)
+        .map(|_| {
+            let table = table.clone();
+            thread::spawn(move || {
+                loop {
+                    let snap = table.snapshot();
+                    let Some(current) = snap.current else { break };
+                    table.roll(&current, snap.turn_number).unwrap();
+                }
+            })
+        })
+        .collect();
+    let readers: Vec<_> = (0..2)
+        .map(|_| {
+            let (table, done) = (table.clone(), done.clone());
+            thread::spawn(move || {
+                let mut seen = Vec::new();
+                // At least one snapshot each, however the threads are scheduled.
+                loop {
+                    seen.push(table.snapshot());
+                    if done.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                }
+                seen
+            })
+        })
+        .collect();
+    for h in rollers {
+        h.join().unwrap();
+    }
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let snapshots: Vec<_> = readers
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    let history: Vec<TurnResult> = table
+        .record()
+        .events
+        .into_iter()
+        .map(|e| match e {
+            Event::Turn(t) => t,
+            Event::Forfeit { .. } => unreachable!(),
+        })
+        .collect();
+    assert!(history.len() > 100, "a 6-player game to the last is long");
+    for snap in &snapshots {
+        let cut = &history[..snap.turn_number as usize];
+        let mut squares = vec![Square::OFF_BOARD; players.len()];
+        for t in cut {
+            squares[t.seat()] = t.end();
+        }
+        let expect: Vec<(String, Square)> = players.iter().cloned().zip(squares).collect();
+        assert_eq!(snap.positions, expect, "turn {}", snap.turn_number);
+        let current = cut.last().map_or(Some("P0"), |t| t.next_player());
+        assert_eq!(
+            snap.current.as_deref(),
+            current,
+            "turn {}",
+            snap.turn_number
+        );
+        assert_eq!(
+            snap.status.is_over(),
+            snap.turn_number == history.len() as u64
+        );
+    }
+}
