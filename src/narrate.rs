@@ -83,7 +83,7 @@ pub fn describe(board: &Board, turn: &TurnResult) -> String {
                     let _ = write!(s, "{last}, bounces back to {}", turn.landing());
                 }
                 (true, Overshoot::Win) => {
-                    let _ = write!(s, "{last}, passing the finish wins");
+                    let _ = write!(s, "{last} (past the finish)");
                 }
                 _ => {
                     let _ = write!(s, "{}", turn.landing());

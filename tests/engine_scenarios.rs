@@ -69,6 +69,10 @@ fn overshoot_under_stay_blocks_but_the_turn_passes() {
     assert_eq!((t.start(), t.landing(), t.end()), (sq(6), sq(6), sq(6)));
     assert!(!t.finished() && !t.extra_roll());
     assert_eq!(t.next_player(), Some("Bo"));
+    assert_eq!(
+        snakeladder::narrate::describe(g.board(), &t),
+        "Ana rolled 5: needs exactly 4, stays on 6"
+    );
     assert_eq!(g.current(), Some("Bo"));
 }
 
@@ -82,6 +86,10 @@ fn a_bounce_can_land_on_a_snake() {
     let t = turn(&mut g);
     assert_eq!(t.blocked(), None);
     assert_eq!((t.start(), t.landing(), t.end()), (sq(6), sq(8), sq(2)));
+    assert_eq!(
+        snakeladder::narrate::describe(g.board(), &t),
+        "Ana rolled 6: 6 → 10, bounces back to 8, snake to 2"
+    );
 }
 
 #[test]
