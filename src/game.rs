@@ -77,6 +77,15 @@ pub enum GameError {
         /// The seat (1-based).
         seat: usize,
     },
+    /// A player id with a control character (a newline would break every
+    /// transcript line it is printed in).
+    #[error("player {seat}'s id {player:?} has a control character")]
+    PlayerIdControl {
+        /// The seat (1-based).
+        seat: usize,
+        /// The id.
+        player: String,
+    },
     /// A player id longer than [`MAX_PLAYER_ID_CHARS`].
     #[error("player id {player:?} is longer than {max} characters")]
     PlayerIdTooLong {
@@ -132,7 +141,8 @@ pub enum GameError {
 }
 
 /// Checks a list of player ids: 2..=[`MAX_PLAYERS`] of them, each non-empty,
-/// at most [`MAX_PLAYER_ID_CHARS`] long, no two alike.
+/// without control characters, at most [`MAX_PLAYER_ID_CHARS`] long, no two
+/// alike.
 ///
 /// # Errors
 /// The first problem found, as a [`GameError`].
@@ -158,6 +168,12 @@ pub fn check_players<S: AsRef<str>>(players: &[S]) -> Result<(), GameError> {
         let p = p.as_ref();
         if p.trim().is_empty() {
             return Err(GameError::EmptyPlayerId { seat: i + 1 });
+        }
+        if p.chars().any(char::is_control) {
+            return Err(GameError::PlayerIdControl {
+                seat: i + 1,
+                player: p.to_string(),
+            });
         }
         if p.chars().count() > MAX_PLAYER_ID_CHARS {
             return Err(GameError::PlayerIdTooLong {

@@ -205,8 +205,23 @@ fn write_record(path: &Path, record: &GameRecord) -> io::Result<()> {
     Ok(())
 }
 
+/// Reads a record, refusing one larger than a board file may be (a record
+/// is a board plus a few hundred bytes a roll).
+fn read_capped(path: &Path) -> io::Result<String> {
+    use std::io::Read;
+    let cap = snakeladder::board::MAX_FILE_BYTES;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(cap + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > cap {
+        return Err(io::Error::other(format!("larger than {cap} bytes")));
+    }
+    Ok(text)
+}
+
 fn replay(path: &Path) -> Result<ExitCode, CliError> {
-    let json = match std::fs::read_to_string(path) {
+    let json = match read_capped(path) {
         Ok(json) => json,
         Err(err) => {
             complain!("error: cannot read {}: {err}", path.display());
