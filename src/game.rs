@@ -133,7 +133,7 @@ pub enum GameError {
     #[error(transparent)]
     Roll(#[from] RollError),
     /// The game was still going after the turn limit.
-    #[error("no one won within {limit} turns")]
+    #[error("the game did not end within {limit} rolls")]
     TurnLimit {
         /// The limit.
         limit: u64,

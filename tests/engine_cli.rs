@@ -284,7 +284,7 @@ fn the_turn_cap_stops_a_long_game_with_exit_3() {
     assert!(
         String::from_utf8(out.stderr)
             .unwrap()
-            .contains("no one won within 5 rolls")
+            .contains("did not end within 5 rolls")
     );
     // The unfinished game's record still replays.
     let replayed = stdout_ok(&["play", "--replay", record.to_str().unwrap()]);
@@ -303,6 +303,8 @@ fn bad_player_lists_are_misuse() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("at most 100 players"));
     let out = run(&["play", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["play", "-", "--players", "Ana,Bo", "--interactive"]);
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["play", "--players", "Ana,Bo", "--seed", "x"]);
     assert_eq!(out.status.code(), Some(2));

@@ -15,6 +15,9 @@ use std::sync::Arc;
 /// quick to reach, so a game on a huge board cannot run for hours.
 pub const DEFAULT_MAX_TURNS: u64 = 1_000_000;
 
+/// Exit code of command-line misuse, as clap gives it.
+const EXIT_MISUSE: u8 = 2;
+
 /// Prints one line on standard error; a closed standard error is ignored,
 /// never a panic.
 macro_rules! complain {
@@ -91,6 +94,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(path) = &args.replay {
         return replay(path);
     }
+    if args.interactive && args.board.as_deref() == Some(Path::new("-")) {
+        // Both would read standard input: the board would swallow the Enters.
+        complain!("error: --interactive reads standard input, so the board cannot come from `-`");
+        return Ok(ExitCode::from(EXIT_MISUSE));
+    }
     let board = Arc::new(common::load_board(args.board.as_deref())?);
     let players = args
         .players
@@ -121,7 +129,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     while let Some(current) = game.current().map(str::to_string) {
         if game.turns_played() >= args.max_turns {
             stopped = Some(format!(
-                "no one won within {} rolls (--max-turns); game stopped",
+                "the game did not end within {} rolls (--max-turns); stopped",
                 args.max_turns
             ));
             break;
