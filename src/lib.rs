@@ -12,6 +12,12 @@
 //! rules of movement live, and [`Board::play_roll`] adds the extra-roll rule
 //! on top of it for whole turns.
 //!
+//! A [`Game`] plays real games on top of `play_roll`: dice are injected
+//! through the [`Roller`] trait (seeded [`FairDice`] or [`LoadedDie`],
+//! [`ScriptedDice`] for tests), every roll yields a [`TurnResult`], and a
+//! [`GameRecord`] replays the game exactly. A [`Table`] serves one game to
+//! many threads; a [`Registry`] keeps many tables.
+//!
 //! ```
 //! use snakeladder::{Board, Square};
 //!
@@ -30,20 +36,31 @@
 pub mod board;
 pub mod dice;
 pub mod error;
+pub mod game;
 pub mod jump;
 pub mod movement;
+pub mod narrate;
+pub mod record;
+pub mod roller;
 pub mod rules;
 pub mod square;
+pub mod table;
 pub mod turn;
 pub mod validation;
 
 pub use board::{Board, BoardSpec};
 pub use dice::{Dice, DiceSpec, Outcome};
 pub use error::BoardError;
+pub use game::{
+    Finish, Game, GameError, Observer, Placing, Standing, Status, TurnResult, check_players,
+};
 pub use jump::{Jump, JumpKind};
 pub use movement::{Blocked, Move};
+pub use record::{Event, GameRecord, ReplayError};
+pub use roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, Seed, SeededDice};
 pub use rules::{Chains, Entry, ExtraTurn, Overshoot, Rules};
 pub use square::Square;
+pub use table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
 pub use turn::RollStep;
 pub use validation::{JumpRef, Problem};
 pub mod report;

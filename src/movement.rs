@@ -6,10 +6,10 @@
 
 use crate::rules::{Chains, Entry, Overshoot};
 use crate::{Board, Jump, Square};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why a roll left the token where it was.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Blocked {
     /// The roll would pass the last square and the overshoot rule is `stay`.

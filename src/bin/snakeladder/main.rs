@@ -3,6 +3,7 @@
 //! here.
 
 mod common;
+mod play;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -24,12 +25,15 @@ struct Cli {
 enum Command {
     /// Check board files (or every *.json below a directory) and name every problem.
     Validate(validate::Args),
+    /// Play a game: every roll in words, the winner and the ranking.
+    Play(play::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Play(args) => play::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,260 @@
+//! `snakeladder play`: play a game in the terminal, one line per roll.
+
+use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
+use snakeladder::game::check_players;
+use snakeladder::{
+    Board, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Status, TurnResult, narrate,
+};
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Most rolls `play` makes by default before giving up on a game: far above
+/// any real game (the default board averages under 40 rolls a player) yet
+/// quick to reach, so a game on a huge board cannot run for hours.
+pub const DEFAULT_MAX_TURNS: u64 = 1_000_000;
+
+/// Exit code of command-line misuse, as clap gives it.
+const EXIT_MISUSE: u8 = 2;
+
+/// Prints one line on standard error; a closed standard error is ignored,
+/// never a panic.
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stderr(), $($arg)*);
+    }};
+}
+
+/// Arguments of `play`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Board file (`-` for standard input); the built-in default board if omitted.
+    board: Option<PathBuf>,
+    /// Players in seat order, comma-separated: `Ana,Bo,Cy`.
+    #[arg(long, value_parser = parse_players, required_unless_present = "replay")]
+    players: Option<Players>,
+    /// Seed of the dice; drawn at random (and printed) if omitted.
+    #[arg(long)]
+    seed: Option<Seed>,
+    /// Play on after the first winner until everyone has a place.
+    #[arg(long)]
+    to_last: bool,
+    /// Wait for Enter on standard input before each roll.
+    #[arg(long)]
+    interactive: bool,
+    /// Write the replayable record of the game (JSON) to this file.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Replay a recorded game, checking every roll, and print it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "players", "seed", "to_last", "interactive"])]
+    replay: Option<PathBuf>,
+    /// Give up after this many rolls (exit 3).
+    #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
+    max_turns: u64,
+}
+
+/// A validated player list.
+#[derive(Clone, Debug)]
+struct Players(Vec<String>);
+
+fn parse_players(s: &str) -> Result<Players, String> {
+    let names: Vec<String> = s.split(',').map(|p| p.trim().to_string()).collect();
+    check_players(&names).map_err(|e| e.to_string())?;
+    Ok(Players(names))
+}
+
+/// Something that prints after every roll. The transcript is one; a line
+/// of live odds would be another, added to the list in [`run`].
+trait AfterTurn {
+    fn after_turn(
+        &mut self,
+        game: &Game<SeededDice>,
+        turn: &TurnResult,
+        out: &mut dyn Write,
+    ) -> io::Result<()>;
+}
+
+/// The move in words.
+struct Narrator;
+
+impl AfterTurn for Narrator {
+    fn after_turn(
+        &mut self,
+        game: &Game<SeededDice>,
+        turn: &TurnResult,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        writeln!(out, "{}", narrate::describe(game.board(), turn))
+    }
+}
+
+/// Runs `play`.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if let Some(path) = &args.replay {
+        return replay(path);
+    }
+    if args.interactive && args.board.as_deref() == Some(Path::new("-")) {
+        // Both would read standard input: the board would swallow the Enters.
+        complain!("error: --interactive reads standard input, so the board cannot come from `-`");
+        return Ok(ExitCode::from(EXIT_MISUSE));
+    }
+    let board = Arc::new(common::load_board(args.board.as_deref())?);
+    let players = args
+        .players
+        .expect("clap requires --players without --replay")
+        .0;
+    let drawn = args.seed.is_none();
+    // The one place entropy enters: a seed drawn for a game the user did
+    // not seed, printed so it can be replayed.
+    let seed = args.seed.unwrap_or_else(|| Seed::new(rand::random()));
+    let finish = if args.to_last {
+        Finish::ToLast
+    } else {
+        Finish::FirstWinner
+    };
+    let mut game = match Game::seeded(board, players, seed, finish) {
+        Ok(game) => game,
+        Err(err) => return Ok(cannot(&err)),
+    };
+    let mut out = common::stdout();
+    writeln!(out, "{}", header(game.board(), game.players(), Some(seed)))?;
+    if drawn {
+        writeln!(out, "(seed drawn at random; replay with --seed {seed})")?;
+    }
+    let mut hooks: Vec<Box<dyn AfterTurn>> = vec![Box::new(Narrator)];
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut stopped = None;
+    while let Some(current) = game.current().map(str::to_string) {
+        if game.turns_played() >= args.max_turns {
+            stopped = Some(format!(
+                "the game did not end within {} rolls (--max-turns); stopped",
+                args.max_turns
+            ));
+            break;
+        }
+        if args.interactive {
+            out.flush()?;
+            let _ = write!(io::stderr(), "{current} to roll, press Enter: ");
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                let _ = writeln!(io::stderr());
+                stopped = Some("standard input closed; game stopped".to_string());
+                break;
+            }
+        }
+        let turn = match game.play_turn() {
+            Ok(turn) => turn,
+            Err(err) => return Ok(cannot(&err)),
+        };
+        for hook in &mut hooks {
+            hook.after_turn(&game, &turn, &mut out)?;
+        }
+    }
+    summary(&mut out, game.status(), &game.ranking())?;
+    out.flush()?;
+    if let Some(path) = &args.record {
+        if let Err(err) = write_record(path, &game.record()) {
+            complain!("error: cannot write record {}: {err}", path.display());
+            return Ok(ExitCode::from(EXIT_CANNOT));
+        }
+    }
+    if let Some(why) = stopped {
+        complain!("error: {why} after {} rolls", game.turns_played());
+        return Ok(ExitCode::from(EXIT_CANNOT));
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+fn cannot(err: &dyn std::error::Error) -> ExitCode {
+    complain!("error: {err}");
+    ExitCode::from(EXIT_CANNOT)
+}
+
+fn header(board: &Board, players: &[String], seed: Option<Seed>) -> String {
+    let name = board.name().unwrap_or("Board");
+    let dice = match seed {
+        Some(seed) => format!("seed {seed}"),
+        None => "recorded rolls".to_string(),
+    };
+    format!("{name}: {}; {dice}", players.join(", "))
+}
+
+fn summary(
+    out: &mut dyn Write,
+    status: &Status,
+    ranking: &[snakeladder::Standing],
+) -> io::Result<()> {
+    match status {
+        Status::Won { winner } => writeln!(out, "Winner: {winner}")?,
+        Status::Aborted => writeln!(out, "Aborted: every player left")?,
+        Status::InProgress => writeln!(out, "Unfinished")?,
+    }
+    writeln!(out, "Ranking:")?;
+    for st in ranking {
+        writeln!(out, "  {}", narrate::standing(st))?;
+    }
+    Ok(())
+}
+
+/// Writes the record beside its target and renames it into place, so a
+/// reader never sees half a file.
+fn write_record(path: &Path, record: &GameRecord) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(record.to_json().as_bytes())?;
+    tmp.write_all(b"\n")?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Reads a record, refusing one larger than a board file may be (a record
+/// is a board plus a few hundred bytes a roll).
+fn read_capped(path: &Path) -> io::Result<String> {
+    use std::io::Read;
+    let cap = snakeladder::board::MAX_FILE_BYTES;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(cap + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > cap {
+        return Err(io::Error::other(format!("larger than {cap} bytes")));
+    }
+    Ok(text)
+}
+
+fn replay(path: &Path) -> Result<ExitCode, CliError> {
+    let json = match read_capped(path) {
+        Ok(json) => json,
+        Err(err) => {
+            complain!("error: cannot read {}: {err}", path.display());
+            return Ok(ExitCode::from(common::EXIT_FAILURE));
+        }
+    };
+    let game = match GameRecord::from_json(&json).and_then(|r| r.replay()) {
+        Ok(game) => game,
+        Err(err) => {
+            complain!("error: {}: {err}", path.display());
+            return Ok(ExitCode::from(common::EXIT_FAILURE));
+        }
+    };
+    let mut out = common::stdout();
+    let seed = game.dice().seed();
+    writeln!(out, "{}", header(game.board(), game.players(), seed))?;
+    for event in game.history() {
+        match event {
+            Event::Turn(turn) => writeln!(out, "{}", narrate::describe(game.board(), turn))?,
+            Event::Forfeit { players, .. } => {
+                writeln!(out, "{} left the game", players.join(", "))?
+            }
+        }
+    }
+    summary(&mut out, game.status(), &game.ranking())?;
+    out.flush()?;
+    Ok(ExitCode::from(EXIT_OK))
+}
