@@ -27,13 +27,16 @@
 //! assert_eq!(err.problems().len(), 2);
 //! ```
 
+pub mod analysis;
 pub mod board;
+pub mod chain;
 pub mod dice;
 pub mod error;
 pub mod jump;
 pub mod movement;
 pub mod rules;
 pub mod square;
+pub mod tolerance;
 pub mod turn;
 pub mod validation;
 

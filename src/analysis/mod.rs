@@ -1,0 +1,4 @@
+//! The exact analysis of a board: every figure of `snakeladder analyze`,
+//! computed from the compiled [`Chain`](crate::chain::Chain).
+
+pub mod solve;
