@@ -517,6 +517,73 @@ pub(crate) fn turn_path<W: Num + Clone>(
     }
 }
 
+/// The chain with one jump made absorbing (MATH.md §4): for each state, the
+/// probability `hit[s]` that a turn from s takes `jump` at least once, and
+/// the kernel entries `(s, e, p)` of turns that end on state e without
+/// taking it. Built, like the chain, only from [`Board::play_roll`].
+pub(crate) struct Avoiding {
+    pub entries: Vec<(usize, usize, f64)>,
+    pub hit: Vec<f64>,
+}
+
+pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
+    let dice = board.rules().dice();
+    let extra = board.rules().extra_turn();
+    let p_on = extra.map_or(0.0, |x| dice.probability(x.on()));
+    let takes = |mv: &crate::Move| {
+        mv.jumps
+            .iter()
+            .any(|j| board.jump_index(j.from()) == Some(jump))
+    };
+    let mut out = Avoiding {
+        entries: Vec::new(),
+        hit: vec![0.0; chain.len()],
+    };
+    for s in chain.states() {
+        let path = turn_path(board, chain.square(s), &p_on, |w, _| {
+            *w >= tolerance::BONUS_CUTOFF
+        });
+        // alive[i]: probability of reaching layer i without taking the jump.
+        let mut alive = vec![1.0];
+        let mut cycle_clean = true;
+        for (i, layer) in path.layers.iter().enumerate() {
+            let bonus = extra.map(|x| board.play_roll(layer.square, layer.rolls_before, x.on()));
+            let clean = !bonus.as_ref().is_some_and(|b| takes(&b.mv));
+            if path.cycle.as_ref().is_some_and(|(c, _)| i >= *c) && !clean {
+                cycle_clean = false;
+            }
+            let next = if clean { alive[i] * p_on } else { 0.0 };
+            alive.push(next);
+        }
+        let mut ends: Vec<(usize, f64)> = Vec::new();
+        for (i, layer) in path.layers.iter().enumerate() {
+            let m0 = match &path.cycle {
+                Some((c, q)) if cycle_clean && i >= *c => 1.0 / (1.0 - q),
+                _ => 1.0,
+            };
+            for outcome in dice.outcomes() {
+                let step = board.play_roll(layer.square, layer.rolls_before, outcome.total);
+                let mass = alive[i] * outcome.probability * m0;
+                if mass == 0.0 {
+                    continue;
+                }
+                if takes(&step.mv) {
+                    out.hit[s.get()] += mass;
+                } else if !step.extra_roll && !step.mv.finished {
+                    let e = chain
+                        .state_of(step.mv.end)
+                        .expect("a turn ends on a state of the chain");
+                    ends.push((e.get(), mass));
+                }
+            }
+        }
+        merge_by(&mut ends, |e| e.0, |a, b| a.1 += b.1);
+        out.entries
+            .extend(ends.into_iter().map(|(e, p)| (s.get(), e, p)));
+    }
+    out
+}
+
 /// Builds the row of one square, keyed by square.
 fn raw_row(board: &Board, from: Square) -> RawRow {
     let dice = board.rules().dice();

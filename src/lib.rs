@@ -32,6 +32,8 @@ pub mod board;
 pub mod chain;
 pub mod dice;
 pub mod error;
+pub mod exact;
+pub mod fingerprint;
 pub mod jump;
 pub mod movement;
 pub mod rules;
@@ -40,7 +42,9 @@ pub mod tolerance;
 pub mod turn;
 pub mod validation;
 
+pub use analysis::{Analysis, AnalysisError};
 pub use board::{Board, BoardSpec};
+pub use chain::{Chain, ChainError, StateIndex};
 pub use dice::{Dice, DiceSpec, Outcome};
 pub use error::BoardError;
 pub use jump::{Jump, JumpKind};

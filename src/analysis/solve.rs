@@ -77,16 +77,31 @@ impl Solver {
         if !trapped.is_empty() {
             return Err(SolveError::Trapped { trapped });
         }
-        let n = chain.len();
-        let mut m = DMatrix::<f64>::identity(n, n);
         let offsets = chain.row_offsets();
         let (targets, probabilities) = (chain.targets(), chain.probabilities());
-        for s in 0..n {
-            for k in offsets[s]..offsets[s + 1] {
-                if let Target::State(t) = targets[k] {
-                    m[(s, t.get())] -= probabilities[k];
-                }
-            }
+        let entries = (0..chain.len()).flat_map(|s| {
+            (offsets[s]..offsets[s + 1]).filter_map(move |k| match targets[k] {
+                Target::State(t) => Some((s, t.get(), probabilities[k])),
+                Target::Finish => None,
+            })
+        });
+        Self::from_entries(chain.len(), entries)
+    }
+
+    /// Factors `I − Q` for a substochastic `Q` given as `(row, column,
+    /// probability)` entries (repeats add up) over `n` states: used for
+    /// modified chains (a jump made absorbing).
+    ///
+    /// # Errors
+    /// [`SolveError::IllConditioned`] when `I − Q` is singular to working
+    /// precision.
+    pub(crate) fn from_entries(
+        n: usize,
+        entries: impl IntoIterator<Item = (usize, usize, f64)>,
+    ) -> Result<Solver, SolveError> {
+        let mut m = DMatrix::<f64>::identity(n, n);
+        for (s, t, p) in entries {
+            m[(s, t)] -= p;
         }
         let lu = m.lu();
         let u = lu.u();
