@@ -2,6 +2,7 @@
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE};
 use clap::ValueEnum;
+use snakeladder::analysis::solve::SolveError;
 use snakeladder::analysis::{Analysis, AnalysisError, Options};
 use snakeladder::{Board, Rules};
 use std::io::Write;
@@ -47,7 +48,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok(a) => a,
         Err(e) => {
             let code = match e {
-                AnalysisError::Exact(_) => EXIT_CANNOT,
+                AnalysisError::Exact(_) | AnalysisError::Solve(SolveError::TooLarge { .. }) => {
+                    EXIT_CANNOT
+                }
                 _ => EXIT_FAILURE,
             };
             let _ = writeln!(std::io::stderr(), "error: {e}");
