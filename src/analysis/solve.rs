@@ -75,9 +75,10 @@ pub struct Solver {
 #[derive(Clone, Debug)]
 struct Dense {
     lu: nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>,
-    /// The factors again, for transposed solves.
-    l: DMatrix<f64>,
-    u: DMatrix<f64>,
+    /// The factors unpacked (L, U), for transposed solves; made on the first
+    /// one, so the mean alone does not pay for the copies.
+    factors: std::sync::OnceLock<(DMatrix<f64>, DMatrix<f64>)>,
+    n: usize,
 }
 
 impl Solver {
@@ -126,23 +127,25 @@ impl Solver {
             m[(s, t)] -= p;
         }
         let lu = m.lu();
-        let u = lu.u();
-        let pivot = u
-            .diagonal()
-            .iter()
-            .fold(f64::INFINITY, |a, b| a.min(b.abs()));
+        // The diagonal of the packed factors is U's.
+        let pivot = (0..n)
+            .map(|i| lu.lu_internal()[(i, i)].abs())
+            .fold(f64::INFINITY, f64::min);
         if pivot.is_nan() || pivot <= tolerance::SINGULAR_PIVOT {
             return Err(SolveError::IllConditioned { pivot });
         }
-        let l = lu.l();
         Ok(Solver {
-            inner: Dense { lu, l, u },
+            inner: Dense {
+                lu,
+                factors: std::sync::OnceLock::new(),
+                n,
+            },
         })
     }
 
     /// Number of unknowns (the chain's states).
     pub fn len(&self) -> usize {
-        self.inner.u.nrows()
+        self.inner.n
     }
 
     /// Whether there are no unknowns (never, for a compiled chain).
@@ -171,9 +174,13 @@ impl Solver {
     pub fn solve_transpose(&self, c: &[f64]) -> Vec<f64> {
         assert_eq!(c.len(), self.len(), "one entry per state");
         // P·A = L·U, so Aᵀ = Uᵀ·Lᵀ·P and Aᵀ·y = c is solved from the left.
+        let (l, u) = self
+            .inner
+            .factors
+            .get_or_init(|| (self.inner.lu.l(), self.inner.lu.u()));
         let mut y = DVector::from_column_slice(c);
-        let solved = self.inner.u.tr_solve_upper_triangular_mut(&mut y)
-            && self.inner.l.tr_solve_lower_triangular_mut(&mut y);
+        let solved =
+            u.tr_solve_upper_triangular_mut(&mut y) && l.tr_solve_lower_triangular_mut(&mut y);
         debug_assert!(solved, "the pivots were checked at construction");
         self.inner.lu.p().inv_permute_rows(&mut y);
         y.as_slice().to_vec()
