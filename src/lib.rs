@@ -33,9 +33,13 @@
 //! assert_eq!(err.problems().len(), 2);
 //! ```
 
+pub mod analysis;
 pub mod board;
+pub mod chain;
 pub mod dice;
 pub mod error;
+pub mod exact;
+pub mod fingerprint;
 pub mod game;
 pub mod jump;
 pub mod movement;
@@ -45,10 +49,13 @@ pub mod roller;
 pub mod rules;
 pub mod square;
 pub mod table;
+pub mod tolerance;
 pub mod turn;
 pub mod validation;
 
+pub use analysis::{Analysis, AnalysisError};
 pub use board::{Board, BoardSpec};
+pub use chain::{Chain, ChainError, StateIndex};
 pub use dice::{Dice, DiceSpec, Outcome};
 pub use error::BoardError;
 pub use game::{
