@@ -53,3 +53,4 @@ pub use rules::{Chains, Entry, ExtraTurn, Overshoot, Rules};
 pub use square::Square;
 pub use turn::RollStep;
 pub use validation::{JumpRef, Problem};
+pub mod report;
