@@ -202,6 +202,9 @@ mod tests {
                 ((fast - slow) / slow).abs() < 1e-10,
                 "jump {a}: {fast} vs {slow}"
             );
+            // The renewal form of P(use) is the absorbing chain's answer.
+            let absorbing = absorbed(&board, &chain, a).unwrap();
+            assert!((f.use_probability - absorbing).abs() < 1e-14, "jump {a}");
         }
     }
 }

@@ -12,6 +12,13 @@ use crate::chain::{Chain, Target};
 use crate::{Square, tolerance};
 use nalgebra::{DMatrix, DVector};
 
+/// Most states the dense solver factors: a dense matrix of 4,000² `f64` is
+/// 128 MB, and the analysis holds about three (the matrix, its factors for
+/// transposed solves, the inverse for its diagonal). Larger chains are
+/// refused with [`SolveError::TooLarge`] until the sparse path of issue 6
+/// takes them.
+pub const MAX_DENSE_STATES: usize = 4_000;
+
 /// Why `I − Q` could not be solved.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -22,6 +29,14 @@ pub enum SolveError {
     Trapped {
         /// The squares from which the finish cannot be reached.
         trapped: Vec<Square>,
+    },
+    /// The chain is too large for the dense solver.
+    #[error("the board has {states} states; the dense solver handles at most {limit}")]
+    TooLarge {
+        /// The chain's states.
+        states: usize,
+        /// The limit, [`MAX_DENSE_STATES`].
+        limit: usize,
     },
     /// `I − Q` is numerically singular although every state can finish: the
     /// chance of finishing from some square is below what `f64` resolves.
@@ -71,8 +86,15 @@ impl Solver {
     /// # Errors
     /// [`SolveError::Trapped`] naming the squares that never finish when
     /// `I − Q` is singular; [`SolveError::IllConditioned`] when it is
-    /// singular to working precision although every square can finish.
+    /// singular to working precision although every square can finish;
+    /// [`SolveError::TooLarge`] past [`MAX_DENSE_STATES`].
     pub fn new(chain: &Chain) -> Result<Solver, SolveError> {
+        if chain.len() > MAX_DENSE_STATES {
+            return Err(SolveError::TooLarge {
+                states: chain.len(),
+                limit: MAX_DENSE_STATES,
+            });
+        }
         let trapped = chain.trapped();
         if !trapped.is_empty() {
             return Err(SolveError::Trapped { trapped });
