@@ -21,8 +21,8 @@
 
 pub mod charts;
 
-use crate::analysis::Analysis;
 use crate::Board;
+use crate::analysis::Analysis;
 use std::fmt::Write;
 
 /// Squares listed in the "most visited" table.
@@ -58,7 +58,11 @@ fn write_markdown(md: &mut String, board: &Board, a: &Analysis) -> std::fmt::Res
         writeln!(md, "| {name} | {turns} | {rolls} |")?;
     }
     writeln!(md)?;
-    writeln!(md, "Quantiles are the smallest t with P(T ≤ t) ≥ p. {}\n", tail_note(a))?;
+    writeln!(
+        md,
+        "Quantiles are the smallest t with P(T ≤ t) ≥ p. {}\n",
+        tail_note(a)
+    )?;
     if let Some(exact) = &a.exact {
         writeln!(md, "Exact mean: `{}`\n", exact.mean_turns)?;
     }
@@ -67,7 +71,12 @@ fn write_markdown(md: &mut String, board: &Board, a: &Analysis) -> std::fmt::Res
     }
     if !a.players.is_empty() {
         writeln!(md, "## Several players\n")?;
-        let seats = a.players.iter().map(|p| p.count as usize).max().unwrap_or(0);
+        let seats = a
+            .players
+            .iter()
+            .map(|p| p.count as usize)
+            .max()
+            .unwrap_or(0);
         write!(md, "| players |")?;
         for s in 1..=seats {
             write!(md, " seat {s} |")?;
@@ -82,13 +91,20 @@ fn write_markdown(md: &mut String, board: &Board, a: &Analysis) -> std::fmt::Res
                     None => write!(md, " |")?,
                 }
             }
-            writeln!(md, " {:.2} | {:.2} |", p.expected_total_turns, p.expected_rounds)?;
+            writeln!(
+                md,
+                " {:.2} | {:.2} |",
+                p.expected_total_turns, p.expected_rounds
+            )?;
         }
         writeln!(md)?;
     }
     if !a.jumps.is_empty() {
         writeln!(md, "## Snakes and ladders\n")?;
-        writeln!(md, "| jump | expected uses | P(used) | mean turns without | change |")?;
+        writeln!(
+            md,
+            "| jump | expected uses | P(used) | mean turns without | change |"
+        )?;
         writeln!(md, "|---|---:|---:|---:|---:|")?;
         for j in &a.jumps {
             let (without, change) = without_cells(j.mean_turns_without, a.turns.mean);
@@ -129,8 +145,14 @@ pub fn html(board: &Board, a: &Analysis) -> String {
 
 fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
     let title = escape(title(a));
-    writeln!(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">")?;
-    writeln!(h, "<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>")?;
+    writeln!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">"
+    )?;
+    writeln!(
+        h,
+        "<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>"
+    )?;
     writeln!(h, "<h1>{title}</h1>")?;
     writeln!(
         h,
@@ -146,7 +168,10 @@ fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
     writeln!(h, "<h2>Game length of one player</h2>\n<table>")?;
     writeln!(h, "<tr><th>figure</th><th>turns</th><th>rolls</th></tr>")?;
     for (name, turns, rolls) in length_rows(a) {
-        writeln!(h, "<tr><td>{name}</td><td>{turns}</td><td>{rolls}</td></tr>")?;
+        writeln!(
+            h,
+            "<tr><td>{name}</td><td>{turns}</td><td>{rolls}</td></tr>"
+        )?;
     }
     writeln!(h, "</table>")?;
     writeln!(
@@ -155,12 +180,20 @@ fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
         escape(&tail_note(a))
     )?;
     if let Some(exact) = &a.exact {
-        writeln!(h, "<p>Exact mean: <code class=\"wrap\">{}</code></p>", escape(&exact.mean_turns))?;
+        writeln!(
+            h,
+            "<p>Exact mean: <code class=\"wrap\">{}</code></p>",
+            escape(&exact.mean_turns)
+        )?;
     }
     if let Some(line) = shortest_line(a) {
         writeln!(h, "<p>{}</p>", escape(&line))?;
     }
-    figure(h, charts::length_chart(&a.turns.pmf, a.turns.mean, CHART_MASS), "game length")?;
+    figure(
+        h,
+        charts::length_chart(&a.turns.pmf, a.turns.mean, CHART_MASS),
+        "game length",
+    )?;
 
     writeln!(h, "<h2>The board</h2>")?;
     writeln!(
@@ -177,7 +210,12 @@ fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
 
     if !a.players.is_empty() {
         writeln!(h, "<h2>Several players</h2>\n<table>")?;
-        let seats = a.players.iter().map(|p| p.count as usize).max().unwrap_or(0);
+        let seats = a
+            .players
+            .iter()
+            .map(|p| p.count as usize)
+            .max()
+            .unwrap_or(0);
         write!(h, "<tr><th>players</th>")?;
         for s in 1..=seats {
             write!(h, "<th>seat {s}</th>")?;
@@ -206,7 +244,11 @@ fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
                 .map(|(i, w)| (format!("seat {}", i + 1), *w))
                 .collect();
             let title = format!("Probability of winning, {} players", p.count);
-            figure(h, charts::bar_chart(&title, &bars, "probability"), "seat odds")?;
+            figure(
+                h,
+                charts::bar_chart(&title, &bars, "probability"),
+                "seat odds",
+            )?;
         }
     }
 
@@ -253,7 +295,11 @@ fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
         )?;
     }
     writeln!(h, "</table>")?;
-    writeln!(h, "<p class=\"meta\">Made by snakeladder {}.</p>", env!("CARGO_PKG_VERSION"))?;
+    writeln!(
+        h,
+        "<p class=\"meta\">Made by snakeladder {}.</p>",
+        env!("CARGO_PKG_VERSION")
+    )?;
     writeln!(h, "</body>\n</html>")
 }
 
@@ -269,7 +315,11 @@ fn figure(
 ) -> std::fmt::Result {
     match chart {
         Ok(svg) => writeln!(h, "<figure>{svg}</figure>"),
-        Err(e) => writeln!(h, "<p class=\"meta\">No {what} chart: {}.</p>", escape(&e.to_string())),
+        Err(e) => writeln!(
+            h,
+            "<p class=\"meta\">No {what} chart: {}.</p>",
+            escape(&e.to_string())
+        ),
     }
 }
 
@@ -281,7 +331,11 @@ fn length_rows(a: &Analysis) -> Vec<(&'static str, String, String)> {
     let t = &a.turns;
     let q = |v: Option<usize>| v.map_or_else(|| "–".to_string(), |v| v.to_string());
     vec![
-        ("mean", format!("{:.4}", t.mean), format!("{:.4}", a.rolls.mean)),
+        (
+            "mean",
+            format!("{:.4}", t.mean),
+            format!("{:.4}", a.rolls.mean),
+        ),
         (
             "standard deviation",
             format!("{:.4}", t.std_dev),
@@ -315,7 +369,12 @@ fn shortest_line(a: &Analysis) -> Option<String> {
                 .join("+")
         })
         .collect();
-    let p_min = a.turns.pmf.get(s.turns.checked_sub(1)?).copied().unwrap_or(0.0);
+    let p_min = a
+        .turns
+        .pmf
+        .get(s.turns.checked_sub(1)?)
+        .copied()
+        .unwrap_or(0.0);
     Some(format!(
         "Shortest game: {} turns, e.g. rolling {} (probability {:.3e} for that sequence); P(T = {}) = {:.6}.",
         s.turns,
@@ -377,7 +436,10 @@ mod tests {
         let a = Analysis::new(&board, &Options::default()).unwrap();
         let md = markdown(&board, &a);
         for j in board.jumps() {
-            assert!(md.contains(&format!("| {} {}→{} |", j.kind(), j.from(), j.to())), "{j}");
+            assert!(
+                md.contains(&format!("| {} {}→{} |", j.kind(), j.from(), j.to())),
+                "{j}"
+            );
         }
         assert!(md.contains("| 6 | "), "a row for six players");
         assert!(md.contains(&a.fingerprint));
@@ -396,7 +458,11 @@ mod tests {
         let board = Board::builtin_default();
         let a = Analysis::new(&board, &Options::default()).unwrap();
         let page = html(&board, &a);
-        assert_eq!(page.matches("<svg").count(), 4, "length, board, seats, jumps");
+        assert_eq!(
+            page.matches("<svg").count(),
+            4,
+            "length, board, seats, jumps"
+        );
         for outside in ["src=\"http", "href=\"http", "<link", "<script"] {
             assert!(!page.contains(outside), "{outside}");
         }
