@@ -4,6 +4,7 @@ use crate::Square;
 use crate::dice::{Dice, DiceSpec};
 use crate::validation::Problem;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// What a roll that would pass the last square does.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -236,5 +237,42 @@ impl Rules {
 impl Serialize for Rules {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.spec().serialize(serializer)
+    }
+}
+
+/// One line for people: `1d6, overshoot stay, chains forbid, entry free,
+/// start on 0, no extra rolls`.
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lower = |v: &dyn fmt::Debug| format!("{v:?}").to_lowercase();
+        match self.dice.fair() {
+            Some((count, faces)) => write!(f, "{count}d{faces}")?,
+            None => write!(
+                f,
+                "a loaded {}-faced die",
+                self.dice.weights().map_or(0, <[f64]>::len)
+            )?,
+        }
+        write!(
+            f,
+            ", overshoot {}, chains {}, entry {}, start on {}, ",
+            lower(&self.overshoot),
+            lower(&self.chains),
+            lower(&self.entry),
+            self.start
+        )?;
+        match &self.extra_turn {
+            None => f.write_str("no extra rolls"),
+            Some(x) => {
+                write!(f, "a {} rolls again", x.on)?;
+                if let Some(m) = x.max_extra {
+                    write!(f, " (at most {m} extra)")?;
+                }
+                if let Some(k) = x.forfeit_after {
+                    write!(f, ", the {k}th in a row is forfeited")?;
+                }
+                Ok(())
+            }
+        }
     }
 }

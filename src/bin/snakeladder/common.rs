@@ -1,6 +1,8 @@
 //! What every subcommand shares: loading a board argument, writing output,
 //! and the errors that map to exit codes.
 
+use snakeladder::analysis::AnalysisError;
+use snakeladder::analysis::solve::SolveError;
 use snakeladder::{Board, BoardError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -20,6 +22,9 @@ pub enum CliError {
     /// A board could not be loaded.
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// A board could not be analysed.
+    #[error(transparent)]
+    Analysis(#[from] snakeladder::analysis::AnalysisError),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
@@ -42,6 +47,12 @@ impl CliError {
         }
         let code = match &self {
             CliError::Board(_) => EXIT_FAILURE,
+            CliError::Analysis(e) => match e {
+                AnalysisError::Exact(_) | AnalysisError::Solve(SolveError::TooLarge { .. }) => {
+                    EXIT_CANNOT
+                }
+                _ => EXIT_FAILURE,
+            },
             CliError::Output(_) => EXIT_CANNOT,
         };
         let _ = writeln!(io::stderr(), "error: {self}");

@@ -5,6 +5,7 @@
 mod analyze;
 mod common;
 mod play;
+mod report;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// Every exact figure of a board: game length, seat odds, jumps, squares.
     Analyze(analyze::Args),
+    /// Write the analysis of a board as a Markdown or self-contained HTML report.
+    Report(report::Args),
     /// Check board files (or every *.json below a directory) and name every problem.
     Validate(validate::Args),
     /// Play a game: every roll in words, the winner and the ranking.
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
+        Command::Report(args) => report::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Play(args) => play::run(args),
     };
