@@ -37,7 +37,10 @@ fn html_report_is_written_whole_to_the_named_file() {
 fn markdown_report_goes_to_stdout() {
     let out = snakeladder()
         .arg("report")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/boards/althoen-1993.json"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/boards/althoen-1993.json"
+        ))
         .output()
         .unwrap();
     assert!(

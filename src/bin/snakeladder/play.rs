@@ -1,9 +1,11 @@
 //! `snakeladder play`: play a game in the terminal, one line per roll.
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
+use snakeladder::analysis::odds::live_odds;
 use snakeladder::game::check_players;
 use snakeladder::{
-    Board, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Status, TurnResult, narrate,
+    Board, Chain, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Square, Status,
+    TurnResult, narrate,
 };
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -49,6 +51,11 @@ pub struct Args {
     /// Replay a recorded game, checking every roll, and print it.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "players", "seed", "to_last", "interactive"])]
     replay: Option<PathBuf>,
+    /// After every turn, each player's exact probability of winning from the
+    /// current squares and turn order (from the exact analysis, not a
+    /// simulation).
+    #[arg(long)]
+    odds: bool,
     /// Give up after this many rolls (exit 3).
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
     max_turns: u64,
@@ -64,8 +71,8 @@ fn parse_players(s: &str) -> Result<Players, String> {
     Ok(Players(names))
 }
 
-/// Something that prints after every roll. The transcript is one; a line
-/// of live odds would be another, added to the list in [`run`].
+/// Something that prints after every roll: the transcript, and with
+/// `--odds` a line of live odds.
 trait AfterTurn {
     fn after_turn(
         &mut self,
@@ -86,6 +93,48 @@ impl AfterTurn for Narrator {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         writeln!(out, "{}", narrate::describe(game.board(), turn))
+    }
+}
+
+/// Each player's exact chance of winning from where the tokens stand, in
+/// seat order, printed between turns while nobody has finished.
+///
+/// Tokens never interact and each player's rolls are independent, so the
+/// race is decided by independent finishing-time distributions, one per
+/// square (see `snakeladder::analysis::odds`). Between two rolls of one turn
+/// (extra rolls) the odds are not a function of the squares alone, so no
+/// line is printed there.
+struct Odds {
+    chain: Chain,
+}
+
+impl AfterTurn for Odds {
+    fn after_turn(
+        &mut self,
+        game: &Game<SeededDice>,
+        _turn: &TurnResult,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        self.print(game, out)
+    }
+}
+
+impl Odds {
+    fn print(&self, game: &Game<SeededDice>, out: &mut dyn Write) -> io::Result<()> {
+        let order = game.turn_order();
+        let last = game.board().last();
+        if game.rolls_in_turn() > 0 || order.is_empty() || game.positions().contains(&last) {
+            return Ok(());
+        }
+        let squares: Vec<Square> = order.iter().map(|&seat| game.positions()[seat]).collect();
+        let odds = live_odds(&self.chain, &squares, 0).map_err(io::Error::other)?;
+        let mut by_seat: Vec<(usize, f64)> = order.into_iter().zip(odds).collect();
+        by_seat.sort_by_key(|&(seat, _)| seat);
+        let shown: Vec<String> = by_seat
+            .iter()
+            .map(|&(seat, p)| format!("{} {:.1}%", game.players()[seat], 100.0 * p))
+            .collect();
+        writeln!(out, "  odds: {}", shown.join(", "))
     }
 }
 
@@ -123,6 +172,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         writeln!(out, "(seed drawn at random; replay with --seed {seed})")?;
     }
     let mut hooks: Vec<Box<dyn AfterTurn>> = vec![Box::new(Narrator)];
+    if args.odds {
+        let odds = match Chain::compile(game.board()) {
+            Ok(chain) => Odds { chain },
+            Err(err) => return Ok(cannot(&err)),
+        };
+        odds.print(&game, &mut out)?;
+        hooks.push(Box::new(odds));
+    }
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut stopped = None;

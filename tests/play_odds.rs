@@ -1,0 +1,63 @@
+//! `play --odds`: live exact odds between turns.
+
+use std::process::Command;
+
+fn play(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_snakeladder"))
+        .arg("play")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn odds_lines(transcript: &str) -> Vec<Vec<f64>> {
+    transcript
+        .lines()
+        .filter_map(|l| l.strip_prefix("  odds: "))
+        .map(|l| {
+            l.split(", ")
+                .map(|p| p.rsplit(' ').next().unwrap().trim_end_matches('%').parse().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn opening_odds_are_the_published_seat_odds() {
+    let t = play(&["--players", "Ana,Bo", "--seed", "42", "--odds"]);
+    // Before any roll the odds are the seat odds of two players on the
+    // default board: the first seat wins with probability 0.507803.
+    assert_eq!(t.lines().nth(1), Some("  odds: Ana 50.8%, Bo 49.2%"));
+}
+
+#[test]
+fn odds_follow_every_turn_until_someone_finishes() {
+    let t = play(&["--players", "Ana,Bo,Cy", "--seed", "7", "--odds"]);
+    let rolls = t.lines().filter(|l| l.contains(" rolled ")).count();
+    let odds = odds_lines(&t);
+    // One line before the first roll and one after each roll but the winning one.
+    assert_eq!(odds.len(), rolls);
+    for line in &odds {
+        assert_eq!(line.len(), 3);
+        let total: f64 = line.iter().sum();
+        // Each figure is rounded to 0.1%, so three of them sum to 100 ± 0.15.
+        assert!((total - 100.0).abs() <= 0.15 + 1e-9, "{line:?}");
+    }
+}
+
+#[test]
+fn no_odds_between_the_rolls_of_one_turn() {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/engine-house-rules.json");
+    let t = play(&[board, "--players", "Ana,Bo", "--seed", "290", "--odds"]);
+    let lines: Vec<&str> = t.lines().collect();
+    let mut bonus = 0;
+    for pair in lines.windows(2) {
+        if pair[0].contains("rolls again") {
+            bonus += 1;
+            assert!(!pair[1].starts_with("  odds:"), "{}\n{}", pair[0], pair[1]);
+        }
+    }
+    assert!(bonus > 0, "the seeded game has bonus rolls:\n{t}");
+}
