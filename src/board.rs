@@ -208,35 +208,43 @@ impl Board {
             }
         }
 
-        // Jumps against each other.
-        let mut by_start: HashMap<Square, JumpRef> = HashMap::with_capacity(placed.len());
-        placed.retain(|(jump, j)| match by_start.get(&j.from()) {
-            Some(first) => {
+        // Jumps against each other. What is found must not depend on the order
+        // the jumps are written in, so when two jumps start on one square both
+        // are checked for chains, and cycles are sought among the others.
+        let mut starts: HashMap<Square, Vec<usize>> = HashMap::with_capacity(placed.len());
+        for (i, (_, j)) in placed.iter().enumerate() {
+            starts.entry(j.from()).or_default().push(i);
+        }
+        for (i, (jump, j)) in placed.iter().enumerate() {
+            let first = starts[&j.from()][0];
+            if first != i {
                 problems.push(Problem::DuplicateStart {
                     square: j.from().get(),
-                    first: *first,
+                    first: placed[first].0,
                     second: *jump,
                 });
-                false
             }
-            None => {
-                by_start.insert(j.from(), *jump);
-                true
-            }
-        });
+        }
         match chains {
             Some(Chains::Forbid) => {
                 for (jump, j) in &placed {
-                    if let Some(next) = by_start.get(&j.to()) {
+                    for &next in starts.get(&j.to()).map_or(&[][..], Vec::as_slice) {
                         problems.push(Problem::Chain {
                             jump: *jump,
                             square: j.to().get(),
-                            next: *next,
+                            next: placed[next].0,
                         });
                     }
                 }
             }
-            Some(Chains::Follow) => problems.extend(cycles(&placed)),
+            Some(Chains::Follow) => {
+                let single: Vec<(JumpRef, Jump)> = placed
+                    .iter()
+                    .filter(|(_, j)| starts[&j.from()].len() == 1)
+                    .copied()
+                    .collect();
+                problems.extend(cycles(&single));
+            }
             None => {}
         }
 

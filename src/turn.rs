@@ -59,7 +59,7 @@ impl Board {
                     jumps: Vec::new(),
                     end: from,
                     blocked: Some(Blocked::Forfeit),
-                    finished: false,
+                    finished: from == self.last(),
                 };
                 return RollStep {
                     mv,
@@ -144,6 +144,19 @@ mod tests {
         assert!(third.mv.jumps.is_empty() && !third.mv.finished && !third.extra_roll);
         // A non-bonus third roll moves as usual.
         assert_eq!(b.play_roll(sq(4), 2, 5).mv, b.move_token(sq(4), 5));
+    }
+
+    /// A token already home stays finished even when its roll is forfeited
+    /// (found by the property test: the forfeit said `finished: false`).
+    #[test]
+    fn a_forfeit_on_the_last_square_is_still_finished() {
+        let b = board(r#"{"on": 6, "forfeit_after": 1}"#);
+        let step = b.play_roll(sq(30), 0, 6);
+        assert_eq!(
+            (step.mv.end, step.mv.blocked),
+            (sq(30), Some(Blocked::Forfeit))
+        );
+        assert!(step.mv.finished);
     }
 
     #[test]
