@@ -324,7 +324,10 @@ mod tests {
         let dice = b.rules().dice();
         let ways = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
         for (o, w) in dice.outcomes().iter().zip(ways) {
-            assert!((o.probability - f64::from(w) / 36.0).abs() < ROUNDING, "{o:?}");
+            assert!(
+                (o.probability - f64::from(w) / 36.0).abs() < ROUNDING,
+                "{o:?}"
+            );
         }
         let exact = dice.exact_outcomes();
         assert_eq!(exact.len(), 11);

@@ -27,6 +27,7 @@
 //! assert_eq!(err.problems().len(), 2);
 //! ```
 
+pub mod atomic;
 pub mod board;
 pub mod dice;
 pub mod error;
