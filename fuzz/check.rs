@@ -105,6 +105,7 @@ fn walk(board: &Board) {
                 let step = board.play_roll(from, rolls_before, roll);
                 assert_eq!(step, board.play_roll(from, rolls_before, roll));
                 assert!(step.mv.end <= last, "{step:?}");
+                assert_eq!(step.mv.finished, step.mv.end == last, "{step:?}");
                 let bonus = rules.extra_turn().is_some_and(|x| x.on() == roll);
                 if step.extra_roll {
                     assert!(bonus && !step.mv.finished, "{step:?}");

@@ -10,7 +10,7 @@
 //! `report`, `generate` and `play --record` write through it.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 
 /// Why [`write_atomic`] could not write a file. Each variant names the file;
@@ -150,6 +150,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     /// The names in a directory, sorted.
     fn names(dir: &Path) -> Vec<String> {

@@ -158,6 +158,17 @@ impl Board {
                 1
             }
         };
+        // Each jump starts on its own square of 1..N-1, so more jumps than
+        // that cannot all be placed; refuse them at once rather than name
+        // millions of duplicates one by one.
+        let jumps = spec.ladders.len() as u64 + spec.snakes.len() as u64;
+        if jumps > u64::from(last - 1) {
+            problems.push(Problem::TooManyJumps {
+                jumps,
+                squares: last,
+            });
+            return Err(problems);
+        }
         let start = rules.as_ref().map_or(0, |r| r.start().get());
         let chains = rules.as_ref().map(Rules::chains);
 

@@ -101,6 +101,17 @@ pub enum Problem {
         /// The value given.
         start: i64,
     },
+    /// More jumps than squares they could start on (1..N-1): some must
+    /// share a square.
+    #[error(
+        "{jumps} jumps on a board of {squares} squares: each needs a square of its own among 1..{squares}-1"
+    )]
+    TooManyJumps {
+        /// Ladders and snakes written.
+        jumps: u64,
+        /// The last square N.
+        squares: u32,
+    },
     /// A jump starts on the start square.
     #[error("{jump}: starts on the start square {start}")]
     JumpStartsOnStart {
@@ -276,6 +287,7 @@ impl Problem {
             Problem::SquaresOutOfRange { .. } => "squares_out_of_range",
             Problem::WidthOutOfRange { .. } => "width_out_of_range",
             Problem::StartOutOfRange { .. } => "start_out_of_range",
+            Problem::TooManyJumps { .. } => "too_many_jumps",
             Problem::JumpStartsOnStart { .. } => "jump_starts_on_start",
             Problem::JumpStartsOnLast { .. } => "jump_starts_on_last",
             Problem::JumpStartOffBoard { .. } => "jump_start_off_board",
@@ -453,6 +465,23 @@ mod tests {
         let p = only(r#"{"squares": 10, "rules": {"start": 2}}"#);
         assert_eq!(p, Problem::StartOutOfRange { start: 2 });
         assert_eq!(p.kind(), "start_out_of_range");
+    }
+
+    /// Ten squares hold at most nine jumps (on 1..9).
+    #[test]
+    fn too_many_jumps() {
+        let p = only(
+            r#"{"squares": 10, "ladders": [[1, 2], [2, 3], [3, 4], [4, 5], [5, 6]],
+                "snakes": [[6, 1], [7, 1], [8, 1], [9, 1], [9, 2]]}"#,
+        );
+        assert_eq!(
+            p,
+            Problem::TooManyJumps {
+                jumps: 10,
+                squares: 10
+            }
+        );
+        assert_eq!(p.kind(), "too_many_jumps");
     }
 
     #[test]

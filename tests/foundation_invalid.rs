@@ -35,6 +35,10 @@ fn expected() -> Vec<Problem> {
         Problem::SquaresOutOfRange { squares: 1 },
         Problem::WidthOutOfRange { width: 0 },
         Problem::StartOutOfRange { start: 2 },
+        Problem::TooManyJumps {
+            jumps: 11,
+            squares: 10,
+        },
         Problem::JumpStartsOnStart {
             jump: ladder(0, 0, 5),
             start: 0,
@@ -126,5 +130,5 @@ fn the_table_and_the_folder_agree() {
         .map(|p| format!("{}.json", p.kind()))
         .collect();
     assert_eq!(on_disk, listed);
-    assert_eq!(listed.len(), 26);
+    assert_eq!(listed.len(), 27);
 }
