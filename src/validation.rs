@@ -104,7 +104,8 @@ pub enum Problem {
     /// More jumps than squares they could start on (1..N-1): some must
     /// share a square.
     #[error(
-        "{jumps} jumps on a board of {squares} squares: each needs a square of its own among 1..{squares}-1"
+        "{jumps} jumps, but a board of {squares} squares has only {} squares a jump can start on",
+        .squares - 1
     )]
     TooManyJumps {
         /// Ladders and snakes written.
