@@ -24,7 +24,10 @@ pub fn check(data: &[u8]) {
         let _ = e.kind();
     }
     let Ok(spec) = serde_json::from_slice::<BoardSpec>(data) else {
-        assert!(direct.is_err(), "a board came from bytes that are not a spec");
+        assert!(
+            direct.is_err(),
+            "a board came from bytes that are not a spec"
+        );
         return;
     };
 
@@ -33,8 +36,16 @@ pub fn check(data: &[u8]) {
     let problems = Board::problems(&spec);
     let built = Board::from_spec(&spec);
     assert_eq!(problems.is_empty(), built.is_ok(), "problems vs from_spec");
-    assert_eq!(problems, Board::problems(&spec), "validation is not deterministic");
-    assert_eq!(direct.is_ok(), built.is_ok(), "from_json_slice vs from_spec");
+    assert_eq!(
+        problems,
+        Board::problems(&spec),
+        "validation is not deterministic"
+    );
+    assert_eq!(
+        direct.is_ok(),
+        built.is_ok(),
+        "from_json_slice vs from_spec"
+    );
     for p in &problems {
         let _ = p.to_string();
         let _ = p.kind();
@@ -76,7 +87,10 @@ fn walk(board: &Board) {
             let mv = board.move_token(from, roll);
             assert_eq!(mv, board.move_token(from, roll), "move_token is not pure");
             assert_eq!((mv.start, mv.roll), (from, roll));
-            assert!(mv.landing <= last && mv.end <= last, "{mv:?} leaves the board");
+            assert!(
+                mv.landing <= last && mv.end <= last,
+                "{mv:?} leaves the board"
+            );
             assert_eq!(mv.finished, mv.end == last, "{mv:?}");
             if mv.blocked.is_some() {
                 assert_eq!((mv.landing, mv.end), (from, from), "{mv:?}");
@@ -98,7 +112,10 @@ fn walk(board: &Board) {
             }
             // Rolls the dice can make move forward except past N or by a snake.
             if from != last && mv.blocked.is_none() && roll > 0 && mv.jumps.is_empty() {
-                assert!(mv.landing > from || from.get() + roll > last.get(), "{mv:?}");
+                assert!(
+                    mv.landing > from || from.get() + roll > last.get(),
+                    "{mv:?}"
+                );
             }
 
             for rolls_before in 0..4 {
