@@ -110,7 +110,12 @@ fn each_invalid_file_fails_for_exactly_its_reason() {
         let path = dir().join(format!("{}.json", problem.kind()));
         let err = Board::from_path(&path).expect_err(&path.display().to_string());
         assert_eq!(err.kind(), "invalid", "{}", path.display());
-        assert_eq!(err.problems(), [problem.clone()], "{}", path.display());
+        assert_eq!(
+            err.problems(),
+            std::slice::from_ref(&problem),
+            "{}",
+            path.display()
+        );
         // The one-line error names the file and the problem.
         assert_eq!(err.to_string(), format!("{}: {problem}", path.display()));
     }
