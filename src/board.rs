@@ -158,6 +158,17 @@ impl Board {
                 1
             }
         };
+        // Each jump starts on its own square of 1..N-1, so more jumps than
+        // that cannot all be placed; refuse them at once rather than name
+        // millions of duplicates one by one.
+        let jumps = spec.ladders.len() as u64 + spec.snakes.len() as u64;
+        if jumps > u64::from(last - 1) {
+            problems.push(Problem::TooManyJumps {
+                jumps,
+                squares: last,
+            });
+            return Err(problems);
+        }
         let start = rules.as_ref().map_or(0, |r| r.start().get());
         let chains = rules.as_ref().map(Rules::chains);
 
@@ -208,35 +219,43 @@ impl Board {
             }
         }
 
-        // Jumps against each other.
-        let mut by_start: HashMap<Square, JumpRef> = HashMap::with_capacity(placed.len());
-        placed.retain(|(jump, j)| match by_start.get(&j.from()) {
-            Some(first) => {
+        // Jumps against each other. What is found must not depend on the order
+        // the jumps are written in, so when two jumps start on one square both
+        // are checked for chains, and cycles are sought among the others.
+        let mut starts: HashMap<Square, Vec<usize>> = HashMap::with_capacity(placed.len());
+        for (i, (_, j)) in placed.iter().enumerate() {
+            starts.entry(j.from()).or_default().push(i);
+        }
+        for (i, (jump, j)) in placed.iter().enumerate() {
+            let first = starts[&j.from()][0];
+            if first != i {
                 problems.push(Problem::DuplicateStart {
                     square: j.from().get(),
-                    first: *first,
+                    first: placed[first].0,
                     second: *jump,
                 });
-                false
             }
-            None => {
-                by_start.insert(j.from(), *jump);
-                true
-            }
-        });
+        }
         match chains {
             Some(Chains::Forbid) => {
                 for (jump, j) in &placed {
-                    if let Some(next) = by_start.get(&j.to()) {
+                    for &next in starts.get(&j.to()).map_or(&[][..], Vec::as_slice) {
                         problems.push(Problem::Chain {
                             jump: *jump,
                             square: j.to().get(),
-                            next: *next,
+                            next: placed[next].0,
                         });
                     }
                 }
             }
-            Some(Chains::Follow) => problems.extend(cycles(&placed)),
+            Some(Chains::Follow) => {
+                let single: Vec<(JumpRef, Jump)> = placed
+                    .iter()
+                    .filter(|(_, j)| starts[&j.from()].len() == 1)
+                    .copied()
+                    .collect();
+                problems.extend(cycles(&single));
+            }
             None => {}
         }
 

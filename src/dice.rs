@@ -292,3 +292,52 @@ impl Dice {
             .fold(0.0, f64::max)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Board;
+
+    /// Each f64 probability of two dice is a sum of a few products of 1/6:
+    /// a few ulps of 1 (2.2e-16 each) at most.
+    const ROUNDING: f64 = 1e-15;
+
+    /// A weight reads back as the very `f64` written (found by the property
+    /// test: without serde_json's `float_roundtrip`, 1.9888777314421402 read
+    /// as 1.98887773144214, one ulp off, and the exact distribution with it).
+    #[test]
+    fn loaded_weights_parse_exactly() {
+        let b = Board::from_json_str(
+            r#"{"squares": 10, "rules": {"dice": {"weights": [1.9888777314421402, 1]}}}"#,
+        )
+        .unwrap();
+        let w = b.rules().dice().weights().unwrap();
+        assert_eq!(w[0].to_bits(), 1.988_877_731_442_140_2_f64.to_bits());
+    }
+
+    /// Two fair dice: 1, 2, ..., 6, ..., 1 ways out of 36, exactly and as f64.
+    #[test]
+    fn two_dice_have_the_triangle_distribution() {
+        let b = Board::from_json_str(
+            r#"{"squares": 40, "rules": {"overshoot": "win", "dice": {"count": 2, "faces": 6}}}"#,
+        )
+        .unwrap();
+        let dice = b.rules().dice();
+        let ways = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
+        for (o, w) in dice.outcomes().iter().zip(ways) {
+            assert!(
+                (o.probability - f64::from(w) / 36.0).abs() < ROUNDING,
+                "{o:?}"
+            );
+        }
+        let exact = dice.exact_outcomes();
+        assert_eq!(exact.len(), 11);
+        for ((total, q), w) in exact.iter().zip(ways) {
+            assert_eq!(
+                q,
+                &num_rational::BigRational::new(w.into(), 36.into()),
+                "{total}"
+            );
+        }
+        assert!(dice.exact_agreement() < ROUNDING);
+    }
+}

@@ -34,6 +34,7 @@
 //! ```
 
 pub mod analysis;
+pub mod atomic;
 pub mod board;
 pub mod chain;
 pub mod dice;

@@ -52,7 +52,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         for file in files(path) {
             match file {
                 Ok(file) => {
-                    let name = file.display().to_string();
+                    let name = if file == Path::new("-") {
+                        "<stdin>".to_string()
+                    } else {
+                        file.display().to_string()
+                    };
                     reports.push(check(Some(&file), name));
                 }
                 Err(err) => reports.push(report_of(path.display().to_string(), Err(err))),
@@ -158,16 +162,24 @@ fn files(path: &Path) -> Vec<Result<PathBuf, BoardError>> {
         };
         for entry in entries.flatten() {
             let p = entry.path();
-            if p.is_dir() {
+            // Symbolic links to directories are not followed: a link back up
+            // the tree would walk forever.
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 stack.push(p);
             } else if p.extension().is_some_and(|e| e == "json") {
                 found.push(Ok(p));
             }
         }
     }
-    found.sort_by(|a, b| match (a, b) {
-        (Ok(a), Ok(b)) => a.cmp(b),
-        _ => std::cmp::Ordering::Equal,
-    });
+    // By path, errors included: a comparison that is not a total order may
+    // make `sort_by` panic.
+    found.sort_by(|a, b| sort_key(a).cmp(sort_key(b)));
     found
+}
+
+fn sort_key(found: &Result<PathBuf, BoardError>) -> &Path {
+    match found {
+        Ok(path) | Err(BoardError::Io { path, .. }) => path,
+        Err(_) => Path::new(""),
+    }
 }
