@@ -8,7 +8,11 @@ fn play(args: &[&str]) -> String {
         .args(args)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -18,7 +22,14 @@ fn odds_lines(transcript: &str) -> Vec<Vec<f64>> {
         .filter_map(|l| l.strip_prefix("  odds: "))
         .map(|l| {
             l.split(", ")
-                .map(|p| p.rsplit(' ').next().unwrap().trim_end_matches('%').parse().unwrap())
+                .map(|p| {
+                    p.rsplit(' ')
+                        .next()
+                        .unwrap()
+                        .trim_end_matches('%')
+                        .parse()
+                        .unwrap()
+                })
                 .collect()
         })
         .collect()
@@ -49,7 +60,10 @@ fn odds_follow_every_turn_until_someone_finishes() {
 
 #[test]
 fn no_odds_between_the_rolls_of_one_turn() {
-    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/engine-house-rules.json");
+    let board = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/golden/engine-house-rules.json"
+    );
     let t = play(&[board, "--players", "Ana,Bo", "--seed", "290", "--odds"]);
     let lines: Vec<&str> = t.lines().collect();
     let mut bonus = 0;

@@ -25,6 +25,9 @@ pub enum CliError {
     /// A board could not be analysed.
     #[error(transparent)]
     Analysis(#[from] snakeladder::analysis::AnalysisError),
+    /// A file could not be written (the old one, if any, is left intact).
+    #[error(transparent)]
+    Write(#[from] snakeladder::atomic::AtomicWriteError),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
@@ -53,7 +56,7 @@ impl CliError {
                 }
                 _ => EXIT_FAILURE,
             },
-            CliError::Output(_) => EXIT_CANNOT,
+            CliError::Output(_) | CliError::Write(_) => EXIT_CANNOT,
         };
         let _ = writeln!(io::stderr(), "error: {self}");
         ExitCode::from(code)

@@ -2,6 +2,7 @@
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
 use snakeladder::analysis::odds::live_odds;
+use snakeladder::atomic::{AtomicWriteError, write_atomic};
 use snakeladder::game::check_players;
 use snakeladder::{
     Board, Chain, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Square, Status,
@@ -213,7 +214,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     out.flush()?;
     if let Some(path) = &args.record {
         if let Err(err) = write_record(path, &game.record()) {
-            complain!("error: cannot write record {}: {err}", path.display());
+            complain!("error: cannot write record: {err}");
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
     }
@@ -257,17 +258,11 @@ fn summary(
 
 /// Writes the record beside its target and renames it into place, so a
 /// reader never sees half a file.
-fn write_record(path: &Path, record: &GameRecord) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(record.to_json().as_bytes())?;
-    tmp.write_all(b"\n")?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+fn write_record(path: &Path, record: &GameRecord) -> Result<(), AtomicWriteError> {
+    write_atomic(path, |w| {
+        w.write_all(record.to_json().as_bytes())?;
+        w.write_all(b"\n")
+    })
 }
 
 /// Reads a record, refusing one larger than a board file may be (a record

@@ -3,9 +3,10 @@
 use crate::common::{self, CliError};
 use clap::ValueEnum;
 use snakeladder::analysis::{Analysis, Options};
+use snakeladder::atomic::write_atomic;
 use snakeladder::report;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Report format.
@@ -53,7 +54,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Format::Html => report::html(&board, &analysis),
     };
     match &args.output {
-        Some(path) => write_file(path, page.as_bytes())?,
+        Some(path) => write_atomic(path, |w| w.write_all(page.as_bytes()))?,
         None => {
             let mut out = common::stdout();
             out.write_all(page.as_bytes())?;
@@ -61,22 +62,4 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes to a temporary file beside `path`, then renames it into place.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    // A report is a document to share: readable by others, like any file
-    // the user would have written (tempfile's own default is owner-only).
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".snakeladder-report")
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| CliError::Output(e.error))?;
-    Ok(())
 }
