@@ -21,9 +21,10 @@ use std::process::{Command, Output, Stdio};
 /// [`Case::except`].
 const COMMANDS: &[&[&str]] = &[
     &["validate"],
-    // &["analyze"],
+    &["analyze"],
+    &["report", "--format", "html"],
     // &["simulate", "--games", "100", "--seed", "1"],
-    // &["play", "--seed", "1"],
+    &["play", "--players", "Ana,Bo", "--seed", "1"],
 ];
 
 const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
