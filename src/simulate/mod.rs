@@ -1,0 +1,632 @@
+//! Monte Carlo simulation: millions of games per second with exactly the
+//! rules of [`Board::play_roll`].
+//!
+//! The simulator samples the dice and looks each roll up in a [`MoveTable`]
+//! built by calling [`Board::play_roll`]; it never re-implements a rule.
+//!
+//! # What is counted
+//! The same quantities as the exact analysis (MATH.md): for one token
+//! playing alone from the start square, **turns** `T` until it finishes
+//! (the finishing turn included; a turn is the player's rolls until a roll
+//! grants no further roll), **rolls**, the **uses** of each jump (a chained
+//! move uses every jump of its chain), and the **rests** on each square (the
+//! rolls that end there, whether or not the token moved: a blocked or
+//! forfeited roll rests again where it stands).
+//!
+//! With `k` players the seats play in order and the first token to finish
+//! wins. Tokens never interact and every roll is independent, so a game is
+//! simulated as `k` independent tokens, each played to the finish: seat `i`
+//! wins when its `T` is the smallest, ties going to the earlier seat, and
+//! the game lasted `(T_min − 1)·k + i + 1` turns over all players in
+//! `T_min` rounds (MATH.md §5). The per-token statistics then pool all
+//! `k × games` tokens, which are independent samples of the same `T`.
+//!
+//! # Reproducibility
+//! Games are played in fixed batches of [`BATCH_GAMES`]; batch `b` uses a
+//! [`Xoshiro256PlusPlus`] seeded (with `seed_from_u64`) by the `(b + 1)`-th
+//! output of a SplitMix64 generator started at the master seed (see
+//! [`batch_seed`]). Every statistic is an exact integer sum, so merging
+//! batches in any order gives the same bits: the same seed gives the same
+//! report on 1, 2 or 64 threads.
+//!
+//! # Example
+//! ```
+//! use snakeladder::Board;
+//! use snakeladder::simulate::{simulate, SimulationConfig};
+//!
+//! let board = Board::builtin_default();
+//! let config = SimulationConfig::new(20_000, 7)?;
+//! let report = simulate(&board, &config)?;
+//! // The exact mean is 39.5984… turns; four standard errors either side.
+//! assert!((report.turns.mean - 39.5984).abs() < 4.0 * report.turns.std_error);
+//! # Ok::<(), snakeladder::simulate::SimulateError>(())
+//! ```
+
+mod sampler;
+mod stats;
+mod table;
+
+pub use stats::{Histogram, Proportion, QUANTILES, Quantile, Summary};
+pub use table::{MAX_TABLE_ENTRIES, MoveTable, TableError, TableMove};
+
+use crate::{Board, JumpKind, Square};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use sampler::{Sample, Sampler};
+use serde::Serialize;
+use stats::Tally;
+use table::{EXTRA, Entry, FINISHED, PATH};
+
+/// Games per batch. Fixed (never derived from the thread count) so the
+/// split of games into seeded batches, and hence every number, is the same
+/// on any machine.
+pub const BATCH_GAMES: u64 = 1 << 16;
+/// Most games one simulation may play: 10^12, a week of one core.
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+/// Most players of one game.
+pub const MAX_PLAYERS: u32 = 1_000;
+/// Most worker threads.
+pub const MAX_THREADS: usize = 1_024;
+/// Most rolls one token may make before the simulation gives up. A valid
+/// board always finishes with probability 1, but one whose expected length
+/// is astronomical would otherwise run for ever; 2^32 rolls is minutes of
+/// one core for one token.
+pub const MAX_ROLLS_PER_TOKEN: u64 = 1 << 32;
+
+/// Why a simulation could not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimulateError {
+    /// `games` is 0 or more than [`MAX_GAMES`].
+    #[error("games must be between 1 and {MAX_GAMES}, not {games}")]
+    Games {
+        /// The value asked for.
+        games: u64,
+    },
+    /// `players` is 0 or more than [`MAX_PLAYERS`].
+    #[error("players must be between 1 and {MAX_PLAYERS}, not {players}")]
+    Players {
+        /// The value asked for.
+        players: u32,
+    },
+    /// `threads` is 0 or more than [`MAX_THREADS`].
+    #[error("threads must be between 1 and {MAX_THREADS}, not {threads}")]
+    Threads {
+        /// The value asked for.
+        threads: usize,
+    },
+    /// The board is too large for a move table.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A token made more than [`MAX_ROLLS_PER_TOKEN`] rolls without finishing.
+    #[error(
+        "a token made {rolls} rolls without finishing (batch {batch}); the board's games are too long to simulate"
+    )]
+    GameTooLong {
+        /// Rolls made.
+        rolls: u64,
+        /// The batch it happened in.
+        batch: u64,
+    },
+    /// The worker pool could not be started.
+    #[error("cannot start {threads} worker threads: {message}")]
+    Pool {
+        /// Threads asked for.
+        threads: usize,
+        /// Rayon's reason.
+        message: String,
+    },
+}
+
+/// What to simulate: how many games, the master seed, players and threads.
+///
+/// # Example
+/// ```
+/// use snakeladder::simulate::SimulationConfig;
+/// let config = SimulationConfig::new(1_000_000, 42)?.with_players(4)?.with_threads(2)?;
+/// assert_eq!(config.players(), 4);
+/// assert!(SimulationConfig::new(0, 42).is_err());
+/// # Ok::<(), snakeladder::simulate::SimulateError>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SimulationConfig {
+    games: u64,
+    seed: u64,
+    players: u32,
+    threads: Option<usize>,
+}
+
+impl SimulationConfig {
+    /// `games` one-player games from master seed `seed`, on every core.
+    ///
+    /// # Errors
+    /// [`SimulateError::Games`] unless `1 ≤ games ≤ MAX_GAMES`.
+    pub fn new(games: u64, seed: u64) -> Result<SimulationConfig, SimulateError> {
+        if games == 0 || games > MAX_GAMES {
+            return Err(SimulateError::Games { games });
+        }
+        Ok(SimulationConfig {
+            games,
+            seed,
+            players: 1,
+            threads: None,
+        })
+    }
+
+    /// The same with `players` seats per game.
+    ///
+    /// # Errors
+    /// [`SimulateError::Players`] unless `1 ≤ players ≤ MAX_PLAYERS`.
+    pub fn with_players(self, players: u32) -> Result<SimulationConfig, SimulateError> {
+        if players == 0 || players > MAX_PLAYERS {
+            return Err(SimulateError::Players { players });
+        }
+        Ok(SimulationConfig { players, ..self })
+    }
+
+    /// The same on exactly `threads` worker threads (the numbers do not
+    /// change, only the time).
+    ///
+    /// # Errors
+    /// [`SimulateError::Threads`] unless `1 ≤ threads ≤ MAX_THREADS`.
+    pub fn with_threads(self, threads: usize) -> Result<SimulationConfig, SimulateError> {
+        if threads == 0 || threads > MAX_THREADS {
+            return Err(SimulateError::Threads { threads });
+        }
+        Ok(SimulationConfig {
+            threads: Some(threads),
+            ..self
+        })
+    }
+
+    /// Games to play.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+    /// The master seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// Seats per game.
+    pub fn players(&self) -> u32 {
+        self.players
+    }
+    /// Worker threads, `None` for one per core.
+    pub fn threads(&self) -> Option<usize> {
+        self.threads
+    }
+}
+
+/// Told how far a simulation has got; shared by the worker threads.
+pub trait Progress: Sync {
+    /// `games` more games are done.
+    fn advance(&self, games: u64);
+}
+
+impl Progress for () {
+    fn advance(&self, _games: u64) {}
+}
+
+/// The seed of batch `b`: the `(b + 1)`-th output of SplitMix64 started at
+/// `master` (Steele, Lea and Flood 2014; the same generator
+/// `seed_from_u64` uses to expand a seed).
+///
+/// # Example
+/// ```
+/// use snakeladder::simulate::batch_seed;
+/// // SplitMix64 from 0 starts 0xe220a8397b1dcdaf (the reference value).
+/// assert_eq!(batch_seed(0, 0), 0xe220a8397b1dcdaf);
+/// ```
+pub fn batch_seed(master: u64, b: u64) -> u64 {
+    let mut z = master.wrapping_add(b.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A simulated jump's uses.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JumpEstimate {
+    /// Where it starts.
+    pub from: Square,
+    /// Where it ends.
+    pub to: Square,
+    /// Ladder or snake.
+    pub kind: JumpKind,
+    /// Mean uses per token, with its standard error.
+    pub uses: Estimate,
+    /// Share of tokens that used it at least once.
+    pub probability: Proportion,
+}
+
+/// A mean with its standard error.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// Sample mean.
+    pub mean: f64,
+    /// Standard error of the mean.
+    pub std_error: f64,
+}
+
+/// A simulated square's rests.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SquareEstimate {
+    /// The square.
+    pub square: Square,
+    /// Mean rolls per token that end on it, with its standard error.
+    pub rests: Estimate,
+    /// Share of tokens that rested on it at least once.
+    pub probability: Proportion,
+}
+
+/// A simulated seat's wins.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeatEstimate {
+    /// 0-based seat, in turn order.
+    pub seat: u32,
+    /// Share of games it won.
+    pub wins: Proportion,
+}
+
+/// Everything a simulation measured, each estimate with its standard error.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimulationReport {
+    /// Games played.
+    pub games: u64,
+    /// The master seed.
+    pub seed: u64,
+    /// Tokens played to the finish: `games × players`; the sample size of
+    /// `turns`, `rolls`, `jumps` and `squares`.
+    pub tokens: u64,
+    /// Games per seeded batch ([`BATCH_GAMES`]).
+    pub batch_games: u64,
+    /// Turns of one token until it finishes.
+    pub turns: Summary,
+    /// Rolls of one token until it finishes.
+    pub rolls: Summary,
+    /// Every jump, in board order.
+    pub jumps: Vec<JumpEstimate>,
+    /// Every square 0..=N.
+    pub squares: Vec<SquareEstimate>,
+    /// Every seat, in turn order: as many as players per game.
+    #[serde(rename = "players")]
+    pub seats: Vec<SeatEstimate>,
+    /// Turns of the whole game over all players.
+    pub total_turns: Summary,
+    /// Rounds of the whole game (the winner's turns).
+    pub rounds: Summary,
+    /// The distribution of `T`, exact counts.
+    #[serde(skip)]
+    pub turns_histogram: Histogram,
+    /// The distribution of rolls, exact counts.
+    #[serde(skip)]
+    pub rolls_histogram: Histogram,
+}
+
+/// Simulates `config.games()` games of `board`.
+///
+/// # Errors
+/// [`SimulateError::Table`] for a board too large for a move table,
+/// [`SimulateError::GameTooLong`] when a token does not finish within
+/// [`MAX_ROLLS_PER_TOKEN`] rolls, [`SimulateError::Pool`] when the threads
+/// cannot start.
+pub fn simulate(
+    board: &Board,
+    config: &SimulationConfig,
+) -> Result<SimulationReport, SimulateError> {
+    simulate_with_progress(board, config, &())
+}
+
+/// [`simulate`], telling `progress` after each batch.
+///
+/// # Errors
+/// As [`simulate`].
+pub fn simulate_with_progress(
+    board: &Board,
+    config: &SimulationConfig,
+    progress: &dyn Progress,
+) -> Result<SimulationReport, SimulateError> {
+    let table = MoveTable::new(board)?;
+    let sampler = Sampler::new(board.rules().dice());
+    let engine = Engine {
+        table: &table,
+        jumps: board.jumps().len(),
+        players: config.players,
+    };
+    let threads = config
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SimulateError::Pool {
+            threads,
+            message: e.to_string(),
+        })?;
+    let batches = config.games.div_ceil(BATCH_GAMES);
+    let acc = pool.install(|| {
+        (0..batches)
+            .into_par_iter()
+            .try_fold(
+                || Accumulator::new(&table, engine.jumps, engine.players),
+                |mut acc, b| {
+                    let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed, b));
+                    match &sampler {
+                        Sampler::Uniform(s) => {
+                            engine.batch(&mut acc, &mut rng, &mut s.clone(), games)
+                        }
+                        Sampler::Alias(s) => {
+                            engine.batch(&mut acc, &mut rng, &mut s.clone(), games)
+                        }
+                    }
+                    .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;
+                    progress.advance(games);
+                    Ok::<_, SimulateError>(acc)
+                },
+            )
+            .try_reduce(
+                || Accumulator::new(&table, engine.jumps, engine.players),
+                |mut a, b| {
+                    a.merge(&b);
+                    Ok(a)
+                },
+            )
+    })?;
+    Ok(acc.report(board, config))
+}
+
+/// What the inner loop needs, borrowed.
+struct Engine<'a> {
+    table: &'a MoveTable,
+    jumps: usize,
+    players: u32,
+}
+
+impl Engine<'_> {
+    /// Plays `games` games into `acc`; `Err(rolls)` if a token runs past
+    /// [`MAX_ROLLS_PER_TOKEN`].
+    fn batch<S: Sample>(
+        &self,
+        acc: &mut Accumulator,
+        rng: &mut Xoshiro256PlusPlus,
+        sampler: &mut S,
+        games: u64,
+    ) -> Result<(), u64> {
+        let k = u64::from(self.players);
+        for _ in 0..games {
+            let mut best = (u64::MAX, 0_u64);
+            for seat in 0..k {
+                let (turns, rolls) = if self.table.has_extra_rolls() {
+                    self.token::<S, true>(acc, rng, sampler)?
+                } else {
+                    self.token::<S, false>(acc, rng, sampler)?
+                };
+                acc.turns.record(turns);
+                acc.rolls.record(rolls);
+                acc.flush_token();
+                if turns < best.0 {
+                    best = (turns, seat);
+                }
+            }
+            let (rounds, winner) = best;
+            acc.seat_wins[winner as usize] += 1;
+            acc.rounds.record(rounds);
+            acc.total_turns.record((rounds - 1) * k + winner + 1);
+        }
+        Ok(())
+    }
+
+    /// Plays one token from the start to the finish: `(turns, rolls)`.
+    #[inline(always)]
+    fn token<S: Sample, const EXTRA_ROLLS: bool>(
+        &self,
+        acc: &mut Accumulator,
+        rng: &mut Xoshiro256PlusPlus,
+        sampler: &mut S,
+    ) -> Result<(u64, u64), u64> {
+        let entries: &[Entry] = self.table.entries();
+        let width = self.table.rolls();
+        let layer = self.table.squares() * width;
+        let starts = self.table.phase_starts();
+        let mut square = self.table.start().get() as usize;
+        let mut rolls = 0_u64;
+        let mut turns = 0_u64;
+        let mut rolls_before = 0_u32;
+        let mut phase = 0_usize;
+        loop {
+            let roll = sampler.sample(rng);
+            let e = entries[phase * layer + square * width + roll];
+            rolls += 1;
+            acc.rest(e.end);
+            let path = e.info & PATH;
+            if path != 0 {
+                for &j in self.table.path(path) {
+                    acc.use_jump(j);
+                }
+            }
+            square = e.end as usize;
+            if EXTRA_ROLLS {
+                if e.info & (EXTRA | FINISHED) == EXTRA {
+                    rolls_before += 1;
+                    if phase + 1 < starts.len() && starts[phase + 1] <= rolls_before {
+                        phase += 1;
+                    }
+                } else {
+                    turns += 1;
+                    rolls_before = 0;
+                    phase = 0;
+                }
+            }
+            if e.info & FINISHED != 0 {
+                break;
+            }
+            if rolls >= MAX_ROLLS_PER_TOKEN {
+                return Err(rolls);
+            }
+        }
+        if !EXTRA_ROLLS {
+            turns = rolls;
+        }
+        Ok((turns, rolls))
+    }
+}
+
+/// Every sum a batch adds to, and the scratch counts of the token in play.
+#[derive(Clone, Debug)]
+struct Accumulator {
+    turns: Tally,
+    rolls: Tally,
+    total_turns: Tally,
+    rounds: Tally,
+    seat_wins: Vec<u64>,
+    jump_sum: Vec<u64>,
+    jump_sum_sq: Vec<u128>,
+    jump_tokens: Vec<u64>,
+    rest_sum: Vec<u64>,
+    rest_sum_sq: Vec<u128>,
+    rest_tokens: Vec<u64>,
+    // The token in play: counts and the indices that are non-zero.
+    jump_count: Vec<u64>,
+    jump_touched: Vec<u32>,
+    rest_count: Vec<u64>,
+    rest_touched: Vec<u32>,
+}
+
+impl Accumulator {
+    fn new(table: &MoveTable, jumps: usize, players: u32) -> Accumulator {
+        let squares = table.squares();
+        Accumulator {
+            turns: Tally::default(),
+            rolls: Tally::default(),
+            total_turns: Tally::default(),
+            rounds: Tally::default(),
+            seat_wins: vec![0; players as usize],
+            jump_sum: vec![0; jumps],
+            jump_sum_sq: vec![0; jumps],
+            jump_tokens: vec![0; jumps],
+            rest_sum: vec![0; squares],
+            rest_sum_sq: vec![0; squares],
+            rest_tokens: vec![0; squares],
+            jump_count: vec![0; jumps],
+            jump_touched: Vec::with_capacity(jumps),
+            rest_count: vec![0; squares],
+            rest_touched: Vec::with_capacity(squares),
+        }
+    }
+
+    #[inline(always)]
+    fn rest(&mut self, square: u32) {
+        let c = &mut self.rest_count[square as usize];
+        if *c == 0 {
+            self.rest_touched.push(square);
+        }
+        *c += 1;
+    }
+
+    #[inline(always)]
+    fn use_jump(&mut self, jump: u32) {
+        let c = &mut self.jump_count[jump as usize];
+        if *c == 0 {
+            self.jump_touched.push(jump);
+        }
+        *c += 1;
+    }
+
+    /// Moves the token's counts into the sums and clears them.
+    fn flush_token(&mut self) {
+        for &s in &self.rest_touched {
+            let s = s as usize;
+            let c = std::mem::take(&mut self.rest_count[s]);
+            self.rest_sum[s] += c;
+            self.rest_sum_sq[s] += u128::from(c) * u128::from(c);
+            self.rest_tokens[s] += 1;
+        }
+        self.rest_touched.clear();
+        for &j in &self.jump_touched {
+            let j = j as usize;
+            let c = std::mem::take(&mut self.jump_count[j]);
+            self.jump_sum[j] += c;
+            self.jump_sum_sq[j] += u128::from(c) * u128::from(c);
+            self.jump_tokens[j] += 1;
+        }
+        self.jump_touched.clear();
+    }
+
+    fn merge(&mut self, o: &Accumulator) {
+        fn add<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += *y;
+            }
+        }
+        self.turns.merge(&o.turns);
+        self.rolls.merge(&o.rolls);
+        self.total_turns.merge(&o.total_turns);
+        self.rounds.merge(&o.rounds);
+        add(&mut self.seat_wins, &o.seat_wins);
+        add(&mut self.jump_sum, &o.jump_sum);
+        add(&mut self.jump_sum_sq, &o.jump_sum_sq);
+        add(&mut self.jump_tokens, &o.jump_tokens);
+        add(&mut self.rest_sum, &o.rest_sum);
+        add(&mut self.rest_sum_sq, &o.rest_sum_sq);
+        add(&mut self.rest_tokens, &o.rest_tokens);
+    }
+
+    fn report(self, board: &Board, config: &SimulationConfig) -> SimulationReport {
+        let tokens = self.turns.n;
+        let estimate = |sum: u64, sum_sq: u128| {
+            let (mean, variance) = stats::moments(tokens, u128::from(sum), sum_sq);
+            Estimate {
+                mean,
+                std_error: stats::std_error(tokens, variance),
+            }
+        };
+        let jumps = board
+            .jumps()
+            .iter()
+            .enumerate()
+            .map(|(i, j)| JumpEstimate {
+                from: j.from(),
+                to: j.to(),
+                kind: j.kind(),
+                uses: estimate(self.jump_sum[i], self.jump_sum_sq[i]),
+                probability: Proportion::new(self.jump_tokens[i], tokens),
+            })
+            .collect();
+        let squares = (0..self.rest_sum.len())
+            .map(|s| SquareEstimate {
+                square: Square::new(s as u32),
+                rests: estimate(self.rest_sum[s], self.rest_sum_sq[s]),
+                probability: Proportion::new(self.rest_tokens[s], tokens),
+            })
+            .collect();
+        let seats = self
+            .seat_wins
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| SeatEstimate {
+                seat: i as u32,
+                wins: Proportion::new(w, config.games),
+            })
+            .collect();
+        SimulationReport {
+            games: config.games,
+            seed: config.seed,
+            tokens,
+            batch_games: BATCH_GAMES,
+            turns: self.turns.summary(),
+            rolls: self.rolls.summary(),
+            jumps,
+            squares,
+            seats,
+            total_turns: self.total_turns.summary(),
+            rounds: self.rounds.summary(),
+            turns_histogram: self.turns.histogram,
+            rolls_histogram: self.rolls.histogram,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
