@@ -42,6 +42,7 @@
 //! # Ok::<(), snakeladder::simulate::SimulateError>(())
 //! ```
 
+mod engine;
 mod sampler;
 mod stats;
 mod table;
@@ -50,13 +51,12 @@ pub use stats::{Histogram, Proportion, QUANTILES, Quantile, Summary};
 pub use table::{MAX_TABLE_ENTRIES, MoveTable, TableError, TableMove};
 
 use crate::{Board, JumpKind, Square};
+use engine::Engine;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use sampler::{Sample, Sampler};
+use sampler::Sampler;
 use serde::Serialize;
-use stats::Tally;
-use table::{EXTRA, Entry, FINISHED, PATH};
 
 /// Games per batch. Fixed (never derived from the thread count) so the
 /// split of games into seeded batches, and hence every number, is the same
@@ -329,11 +329,7 @@ pub fn simulate_with_progress(
 ) -> Result<SimulationReport, SimulateError> {
     let table = MoveTable::new(board)?;
     let sampler = Sampler::new(board.rules().dice());
-    let engine = Engine {
-        table: &table,
-        jumps: board.jumps().len(),
-        players: config.players,
-    };
+    let engine = Engine::new(&table, board.jumps().len(), config.players);
     let threads = config
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
@@ -349,7 +345,7 @@ pub fn simulate_with_progress(
         (0..batches)
             .into_par_iter()
             .try_fold(
-                || Accumulator::new(&table, engine.jumps, engine.players),
+                || engine.accumulator(),
                 |mut acc, b| {
                     let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
                     let mut rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed, b));
@@ -367,265 +363,14 @@ pub fn simulate_with_progress(
                 },
             )
             .try_reduce(
-                || Accumulator::new(&table, engine.jumps, engine.players),
+                || engine.accumulator(),
                 |mut a, b| {
                     a.merge(&b);
                     Ok(a)
                 },
             )
     })?;
-    Ok(acc.report(board, config))
-}
-
-/// What the inner loop needs, borrowed.
-struct Engine<'a> {
-    table: &'a MoveTable,
-    jumps: usize,
-    players: u32,
-}
-
-impl Engine<'_> {
-    /// Plays `games` games into `acc`; `Err(rolls)` if a token runs past
-    /// [`MAX_ROLLS_PER_TOKEN`].
-    fn batch<S: Sample>(
-        &self,
-        acc: &mut Accumulator,
-        rng: &mut Xoshiro256PlusPlus,
-        sampler: &mut S,
-        games: u64,
-    ) -> Result<(), u64> {
-        let k = u64::from(self.players);
-        for _ in 0..games {
-            let mut best = (u64::MAX, 0_u64);
-            for seat in 0..k {
-                let (turns, rolls) = if self.table.has_extra_rolls() {
-                    self.token::<S, true>(acc, rng, sampler)?
-                } else {
-                    self.token::<S, false>(acc, rng, sampler)?
-                };
-                acc.turns.record(turns);
-                acc.rolls.record(rolls);
-                acc.flush_token();
-                if turns < best.0 {
-                    best = (turns, seat);
-                }
-            }
-            let (rounds, winner) = best;
-            acc.seat_wins[winner as usize] += 1;
-            acc.rounds.record(rounds);
-            acc.total_turns.record((rounds - 1) * k + winner + 1);
-        }
-        Ok(())
-    }
-
-    /// Plays one token from the start to the finish: `(turns, rolls)`.
-    #[inline(always)]
-    fn token<S: Sample, const EXTRA_ROLLS: bool>(
-        &self,
-        acc: &mut Accumulator,
-        rng: &mut Xoshiro256PlusPlus,
-        sampler: &mut S,
-    ) -> Result<(u64, u64), u64> {
-        let entries: &[Entry] = self.table.entries();
-        let width = self.table.rolls();
-        let layer = self.table.squares() * width;
-        let starts = self.table.phase_starts();
-        let mut square = self.table.start().get() as usize;
-        let mut rolls = 0_u64;
-        let mut turns = 0_u64;
-        let mut rolls_before = 0_u32;
-        let mut phase = 0_usize;
-        loop {
-            let roll = sampler.sample(rng);
-            let e = entries[phase * layer + square * width + roll];
-            rolls += 1;
-            acc.rest(e.end);
-            let path = e.info & PATH;
-            if path != 0 {
-                for &j in self.table.path(path) {
-                    acc.use_jump(j);
-                }
-            }
-            square = e.end as usize;
-            if EXTRA_ROLLS {
-                if e.info & (EXTRA | FINISHED) == EXTRA {
-                    rolls_before += 1;
-                    if phase + 1 < starts.len() && starts[phase + 1] <= rolls_before {
-                        phase += 1;
-                    }
-                } else {
-                    turns += 1;
-                    rolls_before = 0;
-                    phase = 0;
-                }
-            }
-            if e.info & FINISHED != 0 {
-                break;
-            }
-            if rolls >= MAX_ROLLS_PER_TOKEN {
-                return Err(rolls);
-            }
-        }
-        if !EXTRA_ROLLS {
-            turns = rolls;
-        }
-        Ok((turns, rolls))
-    }
-}
-
-/// Every sum a batch adds to, and the scratch counts of the token in play.
-#[derive(Clone, Debug)]
-struct Accumulator {
-    turns: Tally,
-    rolls: Tally,
-    total_turns: Tally,
-    rounds: Tally,
-    seat_wins: Vec<u64>,
-    jump_sum: Vec<u64>,
-    jump_sum_sq: Vec<u128>,
-    jump_tokens: Vec<u64>,
-    rest_sum: Vec<u64>,
-    rest_sum_sq: Vec<u128>,
-    rest_tokens: Vec<u64>,
-    // The token in play: counts and the indices that are non-zero.
-    jump_count: Vec<u64>,
-    jump_touched: Vec<u32>,
-    rest_count: Vec<u64>,
-    rest_touched: Vec<u32>,
-}
-
-impl Accumulator {
-    fn new(table: &MoveTable, jumps: usize, players: u32) -> Accumulator {
-        let squares = table.squares();
-        Accumulator {
-            turns: Tally::default(),
-            rolls: Tally::default(),
-            total_turns: Tally::default(),
-            rounds: Tally::default(),
-            seat_wins: vec![0; players as usize],
-            jump_sum: vec![0; jumps],
-            jump_sum_sq: vec![0; jumps],
-            jump_tokens: vec![0; jumps],
-            rest_sum: vec![0; squares],
-            rest_sum_sq: vec![0; squares],
-            rest_tokens: vec![0; squares],
-            jump_count: vec![0; jumps],
-            jump_touched: Vec::with_capacity(jumps),
-            rest_count: vec![0; squares],
-            rest_touched: Vec::with_capacity(squares),
-        }
-    }
-
-    #[inline(always)]
-    fn rest(&mut self, square: u32) {
-        let c = &mut self.rest_count[square as usize];
-        if *c == 0 {
-            self.rest_touched.push(square);
-        }
-        *c += 1;
-    }
-
-    #[inline(always)]
-    fn use_jump(&mut self, jump: u32) {
-        let c = &mut self.jump_count[jump as usize];
-        if *c == 0 {
-            self.jump_touched.push(jump);
-        }
-        *c += 1;
-    }
-
-    /// Moves the token's counts into the sums and clears them.
-    fn flush_token(&mut self) {
-        for &s in &self.rest_touched {
-            let s = s as usize;
-            let c = std::mem::take(&mut self.rest_count[s]);
-            self.rest_sum[s] += c;
-            self.rest_sum_sq[s] += u128::from(c) * u128::from(c);
-            self.rest_tokens[s] += 1;
-        }
-        self.rest_touched.clear();
-        for &j in &self.jump_touched {
-            let j = j as usize;
-            let c = std::mem::take(&mut self.jump_count[j]);
-            self.jump_sum[j] += c;
-            self.jump_sum_sq[j] += u128::from(c) * u128::from(c);
-            self.jump_tokens[j] += 1;
-        }
-        self.jump_touched.clear();
-    }
-
-    fn merge(&mut self, o: &Accumulator) {
-        fn add<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += *y;
-            }
-        }
-        self.turns.merge(&o.turns);
-        self.rolls.merge(&o.rolls);
-        self.total_turns.merge(&o.total_turns);
-        self.rounds.merge(&o.rounds);
-        add(&mut self.seat_wins, &o.seat_wins);
-        add(&mut self.jump_sum, &o.jump_sum);
-        add(&mut self.jump_sum_sq, &o.jump_sum_sq);
-        add(&mut self.jump_tokens, &o.jump_tokens);
-        add(&mut self.rest_sum, &o.rest_sum);
-        add(&mut self.rest_sum_sq, &o.rest_sum_sq);
-        add(&mut self.rest_tokens, &o.rest_tokens);
-    }
-
-    fn report(self, board: &Board, config: &SimulationConfig) -> SimulationReport {
-        let tokens = self.turns.n;
-        let estimate = |sum: u64, sum_sq: u128| {
-            let (mean, variance) = stats::moments(tokens, u128::from(sum), sum_sq);
-            Estimate {
-                mean,
-                std_error: stats::std_error(tokens, variance),
-            }
-        };
-        let jumps = board
-            .jumps()
-            .iter()
-            .enumerate()
-            .map(|(i, j)| JumpEstimate {
-                from: j.from(),
-                to: j.to(),
-                kind: j.kind(),
-                uses: estimate(self.jump_sum[i], self.jump_sum_sq[i]),
-                probability: Proportion::new(self.jump_tokens[i], tokens),
-            })
-            .collect();
-        let squares = (0..self.rest_sum.len())
-            .map(|s| SquareEstimate {
-                square: Square::new(s as u32),
-                rests: estimate(self.rest_sum[s], self.rest_sum_sq[s]),
-                probability: Proportion::new(self.rest_tokens[s], tokens),
-            })
-            .collect();
-        let seats = self
-            .seat_wins
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| SeatEstimate {
-                seat: i as u32,
-                wins: Proportion::new(w, config.games),
-            })
-            .collect();
-        SimulationReport {
-            games: config.games,
-            seed: config.seed,
-            tokens,
-            batch_games: BATCH_GAMES,
-            turns: self.turns.summary(),
-            rolls: self.rolls.summary(),
-            jumps,
-            squares,
-            seats,
-            total_turns: self.total_turns.summary(),
-            rounds: self.rounds.summary(),
-            turns_histogram: self.turns.histogram,
-            rolls_histogram: self.rolls.histogram,
-        }
-    }
+    Ok(engine.report(acc, board, config))
 }
 
 #[cfg(test)]

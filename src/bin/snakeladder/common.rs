@@ -20,6 +20,9 @@ pub enum CliError {
     /// A board could not be loaded.
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// A simulation could not run.
+    #[error(transparent)]
+    Simulate(#[from] snakeladder::simulate::SimulateError),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
@@ -42,7 +45,7 @@ impl CliError {
         }
         let code = match &self {
             CliError::Board(_) => EXIT_FAILURE,
-            CliError::Output(_) => EXIT_CANNOT,
+            CliError::Output(_) | CliError::Simulate(_) => EXIT_CANNOT,
         };
         let _ = writeln!(io::stderr(), "error: {self}");
         ExitCode::from(code)

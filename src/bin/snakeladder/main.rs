@@ -3,6 +3,7 @@
 //! here.
 
 mod common;
+mod simulate;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -24,12 +25,15 @@ struct Cli {
 enum Command {
     /// Check board files (or every *.json below a directory) and name every problem.
     Validate(validate::Args),
+    /// Play many seeded games and report every statistic with its standard error.
+    Simulate(simulate::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Simulate(args) => simulate::run(args),
     };
     match result {
         Ok(code) => code,
