@@ -21,8 +21,8 @@ use super::sampler::Sample;
 use super::stats::Tally;
 use super::table::{EXTRA, Entry, FINISHED, PATH};
 use super::{
-    BATCH_GAMES, Estimate, JumpEstimate, MAX_ROLLS_PER_TOKEN, MoveTable, Proportion, SeatEstimate,
-    SimulationConfig, SimulationReport, SquareEstimate,
+    BATCH_GAMES, JumpEstimate, MAX_ROLLS_PER_TOKEN, MoveTable, PlayersEstimate, SimulationConfig,
+    SimulationReport, SquareEstimate,
 };
 use crate::{Board, Square};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -123,36 +123,63 @@ impl<'a> Engine<'a> {
         config: &SimulationConfig,
     ) -> SimulationReport {
         let tokens = acc.turns.n;
+        let proportion = |hits: u64, n: u64| {
+            let p = hits as f64 / n as f64;
+            (p, (p * (1.0 - p) / n as f64).sqrt())
+        };
         let jumps = board
             .jumps()
             .iter()
             .enumerate()
-            .map(|(i, j)| JumpEstimate {
-                from: j.from(),
-                to: j.to(),
-                kind: j.kind(),
-                uses: acc.uses.estimate(i, tokens, acc.clusters, acc.cluster_m_sq),
-                probability: Proportion::new(acc.jump_seen[i][1], tokens),
+            .map(|(i, j)| {
+                let uses = acc.uses.estimate(i, tokens, acc.clusters, acc.cluster_m_sq);
+                let (p, p_se) = proportion(acc.jump_seen[i][1], tokens);
+                JumpEstimate {
+                    from: j.from(),
+                    to: j.to(),
+                    kind: j.kind(),
+                    expected_uses: uses.0,
+                    expected_uses_std_error: uses.1,
+                    use_probability: p,
+                    use_probability_std_error: p_se,
+                    tokens_using: acc.jump_seen[i][1],
+                }
             })
             .collect();
         let squares = (0..self.table.squares())
-            .map(|s| SquareEstimate {
-                square: Square::new(s as u32),
-                rests: acc
+            .filter(|&s| board.is_rest_square(Square::new(s as u32)))
+            .map(|s| {
+                let rests = acc
                     .rests
-                    .estimate(s, tokens, acc.clusters, acc.cluster_m_sq),
-                probability: Proportion::new(acc.rest_seen[s][1], tokens),
+                    .estimate(s, tokens, acc.clusters, acc.cluster_m_sq);
+                let (p, p_se) = proportion(acc.rest_seen[s][1], tokens);
+                SquareEstimate {
+                    square: Square::new(s as u32),
+                    expected_rests: rests.0,
+                    expected_rests_std_error: rests.1,
+                    rest_probability: p,
+                    rest_probability_std_error: p_se,
+                }
             })
             .collect();
-        let seats = acc
+        let (win_probability, win_probability_std_error) = acc
             .seat_wins
             .iter()
-            .enumerate()
-            .map(|(i, &w)| SeatEstimate {
-                seat: i as u32,
-                wins: Proportion::new(w, config.games()),
-            })
-            .collect();
+            .map(|&w| proportion(w, config.games()))
+            .unzip();
+        let total_turns = acc.total_turns.summary();
+        let rounds = acc.rounds.summary();
+        let game = PlayersEstimate {
+            count: self.players,
+            wins: acc.seat_wins.clone(),
+            win_probability,
+            win_probability_std_error,
+            expected_total_turns: total_turns.mean,
+            expected_total_turns_std_error: total_turns.std_error,
+            expected_rounds: rounds.mean,
+            expected_rounds_std_error: rounds.std_error,
+            total_turns,
+        };
         SimulationReport {
             games: config.games(),
             seed: config.seed(),
@@ -160,11 +187,9 @@ impl<'a> Engine<'a> {
             batch_games: BATCH_GAMES,
             turns: acc.turns.summary(),
             rolls: acc.rolls.summary(),
-            jumps,
             squares,
-            seats,
-            total_turns: acc.total_turns.summary(),
-            rounds: acc.rounds.summary(),
+            jumps,
+            players: vec![game],
             turns_histogram: acc.turns.histogram,
             rolls_histogram: acc.rolls.histogram,
         }
@@ -267,8 +292,8 @@ impl Clusters {
     }
 
     /// The per-token mean of index `i` and its ratio-estimator standard
-    /// error (module docs).
-    fn estimate(&self, i: usize, n: u64, clusters: u64, m_sq: u128) -> Estimate {
+    /// error (module docs), in that order.
+    fn estimate(&self, i: usize, n: u64, clusters: u64, m_sq: u128) -> (f64, f64) {
         let n_f = n as f64;
         let mean = self.sum[i] as f64 / n_f;
         let spread =
@@ -279,7 +304,7 @@ impl Clusters {
         } else {
             (b / (b - 1.0) * spread.max(0.0)).sqrt() / n_f
         };
-        Estimate { mean, std_error }
+        (mean, std_error)
     }
 }
 

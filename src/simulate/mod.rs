@@ -47,7 +47,7 @@ mod sampler;
 mod stats;
 mod table;
 
-pub use stats::{Histogram, Proportion, QUANTILES, Quantile, Summary};
+pub use stats::{Histogram, QUANTILES, Quantile, Summary};
 pub use table::{MAX_TABLE_ENTRIES, MoveTable, TableError, TableMove};
 
 use crate::{Board, JumpKind, Square};
@@ -225,7 +225,8 @@ pub fn batch_seed(master: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A simulated jump's uses.
+/// A simulated jump's uses; the fields of the exact analysis's
+/// `JumpFigures` with a standard error beside each.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct JumpEstimate {
     /// Where it starts.
@@ -234,42 +235,64 @@ pub struct JumpEstimate {
     pub to: Square,
     /// Ladder or snake.
     pub kind: JumpKind,
-    /// Mean uses per token, with its standard error.
-    pub uses: Estimate,
+    /// Mean uses per token.
+    pub expected_uses: f64,
+    /// Its standard error (cluster estimator; see the engine docs).
+    pub expected_uses_std_error: f64,
     /// Share of tokens that used it at least once.
-    pub probability: Proportion,
+    pub use_probability: f64,
+    /// Its binomial standard error.
+    pub use_probability_std_error: f64,
+    /// Tokens that used it at least once.
+    pub tokens_using: u64,
 }
 
-/// A mean with its standard error.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
-pub struct Estimate {
-    /// Sample mean.
-    pub mean: f64,
-    /// Standard error of the mean.
-    pub std_error: f64,
-}
-
-/// A simulated square's rests.
+/// A simulated square's rests; the fields of the exact analysis's
+/// `SquareFigures` with a standard error beside each.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SquareEstimate {
     /// The square.
     pub square: Square,
-    /// Mean rolls per token that end on it, with its standard error.
-    pub rests: Estimate,
-    /// Share of tokens that rested on it at least once.
-    pub probability: Proportion,
+    /// Mean rolls per token that end on it (a blocked or forfeited roll
+    /// rests again where it stands).
+    pub expected_rests: f64,
+    /// Its standard error (cluster estimator).
+    pub expected_rests_std_error: f64,
+    /// Share of tokens that rested on it after at least one roll (for the
+    /// start square: came back to it). With extra rolls this counts
+    /// mid-turn rests too.
+    pub rest_probability: f64,
+    /// Its binomial standard error.
+    pub rest_probability_std_error: f64,
 }
 
-/// A simulated seat's wins.
+/// The simulated k-player game; the fields of the exact analysis's
+/// `PlayersFigures` with standard errors.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SeatEstimate {
-    /// 0-based seat, in turn order.
-    pub seat: u32,
-    /// Share of games it won.
-    pub wins: Proportion,
+pub struct PlayersEstimate {
+    /// Number of players.
+    pub count: u32,
+    /// Games each seat won, first seat first.
+    pub wins: Vec<u64>,
+    /// Each seat's share of wins.
+    pub win_probability: Vec<f64>,
+    /// Their binomial standard errors.
+    pub win_probability_std_error: Vec<f64>,
+    /// Mean turns of the whole game, counted over all players.
+    pub expected_total_turns: f64,
+    /// Its standard error.
+    pub expected_total_turns_std_error: f64,
+    /// Mean rounds (the winner's turns).
+    pub expected_rounds: f64,
+    /// Its standard error.
+    pub expected_rounds_std_error: f64,
+    /// Turns of the whole game: spread and quantiles.
+    pub total_turns: Summary,
 }
 
 /// Everything a simulation measured, each estimate with its standard error.
+/// Serialises as `simulate --format json`, in the shape of `analyze`'s JSON
+/// where the figure is the same.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SimulationReport {
     /// Games played.
@@ -277,7 +300,7 @@ pub struct SimulationReport {
     /// The master seed.
     pub seed: u64,
     /// Tokens played to the finish: `games × players`; the sample size of
-    /// `turns`, `rolls`, `jumps` and `squares`.
+    /// `turns`, `rolls`, `squares` and `jumps`.
     pub tokens: u64,
     /// Games per seeded batch ([`BATCH_GAMES`]).
     pub batch_games: u64,
@@ -285,23 +308,26 @@ pub struct SimulationReport {
     pub turns: Summary,
     /// Rolls of one token until it finishes.
     pub rolls: Summary,
+    /// Every square a token can rest on (jump starts left out).
+    pub squares: Vec<SquareEstimate>,
     /// Every jump, in board order.
     pub jumps: Vec<JumpEstimate>,
-    /// Every square 0..=N.
-    pub squares: Vec<SquareEstimate>,
-    /// Every seat, in turn order: as many as players per game.
-    #[serde(rename = "players")]
-    pub seats: Vec<SeatEstimate>,
-    /// Turns of the whole game over all players.
-    pub total_turns: Summary,
-    /// Rounds of the whole game (the winner's turns).
-    pub rounds: Summary,
+    /// The game of `players` seats: one entry, like the analysis's list
+    /// of player counts.
+    pub players: Vec<PlayersEstimate>,
     /// The distribution of `T`, exact counts.
     #[serde(skip)]
     pub turns_histogram: Histogram,
     /// The distribution of rolls, exact counts.
     #[serde(skip)]
     pub rolls_histogram: Histogram,
+}
+
+impl SimulationReport {
+    /// The k-player figures (the one entry of [`SimulationReport::players`]).
+    pub fn game(&self) -> &PlayersEstimate {
+        &self.players[0]
+    }
 }
 
 /// Simulates `config.games()` games of `board`.

@@ -104,6 +104,27 @@ impl Histogram {
         last
     }
 
+    /// The smallest of the most frequent values.
+    pub fn mode(&self) -> Option<u64> {
+        let mut best: Option<(u64, u64)> = None;
+        for (v, c) in self.iter() {
+            if best.is_none_or(|(_, bc)| c > bc) {
+                best = Some((v, c));
+            }
+        }
+        best.map(|(v, _)| v)
+    }
+
+    /// `pmf[t − 1]` = share of observations equal to `t`, for `t` from 1 to
+    /// the largest value; empty when that is past the dense range.
+    pub fn pmf(&self) -> Vec<f64> {
+        if !self.sparse.is_empty() || self.total == 0 {
+            return Vec::new();
+        }
+        let n = self.total as f64;
+        self.dense.iter().skip(1).map(|&c| c as f64 / n).collect()
+    }
+
     /// The smallest recorded value.
     pub fn min(&self) -> Option<u64> {
         self.iter().next().map(|(v, _)| v)
@@ -161,8 +182,12 @@ impl Tally {
             std_dev: variance.sqrt(),
             min: self.histogram.min().unwrap_or(0),
             max: self.histogram.max().unwrap_or(0),
+            mode: self.histogram.mode().unwrap_or(0),
             median: self.histogram.quantile(0.5).unwrap_or(0),
+            p90: self.histogram.quantile(0.9).unwrap_or(0),
+            p99: self.histogram.quantile(0.99).unwrap_or(0),
             quantiles,
+            pmf: self.histogram.pmf(),
         }
     }
 }
@@ -221,34 +246,19 @@ pub struct Summary {
     pub min: u64,
     /// Largest value seen.
     pub max: u64,
+    /// The smallest most frequent value.
+    pub mode: u64,
     /// The 0.5 quantile.
     pub median: u64,
+    /// The 0.9 quantile.
+    pub p90: u64,
+    /// The 0.99 quantile.
+    pub p99: u64,
     /// The [`QUANTILES`].
     pub quantiles: Vec<Quantile>,
-}
-
-/// A proportion estimated from `hits` out of `n`, with its binomial
-/// standard error `√(p̂(1 − p̂)/n)`.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
-pub struct Proportion {
-    /// Games (or tokens) where it happened.
-    pub hits: u64,
-    /// p̂ = hits / n.
-    pub estimate: f64,
-    /// √(p̂(1 − p̂)/n).
-    pub std_error: f64,
-}
-
-impl Proportion {
-    /// The estimate from `hits` of `n`.
-    pub fn new(hits: u64, n: u64) -> Proportion {
-        let estimate = hits as f64 / n as f64;
-        Proportion {
-            hits,
-            estimate,
-            std_error: (estimate * (1.0 - estimate) / n as f64).sqrt(),
-        }
-    }
+    /// `pmf[t − 1]` = share of observations equal to `t`, up to the largest
+    /// seen (as the analysis's `pmf`); empty past 65,536.
+    pub pmf: Vec<f64>,
 }
 
 #[cfg(test)]
@@ -300,9 +310,14 @@ mod tests {
     }
 
     #[test]
-    fn proportion_error_is_binomial() {
-        let p = Proportion::new(25, 100);
-        assert_eq!(p.estimate, 0.25);
-        assert!((p.std_error - (0.25_f64 * 0.75 / 100.0).sqrt()).abs() < 1e-15);
+    fn mode_and_pmf_come_from_the_histogram() {
+        let mut t = Tally::default();
+        for x in [3, 5, 5, 9, 9] {
+            t.record(x);
+        }
+        let s = t.summary();
+        assert_eq!(s.mode, 5);
+        assert_eq!(s.pmf.len(), 9);
+        assert_eq!((s.pmf[4], s.pmf[8], s.pmf[0]), (0.4, 0.4, 0.0));
     }
 }

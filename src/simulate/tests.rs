@@ -54,10 +54,10 @@ fn deterministic_board_is_exact() {
         1,
     );
     assert_eq!((r.turns.mean, r.turns.variance, r.turns.max), (1.0, 0.0, 1));
-    assert_eq!(r.seats[0].wins.hits, 1000);
-    assert_eq!(r.seats[1].wins.hits, 0);
-    assert_eq!(r.total_turns.mean, 1.0);
-    assert_eq!(r.squares[2].rests.mean, 1.0);
+    assert_eq!(r.game().wins, vec![1000, 0, 0]);
+    assert_eq!(r.game().expected_total_turns, 1.0);
+    let last = r.squares.last().unwrap();
+    assert_eq!((last.square, last.expected_rests), (Square::new(2), 1.0));
     assert_eq!(r.tokens, 3000);
 }
 
@@ -76,22 +76,34 @@ fn coin_board_two_players_matches_hand_derivation() {
         5,
     );
     assert_close("E[T]", r.turns.mean, r.turns.std_error, 1.5);
+    let g = r.game();
     assert_close(
         "seat 0",
-        r.seats[0].wins.estimate,
-        r.seats[0].wins.std_error,
+        g.win_probability[0],
+        g.win_probability_std_error[0],
         0.75,
     );
     assert_close(
         "total turns",
-        r.total_turns.mean,
-        r.total_turns.std_error,
+        g.expected_total_turns,
+        g.expected_total_turns_std_error,
         1.75,
     );
-    assert_close("rounds", r.rounds.mean, r.rounds.std_error, 1.25);
+    assert_close(
+        "rounds",
+        g.expected_rounds,
+        g.expected_rounds_std_error,
+        1.25,
+    );
     let one = &r.squares[1];
-    assert_close("rests on 1", one.rests.mean, one.rests.std_error, 0.5);
-    assert_eq!(one.rests.mean, one.probability.estimate);
+    assert_eq!(one.square, Square::new(1));
+    assert_close(
+        "rests on 1",
+        one.expected_rests,
+        one.expected_rests_std_error,
+        0.5,
+    );
+    assert_eq!(one.expected_rests, one.rest_probability);
 }
 
 #[test]
@@ -132,10 +144,13 @@ fn default_board_matches_published_values() {
     assert_eq!((first.from, first.to), (Square::new(1), Square::new(38)));
     assert_close(
         "P(use 1→38)",
-        first.probability.estimate,
-        first.probability.std_error,
+        first.use_probability,
+        first.use_probability_std_error,
         1.0 / 6.0,
     );
+    // Used at most once, so the mean uses equal the share of tokens.
+    assert_eq!(first.expected_uses, first.use_probability);
+    assert!(first.expected_uses_std_error > 0.0);
 }
 
 #[test]

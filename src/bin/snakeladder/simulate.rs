@@ -99,42 +99,46 @@ fn write_text(
         out,
         "{name}: {} games, {} player(s), seed {}",
         r.games,
-        r.seats.len(),
+        r.game().count,
         r.seed
     )?;
     let line = |out: &mut dyn Write, what: &str, s: &simulate::Summary| {
         writeln!(
             out,
-            "{what:<12} mean {:.4} ± {:.4} (s.e.), sd {:.3}, median {}, min {}, max {}",
-            s.mean, s.std_error, s.std_dev, s.median, s.min, s.max
+            "{what:<12} mean {:.4} ± {:.4} (s.e.), sd {:.3}, median {}, p90 {}, p99 {}, min {}, max {}",
+            s.mean, s.std_error, s.std_dev, s.median, s.p90, s.p99, s.min, s.max
         )
     };
     line(out, "turns", &r.turns)?;
     line(out, "rolls", &r.rolls)?;
-    if r.seats.len() > 1 {
-        line(out, "game turns", &r.total_turns)?;
-        line(out, "rounds", &r.rounds)?;
-        for seat in &r.seats {
-            writeln!(
-                out,
-                "seat {:<3} wins {:.5} ± {:.5}",
-                seat.seat + 1,
-                seat.wins.estimate,
-                seat.wins.std_error
-            )?;
+    let game = r.game();
+    if game.count > 1 {
+        line(out, "game turns", &game.total_turns)?;
+        writeln!(
+            out,
+            "{:<12} mean {:.4} ± {:.4} (s.e.)",
+            "rounds", game.expected_rounds, game.expected_rounds_std_error
+        )?;
+        for (seat, (p, se)) in game
+            .win_probability
+            .iter()
+            .zip(&game.win_probability_std_error)
+            .enumerate()
+        {
+            writeln!(out, "seat {:<3} wins {p:.5} ± {se:.5}", seat + 1)?;
         }
     }
     for j in &r.jumps {
         writeln!(
             out,
-            "{:<6} {:>3}→{:<3} uses {:.4} ± {:.4}, used in {:.4} ± {:.4} of games",
+            "{:<6} {:>3}→{:<3} uses {:.4} ± {:.4}, used by {:.4} ± {:.4} of tokens",
             j.kind.as_str(),
             j.from,
             j.to,
-            j.uses.mean,
-            j.uses.std_error,
-            j.probability.estimate,
-            j.probability.std_error
+            j.expected_uses,
+            j.expected_uses_std_error,
+            j.use_probability,
+            j.use_probability_std_error
         )?;
     }
     Ok(())
