@@ -28,6 +28,7 @@
 //! ```
 
 pub mod board;
+pub mod check;
 pub mod dice;
 pub mod error;
 pub mod jump;

@@ -159,6 +159,7 @@ impl<'a> Engine<'a> {
                     expected_rests_std_error: rests.1,
                     rest_probability: p,
                     rest_probability_std_error: p_se,
+                    tokens_resting: acc.rest_seen[s][1],
                 }
             })
             .collect();
@@ -185,6 +186,8 @@ impl<'a> Engine<'a> {
             seed: config.seed(),
             tokens,
             batch_games: BATCH_GAMES,
+            has_extra_rolls: self.table.has_extra_rolls(),
+            clusters: acc.clusters,
             turns: acc.turns.summary(),
             rolls: acc.rolls.summary(),
             squares,

@@ -264,6 +264,8 @@ pub struct SquareEstimate {
     pub rest_probability: f64,
     /// Its binomial standard error.
     pub rest_probability_std_error: f64,
+    /// Tokens that rested on it at least once.
+    pub tokens_resting: u64,
 }
 
 /// The simulated k-player game; the fields of the exact analysis's
@@ -304,6 +306,12 @@ pub struct SimulationReport {
     pub tokens: u64,
     /// Games per seeded batch ([`BATCH_GAMES`]).
     pub batch_games: u64,
+    /// Whether the rules grant extra rolls on this board (then rolls and
+    /// turns differ, and rests count mid-turn rests).
+    pub has_extra_rolls: bool,
+    /// Clusters of games behind the standard errors of rests and uses
+    /// (their degrees of freedom are one fewer).
+    pub clusters: u64,
     /// Turns of one token until it finishes.
     pub turns: Summary,
     /// Rolls of one token until it finishes.
