@@ -23,7 +23,15 @@ fn json(args: &[&str]) -> serde_json::Value {
 #[test]
 fn simulate_json_reports_every_figure_with_its_error_and_seed() {
     let v = json(&[
-        "simulate", "--games", "20000", "--seed", "7", "--players", "3", "--format", "json",
+        "simulate",
+        "--games",
+        "20000",
+        "--seed",
+        "7",
+        "--players",
+        "3",
+        "--format",
+        "json",
     ]);
     assert_eq!(v["games"], 20000);
     assert_eq!(v["seed"], 7);
@@ -34,7 +42,10 @@ fn simulate_json_reports_every_figure_with_its_error_and_seed() {
     }
     let jumps = v["jumps"].as_array().unwrap();
     assert_eq!(jumps.len(), 19);
-    assert_eq!((&jumps[0]["from"], &jumps[0]["to"]), (&1.into(), &38.into()));
+    assert_eq!(
+        (&jumps[0]["from"], &jumps[0]["to"]),
+        (&1.into(), &38.into())
+    );
     for key in [
         "expected_uses",
         "expected_uses_std_error",
@@ -53,7 +64,10 @@ fn simulate_json_reports_every_figure_with_its_error_and_seed() {
         .sum();
     assert!((p - 1.0).abs() < 1e-12, "seat shares sum to 1, got {p}");
     assert_eq!(
-        players["win_probability_std_error"].as_array().unwrap().len(),
+        players["win_probability_std_error"]
+            .as_array()
+            .unwrap()
+            .len(),
         3
     );
     // Squares are the rest squares: 101 minus the 19 jump starts.
@@ -64,7 +78,15 @@ fn simulate_json_reports_every_figure_with_its_error_and_seed() {
 fn simulate_output_does_not_depend_on_threads() {
     let args = |t: &'static str| {
         [
-            "simulate", "--games", "140000", "--seed", "3", "--format", "json", "--threads", t,
+            "simulate",
+            "--games",
+            "140000",
+            "--seed",
+            "3",
+            "--format",
+            "json",
+            "--threads",
+            t,
         ]
     };
     assert_eq!(json(&args("1")), json(&args("2")));
@@ -75,7 +97,10 @@ fn simulate_text_names_the_board_and_the_error() {
     let out = snakeladder(&["simulate", "--games", "5000", "--seed", "1"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("Milton Bradley Chutes and Ladders: 5000 games"), "{text}");
+    assert!(
+        text.starts_with("Milton Bradley Chutes and Ladders: 5000 games"),
+        "{text}"
+    );
     assert!(text.contains("turns        mean "), "{text}");
     assert!(text.contains("(s.e.)"), "{text}");
 }

@@ -68,6 +68,7 @@ impl<'a> Engine<'a> {
             token: 0,
             rest_seen: vec![[0, 0]; squares],
             jump_seen: vec![[0, 0]; self.jumps],
+            path_seen: vec![[0, 0]; self.table.paths() + 1],
             rests: Clusters::new(squares),
             uses: Clusters::new(self.jumps),
             clusters: 0,
@@ -94,11 +95,16 @@ impl<'a> Engine<'a> {
                 let mut best = (u64::MAX, 0_u64);
                 for seat in 0..k {
                     acc.token += 1;
-                    let (turns, rolls) = if self.table.has_extra_rolls() {
-                        token::<S, true>(self.table, acc, rng, sampler)?
-                    } else {
-                        token::<S, false>(self.table, acc, rng, sampler)?
-                    };
+                    let (turns, rolls) =
+                        match (self.table.has_extra_rolls(), self.table.single_jumps()) {
+                            (true, _) => token::<S, true, false>(self.table, acc, rng, sampler)?,
+                            (false, true) => {
+                                token::<S, false, true>(self.table, acc, rng, sampler)?
+                            }
+                            (false, false) => {
+                                token::<S, false, false>(self.table, acc, rng, sampler)?
+                            }
+                        };
                     acc.turns.record(turns);
                     acc.rolls.record(rolls);
                     if turns < best.0 {
@@ -123,6 +129,13 @@ impl<'a> Engine<'a> {
         config: &SimulationConfig,
     ) -> SimulationReport {
         let tokens = acc.turns.n;
+        let mut acc = acc;
+        if self.table.single_jumps() {
+            for (id, seen) in acc.path_seen.iter().enumerate().skip(1) {
+                let j = self.table.path(id as u32)[0] as usize;
+                acc.jump_seen[j][1] += seen[1];
+            }
+        }
         let proportion = |hits: u64, n: u64| {
             let p = hits as f64 / n as f64;
             (p, (p * (1.0 - p) / n as f64).sqrt())
@@ -200,8 +213,12 @@ impl<'a> Engine<'a> {
 }
 
 /// Plays one token from the start to the finish: `(turns, rolls)`.
+///
+/// `SINGLE` (every move takes at most one jump) stamps the path's slot of
+/// `path_seen` on every roll, slot 0 standing for "no jump", instead of
+/// branching on whether the roll took a jump.
 #[inline(always)]
-fn token<S: Sample, const EXTRA_ROLLS: bool>(
+fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
     table: &MoveTable,
     acc: &mut Accumulator,
     rng: &mut Xoshiro256PlusPlus,
@@ -210,11 +227,13 @@ fn token<S: Sample, const EXTRA_ROLLS: bool>(
     let entries: &[Entry] = table.entries();
     let counts: &mut [u64] = &mut acc.entry_count;
     let rest_seen: &mut [[u64; 2]] = &mut acc.rest_seen;
+    let path_seen: &mut [[u64; 2]] = &mut acc.path_seen;
     let token = acc.token;
     let width = table.rolls();
     let layer = table.squares() * width;
     let starts = table.phase_starts();
     let mut at = table.start().index() * width;
+    debug_assert!(!SINGLE || table.single_jumps());
     let mut rolls = 0_u64;
     let mut turns = 0_u64;
     let mut rolls_before = 0_u32;
@@ -230,14 +249,18 @@ fn token<S: Sample, const EXTRA_ROLLS: bool>(
         seen[1] += u64::from(seen[0] != token);
         seen[0] = token;
         let path = e.info & PATH;
-        if path != 0 {
+        if SINGLE {
+            let seen = &mut path_seen[path as usize];
+            seen[1] += u64::from(seen[0] != token);
+            seen[0] = token;
+        } else if path != 0 {
             for &j in table.path(path) {
                 let seen = &mut acc.jump_seen[j as usize];
                 seen[1] += u64::from(seen[0] != token);
                 seen[0] = token;
             }
         }
-        at = e.end as usize * width;
+        at = e.row as usize;
         if EXTRA_ROLLS {
             if e.info & (EXTRA | FINISHED) == EXTRA {
                 rolls_before += 1;
@@ -333,6 +356,8 @@ pub(super) struct Accumulator {
     rest_seen: Vec<[u64; 2]>,
     /// Per jump: the last token that used it, and how many tokens did.
     jump_seen: Vec<[u64; 2]>,
+    /// The same per path id (slot 0: no jump), when every path is one jump.
+    path_seen: Vec<[u64; 2]>,
     rests: Clusters,
     uses: Clusters,
     clusters: u64,
@@ -379,6 +404,9 @@ impl Accumulator {
             a[1] += b[1];
         }
         for (a, b) in self.jump_seen.iter_mut().zip(&o.jump_seen) {
+            a[1] += b[1];
+        }
+        for (a, b) in self.path_seen.iter_mut().zip(&o.path_seen) {
             a[1] += b[1];
         }
         self.rests.merge(&o.rests);

@@ -21,9 +21,11 @@
 use crate::{Board, Square};
 use std::collections::HashMap;
 
-/// Most entries (squares × rolls × phases) a table may hold: 2^25 entries
-/// of 8 bytes is 256 MiB, the most one process should spend on it.
-pub const MAX_TABLE_ENTRIES: u64 = 1 << 25;
+/// Most entries (squares × rolls × phases) a table may hold: 2^22 entries
+/// of 16 bytes is 64 MiB, and each worker keeps a count per entry too
+/// (another 32 MiB); more than a simulation should spend. Larger boards are
+/// for the exact analysis.
+pub const MAX_TABLE_ENTRIES: u64 = 1 << 22;
 
 /// Flag bit of [`Entry::info`]: the roll ends on the last square.
 pub(crate) const FINISHED: u32 = 1 << 31;
@@ -32,9 +34,13 @@ pub(crate) const EXTRA: u32 = 1 << 30;
 /// Mask of [`Entry::info`]: 1 + the index of the roll's jump path, 0 for none.
 pub(crate) const PATH: u32 = EXTRA - 1;
 
-/// One roll from one square, packed into eight bytes for the inner loop.
+/// One roll from one square, packed into sixteen bytes for the inner loop.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
 pub(crate) struct Entry {
+    /// `end × rolls`: the offset of the end square's row within a phase,
+    /// kept so the inner loop need not multiply on its critical path.
+    pub row: u32,
     /// The square the roll ends on.
     pub end: u32,
     /// [`FINISHED`] | [`EXTRA`] | (1 + jump path index, or 0).
@@ -87,6 +93,8 @@ pub struct MoveTable {
     paths: Vec<Vec<u32>>,
     /// Whether any entry grants an extra roll.
     has_extra: bool,
+    /// Whether every path is a single jump (no chain was followed).
+    single_jumps: bool,
     start: u32,
 }
 
@@ -148,13 +156,16 @@ impl MoveTable {
                         has_extra = true;
                     }
                     entries.push(Entry {
+                        row: step.mv.end.get() * rolls as u32,
                         end: step.mv.end.get(),
                         info,
                     });
                 }
             }
         }
+        let single_jumps = paths.iter().all(|p| p.len() == 1);
         Ok(MoveTable {
+            single_jumps,
             squares,
             rolls,
             phase_starts,
@@ -185,6 +196,17 @@ impl MoveTable {
     /// Whether any roll grants another roll.
     pub fn has_extra_rolls(&self) -> bool {
         self.has_extra
+    }
+
+    /// Whether every move takes at most one jump (then path ids and jumps
+    /// correspond one to one).
+    pub(crate) fn single_jumps(&self) -> bool {
+        self.single_jumps
+    }
+
+    /// Number of distinct jump paths.
+    pub(crate) fn paths(&self) -> usize {
+        self.paths.len()
     }
 
     /// The square every token starts on.
