@@ -29,8 +29,8 @@
 
 pub mod analysis;
 pub mod board;
-pub mod check;
 pub mod chain;
+pub mod check;
 pub mod dice;
 pub mod error;
 pub mod exact;

@@ -26,14 +26,17 @@
 //! counted in `skipped`.
 
 pub mod compare;
+#[cfg(test)]
+mod tests;
 
 pub use compare::{
     Comparison, Test, binomial_z, bonferroni, kolmogorov_smirnov, normal_threshold,
     student_threshold, t_mean, z_mean,
 };
 
-use crate::Square;
-use crate::simulate::SimulationReport;
+use crate::analysis::{Analysis, AnalysisError, Options};
+use crate::simulate::{self, Progress, SimulateError, SimulationConfig, SimulationReport};
+use crate::{Board, Square};
 use serde::Serialize;
 
 /// The family-wise error rate of one check: a correct engine fails it less
@@ -67,6 +70,103 @@ pub struct ExactFigures {
     pub jumps: Vec<ExactJump>,
     /// The k-player figures, for the simulated player count.
     pub players: Option<ExactPlayers>,
+}
+
+impl ExactFigures {
+    /// The figures of an exact analysis; `players` picks the entry of
+    /// `analysis.players` with that count (none for one player).
+    pub fn from_analysis(analysis: &Analysis, players: u32) -> ExactFigures {
+        ExactFigures {
+            mean_turns: analysis.turns.mean,
+            variance_turns: analysis.turns.variance,
+            mean_rolls: analysis.rolls.mean,
+            variance_rolls: analysis.rolls.variance,
+            turns_cdf: analysis.turns.cdf.clone(),
+            squares: analysis
+                .squares
+                .iter()
+                .map(|s| ExactSquare {
+                    square: s.square,
+                    expected_rests: s.expected_rests,
+                    rest_probability: s.rest_probability,
+                })
+                .collect(),
+            jumps: analysis
+                .jumps
+                .iter()
+                .map(|j| ExactJump {
+                    from: j.from,
+                    expected_uses: j.expected_uses,
+                    use_probability: j.use_probability,
+                })
+                .collect(),
+            players: analysis
+                .players
+                .iter()
+                .find(|p| p.count == players && players > 1)
+                .map(|p| ExactPlayers {
+                    count: p.count,
+                    win_probability: p.win_probability.clone(),
+                    expected_total_turns: p.expected_total_turns,
+                    expected_rounds: p.expected_rounds,
+                }),
+        }
+    }
+}
+
+/// Why a check could not run (a check that runs and disagrees is a
+/// [`CheckReport`] with `passed: false`, not an error).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// The exact analysis failed.
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
+    /// The simulation failed.
+    #[error(transparent)]
+    Simulate(#[from] SimulateError),
+}
+
+/// Analyses `board` exactly, simulates it as `config` says, and compares
+/// every figure ([`compare`]).
+///
+/// # Errors
+/// [`CheckError::Analysis`] when the exact analysis cannot be done (a board
+/// too large for it), [`CheckError::Simulate`] when the simulation cannot.
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::check::check;
+/// use snakeladder::simulate::SimulationConfig;
+///
+/// let report = check(&Board::builtin_default(), &SimulationConfig::new(100_000, 1)?)?;
+/// assert!(report.passed);
+/// assert!(report.comparisons.len() > 50);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check(board: &Board, config: &SimulationConfig) -> Result<CheckReport, CheckError> {
+    check_with_progress(board, config, &())
+}
+
+/// [`check`], telling `progress` how the simulation goes.
+///
+/// # Errors
+/// As [`check`].
+pub fn check_with_progress(
+    board: &Board,
+    config: &SimulationConfig,
+    progress: &dyn Progress,
+) -> Result<CheckReport, CheckError> {
+    let k = config.players();
+    let options = Options {
+        players: if k > 1 { vec![k] } else { Vec::new() },
+        exact: false,
+    };
+    let analysis = Analysis::new(board, &options)?;
+    let exact = ExactFigures::from_analysis(&analysis, k);
+    let sim = simulate::simulate_with_progress(board, config, progress)?;
+    Ok(compare(&exact, &sim))
 }
 
 /// One square's exact figures.

@@ -362,8 +362,19 @@ pub fn simulate_with_progress(
     progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
     let table = MoveTable::new(board)?;
+    simulate_table(board, &table, config, progress)
+}
+
+/// [`simulate_with_progress`] over a given table: the tests hand it a
+/// deliberately wrong one to show the cross-check catches it.
+pub(crate) fn simulate_table(
+    board: &Board,
+    table: &MoveTable,
+    config: &SimulationConfig,
+    progress: &dyn Progress,
+) -> Result<SimulationReport, SimulateError> {
     let sampler = Sampler::new(board.rules().dice());
-    let engine = Engine::new(&table, board.jumps().len(), config.players);
+    let engine = Engine::new(table, board.jumps().len(), config.players);
     let threads = config
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));

@@ -231,6 +231,21 @@ impl MoveTable {
         self.entries[(phase * self.squares + square as usize) * self.rolls + roll]
     }
 
+    /// Rewrites one roll (every phase) to end on `end` without a jump: a
+    /// deliberately wrong transition for the tests of the cross-check.
+    #[cfg(test)]
+    pub(crate) fn perturb(&mut self, square: Square, roll: usize, end: Square, last: Square) {
+        for phase in 0..self.phase_starts.len() {
+            let i = (phase * self.squares + square.index()) * self.rolls + roll;
+            let keep = self.entries[i].info & EXTRA;
+            self.entries[i] = Entry {
+                row: end.get() * self.rolls as u32,
+                end: end.get(),
+                info: keep | if end == last { FINISHED } else { 0 },
+            };
+        }
+    }
+
     /// The whole table, phase-major, for the inner loop.
     pub(crate) fn entries(&self) -> &[Entry] {
         &self.entries
