@@ -121,3 +121,61 @@ fn simulate_misuse_exits_2_and_bad_boards_exit_1() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/board.json"));
 }
+
+#[test]
+fn check_agrees_on_the_default_board_and_prints_each_comparison() {
+    let out = snakeladder(&["check", "--games", "100000", "--seed", "4"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("distribution of turns"), "{text}");
+    assert!(text.contains("mean turns"), "{text}");
+    assert!(
+        text.lines().last().unwrap().starts_with("agree: all "),
+        "{text}"
+    );
+}
+
+#[test]
+fn check_json_has_statistic_threshold_and_verdict() {
+    let v = json(&[
+        "check",
+        "--games",
+        "100000",
+        "--seed",
+        "4",
+        "--players",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["passed"], true);
+    assert_eq!(v["family_error_rate"], 1e-4);
+    let comparisons = v["comparisons"].as_array().unwrap();
+    let n = comparisons.len() as f64;
+    assert!((v["comparison_error_rate"].as_f64().unwrap() - 1e-4 / n).abs() < 1e-18);
+    for c in comparisons {
+        assert!(c["statistic"].as_f64().unwrap() <= c["threshold"].as_f64().unwrap());
+        assert_eq!(c["agrees"], true);
+    }
+    assert!(
+        comparisons
+            .iter()
+            .any(|c| c["name"] == "seat 2: win probability")
+    );
+}
+
+#[test]
+fn check_misuse_exits_2() {
+    for args in [
+        &["check", "--games", "0"][..],
+        &["check", "--seed", "-1"],
+        &["check", "--players", "0"],
+    ] {
+        assert_eq!(snakeladder(args).status.code(), Some(2), "{args:?}");
+    }
+}

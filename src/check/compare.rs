@@ -14,6 +14,9 @@ use serde::Serialize;
 pub enum Test {
     /// `|x̄ − μ| / se` against the two-sided normal quantile.
     ZMean,
+    /// `|x̄ − μ| / se` with `se` estimated by the simulation, against the
+    /// two-sided Student-t quantile.
+    StudentT,
     /// `|p̂ − p| / √(p(1 − p)/n)` against the two-sided normal quantile.
     BinomialZ,
     /// `D = max_t |F_n(t) − F(t)|` against the Dvoretzky–Kiefer–Wolfowitz
@@ -128,7 +131,10 @@ pub fn t_mean(
     df: u64,
     alpha: f64,
 ) -> Comparison {
-    z_mean_with(name, exact, mean, std_error, student_threshold(alpha, df))
+    Comparison {
+        test: Test::StudentT,
+        ..z_mean_with(name, exact, mean, std_error, student_threshold(alpha, df))
+    }
 }
 
 fn z_mean_with(name: &str, exact: f64, mean: f64, std_error: f64, threshold: f64) -> Comparison {

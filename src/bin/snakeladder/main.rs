@@ -3,6 +3,7 @@
 //! here.
 
 mod analyze;
+mod check;
 mod common;
 mod simulate;
 mod validate;
@@ -30,6 +31,8 @@ enum Command {
     Validate(validate::Args),
     /// Play many seeded games and report every statistic with its standard error.
     Simulate(simulate::Args),
+    /// Compare the exact analysis with a simulation; exit 1 if any figure disagrees.
+    Check(check::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(code) => code,
