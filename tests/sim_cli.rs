@@ -179,3 +179,24 @@ fn check_misuse_exits_2() {
         assert_eq!(snakeladder(args).status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn simulate_refuses_a_board_too_large_for_its_table_with_exit_3() {
+    // 1,000,000 squares × 6 rolls is more entries than MAX_TABLE_ENTRIES.
+    let dir = std::env::temp_dir().join(format!("sim-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.json");
+    std::fs::write(
+        &path,
+        r#"{"squares": 1000000, "rules": {"overshoot": "win"}}"#,
+    )
+    .unwrap();
+    let out = snakeladder(&["simulate", "--games", "10", path.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("move table") && err.contains("entries"),
+        "{err}"
+    );
+}
