@@ -52,13 +52,13 @@ pub const MIN_EXPECTED_COUNT: f64 = 1e4;
 /// The exact figures the check needs, as plain numbers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExactFigures {
-    /// E[T].
+    /// `E[T]`, the mean turns.
     pub mean_turns: f64,
-    /// Var[T].
+    /// `Var[T]`.
     pub variance_turns: f64,
-    /// E[rolls].
+    /// `E[rolls]`.
     pub mean_rolls: f64,
-    /// Var[rolls].
+    /// `Var[rolls]`.
     pub variance_rolls: f64,
     /// `cdf[t − 1] = P(T ≤ t)`; `P(T ≤ t)` past its end is taken as its last
     /// value.
@@ -128,7 +128,7 @@ pub enum CheckError {
 }
 
 /// Analyses `board` exactly, simulates it as `config` says, and compares
-/// every figure ([`compare`]).
+/// every figure ([`compare()`]).
 ///
 /// # Errors
 /// [`CheckError::Analysis`] when the exact analysis cannot be done (a board
