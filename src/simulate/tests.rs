@@ -187,3 +187,18 @@ fn batch_seeds_follow_splitmix64() {
     assert_eq!(batch_seed(1_234_567, 0), 6_457_827_717_110_365_317);
     assert_eq!(batch_seed(1_234_567, 1), 3_203_168_211_198_807_973);
 }
+
+#[test]
+fn cluster_standard_errors_match_the_binomial_where_both_apply() {
+    // The ladder 1→38 is used at most once per token, so its uses are a
+    // 0/1 count and the cluster (batch-means) standard error of the mean
+    // uses must estimate the binomial √(p(1 − p)/n). With ~1,500 clusters
+    // the estimate's own relative error is about 1/√(2·1500) ≈ 1.8%, so
+    // 10% is over five of its standard errors.
+    const RELATIVE: f64 = 0.10;
+    let r = run(crate::board::DEFAULT_BOARD_JSON, 400_000, 1, 77);
+    assert!(r.clusters > 1000, "{} clusters", r.clusters);
+    let ladder = &r.jumps[0];
+    let ratio = ladder.expected_uses_std_error / ladder.use_probability_std_error;
+    assert!((ratio - 1.0).abs() < RELATIVE, "ratio {ratio}");
+}
