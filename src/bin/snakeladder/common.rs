@@ -28,6 +28,9 @@ pub enum CliError {
     /// A file could not be written (the old one, if any, is left intact).
     #[error(transparent)]
     Write(#[from] snakeladder::atomic::AtomicWriteError),
+    /// A simulation could not run.
+    #[error(transparent)]
+    Simulate(#[from] snakeladder::simulate::SimulateError),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
@@ -56,7 +59,7 @@ impl CliError {
                 }
                 _ => EXIT_FAILURE,
             },
-            CliError::Output(_) | CliError::Write(_) => EXIT_CANNOT,
+            CliError::Output(_) | CliError::Write(_) | CliError::Simulate(_) => EXIT_CANNOT,
         };
         let _ = writeln!(io::stderr(), "error: {self}");
         ExitCode::from(code)

@@ -3,9 +3,11 @@
 //! here.
 
 mod analyze;
+mod check;
 mod common;
 mod play;
 mod report;
+mod simulate;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -33,6 +35,10 @@ enum Command {
     Validate(validate::Args),
     /// Play a game: every roll in words, the winner and the ranking.
     Play(play::Args),
+    /// Play many seeded games and report every statistic with its standard error.
+    Simulate(simulate::Args),
+    /// Compare the exact analysis with a simulation; exit 1 if any figure disagrees.
+    Check(check::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +48,8 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Play(args) => play::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(code) => code,

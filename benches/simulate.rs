@@ -1,0 +1,70 @@
+//! Throughput of the simulator against a plain baseline, in the same run.
+//!
+//! - `baseline`: a single-threaded loop over a precomputed next-square table
+//!   (built with `move_token`), one xoshiro256++ call per roll, counting
+//!   rolls and nothing else: the speed limit of a table-driven simulator.
+//! - `engine/1 thread` and `engine/2 threads`: `simulate` with every
+//!   statistic (turns, rolls, histograms, jump uses, rests, seats).
+//!
+//! Throughput is in rolls (criterion's "elements"), so the ratio of the
+//! engine's to the baseline's elements per second is the figure to quote.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Square};
+use std::hint::black_box;
+
+/// Games per measured iteration: large enough that thread start-up is
+/// noise, small enough for criterion's sampling.
+const GAMES: u64 = 1 << 20;
+
+/// The plain loop: `next[square * 6 + face]`, finish when the square is N.
+fn baseline(next: &[u32], last: u32, games: u64, seed: u64) -> u64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut rolls = 0_u64;
+    for _ in 0..games {
+        let mut square = 0_u32;
+        while square != last {
+            // Lemire's multiply: a face in 0..6 from the high bits.
+            let face = ((u128::from(rng.next_u64()) * 6) >> 64) as usize;
+            square = next[square as usize * 6 + face];
+            rolls += 1;
+        }
+    }
+    rolls
+}
+
+fn bench(c: &mut Criterion) {
+    let board = Board::builtin_default();
+    let last = board.last().get();
+    let next: Vec<u32> = (0..=last)
+        .flat_map(|s| (1..=6).map(move |r| (s, r)))
+        .map(|(s, r)| board.move_token(Square::new(s), r).end.get())
+        .collect();
+
+    let mut group = c.benchmark_group("default board, 2^20 games");
+    group.sample_size(10);
+    let baseline_rolls = baseline(&next, last, GAMES, 1);
+    group.throughput(Throughput::Elements(baseline_rolls));
+    group.bench_function("baseline", |b| {
+        b.iter(|| baseline(black_box(&next), last, GAMES, 1))
+    });
+    for threads in [1, 2] {
+        let config = SimulationConfig::new(GAMES, 1)
+            .unwrap()
+            .with_threads(threads)
+            .unwrap();
+        let report = simulate(&board, &config).unwrap();
+        let rolls = report.rolls.mean * report.tokens as f64;
+        group.throughput(Throughput::Elements(rolls.round() as u64));
+        group.bench_function(format!("engine, {threads} thread(s)"), |b| {
+            b.iter(|| simulate(black_box(&board), &config).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

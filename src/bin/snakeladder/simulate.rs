@@ -1,0 +1,145 @@
+//! `snakeladder simulate`: play many seeded games and report every
+//! statistic with its standard error.
+
+use crate::common::{self, CliError};
+use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressStyle};
+use snakeladder::simulate::{
+    self, MAX_GAMES, MAX_PLAYERS, MAX_THREADS, Progress, SimulationConfig, SimulationReport,
+};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Output format.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A readable summary.
+    #[default]
+    Text,
+    /// Every statistic with its standard error.
+    Json,
+}
+
+/// Arguments of `simulate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Board file, or `-` for standard input; the built-in default board when
+    /// omitted.
+    board: Option<PathBuf>,
+    /// Games to play.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    games: u64,
+    /// Master seed: the same seed gives the same numbers on any thread count.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Players per game (seats take turns; the first to finish wins).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_PLAYERS)))]
+    players: u32,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn advance(&self, games: u64) {
+        self.0.inc(games);
+    }
+}
+
+/// The progress bar for `games` games: hidden unless stderr is a terminal.
+pub fn progress_bar(games: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(games);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Runs `simulate`.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let board = common::load_board(args.board.as_deref())?;
+    let mut config = SimulationConfig::new(args.games, args.seed)?.with_players(args.players)?;
+    if let Some(t) = args.threads {
+        config = config.with_threads(t as usize)?;
+    }
+    let bar = Bar(progress_bar(args.games));
+    let report = simulate::simulate_with_progress(&board, &config, &bar)?;
+    bar.0.finish_and_clear();
+    let mut out = common::stdout();
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Text => write_text(&mut out, &board, &report)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_text(
+    out: &mut impl Write,
+    board: &snakeladder::Board,
+    r: &SimulationReport,
+) -> std::io::Result<()> {
+    let name = board.name().unwrap_or("board");
+    writeln!(
+        out,
+        "{name}: {} games, {} player(s), seed {}",
+        r.games,
+        r.game().count,
+        r.seed
+    )?;
+    let line = |out: &mut dyn Write, what: &str, s: &simulate::Summary| {
+        writeln!(
+            out,
+            "{what:<12} mean {:.4} ± {:.4} (s.e.), sd {:.3}, median {}, p90 {}, p99 {}, min {}, max {}",
+            s.mean, s.std_error, s.std_dev, s.median, s.p90, s.p99, s.min, s.max
+        )
+    };
+    line(out, "turns", &r.turns)?;
+    line(out, "rolls", &r.rolls)?;
+    let game = r.game();
+    if game.count > 1 {
+        line(out, "game turns", &game.total_turns)?;
+        writeln!(
+            out,
+            "{:<12} mean {:.4} ± {:.4} (s.e.)",
+            "rounds", game.expected_rounds, game.expected_rounds_std_error
+        )?;
+        for (seat, (p, se)) in game
+            .win_probability
+            .iter()
+            .zip(&game.win_probability_std_error)
+            .enumerate()
+        {
+            writeln!(out, "seat {:<3} wins {p:.5} ± {se:.5}", seat + 1)?;
+        }
+    }
+    for j in &r.jumps {
+        writeln!(
+            out,
+            "{:<6} {:>3}→{:<3} uses {:.4} ± {:.4}, used by {:.4} ± {:.4} of tokens",
+            j.kind.as_str(),
+            j.from,
+            j.to,
+            j.expected_uses,
+            j.expected_uses_std_error,
+            j.use_probability,
+            j.use_probability_std_error
+        )?;
+    }
+    Ok(())
+}

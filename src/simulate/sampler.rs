@@ -1,0 +1,263 @@
+//! Sampling the dice total, exactly and fast.
+//!
+//! Two samplers, both driven by [`Xoshiro256PlusPlus`]:
+//! - one fair die of `f` faces: Lemire's multiply-and-reject on 16-bit
+//!   slices of each 64-bit output (four rolls per generator call). A slice
+//!   `x` gives `⌊x·f / 2^16⌋` unless the low half of `x·f` is below
+//!   `2^16 mod f`, when the slice is rejected; every face then has exactly
+//!   `⌊2^16 / f⌋` accepted slices, so the roll is exactly uniform.
+//! - anything else (several dice, a loaded die): Walker's alias method over
+//!   integer weights, built with Vose's algorithm in exact integer
+//!   arithmetic and sampled with two exact uniform integers. Fair dice use
+//!   their exact face-combination counts when `faces^count ≤ 2^53`, so the
+//!   sample is exactly the distribution of the total; otherwise (and for a
+//!   loaded die) each probability is rounded to a multiple of `2^-53`, an
+//!   error below any simulation's reach.
+
+use crate::Dice;
+use num_traits::ToPrimitive;
+use rand::RngCore;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Total weight used when probabilities must be rounded: `2^53`, the
+/// resolution of an `f64` in [0.5, 1), so rounding loses nothing the `f64`
+/// distribution had.
+const ROUNDED_TOTAL: u64 = 1 << 53;
+
+/// Draws the index (into [`Dice::outcomes`]) of each roll's total.
+#[derive(Clone, Debug)]
+pub(crate) enum Sampler {
+    /// One fair die; see the module docs.
+    Uniform(Uniform16),
+    /// Anything else.
+    Alias(Alias),
+}
+
+impl Sampler {
+    /// The sampler for a dice set.
+    pub(crate) fn new(dice: &Dice) -> Sampler {
+        match dice.fair() {
+            Some((1, faces)) if faces <= 1 << 15 => Sampler::Uniform(Uniform16::new(faces)),
+            _ => Sampler::Alias(Alias::new(&integer_weights(dice))),
+        }
+    }
+}
+
+/// Integer weights of the outcomes: exact counts for fair dice when they fit,
+/// else probabilities rounded to multiples of 2^-53 (each at least 1).
+fn integer_weights(dice: &Dice) -> Vec<u64> {
+    if let Some((count, faces)) = dice.fair() {
+        let fits = (f64::from(faces).log2() * f64::from(count)) <= 53.0;
+        if fits {
+            let exact = dice.exact_outcomes();
+            let denominator = u64::from(faces).pow(count);
+            let weights: Option<Vec<u64>> = exact
+                .iter()
+                .map(|(_, q)| {
+                    // q = ways / faces^count, possibly reduced.
+                    let scale = denominator / q.denom().to_u64()?;
+                    Some(q.numer().to_u64()? * scale)
+                })
+                .collect();
+            if let Some(w) = weights {
+                return w;
+            }
+        }
+    }
+    dice.outcomes()
+        .iter()
+        .map(|o| ((o.probability * ROUNDED_TOTAL as f64).round() as u64).max(1))
+        .collect()
+}
+
+/// Draws a roll index.
+pub(crate) trait Sample {
+    /// One outcome index.
+    fn sample(&mut self, rng: &mut Xoshiro256PlusPlus) -> usize;
+}
+
+/// One fair die of up to 2^15 faces, four 16-bit slices per generator call.
+#[derive(Clone, Debug)]
+pub(crate) struct Uniform16 {
+    faces: u32,
+    /// `2^16 mod faces`: low halves below it are rejected.
+    reject_below: u32,
+    buffer: u64,
+    left: u32,
+}
+
+impl Uniform16 {
+    fn new(faces: u32) -> Uniform16 {
+        Uniform16 {
+            faces,
+            reject_below: (1 << 16) % faces,
+            buffer: 0,
+            left: 0,
+        }
+    }
+}
+
+impl Sample for Uniform16 {
+    #[inline(always)]
+    fn sample(&mut self, rng: &mut Xoshiro256PlusPlus) -> usize {
+        loop {
+            if self.left == 0 {
+                self.buffer = rng.next_u64();
+                self.left = 4;
+            }
+            let x = (self.buffer & 0xffff) as u32;
+            self.buffer >>= 16;
+            self.left -= 1;
+            let m = x * self.faces;
+            if (m & 0xffff) >= self.reject_below {
+                return (m >> 16) as usize;
+            }
+        }
+    }
+}
+
+/// Walker's alias table over integer weights.
+#[derive(Clone, Debug)]
+pub(crate) struct Alias {
+    /// Each column is accepted when a uniform draw in [0, total) is below it.
+    accept: Vec<u64>,
+    alias: Vec<u32>,
+    total: u64,
+}
+
+impl Alias {
+    /// Vose's construction: column i keeps `accept[i] / total` of its own
+    /// outcome and gives the rest to `alias[i]`; all arithmetic is on
+    /// integers scaled by the number of columns, so it is exact.
+    pub(crate) fn new(weights: &[u64]) -> Alias {
+        let n = weights.len();
+        let total: u128 = weights.iter().map(|&w| u128::from(w)).sum();
+        let total = u64::try_from(total).expect("weights sum below 2^64");
+        // Scaled: column capacity is `total`, weights are `n * w`.
+        let mut scaled: Vec<u128> = weights.iter().map(|&w| w as u128 * n as u128).collect();
+        let cap = u128::from(total);
+        let mut accept = vec![total; n];
+        let mut alias: Vec<u32> = (0..n as u32).collect();
+        let (mut small, mut large): (Vec<usize>, Vec<usize>) =
+            (0..n).partition(|&i| scaled[i] < cap);
+        while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
+            accept[s] = scaled[s] as u64;
+            alias[s] = l as u32;
+            scaled[l] -= cap - scaled[s];
+            if scaled[l] < cap {
+                large.pop();
+                small.push(l);
+            }
+        }
+        // Whatever is left is exactly full (integer arithmetic leaves no
+        // rounding crumbs): accept it always.
+        Alias {
+            accept,
+            alias,
+            total,
+        }
+    }
+}
+
+/// A uniform integer in [0, n), exactly (Lemire's method on 64 bits).
+#[inline]
+fn below(rng: &mut Xoshiro256PlusPlus, n: u64) -> u64 {
+    let threshold = n.wrapping_neg() % n; // 2^64 mod n
+    loop {
+        let m = u128::from(rng.next_u64()) * u128::from(n);
+        if (m as u64) >= threshold {
+            return (m >> 64) as u64;
+        }
+    }
+}
+
+impl Sample for Alias {
+    #[inline]
+    fn sample(&mut self, rng: &mut Xoshiro256PlusPlus) -> usize {
+        let column = below(rng, self.accept.len() as u64) as usize;
+        if below(rng, self.total) < self.accept[column] {
+            column
+        } else {
+            self.alias[column] as usize
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Board;
+    use rand::SeedableRng;
+
+    /// The probability each alias outcome gets, computed exactly from the
+    /// table: column i contributes accept[i]/total to i and the rest to
+    /// alias[i], each column chosen with probability 1/n.
+    fn alias_weights(a: &Alias) -> Vec<u128> {
+        let n = a.accept.len();
+        let mut w = vec![0_u128; n];
+        for i in 0..n {
+            w[i] += u128::from(a.accept[i]);
+            w[a.alias[i] as usize] += u128::from(a.total - a.accept[i]);
+        }
+        w
+    }
+
+    #[test]
+    fn alias_table_reproduces_integer_weights_exactly() {
+        for weights in [
+            vec![1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1],
+            vec![7, 1],
+            vec![1, 1, 1],
+            vec![1 << 52, 3, 1 << 40, 17],
+        ] {
+            let a = Alias::new(&weights);
+            let n = weights.len() as u128;
+            // Each outcome's mass over the n columns equals n · w_i.
+            let expected: Vec<u128> = weights.iter().map(|&w| u128::from(w) * n).collect();
+            assert_eq!(alias_weights(&a), expected, "{weights:?}");
+        }
+    }
+
+    #[test]
+    fn two_fair_dice_use_exact_counts() {
+        let board = Board::from_json_str(
+            r#"{"squares": 40, "rules": {"overshoot": "bounce", "dice": {"count": 2, "faces": 6}}}"#,
+        )
+        .unwrap();
+        let w = integer_weights(board.rules().dice());
+        assert_eq!(w, vec![1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]);
+    }
+
+    #[test]
+    fn uniform16_accepts_equally_many_slices_per_face() {
+        // Enumerate all 2^16 slices: each face must get exactly ⌊2^16/f⌋.
+        for faces in [2_u32, 3, 6, 7, 10, 20, 1000] {
+            let u = Uniform16::new(faces);
+            let mut counts = vec![0_u32; faces as usize];
+            for x in 0..(1_u32 << 16) {
+                let m = x * faces;
+                if (m & 0xffff) >= u.reject_below {
+                    counts[(m >> 16) as usize] += 1;
+                }
+            }
+            assert!(
+                counts.iter().all(|&c| c == (1 << 16) / faces),
+                "{faces}: {counts:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn samplers_stay_in_range_and_are_seeded() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut u = Uniform16::new(6);
+        let draws: Vec<usize> = (0..1000).map(|_| u.sample(&mut rng)).collect();
+        assert!(draws.iter().all(|&d| d < 6));
+        let mut rng2 = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut u2 = Uniform16::new(6);
+        let again: Vec<usize> = (0..1000).map(|_| u2.sample(&mut rng2)).collect();
+        assert_eq!(draws, again);
+        let mut a = Alias::new(&[1, 0, 3]);
+        assert!((0..1000).all(|_| a.sample(&mut rng) != 1));
+    }
+}
