@@ -23,8 +23,9 @@ const COMMANDS: &[&[&str]] = &[
     &["validate"],
     &["analyze"],
     &["report", "--format", "html"],
-    // &["simulate", "--games", "100", "--seed", "1"],
     &["play", "--players", "Ana,Bo", "--seed", "1"],
+    &["simulate", "--games", "100", "--seed", "1"],
+    &["check", "--games", "100", "--seed", "1"],
 ];
 
 const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
