@@ -3,10 +3,13 @@
 //! run is replayed through exactly the same checks by `cargo test`.
 //!
 //! Arbitrary bytes go through JSON parsing, validation and, for small valid
-//! boards, the move function and the turn rule on every square and roll. Any
+//! boards, the move function and the turn rule on every square and roll, and
+//! the Markov compile and solve. Any
 //! broken invariant panics, which is what the fuzzer reports.
 
-use snakeladder::{Blocked, Board, BoardSpec, Chains, Square};
+use snakeladder::analysis::mean_turns;
+use snakeladder::tolerance::ROW_SUM;
+use snakeladder::{Blocked, Board, BoardSpec, Chain, Chains, Square};
 
 /// Boards with more squares than this skip the per-square move checks, so one
 /// input stays well under a millisecond or so and the fuzzer keeps its pace.
@@ -66,10 +69,39 @@ pub fn check(data: &[u8]) {
     }
     walk(&board);
 
-    // 4. The Markov compile and solve go here once the `analysis` branch has
-    //    landed: compile the chain of this small board, check that every row
-    //    sums to 1 and every probability is in [0, 1], solve it, and check that
-    //    the expected length is finite and at least the fewest rolls to win.
+    // 4. The Markov chain of a small board: every row a probability
+    //    distribution, and the expected length finite and at least one turn.
+    if board.last().get() <= MAX_SQUARES_TO_SOLVE {
+        solve(&board);
+    }
+}
+
+/// Boards with more squares than this skip the Markov compile and solve.
+pub const MAX_SQUARES_TO_SOLVE: u32 = 300;
+
+fn solve(board: &Board) {
+    let chain = Chain::compile(board).expect("a valid board compiles");
+    for state in chain.states() {
+        let mut sum = 0.0;
+        for t in chain.row(state) {
+            // Entries are sums of the dice's f64 probabilities, so a certain
+            // move may round to a hair above 1: allow the row-sum tolerance.
+            assert!(
+                (0.0..=1.0 + ROW_SUM).contains(&t.probability),
+                "probability {} in the row of {}",
+                t.probability,
+                chain.square(state)
+            );
+            sum += t.probability;
+        }
+        assert!(
+            (sum - 1.0).abs() <= ROW_SUM,
+            "the row of {} sums to {sum}",
+            chain.square(state)
+        );
+    }
+    let mean = mean_turns(board).expect("a valid board solves");
+    assert!(mean.is_finite() && mean >= 1.0, "expected turns {mean}");
 }
 
 /// The move function and the turn rule on every square and every roll the dice
