@@ -33,6 +33,7 @@ pub mod error;
 pub mod jump;
 pub mod movement;
 pub mod rules;
+pub mod sparse;
 pub mod square;
 pub mod turn;
 pub mod validation;
