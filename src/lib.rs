@@ -27,18 +27,25 @@
 //! assert_eq!(err.problems().len(), 2);
 //! ```
 
+pub mod analysis;
 pub mod board;
+pub mod chain;
 pub mod dice;
 pub mod error;
+pub mod exact;
+pub mod fingerprint;
 pub mod jump;
 pub mod movement;
 pub mod rules;
 pub mod sparse;
 pub mod square;
+pub mod tolerance;
 pub mod turn;
 pub mod validation;
 
+pub use analysis::{Analysis, AnalysisError};
 pub use board::{Board, BoardSpec};
+pub use chain::{Chain, ChainError, StateIndex};
 pub use dice::{Dice, DiceSpec, Outcome};
 pub use error::BoardError;
 pub use jump::{Jump, JumpKind};

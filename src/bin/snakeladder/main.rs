@@ -2,6 +2,7 @@
 //! errors to the documented exit codes. No rule, formula or statistic lives
 //! here.
 
+mod analyze;
 mod common;
 mod validate;
 
@@ -22,6 +23,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Every exact figure of a board: game length, seat odds, jumps, squares.
+    Analyze(analyze::Args),
     /// Check board files (or every *.json below a directory) and name every problem.
     Validate(validate::Args),
 }
@@ -29,6 +32,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Analyze(args) => analyze::run(args),
         Command::Validate(args) => validate::run(args),
     };
     match result {

@@ -1,0 +1,27 @@
+//! The expected length of a game, in turns: of the board file named on the
+//! command line, or of the built-in default board.
+//!
+//! ```sh
+//! cargo run --example expected_length -- boards/althoen-1993.json
+//! ```
+
+use snakeladder::Board;
+use snakeladder::analysis::mean_turns;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let board = match std::env::args().nth(1) {
+        Some(path) => Board::from_path(path)?,
+        None => Board::builtin_default(),
+    };
+    let name = board.name().unwrap_or("unnamed board").to_string();
+    println!("{name}: {:.4} turns on average", mean_turns(&board)?);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn runs() {
+        super::main().unwrap()
+    }
+}

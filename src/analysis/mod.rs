@@ -1,0 +1,270 @@
+//! The exact analysis of a board: every figure of `snakeladder analyze`,
+//! computed from the compiled [`Chain`].
+//!
+//! [`Analysis::new`] compiles the board, factors `I − Q` once
+//! ([`solve::Solver`]) and derives every figure from it; the modules hold
+//! one family of figures each. Figures are exact up to `f64` rounding (and
+//! the length distribution up to its reported tail); [`Analysis::exact`]
+//! adds the mean as a fraction on request.
+
+pub mod distribution;
+pub mod jumps;
+pub mod moments;
+pub mod odds;
+pub mod players;
+pub mod shortest;
+pub mod solve;
+pub mod squares;
+
+use crate::chain::{Chain, ChainError};
+use crate::exact::ExactError;
+use crate::rules::RulesSpec;
+use crate::{Board, fingerprint};
+use serde::Serialize;
+use solve::{SolveError, Solver};
+
+pub use distribution::Distribution;
+pub use jumps::JumpFigures;
+pub use moments::Summary;
+pub use players::PlayersFigures;
+pub use shortest::Shortest;
+pub use squares::SquareFigures;
+
+/// Why a board could not be analysed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnalysisError {
+    /// The board could not be compiled.
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    /// `I − Q` could not be solved (a game that may never end).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// Exact mode failed.
+    #[error(transparent)]
+    Exact(#[from] ExactError),
+    /// A player count below 1.
+    #[error("a game needs at least one player, not {count}")]
+    Players {
+        /// The count asked for.
+        count: u32,
+    },
+}
+
+/// What to compute beyond the figures every analysis has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Player counts for seat win probabilities (default 2..=6).
+    pub players: Vec<u32>,
+    /// Whether to compute the mean as an exact fraction.
+    pub exact: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            players: (2..=6).collect(),
+            exact: false,
+        }
+    }
+}
+
+/// The board as the analysis names it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoardSummary {
+    /// The board's name, if its file gave one.
+    pub name: Option<String>,
+    /// The last square.
+    pub squares: u32,
+    /// Number of snakes.
+    pub snakes: usize,
+    /// Number of ladders.
+    pub ladders: usize,
+    /// Transient states of the chain (squares a turn can end on).
+    pub states: usize,
+}
+
+/// The number of turns of one player: moments and distribution.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Turns {
+    /// Expected turns.
+    pub mean: f64,
+    /// Variance of the turns.
+    pub variance: f64,
+    /// Standard deviation.
+    pub std_dev: f64,
+    /// The fewest turns with positive probability.
+    pub min: Option<usize>,
+    /// The smallest most likely number of turns.
+    pub mode: Option<usize>,
+    /// The smallest t with `P(T ≤ t) ≥ 1/2`.
+    pub median: Option<usize>,
+    /// The smallest t with `P(T ≤ t) ≥ 0.9`.
+    pub p90: Option<usize>,
+    /// The smallest t with `P(T ≤ t) ≥ 0.99`.
+    pub p99: Option<usize>,
+    /// `pmf[t − 1] = P(T = t)`.
+    pub pmf: Vec<f64>,
+    /// `cdf[t − 1] = P(T ≤ t)`.
+    pub cdf: Vec<f64>,
+    /// `P(T > pmf.len())`: the probability the distribution leaves out
+    /// (below 1e-12 unless a game is extremely long).
+    pub tail: f64,
+}
+
+/// The exact figures of exact mode.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Exact {
+    /// The mean turns as a reduced fraction `numerator/denominator`.
+    pub mean_turns: String,
+    /// Relative difference from the `f64` mean (checked below 1e-12).
+    pub relative_difference: f64,
+}
+
+/// Every figure of one board. Serialises as `analyze --format json`.
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::analysis::{Analysis, Options};
+///
+/// let a = Analysis::new(&Board::builtin_default(), &Options::default())?;
+/// assert!((a.turns.mean - 39.5984).abs() < 1e-4);
+/// assert_eq!(a.turns.median, Some(33));
+/// assert_eq!(a.turns.mode, Some(22));
+/// let two = &a.players[0];
+/// assert!((two.win_probability[0] - 0.507803).abs() < 1e-6);
+/// # Ok::<(), snakeladder::analysis::AnalysisError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    /// The board.
+    pub board: BoardSummary,
+    /// The fingerprint of the layout and effective rules
+    /// ([`fingerprint`](crate::fingerprint)).
+    pub fingerprint: String,
+    /// The effective rules, every default filled in.
+    pub rules: RulesSpec,
+    /// Turns of one player.
+    pub turns: Turns,
+    /// Rolls of one player (equal to turns without extra rolls).
+    pub rolls: Summary,
+    /// Every square a token can rest on.
+    pub squares: Vec<SquareFigures>,
+    /// Every jump, sorted by start square.
+    pub jumps: Vec<JumpFigures>,
+    /// The shortest game.
+    pub shortest: Option<Shortest>,
+    /// Seat odds for each player count asked for.
+    pub players: Vec<PlayersFigures>,
+    /// The exact mean, in exact mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<Exact>,
+}
+
+impl Analysis {
+    /// Analyses a board.
+    ///
+    /// # Errors
+    /// [`AnalysisError`] when the game may never end (the trapped squares are
+    /// named), a player count is 0, or exact mode fails.
+    pub fn new(board: &Board, options: &Options) -> Result<Analysis, AnalysisError> {
+        if let Some(&count) = options.players.iter().find(|&&c| c == 0) {
+            return Err(AnalysisError::Players { count });
+        }
+        let chain = Chain::compile(board)?;
+        let solver = Solver::new(&chain)?;
+        Self::with_chain(board, &chain, &solver, options)
+    }
+
+    /// Analyses a board already compiled and factored.
+    ///
+    /// # Errors
+    /// As [`Analysis::new`].
+    pub fn with_chain(
+        board: &Board,
+        chain: &Chain,
+        solver: &Solver,
+        options: &Options,
+    ) -> Result<Analysis, AnalysisError> {
+        let start = chain.start().get();
+        let turns = moments::turns(solver);
+        let rolls = moments::rolls(chain, solver);
+        let dist = distribution::from_state(chain, chain.start());
+        let mut e = vec![0.0; chain.len()];
+        e[start] = 1.0;
+        let visits = solver.solve_transpose(&e);
+        let mut players = Vec::with_capacity(options.players.len());
+        for &count in &options.players {
+            if count == 0 {
+                return Err(AnalysisError::Players { count });
+            }
+            players.push(players::figures(&dist, count));
+        }
+        let mean = turns.mean[start];
+        let exact = if options.exact {
+            let fraction = crate::exact::checked_mean_turns(board, chain, mean)?;
+            let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
+            Some(Exact {
+                mean_turns: format!("{}/{}", fraction.numer(), fraction.denom()),
+                relative_difference: ((value - mean) / value).abs(),
+            })
+        } else {
+            None
+        };
+        let variance = turns.variance[start];
+        Ok(Analysis {
+            board: BoardSummary {
+                name: board.name().map(str::to_string),
+                squares: board.last().get(),
+                snakes: board.snakes().count(),
+                ladders: board.ladders().count(),
+                states: chain.len(),
+            },
+            fingerprint: fingerprint::fingerprint(board),
+            rules: board.rules().spec(),
+            turns: Turns {
+                mean,
+                variance,
+                std_dev: variance.sqrt(),
+                min: dist.min(),
+                mode: dist.mode(),
+                median: dist.quantile(0.5),
+                p90: dist.quantile(0.9),
+                p99: dist.quantile(0.99),
+                cdf: dist.cdf(),
+                tail: dist.tail(),
+                pmf: dist.pmf.clone(),
+            },
+            rolls: Summary {
+                mean: rolls.mean[start],
+                variance: rolls.variance[start],
+            },
+            squares: squares::figures(chain, solver, &visits, &turns.mean),
+            jumps: jumps::figures(board, chain, solver, &visits, &turns.mean),
+            shortest: shortest::shortest(board, chain),
+            players,
+            exact,
+        })
+    }
+}
+
+/// The mean number of turns from the start, and nothing else: the fastest
+/// figure.
+///
+/// # Errors
+/// As [`Analysis::new`].
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// let mean = snakeladder::analysis::mean_turns(&Board::builtin_default())?;
+/// assert!((mean - 39.5984).abs() < 1e-4);
+/// # Ok::<(), snakeladder::analysis::AnalysisError>(())
+/// ```
+pub fn mean_turns(board: &Board) -> Result<f64, AnalysisError> {
+    let chain = Chain::compile(board)?;
+    let solver = Solver::new(&chain)?;
+    let t = solver.solve(&vec![1.0; chain.len()]);
+    Ok(t[chain.start().get()])
+}

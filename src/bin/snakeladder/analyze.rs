@@ -1,0 +1,284 @@
+//! `snakeladder analyze`: every exact figure of a board.
+
+use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE};
+use clap::ValueEnum;
+use snakeladder::analysis::{Analysis, AnalysisError, Options};
+use snakeladder::{Board, Rules};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Output format.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A readable summary.
+    #[default]
+    Text,
+    /// Every figure, as one JSON object.
+    Json,
+}
+
+/// Arguments of `analyze`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The board file; `-` reads standard input. Without one, the built-in
+    /// default board (Milton Bradley, chute 48→26).
+    board: Option<PathBuf>,
+    /// Player counts for the seat odds, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    players: Vec<u32>,
+    /// Also compute the mean number of turns as an exact fraction.
+    #[arg(long)]
+    exact: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// Runs `analyze`.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let board = common::load_board(args.board.as_deref())?;
+    let options = Options {
+        players: args.players,
+        exact: args.exact,
+    };
+    let analysis = match Analysis::new(&board, &options) {
+        Ok(a) => a,
+        Err(e) => {
+            let code = match e {
+                AnalysisError::Exact(_) => EXIT_CANNOT,
+                _ => EXIT_FAILURE,
+            };
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            return Ok(ExitCode::from(code));
+        }
+    };
+    let mut out = common::stdout();
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &analysis).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Text => write_text(&mut out, &board, &analysis)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rules_line(rules: &Rules) -> String {
+    let dice = rules.dice();
+    let dice = match dice.fair() {
+        Some((count, faces)) => format!("{count}d{faces}"),
+        None => format!(
+            "a loaded {}-faced die",
+            dice.weights().map_or(0, <[f64]>::len)
+        ),
+    };
+    let extra = match rules.extra_turn() {
+        None => "no extra rolls".to_string(),
+        Some(x) => {
+            let mut s = format!("a {} rolls again", x.on());
+            if let Some(m) = x.max_extra() {
+                s += &format!(" (at most {m} extra)");
+            }
+            if let Some(k) = x.forfeit_after() {
+                s += &format!(", the {k}th in a row is forfeited");
+            }
+            s
+        }
+    };
+    format!(
+        "{dice}, overshoot {}, chains {}, entry {}, start on {}, {extra}",
+        format!("{:?}", rules.overshoot()).to_lowercase(),
+        format!("{:?}", rules.chains()).to_lowercase(),
+        format!("{:?}", rules.entry()).to_lowercase(),
+        rules.start(),
+    )
+}
+
+fn show(t: Option<usize>) -> String {
+    t.map_or_else(|| "-".to_string(), |t| t.to_string())
+}
+
+fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Result<()> {
+    let name = a.board.name.as_deref().unwrap_or("Unnamed board");
+    writeln!(out, "{name}")?;
+    writeln!(
+        out,
+        "  fingerprint {}  ·  {} squares, {} snakes, {} ladders  ·  {} states",
+        a.fingerprint, a.board.squares, a.board.snakes, a.board.ladders, a.board.states
+    )?;
+    writeln!(out, "  rules: {}", rules_line(board.rules()))?;
+    writeln!(out)?;
+
+    let t = &a.turns;
+    writeln!(out, "Turns of one player")?;
+    writeln!(
+        out,
+        "  mean {:.4}   std dev {:.4}   variance {:.4}",
+        t.mean, t.std_dev, t.variance
+    )?;
+    writeln!(
+        out,
+        "  min {}   mode {}   median {}   90% by {}   99% by {}",
+        show(t.min),
+        show(t.mode),
+        show(t.median),
+        show(t.p90),
+        show(t.p99)
+    )?;
+    if let Some(ex) = &a.exact {
+        writeln!(out, "  exact mean {} (≈ {:.12})", ex.mean_turns, t.mean)?;
+        writeln!(
+            out,
+            "    (agrees with the floating-point mean to {:.1e} relative)",
+            ex.relative_difference
+        )?;
+    }
+    if board.rules().extra_turn().is_some() {
+        writeln!(
+            out,
+            "  rolls: mean {:.4}   variance {:.4}",
+            a.rolls.mean, a.rolls.variance
+        )?;
+    }
+    if let Some(s) = &a.shortest {
+        let rolls: Vec<String> = s
+            .rolls
+            .iter()
+            .map(|turn| {
+                turn.iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join("+")
+            })
+            .collect();
+        let p = t.pmf.get(s.turns - 1).copied().unwrap_or(0.0);
+        writeln!(
+            out,
+            "  shortest game {} turn{}, e.g. rolling {} (P(T = {}) = {:.6})",
+            s.turns,
+            if s.turns == 1 { "" } else { "s" },
+            rolls.join(" "),
+            s.turns,
+            p
+        )?;
+    }
+    write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;
+    writeln!(
+        out,
+        "  (quantiles: the smallest t with P(T ≤ t) ≥ p; distribution to a tail of {:.1e})",
+        t.tail
+    )?;
+    writeln!(out)?;
+
+    if !a.players.is_empty() {
+        let widest = a.players.iter().map(|p| p.count).max().unwrap_or(0) as usize;
+        let seats = widest.min(6);
+        writeln!(
+            out,
+            "Players (each seat's chance of winning; seats in turn order)"
+        )?;
+        let mut header = "  players".to_string();
+        for i in 1..=seats {
+            header += &format!("  seat {i:<3}");
+        }
+        if widest > seats {
+            header += "  …      ";
+        }
+        header += "  turns in all  rounds";
+        writeln!(out, "{header}")?;
+        for p in &a.players {
+            let mut line = format!("  {:>7}", p.count);
+            for i in 0..seats {
+                match p.win_probability.get(i) {
+                    Some(w) => line += &format!("  {:>7.3}%", 100.0 * w),
+                    None => line += "          ",
+                }
+            }
+            if widest > seats {
+                line += "         ";
+            }
+            line += &format!(
+                "  {:>12.2}  {:>6.2}",
+                p.expected_total_turns, p.expected_rounds
+            );
+            writeln!(out, "{line}")?;
+        }
+        writeln!(out)?;
+    }
+
+    if !a.jumps.is_empty() {
+        writeln!(
+            out,
+            "Jumps                  uses a game   used at least once   mean turns without it"
+        )?;
+        for j in &a.jumps {
+            let label = format!("{} {}→{}", j.kind, j.from, j.to);
+            let without = match j.mean_turns_without {
+                Some(m) => format!("{m:>8.2} ({:+.2})", m - t.mean),
+                None => "  never ends".to_string(),
+            };
+            writeln!(
+                out,
+                "  {label:<20} {:>10.4}   {:>17.2}%   {without}",
+                j.expected_uses,
+                100.0 * j.use_probability
+            )?;
+        }
+        writeln!(out)?;
+    }
+
+    let mut busiest: Vec<_> = a
+        .squares
+        .iter()
+        .filter(|s| s.square != board.rules().start())
+        .collect();
+    busiest.sort_by(|x, y| y.expected_rests.total_cmp(&x.expected_rests));
+    writeln!(
+        out,
+        "Squares most rested on (all {} in --format json)",
+        a.squares.len()
+    )?;
+    writeln!(
+        out,
+        "  square   rests a game   P(ever rests there)   turns left from there"
+    )?;
+    for s in busiest.iter().take(8) {
+        let p = s
+            .rest_probability
+            .map_or_else(|| "-".to_string(), |p| format!("{:.2}%", 100.0 * p));
+        let left = s
+            .turns_left
+            .map_or_else(|| "-".to_string(), |t| format!("{t:.2}"));
+        writeln!(
+            out,
+            "  {:>6}   {:>12.4}   {:>19}   {:>21}",
+            s.square, s.expected_rests, p, left
+        )?;
+    }
+    Ok(())
+}
+
+/// A small bar chart of P(T = t) in bins, up to `until` turns.
+fn write_histogram(out: &mut impl Write, pmf: &[f64], until: usize) -> std::io::Result<()> {
+    const ROWS: usize = 12;
+    let until = until.clamp(1, pmf.len().max(1));
+    let width = until.div_ceil(ROWS).max(1);
+    let bins: Vec<(usize, f64)> = (0..until)
+        .step_by(width)
+        .map(|lo| (lo + 1, pmf[lo..(lo + width).min(pmf.len())].iter().sum()))
+        .collect();
+    let top = bins.iter().map(|b| b.1).fold(0.0, f64::max);
+    if top <= 0.0 {
+        return Ok(());
+    }
+    writeln!(out, "  P(T in range)")?;
+    for (lo, p) in bins {
+        let hi = lo + width - 1;
+        let bar = "█".repeat(((p / top) * 40.0).round() as usize);
+        writeln!(out, "  {lo:>5}–{hi:<5} {:>6.2}%  {bar}", 100.0 * p)?;
+    }
+    Ok(())
+}
