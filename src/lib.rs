@@ -34,6 +34,7 @@ pub mod dice;
 pub mod error;
 pub mod exact;
 pub mod fingerprint;
+pub mod generate;
 pub mod jump;
 pub mod movement;
 pub mod rules;

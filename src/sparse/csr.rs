@@ -121,6 +121,13 @@ impl Csr {
         self.cols.len()
     }
 
+    /// Row `i`'s columns and values as slices.
+    #[inline]
+    pub(crate) fn row_slices(&self, i: usize) -> (&[u32], &[f64]) {
+        let (lo, hi) = (self.row_ptr[i], self.row_ptr[i + 1]);
+        (&self.cols[lo..hi], &self.vals[lo..hi])
+    }
+
     /// The number of entries in the rows before row `i`.
     pub(crate) fn row_prefix(&self, i: usize) -> usize {
         self.row_ptr[i]
@@ -130,6 +137,7 @@ impl Csr {
     ///
     /// # Panics
     /// If `i >= n`.
+    #[inline]
     pub fn row(&self, i: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
         let range = self.row_ptr[i]..self.row_ptr[i + 1];
         self.cols[range.clone()]
@@ -165,9 +173,10 @@ impl Csr {
         assert_eq!(out.len(), self.n, "output length");
         out.fill(0.0);
         for (i, &xi) in x.iter().enumerate() {
-            if xi != 0.0 {
-                for (j, v) in self.row(i) {
-                    out[j] += xi * v;
+            let (lo, hi) = (self.row_ptr[i], self.row_ptr[i + 1]);
+            if xi != 0.0 && lo < hi {
+                for (&j, &v) in self.cols[lo..hi].iter().zip(&self.vals[lo..hi]) {
+                    out[j as usize] += xi * v;
                 }
             }
         }

@@ -23,10 +23,12 @@
 //! # Ok::<(), snakeladder::sparse::SparseError>(())
 //! ```
 
+mod banded;
 mod csr;
 pub mod memory;
 mod sweep;
 
+pub use banded::Banded;
 pub use csr::Csr;
 pub use sweep::{Plan, SweepSolver};
 
@@ -123,6 +125,42 @@ pub fn trapped_states(q: &Csr) -> Vec<usize> {
         }
     }
     (0..n).filter(|&i| !escapes[i]).collect()
+}
+
+/// `Σ a_i·b_i` in eight interleaved partial sums, so that the compiler can
+/// use vector instructions (a single running sum is sequential).
+///
+/// # Panics
+/// If the lengths differ.
+pub fn dot(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len(), "vector lengths");
+    let mut acc = [0.0; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f64 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f64>() + tail
+}
+
+/// `Σ a_i` in eight interleaved partial sums (see [`dot`]).
+pub fn sum(a: &[f64]) -> f64 {
+    let mut acc = [0.0; 8];
+    let chunks = a.chunks_exact(8);
+    let tail: f64 = chunks.remainder().iter().sum();
+    for x in chunks {
+        for k in 0..8 {
+            acc[k] += x[k];
+        }
+    }
+    acc.iter().sum::<f64>() + tail
 }
 
 #[cfg(test)]

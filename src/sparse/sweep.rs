@@ -94,7 +94,7 @@ pub struct Plan {
 /// assert!((t[0] - 2.0).abs() < 1e-12 && (t[1] - 2.0).abs() < 1e-12);
 /// # Ok::<(), snakeladder::sparse::SparseError>(())
 /// ```
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SweepSolver {
     n: usize,
     /// `Q` without its diagonal.
@@ -349,9 +349,10 @@ impl SweepSolver {
             if self.in_j[i] {
                 continue;
             }
+            let (cols, vals) = self.off.row_slices(i);
             let mut s = x[i];
-            for (c, v) in self.off.row(i) {
-                s += v * x[c];
+            for (&c, &v) in cols.iter().zip(vals) {
+                s += v * x[c as usize];
             }
             x[i] = s / self.diag[i];
         }
@@ -368,8 +369,9 @@ impl SweepSolver {
             let y = acc[i] / self.diag[i];
             acc[i] = y;
             if y != 0.0 {
-                for (c, v) in self.off.row(i) {
-                    acc[c] += v * y;
+                let (cols, vals) = self.off.row_slices(i);
+                for (&c, &v) in cols.iter().zip(vals) {
+                    acc[c as usize] += v * y;
                 }
             }
         }

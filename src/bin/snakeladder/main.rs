@@ -4,6 +4,7 @@
 
 mod analyze;
 mod common;
+mod generate;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -25,6 +26,8 @@ struct Cli {
 enum Command {
     /// Every exact figure of a board: game length, seat odds, jumps, squares.
     Analyze(analyze::Args),
+    /// Write a seeded random board file (for trying large boards).
+    Generate(generate::Args),
     /// Check board files (or every *.json below a directory) and name every problem.
     Validate(validate::Args),
 }
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Validate(args) => validate::run(args),
     };
     match result {
