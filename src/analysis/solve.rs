@@ -4,7 +4,8 @@
 //! Every figure of the analysis reaches `I − Q` only through [`Solver`],
 //! which has two implementations, chosen by size in [`Solver::new`]:
 //! nalgebra's dense LU with partial pivoting for chains of at most
-//! [`DENSE_MAX_STATES`] states, and above that the sparse
+//! [`DENSE_MAX_STATES`] states (the benchmarked crossover), and above that
+//! the sparse
 //! [`SweepSolver`](crate::sparse::SweepSolver) (triangular sweeps plus a
 //! dense Schur complement on the states snakes lead back to), which never
 //! forms an `n × n` matrix. Both are factored once and reused for every
@@ -16,11 +17,14 @@ use crate::{Square, tolerance};
 use nalgebra::{DMatrix, DVector};
 
 /// Chains of at most this many states are solved densely, larger ones with
-/// the sparse [`SweepSolver`]. Chosen from `benches/sparse.rs` (group
-/// `crossover`, the full analysis of random boards): the dense path is
-/// faster below it and also gives the whole inverse, and its memory,
-/// `4·n²·8` bytes, stays under 130 MB here.
-pub const DENSE_MAX_STATES: usize = 2_000;
+/// the sparse [`SweepSolver`]. Chosen from `benches/sparse.rs` (random
+/// boards with N/25 jumps, one run): the full analysis takes 138 µs dense
+/// and 135 µs sparse at 25 squares (24 states), the mean alone 12.7 µs and
+/// 15.4 µs; at 50 squares the sparse path is already 2.3 times faster
+/// (171 µs against 390 µs), at 100 squares 3.8 times, at 2,000 squares 78
+/// times (126 ms against 9.9 s). So the dense LU is kept only for the
+/// smallest chains, where the two are even.
+pub const DENSE_MAX_STATES: usize = 32;
 
 /// Which implementation a [`Solver`] uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -133,7 +137,7 @@ pub struct Solver {
 #[derive(Clone, Debug)]
 enum Inner {
     Dense(Dense),
-    Sparse(SweepSolver),
+    Sparse(Box<SweepSolver>),
 }
 
 #[derive(Clone, Debug)]
@@ -192,7 +196,7 @@ impl Solver {
     fn sparse(q: Csr, square: &dyn Fn(usize) -> Square) -> Result<Solver, SolveError> {
         match SweepSolver::new(&q) {
             Ok(s) => Ok(Solver {
-                inner: Inner::Sparse(s),
+                inner: Inner::Sparse(Box::new(s)),
             }),
             Err(SparseError::Singular { trapped }) => Err(SolveError::Trapped {
                 trapped: trapped.into_iter().map(square).collect(),
@@ -225,7 +229,7 @@ impl Solver {
                 // its own to name; a failure is reported as a zero pivot.
                 match SweepSolver::new(&q) {
                     Ok(s) => Ok(Solver {
-                        inner: Inner::Sparse(s),
+                        inner: Inner::Sparse(Box::new(s)),
                     }),
                     Err(_) => Err(SolveError::IllConditioned { pivot: 0.0 }),
                 }

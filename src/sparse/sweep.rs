@@ -18,21 +18,27 @@
 //! far up as that column's last entry; every later solve costs two sweeps
 //! and one dense `|J|`-solve.
 //!
-//! Measured against the `faer` crate's sparse LU (0.24, COLAMD ordering)
-//! on random boards with one die: at 10,000 squares and 400 jumps faer
-//! factored in 183 ms, at 1,000,000 squares and 2,000 jumps in 12.1 s and
-//! 870 MB peak; this solver's figures are in `benches/sparse.rs` and in the
-//! crate's README. It is several times faster on every board of that shape, needs no
-//! fill-reducing ordering, states its memory exactly before allocating
-//! (see [`Plan`]), gives the diagonal of `(I − Q)⁻¹` cheaply when `|J|` is
-//! small (for rest probabilities), and avoids a dependency that takes
-//! minutes to compile. Its weak case is a chain with many back-edge
-//! targets (an extra-roll rule spreads each snake's tail over the squares a
-//! bonus roll reaches): `|J|` grows, and [`Plan`] says so before any large
-//! allocation. A Krylov method was not chosen: the chains here are
-//! nonsymmetric and badly conditioned (mean game lengths of a million turns),
-//! so convergence to 1e-9 would need a preconditioner at least as costly as
-//! this direct solve, and a direct solve needs no convergence criterion.
+//! Measured against the `faer` crate's sparse LU (0.24, COLAMD ordering,
+//! partial pivoting) on the same random one-die boards in one session of
+//! the shared 2-core machine (factorisation only; faer / this solver):
+//! 10,000 squares and 400 jumps, 61–183 ms / 70–93 ms; 100,000 and 1,000,
+//! 0.8–1.6 s / 1.9 s; 1,000,000 and 2,000, 19 s / 36 s, with faer's test
+//! program peaking at 870 MB against this solver's planned 128 MB. So faer
+//! is up to twice as fast on the largest boards. This solver was kept
+//! because it meets the targets with room (the mean of a million-square
+//! board in about 13 s), states its memory exactly before allocating
+//! ([`Plan`]) where a pivoting sparse LU learns its fill only while it
+//! factors, gives the diagonal of `(I − Q)⁻¹` from its block form (rest
+//! probabilities), and adds no dependency (faer 0.24 took 5 min 21 s to
+//! build here, for every build and CI run). Its weak case is a chain with
+//! many back-edge targets (an extra-roll rule spreads each snake's tail
+//! over the squares a bonus roll reaches): `|J|` grows, and [`Plan`] says
+//! so before any large allocation. A Krylov method was not chosen: the
+//! systems are nonsymmetric and badly conditioned (mean game lengths of
+//! 10⁵–10⁶ turns), so reaching 1e-9 would need a preconditioner about as
+//! costly as this direct solve, and a direct solve needs no convergence
+//! criterion. The next speed-up, if one is needed, is to sweep several
+//! columns of `Q_FJ` at once (one pass over `Q` for a block of columns).
 //!
 //! # Accuracy
 //! `A` is a nonsingular M-matrix: `A_FF⁻¹ ≥ 0`, the sweep only adds
