@@ -6,7 +6,7 @@
 //! nalgebra's dense LU with partial pivoting for chains of at most
 //! [`DENSE_MAX_STATES`] states (the benchmarked crossover), and above that
 //! the sparse
-//! [`SweepSolver`](crate::sparse::SweepSolver) (triangular sweeps plus a
+//! [`SweepSolver`] (triangular sweeps plus a
 //! dense Schur complement on the states snakes lead back to), which never
 //! forms an `n × n` matrix. Both are factored once and reused for every
 //! right-hand side.
