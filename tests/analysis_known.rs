@@ -230,3 +230,28 @@ fn live_odds_favour_the_player_near_the_end() {
     assert!((odds[1] - 6.0 / 11.0).abs() < 1e-11);
     assert!((odds[0] - 5.0 / 11.0).abs() < 1e-11);
 }
+
+/// Extra rolls make the general (absorbing) form of P(use) run. Squares 4, a
+/// coin, a 2 rolls again without cap, a ladder 1→3. The ladder is used only
+/// by a first roll of 1 from the start (afterwards the token is past 1 and
+/// never returns): P(use) = expected uses = 1/2. From 3 only a 1 finishes,
+/// a 2 overshoots and rolls again, so every turn from 3 finishes: t(3) = 1.
+/// From 2: a 1 ends on 3, a 2 wins: t(2) = 1 + 1/2. From 0: a 1 climbs to
+/// 3 (turn over), a 2 goes to 2 and rolls on, ending on 3 (a 1) or winning
+/// (a 2): t(0) = 1 + 1/2·t(3) + 1/4·t(3) = 7/4.
+#[test]
+fn jump_use_under_extra_rolls_by_hand() {
+    let b = board(
+        r#"{"squares": 4, "ladders": [[1, 3]],
+            "rules": {"dice": {"faces": 2}, "extra_turn": {"on": 2}}}"#,
+    );
+    assert_eq!(exact_mean(&b), ratio(7, 4));
+    let a = analyse(&b);
+    close(a.jumps[0].expected_uses, 0.5);
+    close(a.jumps[0].use_probability, 0.5);
+    // Without the ladder, from 1: a 1 ends on 2, a 2 goes to 3 and rolls on
+    // to the finish in that turn: t(1) = 1 + 1/2·t(2) = 7/4. From 0:
+    // a 1 ends on 1, a 2 goes to 2 and rolls on: a 1 ends on 3, a 2 wins;
+    // t(0) = 1 + 1/2·t(1) + 1/4·t(3) = 1 + 7/8 + 1/4 = 17/8.
+    close(a.jumps[0].mean_turns_without.unwrap(), 17.0 / 8.0);
+}

@@ -68,12 +68,44 @@ impl Distribution {
     }
 }
 
+/// Q in compressed rows without the finish column, and R: the form the
+/// distribution loops run over (a plain `u32` column per entry keeps the
+/// inner loop tight).
+struct Split {
+    offsets: Vec<usize>,
+    columns: Vec<u32>,
+    values: Vec<f64>,
+    finish: Vec<f64>,
+}
+
+fn split(chain: &Chain) -> Split {
+    let mut out = Split {
+        offsets: Vec::with_capacity(chain.len() + 1),
+        columns: Vec::with_capacity(chain.entries()),
+        values: Vec::with_capacity(chain.entries()),
+        finish: vec![0.0; chain.len()],
+    };
+    out.offsets.push(0);
+    for s in chain.states() {
+        for t in chain.row(s) {
+            match t.to {
+                Target::State(e) => {
+                    out.columns.push(e.get() as u32);
+                    out.values.push(t.probability);
+                }
+                Target::Finish => out.finish[s.get()] += t.probability,
+            }
+        }
+        out.offsets.push(out.columns.len());
+    }
+    out
+}
+
 /// The distribution of T from `from`, by the forward recursion
 /// `P(T = t) = π_{t−1}·R`, `π_t = π_{t−1}·Q`, one sparse product per turn.
 pub fn from_state(chain: &Chain, from: StateIndex) -> Distribution {
+    let q = split(chain);
     let n = chain.len();
-    let offsets = chain.row_offsets();
-    let (targets, probabilities) = (chain.targets(), chain.probabilities());
     let mut pi = vec![0.0; n];
     pi[from.get()] = 1.0;
     let mut next = vec![0.0; n];
@@ -82,19 +114,20 @@ pub fn from_state(chain: &Chain, from: StateIndex) -> Distribution {
     while pmf.len() < tolerance::MAX_DISTRIBUTION_TURNS {
         next.iter_mut().for_each(|x| *x = 0.0);
         let mut finished = 0.0;
+        let mut left = 0.0;
         for (s, &mass) in pi.iter().enumerate() {
             if mass == 0.0 {
                 continue;
             }
-            for k in offsets[s]..offsets[s + 1] {
-                match targets[k] {
-                    Target::State(e) => next[e.get()] += mass * probabilities[k],
-                    Target::Finish => finished += mass * probabilities[k],
-                }
+            finished += mass * q.finish[s];
+            let range = q.offsets[s]..q.offsets[s + 1];
+            for (&c, &v) in q.columns[range.clone()].iter().zip(&q.values[range]) {
+                let moved = mass * v;
+                next[c as usize] += moved;
+                left += moved;
             }
         }
         std::mem::swap(&mut pi, &mut next);
-        let left: f64 = pi.iter().sum();
         pmf.push(finished);
         survival.push(left);
         if left < tolerance::TAIL {
@@ -112,8 +145,7 @@ pub fn from_state(chain: &Chain, from: StateIndex) -> Distribution {
 /// the survival of each of `wanted` is below [`tolerance::TAIL`].
 pub fn from_states(chain: &Chain, wanted: &[StateIndex]) -> Vec<Distribution> {
     let n = chain.len();
-    let offsets = chain.row_offsets();
-    let (targets, probabilities) = (chain.targets(), chain.probabilities());
+    let q = split(chain);
     let mut f: Vec<f64> = chain
         .states()
         .map(|s| chain.finish_probability(s))
@@ -130,11 +162,10 @@ pub fn from_states(chain: &Chain, wanted: &[StateIndex]) -> Vec<Distribution> {
     for _ in 0..tolerance::MAX_DISTRIBUTION_TURNS {
         for s in 0..n {
             let (mut fs, mut gs) = (0.0, 0.0);
-            for k in offsets[s]..offsets[s + 1] {
-                if let Target::State(e) = targets[k] {
-                    gs += probabilities[k] * g[e.get()];
-                    fs += probabilities[k] * f[e.get()];
-                }
+            let range = q.offsets[s]..q.offsets[s + 1];
+            for (&c, &v) in q.columns[range.clone()].iter().zip(&q.values[range]) {
+                gs += v * g[c as usize];
+                fs += v * f[c as usize];
             }
             g_next[s] = gs;
             f_next[s] = fs;

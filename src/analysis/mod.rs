@@ -176,7 +176,7 @@ pub struct Analysis {
     /// The board.
     pub board: BoardSummary,
     /// The fingerprint of the layout and effective rules
-    /// ([`fingerprint`](crate::fingerprint)).
+    /// ([`fingerprint`]).
     pub fingerprint: String,
     /// The effective rules, every default filled in.
     pub rules: RulesSpec,

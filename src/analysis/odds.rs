@@ -5,7 +5,7 @@
 //! and no turn is half played: the state of the game is then only the
 //! squares and whose turn it is. The players' remaining turn counts are
 //! independent (tokens never interact and rolls are independent; see
-//! [`players`](super::players)), each distributed as T from that player's
+//! [`players`]), each distributed as T from that player's
 //! own square, so the winner is decided by the race of [`players::race`]
 //! with the order starting at the player to move.
 //!

@@ -50,9 +50,14 @@ pub fn figures(d: &Distribution, count: u32) -> PlayersFigures {
         }
         let t = (i + 1) as f64;
         let (now, before) = (d.survival[i + 1], d.survival[i]);
+        // Seat i: f·now^i·before^(k−1−i), from seat 0 by one ratio per seat
+        // (before ≥ f > 0 here).
+        let ratio = now / before;
+        let mut p = f * before.powi(k - 1);
         for (seat, w) in win.iter_mut().enumerate() {
-            let seat_i = seat as i32;
-            let p = f * now.powi(seat_i) * before.powi(k - 1 - seat_i);
+            if seat > 0 {
+                p *= ratio;
+            }
             *w += p;
             total_turns += p * ((t - 1.0) * f64::from(count) + seat as f64 + 1.0);
         }

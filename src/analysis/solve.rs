@@ -26,6 +26,13 @@ use nalgebra::{DMatrix, DVector};
 /// smallest chains, where the two are even.
 pub const DENSE_MAX_STATES: usize = 32;
 
+/// Most states the dense solver factors when asked for explicitly
+/// ([`Solver::with_method`]): a dense matrix of 4,000² `f64` is 128 MB, and
+/// the analysis holds about three (the matrix, its factors for transposed
+/// solves, the inverse for its diagonal). [`Solver::new`] never meets it:
+/// it switches to the sparse solver far below.
+pub const MAX_DENSE_STATES: usize = 4_000;
+
 /// Which implementation a [`Solver`] uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -92,6 +99,14 @@ pub enum SolveError {
         /// The squares from which the finish cannot be reached.
         trapped: Vec<Square>,
     },
+    /// The chain is too large for the dense solver.
+    #[error("the board has {states} states; the dense solver handles at most {limit}")]
+    TooLarge {
+        /// The chain's states.
+        states: usize,
+        /// The limit, [`MAX_DENSE_STATES`].
+        limit: usize,
+    },
     /// `I − Q` is numerically singular although every state can finish: the
     /// chance of finishing from some square is below what `f64` resolves.
     #[error("the linear system is numerically singular (a pivot of {pivot:e})")]
@@ -143,9 +158,10 @@ enum Inner {
 #[derive(Clone, Debug)]
 struct Dense {
     lu: nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>,
-    /// The factors again, for transposed solves.
-    l: DMatrix<f64>,
-    u: DMatrix<f64>,
+    /// L and U unpacked, for transposed solves; made on the first one, so
+    /// the mean alone skips the copies.
+    factors: std::sync::OnceLock<(DMatrix<f64>, DMatrix<f64>)>,
+    n: usize,
 }
 
 impl Solver {
@@ -179,6 +195,10 @@ impl Solver {
             return Err(SolveError::Trapped { trapped });
         }
         match method {
+            Method::Dense if chain.len() > MAX_DENSE_STATES => Err(SolveError::TooLarge {
+                states: chain.len(),
+                limit: MAX_DENSE_STATES,
+            }),
             Method::Dense => Self::from_entries_dense(chain.len(), chain_entries(chain)),
             Method::Sparse => Self::sparse(chain_csr(chain), &|state| chain.squares()[state]),
         }
@@ -246,17 +266,19 @@ impl Solver {
             m[(s, t)] -= p;
         }
         let lu = m.lu();
-        let u = lu.u();
-        let pivot = u
-            .diagonal()
-            .iter()
-            .fold(f64::INFINITY, |a, b| a.min(b.abs()));
+        // The diagonal of the packed factors is U's.
+        let pivot = (0..n)
+            .map(|i| lu.lu_internal()[(i, i)].abs())
+            .fold(f64::INFINITY, f64::min);
         if pivot.is_nan() || pivot <= tolerance::SINGULAR_PIVOT {
             return Err(SolveError::IllConditioned { pivot });
         }
-        let l = lu.l();
         Ok(Solver {
-            inner: Inner::Dense(Dense { lu, l, u }),
+            inner: Inner::Dense(Dense {
+                lu,
+                factors: std::sync::OnceLock::new(),
+                n,
+            }),
         })
     }
 
@@ -271,7 +293,7 @@ impl Solver {
     /// Number of unknowns (the chain's states).
     pub fn len(&self) -> usize {
         match &self.inner {
-            Inner::Dense(d) => d.u.nrows(),
+            Inner::Dense(d) => d.n,
             Inner::Sparse(s) => s.n(),
         }
     }
@@ -310,9 +332,10 @@ impl Solver {
             Inner::Sparse(s) => return s.solve_transpose(c),
         };
         // P·A = L·U, so Aᵀ = Uᵀ·Lᵀ·P and Aᵀ·y = c is solved from the left.
+        let (l, u) = d.factors.get_or_init(|| (d.lu.l(), d.lu.u()));
         let mut y = DVector::from_column_slice(c);
         let solved =
-            d.u.tr_solve_upper_triangular_mut(&mut y) && d.l.tr_solve_lower_triangular_mut(&mut y);
+            u.tr_solve_upper_triangular_mut(&mut y) && l.tr_solve_lower_triangular_mut(&mut y);
         debug_assert!(solved, "the pivots were checked at construction");
         d.lu.p().inv_permute_rows(&mut y);
         y.as_slice().to_vec()

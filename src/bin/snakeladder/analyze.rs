@@ -2,6 +2,7 @@
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE};
 use clap::ValueEnum;
+use snakeladder::analysis::solve::SolveError;
 use snakeladder::analysis::{Analysis, AnalysisError, Limits, Options};
 use snakeladder::sparse::memory;
 use snakeladder::{Board, Rules};
@@ -65,7 +66,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok(a) => a,
         Err(e) => {
             let code = match e {
-                AnalysisError::Exact(_) | AnalysisError::Memory { .. } => EXIT_CANNOT,
+                AnalysisError::Exact(_)
+                | AnalysisError::Memory { .. }
+                | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
                 _ => EXIT_FAILURE,
             };
             let _ = writeln!(std::io::stderr(), "error: {e}");

@@ -1,0 +1,91 @@
+//! The `analyze` command, driven through the real binary.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakeladder"))
+        .arg("analyze")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn default_board_text_summary() {
+    let out = run(&[], None);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Milton Bradley"));
+    assert!(text.contains("fingerprint "));
+    assert!(text.contains("mean 39.5984"));
+    assert!(text.contains("median 33"));
+    assert!(text.contains("50.780%"));
+}
+
+#[test]
+fn json_has_the_issue_shape() {
+    let out = run(&["--format", "json", "--players", "2,3,8", "--exact"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["board"]["squares"], 100);
+    assert_eq!(v["board"]["snakes"], 10);
+    assert_eq!(v["board"]["ladders"], 9);
+    assert_eq!(v["rules"]["overshoot"], "stay");
+    assert_eq!(v["turns"]["median"], 33);
+    assert_eq!(v["turns"]["mode"], 22);
+    assert_eq!(v["turns"]["min"], 7);
+    let pmf = v["turns"]["pmf"].as_array().unwrap();
+    assert_eq!(pmf.len(), v["turns"]["cdf"].as_array().unwrap().len());
+    assert!(v["turns"]["tail"].as_f64().unwrap() < 1e-12);
+    assert_eq!(v["jumps"][0]["kind"], "ladder");
+    assert_eq!(v["jumps"][0]["from"], 1);
+    assert!(v["squares"][0]["expected_rests"].is_number());
+    let counts: Vec<u64> = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["count"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, vec![2, 3, 8]);
+    assert_eq!(
+        v["players"][2]["win_probability"].as_array().unwrap().len(),
+        8
+    );
+    let fraction = v["exact"]["mean_turns"].as_str().unwrap();
+    assert!(fraction.contains('/'));
+}
+
+#[test]
+fn board_from_stdin_and_its_errors() {
+    let out = run(
+        &["-"],
+        Some(r#"{"squares": 3, "rules": {"dice": {"faces": 2}}}"#),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("mean 3.0000")
+    );
+    // An invalid board: exit 1 with the problem named.
+    let bad = run(&["-"], Some(r#"{"squares": 10, "ladders": [[5, 3]]}"#));
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(!bad.stderr.is_empty());
+    // Misuse: zero players is refused by the argument parser.
+    let misuse = run(&["--players", "0"], None);
+    assert_eq!(misuse.status.code(), Some(2));
+}
