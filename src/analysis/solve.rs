@@ -18,13 +18,14 @@ use nalgebra::{DMatrix, DVector};
 
 /// Chains of at most this many states are solved densely, larger ones with
 /// the sparse [`SweepSolver`]. Chosen from `benches/sparse.rs` (random
-/// boards with N/25 jumps, one run): the full analysis takes 138 µs dense
-/// and 135 µs sparse at 25 squares (24 states), the mean alone 12.7 µs and
-/// 15.4 µs; at 50 squares the sparse path is already 2.3 times faster
-/// (171 µs against 390 µs), at 100 squares 3.8 times, at 2,000 squares 78
-/// times (126 ms against 9.9 s). So the dense LU is kept only for the
-/// smallest chains, where the two are even.
-pub const DENSE_MAX_STATES: usize = 32;
+/// boards with N/25 jumps, one run, dense with its factors unpacked lazily):
+/// the mean alone takes 9.35 µs dense and 9.28 µs sparse at 25 squares (24
+/// states), 33.6 µs and 21.0 µs at 50, 168 µs and 60 µs at 100; the full
+/// analysis is already faster sparse at 25 squares (53 µs against 83 µs)
+/// and 18 times faster at 300 (0.96 ms against 17.4 ms); an earlier run
+/// gave 126 ms against 9.9 s at 2,000 squares. The dense LU is kept only
+/// for the smallest chains, where the two are even.
+pub const DENSE_MAX_STATES: usize = 24;
 
 /// Most states the dense solver factors when asked for explicitly
 /// ([`Solver::with_method`]): a dense matrix of 4,000² `f64` is 128 MB, and
