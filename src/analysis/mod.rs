@@ -9,6 +9,7 @@
 
 pub mod distribution;
 pub mod jumps;
+pub mod limits;
 pub mod moments;
 pub mod odds;
 pub mod players;
@@ -21,10 +22,11 @@ use crate::exact::ExactError;
 use crate::rules::RulesSpec;
 use crate::{Board, fingerprint};
 use serde::Serialize;
-use solve::{SolveError, Solver};
+use solve::{Method, SolveError, Solver};
 
 pub use distribution::Distribution;
 pub use jumps::JumpFigures;
+pub use limits::{Limits, Skipped};
 pub use moments::Summary;
 pub use players::PlayersFigures;
 pub use shortest::Shortest;
@@ -49,6 +51,39 @@ pub enum AnalysisError {
         /// The count asked for.
         count: u32,
     },
+    /// An essential step would need more memory than [`Limits::max_memory`].
+    #[error(
+        "{stage} would need about {} of memory, over the limit of {} (see --max-memory)",
+        crate::sparse::memory::Bytes(*needed),
+        crate::sparse::memory::Bytes(*limit)
+    )]
+    Memory {
+        /// The step.
+        stage: Stage,
+        /// Estimated bytes.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+/// An essential step of an analysis, as named in [`AnalysisError::Memory`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Compiling the board to a chain.
+    Compile,
+    /// Factoring `I − Q`.
+    Factor,
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stage::Compile => "compiling the board to a Markov chain",
+            Stage::Factor => "factoring the chain's linear system",
+        })
+    }
 }
 
 /// What to compute beyond the figures every analysis has.
@@ -160,6 +195,12 @@ pub struct Analysis {
     /// The exact mean, in exact mode.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<Exact>,
+    /// How `I − Q` was solved: `dense` or `sparse` (large chains).
+    pub solver: Method,
+    /// Figures left out because they would pass a limit (large boards),
+    /// each with its estimated cost; empty when everything was computed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
 }
 
 impl Analysis {
@@ -169,12 +210,56 @@ impl Analysis {
     /// [`AnalysisError`] when the game may never end (the trapped squares are
     /// named), a player count is 0, or exact mode fails.
     pub fn new(board: &Board, options: &Options) -> Result<Analysis, AnalysisError> {
+        Self::with_limits(board, options, &Limits::default())
+    }
+
+    /// Analyses a board within limits of memory and work: essential steps
+    /// past the memory limit are refused, optional figures past either
+    /// limit are skipped and listed in [`Analysis::skipped`] (see
+    /// [`limits`]).
+    ///
+    /// # Errors
+    /// As [`Analysis::new`], and [`AnalysisError::Memory`] when compiling or
+    /// factoring would pass [`Limits::max_memory`].
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::analysis::{Analysis, AnalysisError, Limits, Options};
+    /// use snakeladder::generate::{generate, Layout};
+    ///
+    /// let board = generate(&Layout::new(5_000, 100, 100, 1)).unwrap();
+    /// let tight = Limits { max_memory: 1 << 20, ..Limits::default() };
+    /// let refused = Analysis::with_limits(&board, &Options::default(), &tight);
+    /// assert!(matches!(refused, Err(AnalysisError::Memory { .. })));
+    /// # Ok::<(), AnalysisError>(())
+    /// ```
+    pub fn with_limits(
+        board: &Board,
+        options: &Options,
+        limits: &Limits,
+    ) -> Result<Analysis, AnalysisError> {
         if let Some(&count) = options.players.iter().find(|&&c| c == 0) {
             return Err(AnalysisError::Players { count });
         }
+        let needed = limits::chain_bytes(board);
+        if needed > limits.max_memory {
+            return Err(AnalysisError::Memory {
+                stage: Stage::Compile,
+                needed,
+                limit: limits.max_memory,
+            });
+        }
         let chain = Chain::compile(board)?;
+        let needed = limits::held_bytes(&chain) + Solver::estimate(&chain).bytes;
+        if needed > limits.max_memory {
+            return Err(AnalysisError::Memory {
+                stage: Stage::Factor,
+                needed,
+                limit: limits.max_memory,
+            });
+        }
         let solver = Solver::new(&chain)?;
-        Self::with_chain(board, &chain, &solver, options)
+        Self::with_chain_limits(board, &chain, &solver, options, limits)
     }
 
     /// Analyses a board already compiled and factored.
@@ -187,10 +272,42 @@ impl Analysis {
         solver: &Solver,
         options: &Options,
     ) -> Result<Analysis, AnalysisError> {
+        Self::with_chain_limits(board, chain, solver, options, &Limits::default())
+    }
+
+    /// Analyses a board already compiled and factored, within limits.
+    ///
+    /// # Errors
+    /// As [`Analysis::new`].
+    pub fn with_chain_limits(
+        board: &Board,
+        chain: &Chain,
+        solver: &Solver,
+        options: &Options,
+        limits: &Limits,
+    ) -> Result<Analysis, AnalysisError> {
         let start = chain.start().get();
         let turns = moments::turns(solver);
         let rolls = moments::rolls(chain, solver);
-        let dist = distribution::from_state(chain, chain.start());
+        let mut skipped = Vec::new();
+        let n = chain.len() as u64;
+        let entries = chain.entries().max(1) as f64;
+        let spread = turns.mean[start] + limits::TAIL_STD_DEVS * turns.variance[start].sqrt();
+        let dist = match limits.check(
+            limits::Figure::Distribution,
+            n * 16,
+            entries * (spread + 1.0),
+        ) {
+            Some(skip) => {
+                skipped.push(skip);
+                None
+            }
+            None if solver.method() == Method::Sparse => Some(limits::distribution(
+                chain,
+                (limits.max_work / entries) as usize + 1,
+            )),
+            None => Some(distribution::from_state(chain, chain.start())),
+        };
         let mut e = vec![0.0; chain.len()];
         e[start] = 1.0;
         let visits = solver.solve_transpose(&e);
@@ -199,8 +316,58 @@ impl Analysis {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
             }
-            players.push(players::figures(&dist, count));
+            if let Some(dist) = &dist {
+                players.push(players::figures(dist, count));
+            }
         }
+        if dist.is_none() && !options.players.is_empty() {
+            skipped.push(Skipped {
+                figure: limits::Figure::Players,
+                cost: limits::Cost::Needs {
+                    figure: limits::Figure::Distribution,
+                },
+            });
+        }
+        let dist = dist.unwrap_or_else(|| Distribution {
+            pmf: Vec::new(),
+            survival: vec![1.0],
+        });
+        let estimate = Solver::estimate(chain);
+        let held = limits::held_bytes(chain) + estimate.bytes;
+        let diagonal = match limits.check(
+            limits::Figure::RestProbabilities,
+            held + estimate.diagonal_bytes,
+            estimate.diagonal_work,
+        ) {
+            Some(skip) => {
+                skipped.push(skip);
+                None
+            }
+            None => solver.inverse_diagonal(),
+        };
+        let jump_count = board.jumps().len() as f64;
+        let (jump_bytes, jump_work) = if board.rules().extra_turn().is_none() {
+            // One solve per jump, and a per-state vector of uses per jump.
+            (
+                held + (jump_count as u64 + 4) * n * 8,
+                jump_count * (estimate.solve_work + entries),
+            )
+        } else {
+            // A modified chain factored per jump, and the board recompiled.
+            (
+                2 * held + limits::chain_bytes(board) + n * 8 * (jump_count as u64 + 4),
+                jump_count
+                    * (2.0 * (estimate.factor_work + estimate.solve_work)
+                        + limits::chain_bytes(board) as f64),
+            )
+        };
+        let jumps = match limits.check(limits::Figure::Jumps, jump_bytes, jump_work) {
+            Some(skip) => {
+                skipped.push(skip);
+                Vec::new()
+            }
+            None => jumps::figures(board, chain, solver, &visits, &turns.mean),
+        };
         let mean = turns.mean[start];
         let exact = if options.exact {
             let fraction = crate::exact::checked_mean_turns(board, chain, mean)?;
@@ -240,11 +407,18 @@ impl Analysis {
                 mean: rolls.mean[start],
                 variance: rolls.variance[start],
             },
-            squares: squares::figures(chain, solver, &visits, &turns.mean),
-            jumps: jumps::figures(board, chain, solver, &visits, &turns.mean),
+            squares: squares::figures_with_diagonal(
+                chain,
+                &visits,
+                &turns.mean,
+                diagonal.as_deref(),
+            ),
+            jumps,
             shortest: shortest::shortest(board, chain),
             players,
             exact,
+            solver: solver.method(),
+            skipped,
         })
     }
 }

@@ -36,19 +36,29 @@ pub fn figures(
     visits: &[f64],
     turns: &[f64],
 ) -> Vec<SquareFigures> {
+    figures_with_diagonal(chain, visits, turns, solver.inverse_diagonal().as_deref())
+}
+
+/// As [`figures`], with the diagonal of N given (`None` when it was not
+/// affordable: rest probabilities are then left out).
+pub fn figures_with_diagonal(
+    chain: &Chain,
+    visits: &[f64],
+    turns: &[f64],
+    diagonal: Option<&[f64]>,
+) -> Vec<SquareFigures> {
     let mut rests: BTreeMap<Square, f64> = chain.squares().iter().map(|&s| (s, 0.0)).collect();
     for s in chain.states() {
         for rest in chain.rests(s) {
             *rests.entry(rest.square).or_insert(0.0) += visits[s.get()] * rest.expected;
         }
     }
-    let diagonal = solver.inverse_diagonal();
     let start = chain.start();
     rests
         .into_iter()
         .map(|(square, expected_rests)| {
             let state = chain.state_of(square);
-            let rest_probability = match (state, &diagonal) {
+            let rest_probability = match (state, diagonal) {
                 (Some(j), Some(d)) if j == start => Some(1.0 - 1.0 / d[j.get()]),
                 (Some(j), Some(d)) => Some(visits[j.get()] / d[j.get()]),
                 _ => None,

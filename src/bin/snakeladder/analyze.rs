@@ -3,7 +3,8 @@
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE};
 use clap::ValueEnum;
 use snakeladder::analysis::solve::SolveError;
-use snakeladder::analysis::{Analysis, AnalysisError, Options};
+use snakeladder::analysis::{Analysis, AnalysisError, Limits, Options};
+use snakeladder::sparse::memory;
 use snakeladder::{Board, Rules};
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,6 +36,16 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
+    /// Most memory the analysis may use (e.g. 8G, 512M); past it the board
+    /// is refused (exit 3) or an optional figure skipped, with the estimate.
+    /// Default: half the machine's memory.
+    #[arg(long, value_parser = memory::parse_bytes)]
+    max_memory: Option<u64>,
+    /// Most multiply-adds one optional figure (distribution, per-jump
+    /// figures, rest probabilities) may take before it is skipped with a
+    /// note. Default 2e10, about half a minute.
+    #[arg(long)]
+    max_work: Option<f64>,
 }
 
 /// Runs `analyze`.
@@ -44,13 +55,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         players: args.players,
         exact: args.exact,
     };
-    let analysis = match Analysis::new(&board, &options) {
+    let mut limits = Limits::default();
+    if let Some(m) = args.max_memory {
+        limits.max_memory = m;
+    }
+    if let Some(w) = args.max_work {
+        limits.max_work = w;
+    }
+    let analysis = match Analysis::with_limits(&board, &options, &limits) {
         Ok(a) => a,
         Err(e) => {
             let code = match e {
-                AnalysisError::Exact(_) | AnalysisError::Solve(SolveError::TooLarge { .. }) => {
-                    EXIT_CANNOT
-                }
+                AnalysisError::Exact(_)
+                | AnalysisError::Memory { .. }
+                | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
                 _ => EXIT_FAILURE,
             };
             let _ = writeln!(std::io::stderr(), "error: {e}");
@@ -113,6 +131,9 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         a.fingerprint, a.board.squares, a.board.snakes, a.board.ladders, a.board.states
     )?;
     writeln!(out, "  rules: {}", rules_line(board.rules()))?;
+    for skip in &a.skipped {
+        writeln!(out, "  note: {skip}")?;
+    }
     writeln!(out)?;
 
     let t = &a.turns;

@@ -5,6 +5,7 @@
 mod analyze;
 mod check;
 mod common;
+mod generate;
 mod play;
 mod report;
 mod simulate;
@@ -31,6 +32,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Write the analysis of a board as a Markdown or self-contained HTML report.
     Report(report::Args),
+    /// Write a seeded random board file (for trying large boards).
+    Generate(generate::Args),
     /// Check board files (or every *.json below a directory) and name every problem.
     Validate(validate::Args),
     /// Play a game: every roll in words, the winner and the ranking.
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Report(args) => report::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),
