@@ -1,24 +1,12 @@
 //! `snakeladder analyze`: every exact figure of a board.
 
-use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE};
-use clap::ValueEnum;
-use snakeladder::analysis::solve::SolveError;
-use snakeladder::analysis::{Analysis, AnalysisError, Limits, Options};
+use crate::common::{self, CliError, Format};
+use snakeladder::Board;
+use snakeladder::analysis::{Analysis, Limits, Options};
 use snakeladder::sparse::memory;
-use snakeladder::{Board, Rules};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Output format.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// A readable summary.
-    #[default]
-    Text,
-    /// Every figure, as one JSON object.
-    Json,
-}
 
 /// Arguments of `analyze`.
 #[derive(Debug, clap::Args)]
@@ -62,19 +50,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(w) = args.max_work {
         limits.max_work = w;
     }
-    let analysis = match Analysis::with_limits(&board, &options, &limits) {
-        Ok(a) => a,
-        Err(e) => {
-            let code = match e {
-                AnalysisError::Exact(_)
-                | AnalysisError::Memory { .. }
-                | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
-                _ => EXIT_FAILURE,
-            };
-            let _ = writeln!(std::io::stderr(), "error: {e}");
-            return Ok(ExitCode::from(code));
-        }
-    };
+    let analysis = Analysis::with_limits(&board, &options, &limits)?;
     let mut out = common::stdout();
     match args.format {
         Format::Json => {
@@ -85,37 +61,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn rules_line(rules: &Rules) -> String {
-    let dice = rules.dice();
-    let dice = match dice.fair() {
-        Some((count, faces)) => format!("{count}d{faces}"),
-        None => format!(
-            "a loaded {}-faced die",
-            dice.weights().map_or(0, <[f64]>::len)
-        ),
-    };
-    let extra = match rules.extra_turn() {
-        None => "no extra rolls".to_string(),
-        Some(x) => {
-            let mut s = format!("a {} rolls again", x.on());
-            if let Some(m) = x.max_extra() {
-                s += &format!(" (at most {m} extra)");
-            }
-            if let Some(k) = x.forfeit_after() {
-                s += &format!(", the {k}th in a row is forfeited");
-            }
-            s
-        }
-    };
-    format!(
-        "{dice}, overshoot {}, chains {}, entry {}, start on {}, {extra}",
-        format!("{:?}", rules.overshoot()).to_lowercase(),
-        format!("{:?}", rules.chains()).to_lowercase(),
-        format!("{:?}", rules.entry()).to_lowercase(),
-        rules.start(),
-    )
 }
 
 fn show(t: Option<usize>) -> String {
@@ -130,7 +75,7 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         "  fingerprint {}  ·  {} squares, {} snakes, {} ladders  ·  {} states",
         a.fingerprint, a.board.squares, a.board.snakes, a.board.ladders, a.board.states
     )?;
-    writeln!(out, "  rules: {}", rules_line(board.rules()))?;
+    writeln!(out, "  rules: {}", board.rules())?;
     for skip in &a.skipped {
         writeln!(out, "  note: {skip}")?;
     }

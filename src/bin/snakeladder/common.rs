@@ -54,9 +54,9 @@ impl CliError {
         let code = match &self {
             CliError::Board(_) => EXIT_FAILURE,
             CliError::Analysis(e) => match e {
-                AnalysisError::Exact(_) | AnalysisError::Solve(SolveError::TooLarge { .. }) => {
-                    EXIT_CANNOT
-                }
+                AnalysisError::Exact(_)
+                | AnalysisError::Memory { .. }
+                | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
                 _ => EXIT_FAILURE,
             },
             CliError::Output(_) | CliError::Write(_) | CliError::Simulate(_) => EXIT_CANNOT,
@@ -96,4 +96,14 @@ pub fn load_board(path: Option<&Path>) -> Result<Board, CliError> {
 /// Standard output, buffered and locked.
 pub fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
     io::BufWriter::new(io::stdout().lock())
+}
+
+/// Output format of the commands that print figures.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A readable summary for people.
+    #[default]
+    Text,
+    /// Every figure as JSON, for machines.
+    Json,
 }

@@ -2,9 +2,9 @@
 //! boards without checking huge files in.
 
 use crate::common::{self, CliError, EXIT_FAILURE};
-use snakeladder::generate::{GenerateError, Layout, generate_spec};
 use snakeladder::Board;
 use snakeladder::atomic::write_atomic;
+use snakeladder::generate::{GenerateError, Layout, generate_spec};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,8 +1,7 @@
 //! `snakeladder simulate`: play many seeded games and report every
 //! statistic with its standard error.
 
-use crate::common::{self, CliError};
-use clap::ValueEnum;
+use crate::common::{self, CliError, Format};
 use indicatif::{ProgressBar, ProgressStyle};
 use snakeladder::simulate::{
     self, MAX_GAMES, MAX_PLAYERS, MAX_THREADS, Progress, SimulationConfig, SimulationReport,
@@ -11,22 +10,22 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Output format.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// A readable summary.
-    #[default]
-    Text,
-    /// Every statistic with its standard error.
-    Json,
-}
-
 /// Arguments of `simulate`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Board file, or `-` for standard input; the built-in default board when
     /// omitted.
     board: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// How many games to play and how: shared by `simulate` and `check`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
     /// Games to play.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: u64,
@@ -39,13 +38,34 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     threads: Option<u64>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    format: Format,
+}
+
+impl RunArgs {
+    /// The validated simulation configuration.
+    pub fn config(&self) -> Result<SimulationConfig, CliError> {
+        let mut config =
+            SimulationConfig::new(self.games, self.seed)?.with_players(self.players)?;
+        if let Some(t) = self.threads {
+            config = config.with_threads(t as usize)?;
+        }
+        Ok(config)
+    }
+
+    /// The progress bar for these games.
+    pub fn bar(&self) -> Bar {
+        Bar(progress_bar(self.games))
+    }
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal.
-struct Bar(ProgressBar);
+pub struct Bar(ProgressBar);
+
+impl Bar {
+    /// Removes the bar once the work is done.
+    pub fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
 
 impl Progress for Bar {
     fn advance(&self, games: u64) {
@@ -54,7 +74,7 @@ impl Progress for Bar {
 }
 
 /// The progress bar for `games` games: hidden unless stderr is a terminal.
-pub fn progress_bar(games: u64) -> ProgressBar {
+fn progress_bar(games: u64) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -70,13 +90,10 @@ pub fn progress_bar(games: u64) -> ProgressBar {
 /// Runs `simulate`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
-    let mut config = SimulationConfig::new(args.games, args.seed)?.with_players(args.players)?;
-    if let Some(t) = args.threads {
-        config = config.with_threads(t as usize)?;
-    }
-    let bar = Bar(progress_bar(args.games));
+    let config = args.run.config()?;
+    let bar = args.run.bar();
     let report = simulate::simulate_with_progress(&board, &config, &bar)?;
-    bar.0.finish_and_clear();
+    bar.finish();
     let mut out = common::stdout();
     match args.format {
         Format::Json => {

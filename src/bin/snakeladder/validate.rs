@@ -1,22 +1,11 @@
 //! `snakeladder validate`: check board files in CI.
 
-use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
-use clap::ValueEnum;
+use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK, Format};
 use serde::Serialize;
 use snakeladder::{Board, BoardError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Output format.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// One line per problem, `path: problem`, then a summary.
-    #[default]
-    Text,
-    /// `[{"path", "valid", "problems": [{"kind", "message"}]}]`.
-    Json,
-}
 
 /// Arguments of `validate`.
 #[derive(Debug, clap::Args)]
