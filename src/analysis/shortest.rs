@@ -20,6 +20,22 @@ pub struct Shortest {
     pub sequence_probability: f64,
 }
 
+impl Shortest {
+    /// Each turn's rolls as text for people: `"4"`, or `"6+6+3"` for a turn
+    /// with extra rolls.
+    pub fn turn_rolls(&self) -> Vec<String> {
+        self.rolls
+            .iter()
+            .map(|turn| {
+                turn.iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join("+")
+            })
+            .collect()
+    }
+}
+
 /// A breadth-first search over the turns of the chain; the roll sequence of
 /// each turn is recovered from [`Board::play_roll`]. `None` if the finish
 /// cannot be reached (never, for a chain that solves).

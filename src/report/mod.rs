@@ -359,16 +359,7 @@ fn tail_note(a: &Analysis) -> String {
 
 fn shortest_line(a: &Analysis) -> Option<String> {
     let s = a.shortest.as_ref()?;
-    let rolls: Vec<String> = s
-        .rolls
-        .iter()
-        .map(|turn| {
-            turn.iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join("+")
-        })
-        .collect();
+    let rolls = s.turn_rolls();
     let p_min = a
         .turns
         .pmf

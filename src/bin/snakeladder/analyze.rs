@@ -113,16 +113,7 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         )?;
     }
     if let Some(s) = &a.shortest {
-        let rolls: Vec<String> = s
-            .rolls
-            .iter()
-            .map(|turn| {
-                turn.iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join("+")
-            })
-            .collect();
+        let rolls = s.turn_rolls();
         let p = t.pmf.get(s.turns - 1).copied().unwrap_or(0.0);
         writeln!(
             out,
