@@ -52,12 +52,7 @@ fn write_markdown(md: &mut String, board: &Board, a: &Analysis) -> std::fmt::Res
         board.rules()
     )?;
     writeln!(md, "## Game length of one player\n")?;
-    writeln!(md, "| figure | turns | rolls |")?;
-    writeln!(md, "|---|---:|---:|")?;
-    for (name, turns, rolls) in length_rows(a) {
-        writeln!(md, "| {name} | {turns} | {rolls} |")?;
-    }
-    writeln!(md)?;
+    writeln!(md, "{}", length_table(a).markdown())?;
     writeln!(
         md,
         "Quantiles are the smallest t with P(T ≤ t) ≥ p. {}\n",
@@ -71,64 +66,14 @@ fn write_markdown(md: &mut String, board: &Board, a: &Analysis) -> std::fmt::Res
     }
     if !a.players.is_empty() {
         writeln!(md, "## Several players\n")?;
-        let seats = a
-            .players
-            .iter()
-            .map(|p| p.count as usize)
-            .max()
-            .unwrap_or(0);
-        write!(md, "| players |")?;
-        for s in 1..=seats {
-            write!(md, " seat {s} |")?;
-        }
-        writeln!(md, " total turns | rounds |")?;
-        writeln!(md, "|---:|{}---:|---:|", "---:|".repeat(seats))?;
-        for p in &a.players {
-            write!(md, "| {} |", p.count)?;
-            for s in 0..seats {
-                match p.win_probability.get(s) {
-                    Some(w) => write!(md, " {w:.4} |")?,
-                    None => write!(md, " |")?,
-                }
-            }
-            writeln!(
-                md,
-                " {:.2} | {:.2} |",
-                p.expected_total_turns, p.expected_rounds
-            )?;
-        }
-        writeln!(md)?;
+        writeln!(md, "{}", players_table(a).markdown())?;
     }
     if !a.jumps.is_empty() {
         writeln!(md, "## Snakes and ladders\n")?;
-        writeln!(
-            md,
-            "| jump | expected uses | P(used) | mean turns without | change |"
-        )?;
-        writeln!(md, "|---|---:|---:|---:|---:|")?;
-        for j in &a.jumps {
-            let (without, change) = without_cells(j.mean_turns_without, a.turns.mean);
-            writeln!(
-                md,
-                "| {} {}→{} | {:.4} | {:.4} | {without} | {change} |",
-                j.kind, j.from, j.to, j.expected_uses, j.use_probability
-            )?;
-        }
-        writeln!(md)?;
+        writeln!(md, "{}", jumps_table(a).markdown())?;
     }
     writeln!(md, "## Most visited squares\n")?;
-    writeln!(md, "| square | expected rests | P(rest) | turns left |")?;
-    writeln!(md, "|---:|---:|---:|---:|")?;
-    for s in top_squares(a) {
-        writeln!(
-            md,
-            "| {} | {:.4} | {} | {} |",
-            s.square,
-            s.expected_rests,
-            opt(s.rest_probability, 4),
-            opt(s.turns_left, 2)
-        )?;
-    }
+    write!(md, "{}", squares_table(a).markdown())?;
     Ok(())
 }
 
@@ -165,15 +110,8 @@ fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
         escape(&board.rules().to_string())
     )?;
 
-    writeln!(h, "<h2>Game length of one player</h2>\n<table>")?;
-    writeln!(h, "<tr><th>figure</th><th>turns</th><th>rolls</th></tr>")?;
-    for (name, turns, rolls) in length_rows(a) {
-        writeln!(
-            h,
-            "<tr><td>{name}</td><td>{turns}</td><td>{rolls}</td></tr>"
-        )?;
-    }
-    writeln!(h, "</table>")?;
+    writeln!(h, "<h2>Game length of one player</h2>")?;
+    write!(h, "{}", length_table(a).html())?;
     writeln!(
         h,
         "<p>Quantiles are the smallest t with P(T ≤ t) ≥ p. {}</p>",
@@ -209,33 +147,8 @@ fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
     figure(h, charts::board_chart(board, Some(&heat)), "board")?;
 
     if !a.players.is_empty() {
-        writeln!(h, "<h2>Several players</h2>\n<table>")?;
-        let seats = a
-            .players
-            .iter()
-            .map(|p| p.count as usize)
-            .max()
-            .unwrap_or(0);
-        write!(h, "<tr><th>players</th>")?;
-        for s in 1..=seats {
-            write!(h, "<th>seat {s}</th>")?;
-        }
-        writeln!(h, "<th>total turns</th><th>rounds</th></tr>")?;
-        for p in &a.players {
-            write!(h, "<tr><td>{}</td>", p.count)?;
-            for s in 0..seats {
-                match p.win_probability.get(s) {
-                    Some(w) => write!(h, "<td>{w:.4}</td>")?,
-                    None => write!(h, "<td></td>")?,
-                }
-            }
-            writeln!(
-                h,
-                "<td>{:.2}</td><td>{:.2}</td></tr>",
-                p.expected_total_turns, p.expected_rounds
-            )?;
-        }
-        writeln!(h, "</table>")?;
+        writeln!(h, "<h2>Several players</h2>")?;
+        write!(h, "{}", players_table(a).html())?;
         if let Some(p) = a.players.iter().max_by_key(|p| p.count) {
             let bars: Vec<(String, f64)> = p
                 .win_probability
@@ -253,20 +166,8 @@ fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
     }
 
     if !a.jumps.is_empty() {
-        writeln!(h, "<h2>Snakes and ladders</h2>\n<table>")?;
-        writeln!(
-            h,
-            "<tr><th>jump</th><th>expected uses</th><th>P(used)</th><th>mean turns without</th><th>change</th></tr>"
-        )?;
-        for j in &a.jumps {
-            let (without, change) = without_cells(j.mean_turns_without, a.turns.mean);
-            writeln!(
-                h,
-                "<tr><td>{} {}→{}</td><td>{:.4}</td><td>{:.4}</td><td>{without}</td><td>{change}</td></tr>",
-                j.kind, j.from, j.to, j.expected_uses, j.use_probability
-            )?;
-        }
-        writeln!(h, "</table>")?;
+        writeln!(h, "<h2>Snakes and ladders</h2>")?;
+        write!(h, "{}", jumps_table(a).html())?;
         let bars: Vec<(String, f64)> = a
             .jumps
             .iter()
@@ -279,22 +180,8 @@ fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
         )?;
     }
 
-    writeln!(h, "<h2>Most visited squares</h2>\n<table>")?;
-    writeln!(
-        h,
-        "<tr><th>square</th><th>expected rests</th><th>P(rest)</th><th>turns left</th></tr>"
-    )?;
-    for s in top_squares(a) {
-        writeln!(
-            h,
-            "<tr><td>{}</td><td>{:.4}</td><td>{}</td><td>{}</td></tr>",
-            s.square,
-            s.expected_rests,
-            opt(s.rest_probability, 4),
-            opt(s.turns_left, 2)
-        )?;
-    }
-    writeln!(h, "</table>")?;
+    writeln!(h, "<h2>Most visited squares</h2>")?;
+    write!(h, "{}", squares_table(a).html())?;
     writeln!(
         h,
         "<p class=\"meta\">Made by snakeladder {}.</p>",
@@ -327,26 +214,143 @@ fn title(a: &Analysis) -> &str {
     a.board.name.as_deref().unwrap_or("Unnamed board")
 }
 
-fn length_rows(a: &Analysis) -> Vec<(&'static str, String, String)> {
+/// A table of figures, built once and written as Markdown or HTML.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// Whether the first column holds numbers (right-aligned in Markdown).
+    numeric_first: bool,
+}
+
+impl Table {
+    fn new(header: &[&str], numeric_first: bool) -> Table {
+        Table {
+            header: header.iter().map(|h| h.to_string()).collect(),
+            rows: Vec::new(),
+            numeric_first,
+        }
+    }
+
+    fn markdown(&self) -> String {
+        let line = |cells: &[String]| {
+            let cells: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
+            format!("| {} |\n", cells.join(" | "))
+        };
+        let mut md = line(&self.header);
+        md += if self.numeric_first {
+            "|---:|"
+        } else {
+            "|---|"
+        };
+        md += &"---:|".repeat(self.header.len().saturating_sub(1));
+        md += "\n";
+        for row in &self.rows {
+            md += &line(row);
+        }
+        md
+    }
+
+    fn html(&self) -> String {
+        let line = |tag: &str, cells: &[String]| {
+            let cells: String = cells
+                .iter()
+                .map(|c| format!("<{tag}>{}</{tag}>", escape(c)))
+                .collect();
+            format!("<tr>{cells}</tr>\n")
+        };
+        let mut h = String::from("<table>\n");
+        h += &line("th", &self.header);
+        for row in &self.rows {
+            h += &line("td", row);
+        }
+        h + "</table>\n"
+    }
+}
+
+fn length_table(a: &Analysis) -> Table {
     let t = &a.turns;
     let q = |v: Option<usize>| v.map_or_else(|| "–".to_string(), |v| v.to_string());
-    vec![
-        (
-            "mean",
+    let mut table = Table::new(&["figure", "turns", "rolls"], false);
+    table.rows = vec![
+        vec![
+            "mean".into(),
             format!("{:.4}", t.mean),
             format!("{:.4}", a.rolls.mean),
-        ),
-        (
-            "standard deviation",
+        ],
+        vec![
+            "standard deviation".into(),
             format!("{:.4}", t.std_dev),
             format!("{:.4}", a.rolls.variance.sqrt()),
-        ),
-        ("minimum", q(t.min), String::new()),
-        ("mode", q(t.mode), String::new()),
-        ("median", q(t.median), String::new()),
-        ("90th percentile", q(t.p90), String::new()),
-        ("99th percentile", q(t.p99), String::new()),
-    ]
+        ],
+        vec!["minimum".into(), q(t.min), String::new()],
+        vec!["mode".into(), q(t.mode), String::new()],
+        vec!["median".into(), q(t.median), String::new()],
+        vec!["90th percentile".into(), q(t.p90), String::new()],
+        vec!["99th percentile".into(), q(t.p99), String::new()],
+    ];
+    table
+}
+
+fn players_table(a: &Analysis) -> Table {
+    let seats = a
+        .players
+        .iter()
+        .map(|p| p.count as usize)
+        .max()
+        .unwrap_or(0);
+    let seat_names: Vec<String> = (1..=seats).map(|s| format!("seat {s}")).collect();
+    let mut header = vec!["players"];
+    header.extend(seat_names.iter().map(String::as_str));
+    header.extend(["total turns", "rounds"]);
+    let mut table = Table::new(&header, true);
+    for p in &a.players {
+        let mut row = vec![p.count.to_string()];
+        row.extend((0..seats).map(|s| {
+            p.win_probability
+                .get(s)
+                .map_or_else(String::new, |w| format!("{w:.4}"))
+        }));
+        row.push(format!("{:.2}", p.expected_total_turns));
+        row.push(format!("{:.2}", p.expected_rounds));
+        table.rows.push(row);
+    }
+    table
+}
+
+fn jumps_table(a: &Analysis) -> Table {
+    let header = [
+        "jump",
+        "expected uses",
+        "P(used)",
+        "mean turns without",
+        "change",
+    ];
+    let mut table = Table::new(&header, false);
+    for j in &a.jumps {
+        let (without, change) = without_cells(j.mean_turns_without, a.turns.mean);
+        table.rows.push(vec![
+            format!("{} {}→{}", j.kind, j.from, j.to),
+            format!("{:.4}", j.expected_uses),
+            format!("{:.4}", j.use_probability),
+            without,
+            change,
+        ]);
+    }
+    table
+}
+
+fn squares_table(a: &Analysis) -> Table {
+    let header = ["square", "expected rests", "P(rest)", "turns left"];
+    let mut table = Table::new(&header, true);
+    for s in top_squares(a) {
+        table.rows.push(vec![
+            s.square.to_string(),
+            format!("{:.4}", s.expected_rests),
+            opt(s.rest_probability, 4),
+            opt(s.turns_left, 2),
+        ]);
+    }
+    table
 }
 
 fn tail_note(a: &Analysis) -> String {
