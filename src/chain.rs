@@ -168,16 +168,46 @@ pub struct Chain {
     dropped: f64,
 }
 
-/// A row as the compiler first builds it, keyed by square.
+/// The rows as the compiler first builds them, in discovery order and keyed
+/// by square: one flat array per kind with each row's start in it, so a
+/// compile allocates a handful of vectors rather than several per row.
 #[derive(Default)]
-struct RawRow {
+struct RawRows {
     /// (end square, probability, rolls-weighted probability); the finish is
     /// the board's last square.
     ends: Vec<(Square, f64, f64)>,
-    rolls_squared: f64,
     jumps: Vec<(u32, f64)>,
     rests: Vec<(Square, f64)>,
-    dropped: f64,
+    /// Where row r starts in `ends`, `jumps` and `rests`; one more entry
+    /// than rows, the last holding their lengths.
+    starts: Vec<[usize; 3]>,
+    rolls_squared: Vec<f64>,
+    dropped: Vec<f64>,
+}
+
+impl RawRows {
+    /// Room for about `entries` ends and rests.
+    fn with_capacity(entries: usize) -> RawRows {
+        RawRows {
+            ends: Vec::with_capacity(entries),
+            rests: Vec::with_capacity(entries),
+            starts: vec![[0; 3]],
+            ..RawRows::default()
+        }
+    }
+
+    /// The ends of row `r`.
+    fn ends(&self, r: usize) -> &[(Square, f64, f64)] {
+        &self.ends[self.starts[r][0]..self.starts[r + 1][0]]
+    }
+
+    fn jumps(&self, r: usize) -> &[(u32, f64)] {
+        &self.jumps[self.starts[r][1]..self.starts[r + 1][1]]
+    }
+
+    fn rests(&self, r: usize) -> &[(Square, f64)] {
+        &self.rests[self.starts[r][2]..self.starts[r + 1][2]]
+    }
 }
 
 impl Chain {
@@ -194,24 +224,33 @@ impl Chain {
         const UNSEEN: u32 = u32::MAX;
         let mut found = vec![UNSEEN; last.index() + 1];
         let mut order: Vec<Square> = vec![start];
-        let mut raw: Vec<RawRow> = Vec::new();
+        // Most boards reach nearly every square; the cap keeps a board of
+        // many dice totals from reserving more than it will use.
+        let guess = (last.index() + 1)
+            .saturating_mul(board.rules().dice().outcomes().len())
+            .min(1 << 20);
+        let mut raw = RawRows::with_capacity(guess);
+        let mut path = TurnPath {
+            layers: Vec::new(),
+            cycle: None,
+            cut: None,
+        };
         found[start.index()] = 0;
         let mut next = 0;
         while next < order.len() {
-            let row = raw_row(board, order[next]);
-            for &(end, _, _) in &row.ends {
+            raw_row(board, order[next], &mut raw, &mut path);
+            for &(end, _, _) in raw.ends(next) {
                 if end != last && found[end.index()] == UNSEEN {
                     found[end.index()] = order.len() as u32;
                     order.push(end);
                 }
             }
-            raw.push(row);
             next += 1;
         }
-        // Number the states by square.
-        let mut squares = order.clone();
+        // Number the states by square; `found` keeps each square's row.
+        let mut squares = order;
         squares.sort_unstable();
-        let mut state_at = found;
+        let mut state_at = vec![UNSEEN; last.index() + 1];
         for (i, s) in squares.iter().enumerate() {
             state_at[s.index()] = i as u32;
         }
@@ -222,64 +261,61 @@ impl Chain {
                 Target::State(StateIndex(state_at[square.index()]))
             }
         };
-        let mut by_state: Vec<Option<RawRow>> = (0..squares.len()).map(|_| None).collect();
-        for (square, row) in order.iter().zip(raw) {
-            by_state[state_at[square.index()] as usize] = Some(row);
-        }
         let n = squares.len();
         let mut chain = Chain {
             start: StateIndex(state_at[start.index()]),
             finish: last,
             row_offsets: Vec::with_capacity(n + 1),
-            targets: Vec::new(),
-            probabilities: Vec::new(),
-            rolls: Vec::new(),
+            targets: Vec::with_capacity(raw.ends.len()),
+            probabilities: Vec::with_capacity(raw.ends.len()),
+            rolls: Vec::with_capacity(raw.ends.len()),
             expected_rolls: Vec::with_capacity(n),
             expected_rolls_squared: Vec::with_capacity(n),
             jump_offsets: Vec::with_capacity(n + 1),
-            jump_uses: Vec::new(),
+            jump_uses: Vec::with_capacity(raw.jumps.len()),
             rest_offsets: Vec::with_capacity(n + 1),
-            rests: Vec::new(),
+            rests: Vec::with_capacity(raw.rests.len()),
             dropped: 0.0,
-            squares,
+            squares: Vec::new(),
         };
         chain.row_offsets.push(0);
         chain.jump_offsets.push(0);
         chain.rest_offsets.push(0);
-        for (i, row) in by_state.into_iter().enumerate() {
-            let row = row.expect("every state has a row");
+        for (i, square) in squares.iter().enumerate() {
+            let r = found[square.index()] as usize;
             let mut sum = 0.0;
             let mut rolls = 0.0;
-            for (end, p, r) in row.ends {
+            for &(end, p, w) in raw.ends(r) {
                 chain.targets.push(target(end));
                 chain.probabilities.push(p);
-                chain.rolls.push(r);
+                chain.rolls.push(w);
                 sum += p;
-                rolls += r;
+                rolls += w;
             }
-            if (sum - 1.0).abs() > tolerance::ROW_SUM + row.dropped {
+            if (sum - 1.0).abs() > tolerance::ROW_SUM + raw.dropped[r] {
                 return Err(ChainError::RowSum {
-                    square: chain.squares[i],
+                    square: squares[i],
                     sum,
                 });
             }
             chain.row_offsets.push(chain.targets.len());
             chain.expected_rolls.push(rolls);
-            chain.expected_rolls_squared.push(row.rolls_squared);
+            chain.expected_rolls_squared.push(raw.rolls_squared[r]);
             chain.jump_uses.extend(
-                row.jumps
-                    .into_iter()
-                    .map(|(jump, expected)| JumpUse { jump, expected }),
+                raw.jumps(r)
+                    .iter()
+                    .map(|&(jump, expected)| JumpUse { jump, expected }),
             );
             chain.jump_offsets.push(chain.jump_uses.len());
             chain.rests.extend(
-                row.rests
-                    .into_iter()
-                    .map(|(square, expected)| Rest { square, expected }),
+                raw.rests(r)
+                    .iter()
+                    .map(|&(square, expected)| Rest { square, expected }),
             );
             chain.rest_offsets.push(chain.rests.len());
-            chain.dropped = chain.dropped.max(row.dropped);
+            chain.dropped = chain.dropped.max(raw.dropped[r]);
         }
+        chain.squares = squares;
         Ok(chain)
     }
 
@@ -407,26 +443,37 @@ impl Chain {
     /// trap a token turn by turn.)
     pub fn trapped(&self) -> Vec<Square> {
         let n = self.len();
-        let mut reverse: Vec<Vec<u32>> = vec![Vec::new(); n];
+        // The reverse edges in compressed form: `from[by_target[t]..
+        // by_target[t + 1]]` are the states with a move to state t.
+        let mut by_target = vec![0_u32; n + 1];
         let mut finishes = vec![false; n];
-        let mut stack = Vec::new();
         for (s, finishes_now) in finishes.iter_mut().enumerate() {
             for k in self.row_offsets[s]..self.row_offsets[s + 1] {
-                if self.probabilities[k] <= 0.0 {
-                    continue;
-                }
                 match self.targets[k] {
-                    Target::State(t) => reverse[t.get()].push(s as u32),
-                    Target::Finish if !*finishes_now => {
-                        *finishes_now = true;
-                        stack.push(s);
-                    }
-                    Target::Finish => {}
+                    _ if self.probabilities[k] <= 0.0 => {}
+                    Target::State(t) => by_target[t.get() + 1] += 1,
+                    Target::Finish => *finishes_now = true,
                 }
             }
         }
+        for t in 0..n {
+            by_target[t + 1] += by_target[t];
+        }
+        let mut fill = by_target.clone();
+        let mut from = vec![0_u32; by_target[n] as usize];
+        for s in 0..n {
+            for k in self.row_offsets[s]..self.row_offsets[s + 1] {
+                if let Target::State(t) = self.targets[k] {
+                    if self.probabilities[k] > 0.0 {
+                        from[fill[t.get()] as usize] = s as u32;
+                        fill[t.get()] += 1;
+                    }
+                }
+            }
+        }
+        let mut stack: Vec<usize> = (0..n).filter(|&s| finishes[s]).collect();
         while let Some(t) = stack.pop() {
-            for &s in &reverse[t] {
+            for &s in &from[by_target[t] as usize..by_target[t + 1] as usize] {
                 if !finishes[s as usize] {
                     finishes[s as usize] = true;
                     stack.push(s as usize);
@@ -469,19 +516,36 @@ pub(crate) fn turn_path<W: Num + Clone>(
     board: &Board,
     from: Square,
     p_on: &W,
-    mut keep: impl FnMut(&W, usize) -> bool,
+    keep: impl FnMut(&W, usize) -> bool,
 ) -> TurnPath<W> {
     let mut path = TurnPath {
-        layers: vec![Layer {
-            square: from,
-            rolls_before: 0,
-            weight: W::one(),
-        }],
+        layers: Vec::new(),
         cycle: None,
         cut: None,
     };
+    follow_turn(board, from, p_on, keep, &mut path);
+    path
+}
+
+/// [`turn_path`] into an existing path, reusing its memory: the compiler
+/// follows one turn per state.
+fn follow_turn<W: Num + Clone>(
+    board: &Board,
+    from: Square,
+    p_on: &W,
+    mut keep: impl FnMut(&W, usize) -> bool,
+    path: &mut TurnPath<W>,
+) {
+    path.layers.clear();
+    path.layers.push(Layer {
+        square: from,
+        rolls_before: 0,
+        weight: W::one(),
+    });
+    path.cycle = None;
+    path.cut = None;
     let Some(extra) = board.rules().extra_turn() else {
-        return path;
+        return;
     };
     let endless = extra.max_extra().is_none() && extra.forfeit_after().is_none();
     let mut seen: HashMap<Square, usize> = HashMap::new();
@@ -492,7 +556,7 @@ pub(crate) fn turn_path<W: Num + Clone>(
         let here = path.layers.last().expect("a path has a layer");
         let step = board.play_roll(here.square, here.rolls_before, extra.on());
         if !step.extra_roll {
-            return path;
+            return;
         }
         let weight = here.weight.clone() * p_on.clone();
         let square = step.mv.end;
@@ -500,13 +564,13 @@ pub(crate) fn turn_path<W: Num + Clone>(
             if let Some(&c) = seen.get(&square) {
                 let ratio = weight / path.layers[c].weight.clone();
                 path.cycle = Some((c, ratio));
-                return path;
+                return;
             }
             seen.insert(square, path.layers.len());
         }
         if !keep(&weight, path.layers.len()) {
             path.cut = Some(weight);
-            return path;
+            return;
         }
         let rolls_before = here.rolls_before + 1;
         path.layers.push(Layer {
@@ -577,27 +641,32 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
                 }
             }
         }
-        merge_by(&mut ends, |e| e.0, |a, b| a.1 += b.1);
+        merge_by(&mut ends, 0, |e| e.0, |a, b| a.1 += b.1);
         out.entries
             .extend(ends.into_iter().map(|(e, p)| (s.get(), e, p)));
     }
     out
 }
 
-/// Builds the row of one square, keyed by square.
-fn raw_row(board: &Board, from: Square) -> RawRow {
+/// Builds the row of one square, keyed by square, as the next row of `rows`.
+fn raw_row(board: &Board, from: Square, rows: &mut RawRows, path: &mut TurnPath<f64>) {
+    let last = board.last();
     let dice = board.rules().dice();
     let p_on = board
         .rules()
         .extra_turn()
         .map_or(0.0, |x| dice.probability(x.on()));
-    let path = turn_path(board, from, &p_on, |w, _| *w >= tolerance::BONUS_CUTOFF);
-    let mut row = RawRow {
-        dropped: path.cut.unwrap_or(0.0),
-        ..RawRow::default()
-    };
+    follow_turn(
+        board,
+        from,
+        &p_on,
+        |w, _| *w >= tolerance::BONUS_CUTOFF,
+        path,
+    );
+    let [ends, jumps, rests] = *rows.starts.last().expect("starts has a sentinel");
+    let mut rolls_squared = 0.0;
     // Multiplicities of a layer's contributions: (mass, rolls, rolls²).
-    let cycle = path.cycle.map(|(c, q)| {
+    let cycle = path.cycle.as_ref().map(|&(c, q)| {
         let length = (path.layers.len() - c) as f64;
         let s0 = 1.0 / (1.0 - q);
         let s1 = q * s0 * s0;
@@ -615,53 +684,60 @@ fn raw_row(board: &Board, from: Square) -> RawRow {
             _ => (1.0, rolls, rolls * rolls),
         };
         for outcome in dice.outcomes() {
-            let step = board.play_roll(layer.square, layer.rolls_before, outcome.total);
             let mass = layer.weight * outcome.probability;
-            for jump in &step.mv.jumps {
-                let index = board
-                    .jump_index(jump.from())
-                    .expect("a jump taken is on the board");
-                row.jumps.push((index as u32, mass * m0));
+            let (walk, extra_roll) =
+                board.walk_roll(layer.square, layer.rolls_before, outcome.total, |j| {
+                    rows.jumps.push((j as u32, mass * m0));
+                });
+            if walk.end != last {
+                rows.rests.push((walk.end, mass * m0));
             }
-            if !step.mv.finished {
-                row.rests.push((step.mv.end, mass * m0));
-            }
-            if !step.extra_roll {
-                row.ends.push((step.mv.end, mass * m0, mass * m1));
-                row.rolls_squared += mass * m2;
+            if !extra_roll {
+                rows.ends.push((walk.end, mass * m0, mass * m1));
+                rolls_squared += mass * m2;
             }
         }
     }
     merge_by(
-        &mut row.ends,
+        &mut rows.ends,
+        ends,
         |e| e.0,
         |a, b| {
             a.1 += b.1;
             a.2 += b.2;
         },
     );
-    merge_by(&mut row.jumps, |e| e.0, |a, b| a.1 += b.1);
-    merge_by(&mut row.rests, |e| e.0, |a, b| a.1 += b.1);
-    row
+    merge_by(&mut rows.jumps, jumps, |e| e.0, |a, b| a.1 += b.1);
+    merge_by(&mut rows.rests, rests, |e| e.0, |a, b| a.1 += b.1);
+    rows.starts
+        .push([rows.ends.len(), rows.jumps.len(), rows.rests.len()]);
+    rows.rolls_squared.push(rolls_squared);
+    rows.dropped.push(path.cut.unwrap_or(0.0));
 }
 
-/// Sorts by key and merges entries with equal keys.
-fn merge_by<E: Copy, K: Ord>(v: &mut Vec<E>, key: impl Fn(&E) -> K, add: impl Fn(&mut E, &E)) {
-    if v.len() < 2 {
+/// Sorts `v[from..]` by key and merges its entries with equal keys.
+fn merge_by<E: Copy, K: Ord>(
+    v: &mut Vec<E>,
+    from: usize,
+    key: impl Fn(&E) -> K,
+    add: impl Fn(&mut E, &E),
+) {
+    let tail = &mut v[from..];
+    if tail.len() < 2 {
         return;
     }
-    v.sort_by_key(|e| key(e));
+    tail.sort_by_key(|e| key(e));
     let mut out = 0;
-    for i in 1..v.len() {
-        if key(&v[i]) == key(&v[out]) {
-            let e = v[i];
-            add(&mut v[out], &e);
+    for i in 1..tail.len() {
+        if key(&tail[i]) == key(&tail[out]) {
+            let e = tail[i];
+            add(&mut tail[out], &e);
         } else {
             out += 1;
-            v[out] = v[i];
+            tail[out] = tail[i];
         }
     }
-    v.truncate(out + 1);
+    v.truncate(from + out + 1);
 }
 
 #[cfg(test)]

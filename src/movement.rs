@@ -2,7 +2,10 @@
 //!
 //! The turn engine, the simulator and the Markov compiler all call
 //! [`Board::move_token`] (through [`Board::play_roll`](crate::Board::play_roll)
-//! for whole turns); nothing else re-implements movement.
+//! for whole turns); nothing else re-implements movement. Its rules are
+//! written once, in `Board::walk`, which reports the jumps taken one by one
+//! instead of listing them: `move_token` lists them, and the chain compiler
+//! calls `walk` directly so that its inner loop allocates nothing.
 
 use crate::rules::{Chains, Entry, Overshoot};
 use crate::{Board, Jump, Square};
@@ -70,20 +73,29 @@ impl Board {
     /// # Ok::<(), snakeladder::BoardError>(())
     /// ```
     pub fn move_token(&self, from: Square, roll: u32) -> Move {
+        let mut jumps = Vec::new();
+        let walk = self.walk(from, roll, |j| jumps.push(self.jumps()[j]));
+        walk.into_move(from, roll, jumps, self.last())
+    }
+
+    /// The rules of [`Board::move_token`], without building its list of
+    /// jumps: each jump taken is reported to `on_jump` by its position in
+    /// [`Board::jumps`], in order. The chain compiler calls this in its inner
+    /// loop, where a list per roll would cost more than the move itself.
+    ///
+    /// # Panics
+    /// As [`Board::move_token`].
+    pub(crate) fn walk(&self, from: Square, roll: u32, mut on_jump: impl FnMut(usize)) -> Walk {
         let last = self.last();
         assert!(
             from <= last,
             "square {from} is not on a board of {last} squares"
         );
         let rules = self.rules();
-        let stay = |blocked| Move {
-            start: from,
-            roll,
+        let stay = |blocked| Walk {
             landing: from,
-            jumps: Vec::new(),
             end: from,
             blocked,
-            finished: from == last,
         };
         if from == last {
             return stay(None);
@@ -103,23 +115,51 @@ impl Board {
                 Overshoot::Bounce => Square::new((2 * n).saturating_sub(target).max(1) as u32),
             }
         };
-        let mut jumps = Vec::new();
         let mut end = landing;
-        while let Some(jump) = self.jump_from(end) {
-            jumps.push(jump);
-            end = jump.to();
+        while let Some(j) = self.jump_index(end) {
+            on_jump(j);
+            end = self.jumps()[j].to();
             if rules.chains() == Chains::Forbid {
                 break;
             }
         }
-        Move {
-            start: from,
-            roll,
+        Walk {
             landing,
-            jumps,
             end,
             blocked: None,
-            finished: end == last,
+        }
+    }
+}
+
+/// A [`Move`] without its start, roll and list of jumps: what
+/// [`Board::walk`] returns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Walk {
+    /// As [`Move::landing`].
+    pub landing: Square,
+    /// As [`Move::end`].
+    pub end: Square,
+    /// As [`Move::blocked`].
+    pub blocked: Option<Blocked>,
+}
+
+impl Walk {
+    /// The full [`Move`], given what the walk leaves out.
+    pub(crate) fn into_move(
+        self,
+        start: Square,
+        roll: u32,
+        jumps: Vec<Jump>,
+        last: Square,
+    ) -> Move {
+        Move {
+            start,
+            roll,
+            landing: self.landing,
+            jumps,
+            end: self.end,
+            blocked: self.blocked,
+            finished: self.end == last,
         }
     }
 }

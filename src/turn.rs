@@ -4,7 +4,7 @@
 //! turn is a bonus roll (its total is the extra-roll rule's `on`), so the
 //! only state a turn carries between rolls is how many rolls it has made.
 
-use crate::movement::{Blocked, Move};
+use crate::movement::{Blocked, Move, Walk};
 use crate::{Board, Square};
 use serde::Serialize;
 
@@ -48,29 +48,39 @@ impl Board {
     /// # Ok::<(), snakeladder::BoardError>(())
     /// ```
     pub fn play_roll(&self, from: Square, rolls_before: u32, roll: u32) -> RollStep {
+        let mut jumps = Vec::new();
+        let (walk, extra_roll) =
+            self.walk_roll(from, rolls_before, roll, |j| jumps.push(self.jumps()[j]));
+        RollStep {
+            mv: walk.into_move(from, roll, jumps, self.last()),
+            extra_roll,
+        }
+    }
+
+    /// The rules of [`Board::play_roll`] over [`Board::walk`]: the jumps
+    /// taken go to `on_jump` by position instead of into a list. Returns the
+    /// walk and whether the same player rolls again.
+    pub(crate) fn walk_roll(
+        &self,
+        from: Square,
+        rolls_before: u32,
+        roll: u32,
+        on_jump: impl FnMut(usize),
+    ) -> (Walk, bool) {
         let nth = rolls_before.saturating_add(1);
         let bonus = self.rules().extra_turn().filter(|x| x.on() == roll);
-        if let Some(x) = bonus {
-            if x.forfeit_after() == Some(nth) {
-                let mv = Move {
-                    start: from,
-                    roll,
-                    landing: from,
-                    jumps: Vec::new(),
-                    end: from,
-                    blocked: Some(Blocked::Forfeit),
-                    finished: from == self.last(),
-                };
-                return RollStep {
-                    mv,
-                    extra_roll: false,
-                };
-            }
+        if bonus.is_some_and(|x| x.forfeit_after() == Some(nth)) {
+            let walk = Walk {
+                landing: from,
+                end: from,
+                blocked: Some(Blocked::Forfeit),
+            };
+            return (walk, false);
         }
-        let mv = self.move_token(from, roll);
-        let extra_roll =
-            !mv.finished && bonus.is_some_and(|x| x.max_extra().is_none_or(|m| nth <= m));
-        RollStep { mv, extra_roll }
+        let walk = self.walk(from, roll, on_jump);
+        let finished = walk.end == self.last();
+        let extra_roll = !finished && bonus.is_some_and(|x| x.max_extra().is_none_or(|m| nth <= m));
+        (walk, extra_roll)
     }
 }
 
