@@ -43,3 +43,14 @@ pub const EXACT_AGREEMENT: f64 = 1e-12;
 /// the largest entry, 1) is treated as zero: the system is singular, some
 /// state never finishes.
 pub const SINGULAR_PIVOT: f64 = 1e-13;
+
+/// Expected turns above which the sparse solver's result is checked for
+/// trapped squares (a structural search) before it is trusted.
+///
+/// A set of squares no token can leave has no route to the finish, so in
+/// `f64` it leaks only through rounding: its rows sum to 1 within
+/// [`ROW_SUM`], so a token leaves it at a rate of at most 1e-10 a turn and
+/// its expected turns come out at 1e10 or more (or the factorisation fails,
+/// or they come out negative or infinite, which are checked too). 1e9 leaves
+/// a factor of ten. A genuine board this slow only pays for the search.
+pub const TRAP_SUSPECT_TURNS: f64 = 1e9;

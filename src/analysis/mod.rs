@@ -439,6 +439,5 @@ impl Analysis {
 pub fn mean_turns(board: &Board) -> Result<f64, AnalysisError> {
     let chain = Chain::compile(board)?;
     let solver = Solver::new(&chain)?;
-    let t = solver.solve(&vec![1.0; chain.len()]);
-    Ok(t[chain.start().get()])
+    Ok(solver.expected_turns()[chain.start().get()])
 }

@@ -28,7 +28,7 @@ pub struct Summary {
 /// `t = N·1`, `v = (2N − I)·t − t∘t`, solved with the factorisation rather
 /// than forming N.
 pub fn turns(solver: &Solver) -> Moments {
-    let t = solver.solve(&vec![1.0; solver.len()]);
+    let t = solver.expected_turns();
     let nt = solver.solve(&t);
     let variance = nt
         .iter()

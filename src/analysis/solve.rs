@@ -191,17 +191,39 @@ impl Solver {
     /// # Errors
     /// As [`Solver::new`].
     pub fn with_method(chain: &Chain, method: Method) -> Result<Solver, SolveError> {
-        let trapped = chain.trapped();
-        if !trapped.is_empty() {
-            return Err(SolveError::Trapped { trapped });
-        }
+        let trapped = || match chain.trapped() {
+            trapped if trapped.is_empty() => None,
+            trapped => Some(SolveError::Trapped { trapped }),
+        };
         match method {
             Method::Dense if chain.len() > MAX_DENSE_STATES => Err(SolveError::TooLarge {
                 states: chain.len(),
                 limit: MAX_DENSE_STATES,
             }),
-            Method::Dense => Self::from_entries_dense(chain.len(), chain_entries(chain)),
-            Method::Sparse => Self::sparse(chain_csr(chain), &|state| chain.squares()[state]),
+            Method::Dense => match trapped() {
+                Some(error) => Err(error),
+                None => Self::from_entries_dense(chain.len(), chain_entries(chain)),
+            },
+            Method::Sparse => {
+                let solver = Self::sparse(chain_csr(chain), &|state| chain.squares()[state]);
+                // The search for trapped squares is a pass over the whole
+                // chain; it runs only when the factorisation failed or its
+                // figures are as large as a trap makes them.
+                let plausible = match &solver {
+                    Ok(Solver {
+                        inner: Inner::Sparse(s),
+                    }) => s
+                        .expected_steps()
+                        .iter()
+                        .all(|&t| t <= tolerance::TRAP_SUSPECT_TURNS),
+                    _ => false,
+                };
+                if plausible {
+                    solver
+                } else {
+                    trapped().map_or(solver, Err)
+                }
+            }
         }
     }
 
@@ -321,6 +343,16 @@ impl Solver {
         x.as_slice().to_vec()
     }
 
+    /// `N·1`: the expected number of turns to the finish from each state,
+    /// `solve` of all ones. The sparse solver keeps it from factoring (it
+    /// checks its factors with it), so there it costs one copy.
+    pub fn expected_turns(&self) -> Vec<f64> {
+        match &self.inner {
+            Inner::Sparse(s) => s.expected_steps().to_vec(),
+            Inner::Dense(_) => self.solve(&vec![1.0; self.len()]),
+        }
+    }
+
     /// `y` with `(I − Q)ᵀ·y = c`: for `c = e_i`, row i of N, the expected
     /// turns started on each state from state i.
     ///
@@ -388,7 +420,8 @@ pub fn chain_csr(chain: &Chain) -> Csr {
         }
         row_ptr.push(cols.len());
     }
-    Csr::new(n, row_ptr, cols, vals).expect("a compiled chain is a valid sparse matrix")
+    // Columns are state indices below n and probabilities are finite.
+    Csr::from_valid_parts(n, row_ptr, cols, vals)
 }
 
 #[cfg(test)]

@@ -78,6 +78,56 @@ impl Csr {
         })
     }
 
+    /// [`Csr::new`] for arrays valid by construction (a compiled chain's):
+    /// the checks run in debug builds only.
+    pub(crate) fn from_valid_parts(
+        n: usize,
+        row_ptr: Vec<usize>,
+        cols: Vec<u32>,
+        vals: Vec<f64>,
+    ) -> Csr {
+        if cfg!(debug_assertions) {
+            Csr::new(n, row_ptr, cols, vals).expect("valid by construction")
+        } else {
+            Csr {
+                n,
+                row_ptr,
+                cols,
+                vals,
+            }
+        }
+    }
+
+    /// The part of `self` off its diagonal, and the diagonal apart (repeats
+    /// summed): what every sweep over `I − Q` needs. Entries keep their
+    /// order, so the result is a valid matrix without checking it again.
+    pub(crate) fn split_diagonal(&self) -> (Csr, Vec<f64>) {
+        let mut diagonal = vec![0.0; self.n];
+        let mut row_ptr = Vec::with_capacity(self.n + 1);
+        let mut cols = Vec::with_capacity(self.nnz());
+        let mut vals = Vec::with_capacity(self.nnz());
+        row_ptr.push(0);
+        for (i, d) in diagonal.iter_mut().enumerate() {
+            let (row_cols, row_vals) = self.row_slices(i);
+            for (&c, &v) in row_cols.iter().zip(row_vals) {
+                if c as usize == i {
+                    *d += v;
+                } else {
+                    cols.push(c);
+                    vals.push(v);
+                }
+            }
+            row_ptr.push(cols.len());
+        }
+        let off = Csr {
+            n: self.n,
+            row_ptr,
+            cols,
+            vals,
+        };
+        (off, diagonal)
+    }
+
     /// Builds an `n × n` matrix from `(row, column, value)` entries in any
     /// order; repeated positions add up.
     ///

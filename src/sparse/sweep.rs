@@ -51,6 +51,17 @@ use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
+/// Multiply-adds (at most) of the column-by-column sweeps that build `S`
+/// below which they run on the calling thread: a rayon hand-off costs tens
+/// of microseconds on the 2-core machine, the time of about 10⁵
+/// multiply-adds.
+const PARALLEL_SCHUR_WORK: usize = 100_000;
+
+/// Most entries (`n · |J|`) of the block `W = U⁻¹ Q_FJ` that
+/// [`SweepSolver`] sweeps all at once (512 KiB of `f64`, within a core's
+/// cache); larger boards sweep it a column at a time.
+const BLOCK_SCHUR_ENTRIES: usize = 1 << 16;
+
 /// What factoring a chain with [`SweepSolver`] will cost, known before any
 /// large allocation.
 ///
@@ -121,6 +132,8 @@ pub struct SweepSolver {
     col_ptr: Vec<usize>,
     col_rows: Vec<u32>,
     col_vals: Vec<f64>,
+    /// `(I − Q)⁻¹ · 1`, solved while factoring to check the factors.
+    steps: Vec<f64>,
 }
 
 /// The back-edge targets of `q`: columns with an entry below the diagonal.
@@ -193,21 +206,9 @@ impl SweepSolver {
     pub fn new(q: &Csr) -> Result<SweepSolver, SparseError> {
         let n = q.n();
         let in_j = back_targets(q);
-        let mut diag = vec![1.0; n];
-        let (mut ptr, mut cols, mut vals) = (Vec::with_capacity(n + 1), Vec::new(), Vec::new());
-        ptr.push(0);
-        for (i, d) in diag.iter_mut().enumerate() {
-            for (c, v) in q.row(i) {
-                if c == i {
-                    *d -= v;
-                } else {
-                    cols.push(c as u32);
-                    vals.push(v);
-                }
-            }
-            ptr.push(cols.len());
-        }
-        let off = Csr::new(n, ptr, cols, vals)?;
+        let (off, mut diag) = q.split_diagonal();
+        // The diagonal of I − Q.
+        diag.iter_mut().for_each(|d| *d = 1.0 - *d);
         if diag.iter().any(|&d| d <= 0.0) {
             return Err(SparseError::Singular {
                 trapped: trapped_states(q),
@@ -257,6 +258,7 @@ impl SweepSolver {
             col_ptr,
             col_rows,
             col_vals,
+            steps: Vec::new(),
         };
         let s = solver.schur();
         let lu = s.clone().lu();
@@ -279,12 +281,20 @@ impl SweepSolver {
                 SparseError::Singular { trapped }
             });
         }
+        solver.steps = t;
         Ok(solver)
     }
 
     /// The number of states.
     pub fn n(&self) -> usize {
         self.n
+    }
+
+    /// `(I − Q)⁻¹ · 1`: the expected number of steps to absorption from
+    /// each state. Solved once while factoring (it checks the factors), so
+    /// asking for it costs nothing.
+    pub fn expected_steps(&self) -> &[f64] {
+        &self.steps
     }
 
     /// `|J|`, the states some later state moves back to.
@@ -314,33 +324,94 @@ impl SweepSolver {
     /// and `A_FJ = −Q_FJ` the two signs cancel).
     fn schur(&self) -> DMatrix<f64> {
         let k = self.j.len();
-        let columns: Vec<Vec<f64>> = (0..k)
-            .into_par_iter()
-            .map_init(
-                || vec![0.0; self.n],
-                |x, b| {
-                    let top = self.column_sweep(b, x);
-                    let mut col = vec![0.0; k];
-                    for (a, &ja) in self.j.iter().enumerate() {
-                        let ja = ja as usize;
-                        // x is zero on J, so this sums over F only.
-                        let qw: f64 = self.off.row(ja).map(|(c, v)| v * x[c]).sum();
-                        col[a] = -qw;
-                    }
-                    if let Some(top) = top {
-                        x[..=top].fill(0.0);
-                    }
-                    col
-                },
-            )
-            .collect();
-        let mut s = DMatrix::from_fn(k, k, |a, b| columns[b][a]);
+        let mut s = if self.n * k <= BLOCK_SCHUR_ENTRIES {
+            self.q_jf_w_blocked()
+        } else {
+            self.q_jf_w_by_column()
+        };
+        s.neg_mut();
         for (a, &ja) in self.j.iter().enumerate() {
             s[(a, a)] += self.diag[ja as usize];
             for (c, v) in self.off.row(ja as usize) {
                 if self.in_j[c] {
                     let b = self.j.partition_point(|&s| (s as usize) < c);
                     s[(a, b)] -= v;
+                }
+            }
+        }
+        s
+    }
+
+    /// `Q_JF · W` with `W = U⁻¹ Q_FJ` built a column at a time: memory of
+    /// one column per thread, in parallel when the sweeps are long.
+    fn q_jf_w_by_column(&self) -> DMatrix<f64> {
+        let k = self.j.len();
+        let column = |x: &mut Vec<f64>, b: usize| {
+            let top = self.column_sweep(b, x);
+            // x is zero on J, so each product sums over F only.
+            let col: Vec<f64> = self
+                .j
+                .iter()
+                .map(|&ja| self.off.row(ja as usize).map(|(c, v)| v * x[c]).sum())
+                .collect();
+            if let Some(top) = top {
+                x[..=top].fill(0.0);
+            }
+            col
+        };
+        // Waking the thread pool costs tens of microseconds: more than all
+        // the sweeps of a board of a few hundred states.
+        let work = k * (self.off.nnz() + self.n);
+        let columns: Vec<Vec<f64>> = if work < PARALLEL_SCHUR_WORK {
+            let mut x = vec![0.0; self.n];
+            (0..k).map(|b| column(&mut x, b)).collect()
+        } else {
+            (0..k)
+                .into_par_iter()
+                .map_init(|| vec![0.0; self.n], column)
+                .collect()
+        };
+        DMatrix::from_fn(k, k, |a, b| columns[b][a])
+    }
+
+    /// `Q_JF · W` as [`Self::q_jf_w_by_column`], with every column of `W`
+    /// swept at once: `W` is kept as an `n × k` block of rows, so each row
+    /// of `Q` is read once and its update runs over `k` adjacent numbers.
+    fn q_jf_w_blocked(&self) -> DMatrix<f64> {
+        let k = self.j.len();
+        let mut w = vec![0.0; self.n * k];
+        let mut top = None;
+        for b in 0..k {
+            let range = self.col_ptr[b]..self.col_ptr[b + 1];
+            for (&i, &v) in self.col_rows[range.clone()]
+                .iter()
+                .zip(&self.col_vals[range])
+            {
+                w[i as usize * k + b] += v;
+                top = top.max(Some(i as usize));
+            }
+        }
+        for i in (0..=top.unwrap_or(0)).rev().filter(|&i| !self.in_j[i]) {
+            let (done, rest) = w.split_at_mut((i + 1) * k);
+            let row = &mut done[i * k..];
+            let (cols, vals) = self.off.row_slices(i);
+            for (&c, &v) in cols.iter().zip(vals) {
+                // Entries before i go back to J, where W is zero.
+                if let Some(offset) = (c as usize).checked_sub(i + 1) {
+                    let from = &rest[offset * k..][..k];
+                    for (x, y) in row.iter_mut().zip(from) {
+                        *x += v * y;
+                    }
+                }
+            }
+            let inverse = 1.0 / self.diag[i];
+            row.iter_mut().for_each(|x| *x *= inverse);
+        }
+        let mut s = DMatrix::zeros(k, k);
+        for (a, &ja) in self.j.iter().enumerate() {
+            for (c, v) in self.off.row(ja as usize) {
+                for (b, y) in w[c * k..][..k].iter().enumerate() {
+                    s[(a, b)] += v * y;
                 }
             }
         }
@@ -512,5 +583,42 @@ impl SweepSolver {
             out[ja as usize] = s_inv[(a, a)];
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sparse::tests::chain_like;
+
+    /// The two ways of building `Q_JF · W` are the same sums in another
+    /// order, so they agree to rounding (1e-12 relative to the largest
+    /// entry, far below any mistake in which entries are summed).
+    #[test]
+    fn blocked_and_column_sweeps_agree() {
+        for (seed, (n, width, jumps)) in
+            [(40, 6, 0.05), (300, 6, 0.03), (200, 36, 0.05), (90, 2, 0.2)]
+                .into_iter()
+                .enumerate()
+        {
+            let q = chain_like(n, width, jumps, seed as u64);
+            let solver = SweepSolver::new(&q).unwrap();
+            assert!(solver.back_targets() > 0, "seed {seed} has no back edges");
+            let blocked = solver.q_jf_w_blocked();
+            let by_column = solver.q_jf_w_by_column();
+            let scale = by_column.amax();
+            assert!(scale > 0.0);
+            assert!(
+                (blocked - &by_column).amax() <= 1e-12 * scale,
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn expected_steps_are_the_solve_of_ones() {
+        let q = chain_like(120, 6, 0.05, 3);
+        let solver = SweepSolver::new(&q).unwrap();
+        assert_eq!(solver.expected_steps(), solver.solve(&vec![1.0; 120]));
     }
 }
