@@ -1,11 +1,15 @@
 //! The inner loop and its accumulators.
 //!
 //! Per roll the loop does only what cannot wait: draw the total, look the
-//! roll up, add one to that table entry's count, and stamp the square (and
-//! any jump) with the token's number to count tokens that ever rest (use)
-//! there. Rests per square and uses per jump are recovered from the entry
-//! counts at the end of each *cluster* of games, which also gives their
-//! standard errors (below). Turns and rolls are summed exactly per token.
+//! roll up, add one to that table entry's count, and note the square it
+//! rests on (and any jump it uses) to count the tokens that ever rest (use)
+//! there. On boards whose squares and jumps fit in 128 bits, the noting is
+//! an or of the entry's precomputed bits into two registers, counted bit by
+//! bit when the token finishes; on larger ones it stamps the square (and
+//! jumps) in memory with the token's number. Rests per square and uses per
+//! jump are recovered from the entry counts at the end of each *cluster* of
+//! games, which also gives their standard errors (below). Turns and rolls
+//! are summed exactly per token.
 //!
 //! # Standard errors of rests and uses
 //! Games are grouped in clusters of a fixed number of consecutive games
@@ -40,6 +44,45 @@ pub(super) struct Engine<'a> {
     /// Games per cluster: large enough that the flush costs at most about
     /// 1/32 of a table pass per game.
     cluster_games: u64,
+    /// Per table entry, the [`Marks`] of what the roll rests on and uses,
+    /// when the board's squares and jumps fit in them.
+    marks: Option<Vec<Marks>>,
+}
+
+/// One bit per square (`0..=N`) then one per jump: what a token has ever
+/// rested on and used, kept in registers while it plays.
+type Marks = [u64; MARK_WORDS];
+
+/// Words of [`Marks`]: 128 bits hold a 100-square board and its jumps.
+const MARK_WORDS: usize = 2;
+
+/// Bits of [`Marks`].
+const MARK_BITS: usize = 64 * MARK_WORDS;
+
+/// The marks of every table entry: its end square, and the jumps of its
+/// path after the squares. `None` when they do not fit in [`MARK_BITS`].
+fn entry_marks(table: &MoveTable, jumps: usize) -> Option<Vec<Marks>> {
+    let squares = table.squares();
+    if squares + jumps > MARK_BITS {
+        return None;
+    }
+    let set = |m: &mut Marks, bit: usize| m[bit / 64] |= 1 << (bit % 64);
+    let marks = table
+        .entries()
+        .iter()
+        .map(|e| {
+            let mut m = [0; MARK_WORDS];
+            set(&mut m, e.end as usize);
+            let path = e.info & PATH;
+            if path != 0 {
+                for &j in table.path(path) {
+                    set(&mut m, squares + j as usize);
+                }
+            }
+            m
+        })
+        .collect();
+    Some(marks)
 }
 
 impl<'a> Engine<'a> {
@@ -53,7 +96,22 @@ impl<'a> Engine<'a> {
             jumps,
             players,
             cluster_games,
+            marks: entry_marks(table, jumps),
         }
+    }
+
+    /// The same engine on the stamping inner loop, which larger boards use:
+    /// the tests check that both loops give the same report.
+    #[cfg(test)]
+    pub(super) fn without_marks(mut self) -> Engine<'a> {
+        self.marks = None;
+        self
+    }
+
+    /// Whether the engine runs the marking inner loop.
+    #[cfg(test)]
+    pub(super) fn marks(&self) -> bool {
+        self.marks.is_some()
     }
 
     pub(super) fn accumulator(&self) -> Accumulator {
@@ -75,6 +133,7 @@ impl<'a> Engine<'a> {
             cluster_m_sq: 0,
             scratch_rest: vec![0; squares],
             scratch_use: vec![0; self.jumps],
+            marked: vec![0; MARK_BITS],
         }
     }
 
@@ -95,26 +154,39 @@ impl<'a> Engine<'a> {
                 let mut best = (u64::MAX, 0_u64);
                 for seat in 0..k {
                     acc.token += 1;
-                    let (turns, rolls) =
-                        match (self.table.has_extra_rolls(), self.table.single_jumps()) {
-                            (true, _) => token::<S, true, false>(self.table, acc, rng, sampler)?,
-                            (false, true) => {
-                                token::<S, false, true>(self.table, acc, rng, sampler)?
-                            }
-                            (false, false) => {
-                                token::<S, false, false>(self.table, acc, rng, sampler)?
-                            }
-                        };
+                    let extra = self.table.has_extra_rolls();
+                    let (turns, rolls) = match (&self.marks, extra, self.table.single_jumps()) {
+                        (Some(m), true, _) => {
+                            marked_token::<S, true>(self.table, m, acc, rng, sampler)?
+                        }
+                        (Some(m), false, _) => {
+                            marked_token::<S, false>(self.table, m, acc, rng, sampler)?
+                        }
+                        (None, true, _) => token::<S, true, false>(self.table, acc, rng, sampler)?,
+                        (None, false, true) => {
+                            token::<S, false, true>(self.table, acc, rng, sampler)?
+                        }
+                        (None, false, false) => {
+                            token::<S, false, false>(self.table, acc, rng, sampler)?
+                        }
+                    };
                     acc.turns.record(turns);
-                    acc.rolls.record(rolls);
+                    // Without extra rolls every turn is one roll: the
+                    // report copies the turns (see `report`).
+                    if self.table.has_extra_rolls() {
+                        acc.rolls.record(rolls);
+                    }
                     if turns < best.0 {
                         best = (turns, seat);
                     }
                 }
                 let (rounds, winner) = best;
                 acc.seat_wins[winner as usize] += 1;
-                acc.rounds.record(rounds);
-                acc.total_turns.record((rounds - 1) * k + winner + 1);
+                // One player's rounds and total turns are its turns.
+                if k > 1 {
+                    acc.rounds.record(rounds);
+                    acc.total_turns.record((rounds - 1) * k + winner + 1);
+                }
             }
             acc.flush_cluster(self.table, cluster * k);
             done += cluster;
@@ -130,7 +202,23 @@ impl<'a> Engine<'a> {
     ) -> SimulationReport {
         let tokens = acc.turns.n;
         let mut acc = acc;
-        if self.table.single_jumps() {
+        // The tallies `batch` leaves out because they equal the turns.
+        if !self.table.has_extra_rolls() {
+            acc.rolls = acc.turns.clone();
+        }
+        if self.players == 1 {
+            acc.rounds = acc.turns.clone();
+            acc.total_turns = acc.turns.clone();
+        }
+        if self.marks.is_some() {
+            let squares = self.table.squares();
+            for (seen, &n) in acc.rest_seen.iter_mut().zip(&acc.marked) {
+                seen[1] += n;
+            }
+            for (seen, &n) in acc.jump_seen.iter_mut().zip(&acc.marked[squares..]) {
+                seen[1] += n;
+            }
+        } else if self.table.single_jumps() {
             for (id, seen) in acc.path_seen.iter().enumerate().skip(1) {
                 let j = self.table.path(id as u32)[0] as usize;
                 acc.jump_seen[j][1] += seen[1];
@@ -288,6 +376,79 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
     Ok((turns, rolls))
 }
 
+/// [`token`] for boards whose squares and jumps fit in [`Marks`]: instead of
+/// stamping a square and a path in memory on every roll, the roll's marks
+/// are or-ed into two registers, and the token's marks are counted once,
+/// when it finishes (about one bit per three rolls on the default board).
+#[inline(always)]
+fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
+    table: &MoveTable,
+    marks: &[Marks],
+    acc: &mut Accumulator,
+    rng: &mut Xoshiro256PlusPlus,
+    sampler: &mut S,
+) -> Result<(u64, u64), u64> {
+    let entries: &[Entry] = table.entries();
+    // Slices of the same length as `entries`, so that one bounds check
+    // covers all three.
+    let counts: &mut [u64] = &mut acc.entry_count[..entries.len()];
+    let marks = &marks[..entries.len()];
+    let width = table.rolls();
+    let layer = table.squares() * width;
+    let starts = table.phase_starts();
+    let mut at = table.start().index() * width;
+    let mut seen: Marks = [0; MARK_WORDS];
+    // A u32 overflows exactly at MAX_ROLLS_PER_TOKEN: one add-and-carry a
+    // roll instead of a compare with a 64-bit constant.
+    const _: () = assert!(MAX_ROLLS_PER_TOKEN == 1 << u32::BITS);
+    let mut rolls = 0_u32;
+    let mut turns = 0_u64;
+    let mut rolls_before = 0_u32;
+    let mut phase_base = 0_usize;
+    let mut phase = 0_usize;
+    loop {
+        let idx = phase_base + at + sampler.sample(rng);
+        let e = entries[idx];
+        counts[idx] += 1;
+        let Some(more) = rolls.checked_add(1) else {
+            return Err(MAX_ROLLS_PER_TOKEN);
+        };
+        rolls = more;
+        for (s, m) in seen.iter_mut().zip(marks[idx]) {
+            *s |= m;
+        }
+        at = e.row as usize;
+        if EXTRA_ROLLS {
+            if e.info & (EXTRA | FINISHED) == EXTRA {
+                rolls_before += 1;
+                if phase + 1 < starts.len() && starts[phase + 1] <= rolls_before {
+                    phase += 1;
+                    phase_base = phase * layer;
+                }
+            } else {
+                turns += 1;
+                rolls_before = 0;
+                phase = 0;
+                phase_base = 0;
+            }
+        }
+        if e.info & FINISHED != 0 {
+            break;
+        }
+    }
+    for (w, mut bits) in seen.into_iter().enumerate() {
+        while bits != 0 {
+            acc.marked[w * 64 + bits.trailing_zeros() as usize] += 1;
+            bits &= bits - 1;
+        }
+    }
+    let rolls = u64::from(rolls);
+    if !EXTRA_ROLLS {
+        turns = rolls;
+    }
+    Ok((turns, rolls))
+}
+
 /// Per-index cluster sums: `Σ x_b`, `Σ x_b²`, `Σ m_b x_b`.
 #[derive(Clone, Debug)]
 struct Clusters {
@@ -364,6 +525,8 @@ pub(super) struct Accumulator {
     cluster_m_sq: u128,
     scratch_rest: Vec<u64>,
     scratch_use: Vec<u64>,
+    /// Per [`Marks`] bit, the tokens that set it (when the engine marks).
+    marked: Vec<u64>,
 }
 
 impl Accumulator {
@@ -409,6 +572,7 @@ impl Accumulator {
         for (a, b) in self.path_seen.iter_mut().zip(&o.path_seen) {
             a[1] += b[1];
         }
+        add(&mut self.marked, &o.marked);
         self.rests.merge(&o.rests);
         self.uses.merge(&o.uses);
         self.clusters += o.clusters;

@@ -373,8 +373,18 @@ pub(crate) fn simulate_table(
     config: &SimulationConfig,
     progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
-    let sampler = Sampler::new(board.rules().dice());
     let engine = Engine::new(table, board.jumps().len(), config.players);
+    run_engine(board, &engine, config, progress)
+}
+
+/// Plays `config`'s games on `engine`.
+fn run_engine(
+    board: &Board,
+    engine: &Engine<'_>,
+    config: &SimulationConfig,
+    progress: &dyn Progress,
+) -> Result<SimulationReport, SimulateError> {
+    let sampler = Sampler::new(board.rules().dice());
     let threads = config
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));

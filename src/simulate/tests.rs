@@ -43,6 +43,40 @@ fn same_seed_same_numbers_on_1_2_and_8_threads() {
     assert_ne!(one.turns.mean, different.turns.mean);
 }
 
+/// The marking inner loop (boards of up to 128 squares and jumps) and the
+/// stamping one (larger boards) count the same things, so on the same seed
+/// they must give the same report, to the last bit.
+#[test]
+fn marking_and_stamping_loops_agree() {
+    for (json, players) in [
+        (crate::board::DEFAULT_BOARD_JSON.to_string(), 3),
+        (
+            r#"{"squares": 30, "ladders": [[3, 11], [11, 20]], "snakes": [[28, 3]],
+                "rules": {"chains": "follow", "overshoot": "bounce"}}"#
+                .to_string(),
+            1,
+        ),
+        (
+            r#"{"squares": 40, "ladders": [[4, 14]], "snakes": [[37, 9]],
+                "rules": {"extra_turn": {"on": 6, "max_extra": 2, "forfeit_after": 3}}}"#
+                .to_string(),
+            2,
+        ),
+    ] {
+        let board = Board::from_json_str(&json).unwrap();
+        let table = MoveTable::new(&board).unwrap();
+        let config = SimulationConfig::new(BATCH_GAMES + 999, 5)
+            .unwrap()
+            .with_players(players)
+            .unwrap();
+        let engine = Engine::new(&table, board.jumps().len(), players);
+        assert!(engine.marks(), "{json}");
+        let marking = run_engine(&board, &engine, &config, &()).unwrap();
+        let stamping = run_engine(&board, &engine.without_marks(), &config, &()).unwrap();
+        assert_eq!(marking, stamping, "{json}");
+    }
+}
+
 #[test]
 fn deterministic_board_is_exact() {
     // One "die" that always rolls 2 on a 2-square board: every token
