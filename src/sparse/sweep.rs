@@ -537,35 +537,40 @@ impl SweepSolver {
         if k == 0 {
             return out;
         }
+        // Small boards stay on this thread, as in `q_jf_w_by_column`.
+        let parallel = k * (self.off.nnz() + self.n) >= PARALLEL_SCHUR_WORK;
         // W, column by column.
-        let w: Vec<Vec<f64>> = (0..k)
-            .into_par_iter()
-            .map(|a| {
-                let mut x = vec![0.0; self.n];
-                self.column_sweep(a, &mut x);
-                x
-            })
-            .collect();
+        let w_column = |a: usize| {
+            let mut x = vec![0.0; self.n];
+            self.column_sweep(a, &mut x);
+            x
+        };
+        let w: Vec<Vec<f64>> = if parallel {
+            (0..k).into_par_iter().map(w_column).collect()
+        } else {
+            (0..k).map(w_column).collect()
+        };
         // V, row by row: row b is (U⁻ᵀ Q_JFᵀ e_b)ᵀ.
-        let v_rows: Vec<Vec<f64>> = self
-            .j
-            .par_iter()
-            .map(|&jb| {
-                let mut acc = vec![0.0; self.n];
-                let mut from = self.n;
-                for (c, v) in self.off.row(jb as usize) {
-                    if !self.in_j[c] {
-                        acc[c] += v;
-                        from = from.min(c);
-                    }
+        let v_row = |&jb: &u32| {
+            let mut acc = vec![0.0; self.n];
+            let mut from = self.n;
+            for (c, v) in self.off.row(jb as usize) {
+                if !self.in_j[c] {
+                    acc[c] += v;
+                    from = from.min(c);
                 }
-                self.forward_sweep(&mut acc, from);
-                for &j in &self.j {
-                    acc[j as usize] = 0.0;
-                }
-                acc
-            })
-            .collect();
+            }
+            self.forward_sweep(&mut acc, from);
+            for &j in &self.j {
+                acc[j as usize] = 0.0;
+            }
+            acc
+        };
+        let v_rows: Vec<Vec<f64>> = if parallel {
+            self.j.par_iter().map(v_row).collect()
+        } else {
+            self.j.iter().map(v_row).collect()
+        };
         let v = DMatrix::from_fn(k, self.n, |b, f| v_rows[b][f]);
         drop(v_rows);
         let mut m = v;
