@@ -323,12 +323,9 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
     let mut at = table.start().index() * width;
     debug_assert!(!SINGLE || table.single_jumps());
     let mut rolls = 0_u64;
-    let mut turns = 0_u64;
-    let mut rolls_before = 0_u32;
-    let mut phase_base = 0_usize;
-    let mut phase = 0_usize;
+    let mut turn = Turn::default();
     loop {
-        let idx = phase_base + at + sampler.sample(rng);
+        let idx = turn.phase_base + at + sampler.sample(rng);
         let e = entries[idx];
         counts[idx] += 1;
         rolls += 1;
@@ -350,18 +347,7 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
         }
         at = e.row as usize;
         if EXTRA_ROLLS {
-            if e.info & (EXTRA | FINISHED) == EXTRA {
-                rolls_before += 1;
-                if phase + 1 < starts.len() && starts[phase + 1] <= rolls_before {
-                    phase += 1;
-                    phase_base = phase * layer;
-                }
-            } else {
-                turns += 1;
-                rolls_before = 0;
-                phase = 0;
-                phase_base = 0;
-            }
+            turn.after(e.info, starts, layer);
         }
         if e.info & FINISHED != 0 {
             break;
@@ -370,9 +356,7 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
             return Err(rolls);
         }
     }
-    if !EXTRA_ROLLS {
-        turns = rolls;
-    }
+    let turns = if EXTRA_ROLLS { turn.turns } else { rolls };
     Ok((turns, rolls))
 }
 
@@ -402,12 +386,9 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
     // roll instead of a compare with a 64-bit constant.
     const _: () = assert!(MAX_ROLLS_PER_TOKEN == 1 << u32::BITS);
     let mut rolls = 0_u32;
-    let mut turns = 0_u64;
-    let mut rolls_before = 0_u32;
-    let mut phase_base = 0_usize;
-    let mut phase = 0_usize;
+    let mut turn = Turn::default();
     loop {
-        let idx = phase_base + at + sampler.sample(rng);
+        let idx = turn.phase_base + at + sampler.sample(rng);
         let e = entries[idx];
         counts[idx] += 1;
         let Some(more) = rolls.checked_add(1) else {
@@ -419,18 +400,7 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
         }
         at = e.row as usize;
         if EXTRA_ROLLS {
-            if e.info & (EXTRA | FINISHED) == EXTRA {
-                rolls_before += 1;
-                if phase + 1 < starts.len() && starts[phase + 1] <= rolls_before {
-                    phase += 1;
-                    phase_base = phase * layer;
-                }
-            } else {
-                turns += 1;
-                rolls_before = 0;
-                phase = 0;
-                phase_base = 0;
-            }
+            turn.after(e.info, starts, layer);
         }
         if e.info & FINISHED != 0 {
             break;
@@ -443,10 +413,41 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
         }
     }
     let rolls = u64::from(rolls);
-    if !EXTRA_ROLLS {
-        turns = rolls;
-    }
+    let turns = if EXTRA_ROLLS { turn.turns } else { rolls };
     Ok((turns, rolls))
+}
+
+/// Where a token is within its turns, under an extra-roll rule: the turns
+/// it has ended, the rolls of the current turn, and the table phase (layer)
+/// those select (see [`MoveTable`]'s phases).
+#[derive(Default)]
+struct Turn {
+    turns: u64,
+    rolls_before: u32,
+    phase: usize,
+    /// `phase` × the entries of a layer: the offset of the phase's layer.
+    phase_base: usize,
+}
+
+impl Turn {
+    /// Moves on past a roll whose entry has `info`: another roll of the same
+    /// turn (maybe in the next phase), or the next turn.
+    #[inline(always)]
+    fn after(&mut self, info: u32, starts: &[u32], layer: usize) {
+        if info & (EXTRA | FINISHED) == EXTRA {
+            self.rolls_before += 1;
+            let next = self.phase + 1;
+            if next < starts.len() && starts[next] <= self.rolls_before {
+                self.phase = next;
+                self.phase_base = next * layer;
+            }
+        } else {
+            self.turns += 1;
+            self.rolls_before = 0;
+            self.phase = 0;
+            self.phase_base = 0;
+        }
+    }
 }
 
 /// Per-index cluster sums: `Σ x_b`, `Σ x_b²`, `Σ m_b x_b`.
