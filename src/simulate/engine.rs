@@ -70,9 +70,10 @@ fn entry_marks(table: &MoveTable, jumps: usize) -> Option<Vec<Marks>> {
     let marks = table
         .entries()
         .iter()
-        .map(|e| {
+        .zip(table.ends())
+        .map(|(e, &end)| {
             let mut m = [0; MARK_WORDS];
-            set(&mut m, e.end as usize);
+            set(&mut m, end as usize);
             let path = e.info & PATH;
             if path != 0 {
                 for &j in table.path(path) {
@@ -317,6 +318,7 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
     let rest_seen: &mut [[u64; 2]] = &mut acc.rest_seen;
     let path_seen: &mut [[u64; 2]] = &mut acc.path_seen;
     let token = acc.token;
+    let ends = table.ends();
     let width = table.rolls();
     let layer = table.squares() * width;
     let starts = table.phase_starts();
@@ -330,7 +332,7 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
         counts[idx] += 1;
         rolls += 1;
         // Count the token once per square it ever rests on, without a branch.
-        let seen = &mut rest_seen[e.end as usize];
+        let seen = &mut rest_seen[ends[idx] as usize];
         seen[1] += u64::from(seen[0] != token);
         seen[0] = token;
         let path = e.info & PATH;
@@ -535,11 +537,12 @@ impl Accumulator {
     /// square and uses per jump, adds them to the cluster sums and clears
     /// the counts.
     fn flush_cluster(&mut self, table: &MoveTable, m: u64) {
-        for (e, c) in table.entries().iter().zip(&mut self.entry_count) {
+        let entries = table.entries().iter().zip(table.ends());
+        for ((e, &end), c) in entries.zip(&mut self.entry_count) {
             if *c == 0 {
                 continue;
             }
-            self.scratch_rest[e.end as usize] += *c;
+            self.scratch_rest[end as usize] += *c;
             let path = e.info & PATH;
             if path != 0 {
                 for &j in table.path(path) {

@@ -22,8 +22,9 @@ use crate::{Board, Square};
 use std::collections::HashMap;
 
 /// Most entries (squares × rolls × phases) a table may hold: 2^22 entries
-/// of 16 bytes is 64 MiB, and each worker keeps a count per entry too
-/// (another 32 MiB); more than a simulation should spend. Larger boards are
+/// of 12 bytes (the entry and its end square) is 48 MiB, and each worker
+/// keeps a count per entry too (another 32 MiB); more than a simulation
+/// should spend. Larger boards are
 /// for the exact analysis.
 pub const MAX_TABLE_ENTRIES: u64 = 1 << 22;
 
@@ -34,15 +35,16 @@ pub(crate) const EXTRA: u32 = 1 << 30;
 /// Mask of [`Entry::info`]: 1 + the index of the roll's jump path, 0 for none.
 pub(crate) const PATH: u32 = EXTRA - 1;
 
-/// One roll from one square, packed into sixteen bytes for the inner loop.
+/// One roll from one square, packed into eight bytes for the inner loop:
+/// the look-up of the next entry then scales its index by 8, which the
+/// address itself does, with no shift on the loop's critical path. The end
+/// square is kept apart ([`MoveTable::ends`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[repr(C, align(16))]
+#[repr(C, align(8))]
 pub(crate) struct Entry {
     /// `end × rolls`: the offset of the end square's row within a phase,
     /// kept so the inner loop need not multiply on its critical path.
     pub row: u32,
-    /// The square the roll ends on.
-    pub end: u32,
     /// [`FINISHED`] | [`EXTRA`] | (1 + jump path index, or 0).
     pub info: u32,
 }
@@ -89,6 +91,8 @@ pub struct MoveTable {
     phase_starts: Vec<u32>,
     /// `entries[(phase * squares + square) * rolls + roll_index]`.
     entries: Vec<Entry>,
+    /// The square each entry's roll ends on, at the same index.
+    ends: Vec<u32>,
     /// `paths[p]`: the indices into `Board::jumps` of the jumps taken, in order.
     paths: Vec<Vec<u32>>,
     /// Whether any entry grants an extra roll.
@@ -120,6 +124,7 @@ impl MoveTable {
             });
         }
         let mut entries = Vec::with_capacity(entries_needed as usize);
+        let mut ends = Vec::with_capacity(entries_needed as usize);
         let mut paths: Vec<Vec<u32>> = Vec::new();
         let mut path_ids: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut has_extra = false;
@@ -157,9 +162,9 @@ impl MoveTable {
                     }
                     entries.push(Entry {
                         row: step.mv.end.get() * rolls as u32,
-                        end: step.mv.end.get(),
                         info,
                     });
+                    ends.push(step.mv.end.get());
                 }
             }
         }
@@ -170,6 +175,7 @@ impl MoveTable {
             rolls,
             phase_starts,
             entries,
+            ends,
             paths,
             has_extra,
             start: board.rules().start().get(),
@@ -225,12 +231,6 @@ impl MoveTable {
         &self.phase_starts
     }
 
-    /// The entry for a roll of outcome index `roll` from `square`.
-    #[inline]
-    pub(crate) fn entry(&self, phase: usize, square: u32, roll: usize) -> Entry {
-        self.entries[(phase * self.squares + square as usize) * self.rolls + roll]
-    }
-
     /// Rewrites one roll (every phase) to end on `end` without a jump: a
     /// deliberately wrong transition for the tests of the cross-check.
     #[cfg(test)]
@@ -240,15 +240,20 @@ impl MoveTable {
             let keep = self.entries[i].info & EXTRA;
             self.entries[i] = Entry {
                 row: end.get() * self.rolls as u32,
-                end: end.get(),
                 info: keep | if end == last { FINISHED } else { 0 },
             };
+            self.ends[i] = end.get();
         }
     }
 
     /// The whole table, phase-major, for the inner loop.
     pub(crate) fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// The square each entry of [`MoveTable::entries`] ends on.
+    pub(crate) fn ends(&self) -> &[u32] {
+        &self.ends
     }
 
     /// The jumps (indices into [`Board::jumps`]) of path `id` (1-based as in
@@ -267,10 +272,11 @@ impl MoveTable {
     /// If `square` is past the last square or `roll` past the dice's totals.
     pub fn lookup(&self, square: Square, rolls_before: u32, roll: usize) -> TableMove<'_> {
         assert!(square.index() < self.squares && roll < self.rolls);
-        let e = self.entry(self.phase_of(rolls_before), square.get(), roll);
+        let i = (self.phase_of(rolls_before) * self.squares + square.index()) * self.rolls + roll;
+        let e = self.entries[i];
         let path = e.info & PATH;
         TableMove {
-            end: Square::new(e.end),
+            end: Square::new(self.ends[i]),
             jumps: if path == 0 { &[] } else { self.path(path) },
             finished: e.info & FINISHED != 0,
             extra_roll: e.info & EXTRA != 0,
