@@ -2,24 +2,12 @@
 //! board; exit 1 when any figure disagrees.
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE, Format};
-use crate::simulate::RunArgs;
 use snakeladder::check::{self, CheckError, CheckReport, Test};
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Arguments of `check`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// Board file, or `-` for standard input; the built-in default board when
-    /// omitted.
-    board: Option<PathBuf>,
-    #[command(flatten)]
-    run: RunArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    format: Format,
-}
+/// Arguments of `check`: the same as `simulate`'s.
+pub use crate::simulate::Args;
 
 /// Runs `check`: exit 0 when every comparison agrees, 1 when one does not.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {

@@ -10,17 +10,17 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Arguments of `simulate`.
+/// Arguments of `simulate`, and of `check`, which runs the same simulation.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Board file, or `-` for standard input; the built-in default board when
     /// omitted.
-    board: Option<PathBuf>,
+    pub board: Option<PathBuf>,
     #[command(flatten)]
-    run: RunArgs,
+    pub run: RunArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
-    format: Format,
+    pub format: Format,
 }
 
 /// How many games to play and how: shared by `simulate` and `check`.
