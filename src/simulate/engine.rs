@@ -21,6 +21,7 @@
 //! `m_b` it is the textbook batch-means error. It needs only the integer
 //! sums `Σ x_b`, `Σ x_b²`, `Σ m_b x_b` and `Σ m_b²`.
 
+use super::marks::{MarkTally, Marks, entry_marks};
 use super::sampler::Sample;
 use super::stats::Tally;
 use super::table::{EXTRA, Entry, FINISHED, PATH};
@@ -47,43 +48,6 @@ pub(super) struct Engine<'a> {
     /// Per table entry, the [`Marks`] of what the roll rests on and uses,
     /// when the board's squares and jumps fit in them.
     marks: Option<Vec<Marks>>,
-}
-
-/// One bit per square (`0..=N`) then one per jump: what a token has ever
-/// rested on and used, kept in registers while it plays.
-type Marks = [u64; MARK_WORDS];
-
-/// Words of [`Marks`]: 128 bits hold a 100-square board and its jumps.
-const MARK_WORDS: usize = 2;
-
-/// Bits of [`Marks`].
-const MARK_BITS: usize = 64 * MARK_WORDS;
-
-/// The marks of every table entry: its end square, and the jumps of its
-/// path after the squares. `None` when they do not fit in [`MARK_BITS`].
-fn entry_marks(table: &MoveTable, jumps: usize) -> Option<Vec<Marks>> {
-    let squares = table.squares();
-    if squares + jumps > MARK_BITS {
-        return None;
-    }
-    let set = |m: &mut Marks, bit: usize| m[bit / 64] |= 1 << (bit % 64);
-    let marks = table
-        .entries()
-        .iter()
-        .zip(table.ends())
-        .map(|(e, &end)| {
-            let mut m = [0; MARK_WORDS];
-            set(&mut m, end as usize);
-            let path = e.info & PATH;
-            if path != 0 {
-                for &j in table.path(path) {
-                    set(&mut m, squares + j as usize);
-                }
-            }
-            m
-        })
-        .collect();
-    Some(marks)
 }
 
 impl<'a> Engine<'a> {
@@ -134,7 +98,7 @@ impl<'a> Engine<'a> {
             cluster_m_sq: 0,
             scratch_rest: vec![0; squares],
             scratch_use: vec![0; self.jumps],
-            marked: vec![0; MARK_BITS],
+            marked: MarkTally::default(),
         }
     }
 
@@ -213,10 +177,11 @@ impl<'a> Engine<'a> {
         }
         if self.marks.is_some() {
             let squares = self.table.squares();
-            for (seen, &n) in acc.rest_seen.iter_mut().zip(&acc.marked) {
+            let marked = acc.marked.counts();
+            for (seen, &n) in acc.rest_seen.iter_mut().zip(&marked) {
                 seen[1] += n;
             }
-            for (seen, &n) in acc.jump_seen.iter_mut().zip(&acc.marked[squares..]) {
+            for (seen, &n) in acc.jump_seen.iter_mut().zip(&marked[squares..]) {
                 seen[1] += n;
             }
         } else if self.table.single_jumps() {
@@ -383,7 +348,7 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
     let layer = table.squares() * width;
     let starts = table.phase_starts();
     let mut at = table.start().index() * width;
-    let mut seen: Marks = [0; MARK_WORDS];
+    let mut seen: Marks = Default::default();
     // A u32 overflows exactly at MAX_ROLLS_PER_TOKEN: one add-and-carry a
     // roll instead of a compare with a 64-bit constant.
     const _: () = assert!(MAX_ROLLS_PER_TOKEN == 1 << u32::BITS);
@@ -408,12 +373,7 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
             break;
         }
     }
-    for (w, mut bits) in seen.into_iter().enumerate() {
-        while bits != 0 {
-            acc.marked[w * 64 + bits.trailing_zeros() as usize] += 1;
-            bits &= bits - 1;
-        }
-    }
+    acc.marked.add(seen);
     let rolls = u64::from(rolls);
     let turns = if EXTRA_ROLLS { turn.turns } else { rolls };
     Ok((turns, rolls))
@@ -529,7 +489,7 @@ pub(super) struct Accumulator {
     scratch_rest: Vec<u64>,
     scratch_use: Vec<u64>,
     /// Per [`Marks`] bit, the tokens that set it (when the engine marks).
-    marked: Vec<u64>,
+    marked: MarkTally,
 }
 
 impl Accumulator {
@@ -576,7 +536,7 @@ impl Accumulator {
         for (a, b) in self.path_seen.iter_mut().zip(&o.path_seen) {
             a[1] += b[1];
         }
-        add(&mut self.marked, &o.marked);
+        self.marked.merge(&o.marked);
         self.rests.merge(&o.rests);
         self.uses.merge(&o.uses);
         self.clusters += o.clusters;

@@ -43,6 +43,7 @@
 //! ```
 
 mod engine;
+mod marks;
 mod sampler;
 mod stats;
 mod table;
