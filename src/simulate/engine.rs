@@ -22,7 +22,7 @@
 //! sums `Σ x_b`, `Σ x_b²`, `Σ m_b x_b` and `Σ m_b²`.
 
 use super::marks::{MarkTally, Marks, entry_marks};
-use super::sampler::Sample;
+use super::sampler::{Roller, Sample};
 use super::stats::Tally;
 use super::table::{EXTRA, Entry, FINISHED, PATH};
 use super::{
@@ -30,7 +30,6 @@ use super::{
     SimulationReport, SquareEstimate,
 };
 use crate::{Board, Square};
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Fewest games in a cluster: 256 games of ~40 rolls make the per-cluster
 /// flush (one pass over the table) cost well under one operation per roll
@@ -107,8 +106,7 @@ impl<'a> Engine<'a> {
     pub(super) fn batch<S: Sample>(
         &self,
         acc: &mut Accumulator,
-        rng: &mut Xoshiro256PlusPlus,
-        sampler: &mut S,
+        roller: &mut Roller<S>,
         games: u64,
     ) -> Result<(), u64> {
         let k = u64::from(self.players);
@@ -121,19 +119,13 @@ impl<'a> Engine<'a> {
                     acc.token += 1;
                     let extra = self.table.has_extra_rolls();
                     let (turns, rolls) = match (&self.marks, extra, self.table.single_jumps()) {
-                        (Some(m), true, _) => {
-                            marked_token::<S, true>(self.table, m, acc, rng, sampler)?
-                        }
+                        (Some(m), true, _) => marked_token::<S, true>(self.table, m, acc, roller)?,
                         (Some(m), false, _) => {
-                            marked_token::<S, false>(self.table, m, acc, rng, sampler)?
+                            marked_token::<S, false>(self.table, m, acc, roller)?
                         }
-                        (None, true, _) => token::<S, true, false>(self.table, acc, rng, sampler)?,
-                        (None, false, true) => {
-                            token::<S, false, true>(self.table, acc, rng, sampler)?
-                        }
-                        (None, false, false) => {
-                            token::<S, false, false>(self.table, acc, rng, sampler)?
-                        }
+                        (None, true, _) => token::<S, true, false>(self.table, acc, roller)?,
+                        (None, false, true) => token::<S, false, true>(self.table, acc, roller)?,
+                        (None, false, false) => token::<S, false, false>(self.table, acc, roller)?,
                     };
                     acc.turns.record(turns);
                     // Without extra rolls every turn is one roll: the
@@ -275,8 +267,7 @@ impl<'a> Engine<'a> {
 fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
     table: &MoveTable,
     acc: &mut Accumulator,
-    rng: &mut Xoshiro256PlusPlus,
-    sampler: &mut S,
+    roller: &mut Roller<S>,
 ) -> Result<(u64, u64), u64> {
     let entries: &[Entry] = table.entries();
     let counts: &mut [u64] = &mut acc.entry_count;
@@ -291,8 +282,9 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
     debug_assert!(!SINGLE || table.single_jumps());
     let mut rolls = 0_u64;
     let mut turn = Turn::default();
+    let mut dice = roller.clone();
     loop {
-        let idx = turn.phase_base + at + sampler.sample(rng);
+        let idx = turn.phase_base + at + dice.roll();
         let e = entries[idx];
         counts[idx] += 1;
         rolls += 1;
@@ -320,9 +312,11 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
             break;
         }
         if rolls >= MAX_ROLLS_PER_TOKEN {
+            *roller = dice;
             return Err(rolls);
         }
     }
+    *roller = dice;
     let turns = if EXTRA_ROLLS { turn.turns } else { rolls };
     Ok((turns, rolls))
 }
@@ -336,8 +330,7 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
     table: &MoveTable,
     marks: &[Marks],
     acc: &mut Accumulator,
-    rng: &mut Xoshiro256PlusPlus,
-    sampler: &mut S,
+    roller: &mut Roller<S>,
 ) -> Result<(u64, u64), u64> {
     let entries: &[Entry] = table.entries();
     // Slices of the same length as `entries`, so that one bounds check
@@ -349,19 +342,21 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
     let starts = table.phase_starts();
     let mut at = table.start().index() * width;
     let mut seen: Marks = Default::default();
-    // A u32 overflows exactly at MAX_ROLLS_PER_TOKEN: one add-and-carry a
-    // roll instead of a compare with a 64-bit constant.
+    // A u32 wraps to 0 exactly at MAX_ROLLS_PER_TOKEN: one increment and
+    // branch on zero a roll instead of a compare with a 64-bit constant.
     const _: () = assert!(MAX_ROLLS_PER_TOKEN == 1 << u32::BITS);
     let mut rolls = 0_u32;
     let mut turn = Turn::default();
+    let mut dice = roller.clone();
     loop {
-        let idx = turn.phase_base + at + sampler.sample(rng);
+        let idx = turn.phase_base + at + dice.roll();
         let e = entries[idx];
         counts[idx] += 1;
-        let Some(more) = rolls.checked_add(1) else {
+        rolls = rolls.wrapping_add(1);
+        if rolls == 0 {
+            *roller = dice;
             return Err(MAX_ROLLS_PER_TOKEN);
-        };
-        rolls = more;
+        }
         for (s, m) in seen.iter_mut().zip(marks[idx]) {
             *s |= m;
         }
@@ -373,6 +368,7 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
             break;
         }
     }
+    *roller = dice;
     acc.marked.add(seen);
     let rolls = u64::from(rolls);
     let turns = if EXTRA_ROLLS { turn.turns } else { rolls };

@@ -56,7 +56,7 @@ use engine::Engine;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use sampler::Sampler;
+use sampler::{Roller, Sampler};
 use serde::Serialize;
 
 /// Games per batch. Fixed (never derived from the thread count) so the
@@ -404,13 +404,14 @@ fn run_engine(
                 || engine.accumulator(),
                 |mut acc, b| {
                     let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
-                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed, b));
+                    let rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed, b));
                     match &sampler {
+                        Sampler::Six(s) => engine.batch(&mut acc, &mut Roller::new(rng, *s), games),
                         Sampler::Uniform(s) => {
-                            engine.batch(&mut acc, &mut rng, &mut s.clone(), games)
+                            engine.batch(&mut acc, &mut Roller::new(rng, *s), games)
                         }
-                        Sampler::Alias(s) => {
-                            engine.batch(&mut acc, &mut rng, &mut s.clone(), games)
+                        Sampler::Alias(a) => {
+                            engine.batch(&mut acc, &mut Roller::new(rng, a.view()), games)
                         }
                     }
                     .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;

@@ -27,8 +27,11 @@ const ROUNDED_TOTAL: u64 = 1 << 53;
 /// Draws the index (into [`Dice::outcomes`]) of each roll's total.
 #[derive(Clone, Debug)]
 pub(crate) enum Sampler {
-    /// One fair die; see the module docs.
-    Uniform(Uniform16),
+    /// One six-faced die, the common case: the face count is a constant
+    /// of the compiled loop, which frees two registers and a multiply.
+    Six(Uniform16<Six>),
+    /// One fair die of any other count of faces; see the module docs.
+    Uniform(Uniform16<AnyFaces>),
     /// Anything else.
     Alias(Alias),
 }
@@ -37,7 +40,10 @@ impl Sampler {
     /// The sampler for a dice set.
     pub(crate) fn new(dice: &Dice) -> Sampler {
         match dice.fair() {
-            Some((1, faces)) if faces <= 1 << 15 => Sampler::Uniform(Uniform16::new(faces)),
+            Some((1, 6)) => Sampler::Six(Uniform16::new(Six)),
+            Some((1, faces)) if faces <= 1 << 15 => {
+                Sampler::Uniform(Uniform16::new(AnyFaces::new(faces)))
+            }
             _ => Sampler::Alias(Alias::new(&integer_weights(dice))),
         }
     }
@@ -71,33 +77,109 @@ fn integer_weights(dice: &Dice) -> Vec<u64> {
 }
 
 /// Draws a roll index.
-pub(crate) trait Sample {
+///
+/// Samplers are small `Copy` values (tables are borrowed), so that the game
+/// loop can keep a copy in registers (see [`Roller`]).
+pub(crate) trait Sample: Copy {
     /// One outcome index.
     fn sample(&mut self, rng: &mut Xoshiro256PlusPlus) -> usize;
 }
 
-/// One fair die of up to 2^15 faces, four 16-bit slices per generator call.
+/// A batch's source of rolls: its generator and the dice's sampler.
+///
+/// The game loop works on a local clone and stores it back when the token
+/// finishes: a local whose address never escapes lives in registers, while
+/// through a `&mut` the compiler writes the generator's four words back to
+/// memory after every draw.
 #[derive(Clone, Debug)]
-pub(crate) struct Uniform16 {
+pub(crate) struct Roller<S> {
+    rng: Xoshiro256PlusPlus,
+    sampler: S,
+}
+
+impl<S: Sample> Roller<S> {
+    pub(crate) fn new(rng: Xoshiro256PlusPlus, sampler: S) -> Roller<S> {
+        Roller { rng, sampler }
+    }
+
+    /// The next roll's outcome index.
+    #[inline(always)]
+    pub(crate) fn roll(&mut self) -> usize {
+        self.sampler.sample(&mut self.rng)
+    }
+}
+
+/// The number of faces of a [`Uniform16`] die, and its rejection bound.
+pub(crate) trait FaceCount: Copy {
+    fn faces(self) -> u32;
+    /// `2^16 mod faces`: slices whose low half of `x·faces` is below it
+    /// are rejected.
+    fn reject_below(self) -> u32;
+}
+
+/// Six faces, known when the loop is compiled.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Six;
+
+impl FaceCount for Six {
+    #[inline(always)]
+    fn faces(self) -> u32 {
+        6
+    }
+
+    #[inline(always)]
+    fn reject_below(self) -> u32 {
+        (1 << 16) % 6
+    }
+}
+
+/// Any count of faces from 2 to 2^15, known when the dice are read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AnyFaces {
     faces: u32,
-    /// `2^16 mod faces`: low halves below it are rejected.
     reject_below: u32,
+}
+
+impl AnyFaces {
+    fn new(faces: u32) -> AnyFaces {
+        AnyFaces {
+            faces,
+            reject_below: (1 << 16) % faces,
+        }
+    }
+}
+
+impl FaceCount for AnyFaces {
+    #[inline(always)]
+    fn faces(self) -> u32 {
+        self.faces
+    }
+
+    #[inline(always)]
+    fn reject_below(self) -> u32 {
+        self.reject_below
+    }
+}
+
+/// One fair die of up to 2^15 faces, four 16-bit slices per generator call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Uniform16<F> {
+    count: F,
     buffer: u64,
     left: u32,
 }
 
-impl Uniform16 {
-    fn new(faces: u32) -> Uniform16 {
+impl<F: FaceCount> Uniform16<F> {
+    fn new(count: F) -> Uniform16<F> {
         Uniform16 {
-            faces,
-            reject_below: (1 << 16) % faces,
+            count,
             buffer: 0,
             left: 0,
         }
     }
 }
 
-impl Sample for Uniform16 {
+impl<F: FaceCount> Sample for Uniform16<F> {
     #[inline(always)]
     fn sample(&mut self, rng: &mut Xoshiro256PlusPlus) -> usize {
         loop {
@@ -108,8 +190,8 @@ impl Sample for Uniform16 {
             let x = (self.buffer & 0xffff) as u32;
             self.buffer >>= 16;
             self.left -= 1;
-            let m = x * self.faces;
-            if (m & 0xffff) >= self.reject_below {
+            let m = x * self.count.faces();
+            if (m & 0xffff) >= self.count.reject_below() {
                 return (m >> 16) as usize;
             }
         }
@@ -157,6 +239,23 @@ impl Alias {
             total,
         }
     }
+
+    /// The table as a [`Sample`]r.
+    pub(crate) fn view(&self) -> AliasView<'_> {
+        AliasView {
+            accept: &self.accept,
+            alias: &self.alias,
+            total: self.total,
+        }
+    }
+}
+
+/// An [`Alias`] table, borrowed: what the game loop samples from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AliasView<'a> {
+    accept: &'a [u64],
+    alias: &'a [u32],
+    total: u64,
 }
 
 /// A uniform integer in [0, n), exactly (Lemire's method on 64 bits).
@@ -171,7 +270,7 @@ fn below(rng: &mut Xoshiro256PlusPlus, n: u64) -> u64 {
     }
 }
 
-impl Sample for Alias {
+impl Sample for AliasView<'_> {
     #[inline]
     fn sample(&mut self, rng: &mut Xoshiro256PlusPlus) -> usize {
         let column = below(rng, self.accept.len() as u64) as usize;
@@ -232,11 +331,11 @@ mod tests {
     fn uniform16_accepts_equally_many_slices_per_face() {
         // Enumerate all 2^16 slices: each face must get exactly ⌊2^16/f⌋.
         for faces in [2_u32, 3, 6, 7, 10, 20, 1000] {
-            let u = Uniform16::new(faces);
+            let reject_below = AnyFaces::new(faces).reject_below();
             let mut counts = vec![0_u32; faces as usize];
             for x in 0..(1_u32 << 16) {
                 let m = x * faces;
-                if (m & 0xffff) >= u.reject_below {
+                if (m & 0xffff) >= reject_below {
                     counts[(m >> 16) as usize] += 1;
                 }
             }
@@ -250,14 +349,28 @@ mod tests {
     #[test]
     fn samplers_stay_in_range_and_are_seeded() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-        let mut u = Uniform16::new(6);
+        let mut u = Uniform16::new(AnyFaces::new(6));
         let draws: Vec<usize> = (0..1000).map(|_| u.sample(&mut rng)).collect();
         assert!(draws.iter().all(|&d| d < 6));
         let mut rng2 = Xoshiro256PlusPlus::seed_from_u64(1);
-        let mut u2 = Uniform16::new(6);
+        let mut u2 = Uniform16::new(AnyFaces::new(6));
         let again: Vec<usize> = (0..1000).map(|_| u2.sample(&mut rng2)).collect();
         assert_eq!(draws, again);
-        let mut a = Alias::new(&[1, 0, 3]);
+        let a = Alias::new(&[1, 0, 3]);
+        let mut a = a.view();
         assert!((0..1000).all(|_| a.sample(&mut rng) != 1));
+    }
+
+    #[test]
+    fn the_six_faced_die_draws_what_any_six_faces_draw() {
+        // The constant-faces fast path must be the same die, roll for roll.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut six = Uniform16::new(Six);
+        let fast: Vec<usize> = (0..100_000).map(|_| six.sample(&mut rng)).collect();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut any = Uniform16::new(AnyFaces::new(6));
+        let general: Vec<usize> = (0..100_000).map(|_| any.sample(&mut rng)).collect();
+        assert_eq!(fast, general);
+        assert_eq!(Six.reject_below(), 4);
     }
 }
