@@ -47,6 +47,8 @@ pub(super) struct Engine<'a> {
     /// Per table entry, the [`Marks`] of what the roll rests on and uses,
     /// when the board's squares and jumps fit in them.
     marks: Option<Vec<Marks>>,
+    /// The table entries whose roll takes a jump, with their path id.
+    jumping: Vec<(usize, u32)>,
 }
 
 impl<'a> Engine<'a> {
@@ -61,6 +63,13 @@ impl<'a> Engine<'a> {
             players,
             cluster_games,
             marks: entry_marks(table, jumps),
+            jumping: table
+                .entries()
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.info & PATH != 0)
+                .map(|(i, e)| (i, e.info & PATH))
+                .collect(),
         }
     }
 
@@ -145,7 +154,7 @@ impl<'a> Engine<'a> {
                     acc.total_turns.record((rounds - 1) * k + winner + 1);
                 }
             }
-            acc.flush_cluster(self.table, cluster * k);
+            acc.flush_cluster(self.table, &self.jumping, cluster * k);
             done += cluster;
         }
         Ok(())
@@ -491,22 +500,19 @@ pub(super) struct Accumulator {
 impl Accumulator {
     /// Turns the entry counts of a cluster of `m` tokens into rests per
     /// square and uses per jump, adds them to the cluster sums and clears
-    /// the counts.
-    fn flush_cluster(&mut self, table: &MoveTable, m: u64) {
-        let entries = table.entries().iter().zip(table.ends());
-        for ((e, &end), c) in entries.zip(&mut self.entry_count) {
-            if *c == 0 {
-                continue;
-            }
-            self.scratch_rest[end as usize] += *c;
-            let path = e.info & PATH;
-            if path != 0 {
-                for &j in table.path(path) {
-                    self.scratch_use[j as usize] += *c;
-                }
-            }
-            *c = 0;
+    /// the counts. `jumping` lists the entries that take a jump (and their
+    /// path), so the pass over every entry has no branch.
+    fn flush_cluster(&mut self, table: &MoveTable, jumping: &[(usize, u32)], m: u64) {
+        for (&end, &c) in table.ends().iter().zip(&self.entry_count) {
+            self.scratch_rest[end as usize] += c;
         }
+        for &(entry, path) in jumping {
+            let c = self.entry_count[entry];
+            for &j in table.path(path) {
+                self.scratch_use[j as usize] += c;
+            }
+        }
+        self.entry_count.fill(0);
         for (i, x) in self.scratch_rest.iter_mut().enumerate() {
             self.rests.add(i, std::mem::take(x), m);
         }
