@@ -5,6 +5,10 @@
 //!   rolls and nothing else: the speed limit of a table-driven simulator.
 //! - `engine/1 thread` and `engine/2 threads`: `simulate` with every
 //!   statistic (turns, rolls, histograms, jump uses, rests, seats).
+//! - `whole process`: `snakeladder simulate --games 10000000 --format json`
+//!   run as a child process, start-up and output included: the figure the
+//!   tool's users see. Its throughput is in rolls too, so it compares with
+//!   the baseline of the same run.
 //!
 //! Throughput is in rolls (criterion's "elements"), so the ratio of the
 //! engine's to the baseline's elements per second is the figure to quote.
@@ -15,6 +19,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use snakeladder::simulate::{SimulationConfig, simulate};
 use snakeladder::{Board, Square};
 use std::hint::black_box;
+use std::process::{Command, Stdio};
 
 /// Games per measured iteration: large enough that thread start-up is
 /// noise, small enough for criterion's sampling.
@@ -63,6 +68,28 @@ fn bench(c: &mut Criterion) {
             b.iter(|| simulate(black_box(&board), &config).unwrap())
         });
     }
+    group.finish();
+
+    // The whole process, 10 million games on every core.
+    const PROCESS_GAMES: u64 = 10_000_000;
+    let rolls = {
+        let config = SimulationConfig::new(PROCESS_GAMES, 0).unwrap();
+        let report = simulate(&board, &config).unwrap();
+        (report.rolls.mean * report.tokens as f64).round() as u64
+    };
+    let mut group = c.benchmark_group("default board, whole process");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(rolls));
+    group.bench_function("simulate --games 10000000", |b| {
+        b.iter(|| {
+            let status = Command::new(env!("CARGO_BIN_EXE_snakeladder"))
+                .args(["simulate", "--games", "10000000", "--format", "json"])
+                .stdout(Stdio::null())
+                .status()
+                .expect("the snakeladder binary runs");
+            assert!(status.success());
+        })
+    });
     group.finish();
 }
 
