@@ -34,7 +34,42 @@ impl Shortest {
             })
             .collect()
     }
+
+    /// The turns' rolls as one line of text, joined by `separator`; a game
+    /// longer than [`LISTED_TURNS`] shows its first and last turns around
+    /// a count of the ones left out, so that a huge board's line stays a
+    /// line.
+    ///
+    /// ```
+    /// use snakeladder::analysis::Shortest;
+    ///
+    /// let long = Shortest {
+    ///     turns: 40,
+    ///     rolls: vec![vec![6]; 40],
+    ///     path: Vec::new(),
+    ///     sequence_probability: 6f64.powi(-40),
+    /// };
+    /// let text = long.rolls_text(" ");
+    /// assert!(text.contains("… 16 more turns …"));
+    /// assert_eq!(text.split(' ').filter(|r| *r == "6").count(), 24);
+    /// ```
+    pub fn rolls_text(&self, separator: &str) -> String {
+        let rolls = self.turn_rolls();
+        if rolls.len() <= LISTED_TURNS {
+            return rolls.join(separator);
+        }
+        let keep = LISTED_TURNS / 2;
+        format!(
+            "{first}{separator}… {left_out} more turns …{separator}{last}",
+            first = rolls[..keep].join(separator),
+            left_out = rolls.len() - 2 * keep,
+            last = rolls[rolls.len() - keep..].join(separator),
+        )
+    }
 }
+
+/// The most turns [`Shortest::rolls_text`] lists in full.
+pub const LISTED_TURNS: usize = 24;
 
 /// A breadth-first search over the turns of the chain; the roll sequence of
 /// each turn is recovered from [`Board::play_roll`]. `None` if the finish

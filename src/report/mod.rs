@@ -363,7 +363,6 @@ fn tail_note(a: &Analysis) -> String {
 
 fn shortest_line(a: &Analysis) -> Option<String> {
     let s = a.shortest.as_ref()?;
-    let rolls = s.turn_rolls();
     let p_min = a
         .turns
         .pmf
@@ -373,7 +372,7 @@ fn shortest_line(a: &Analysis) -> Option<String> {
     Some(format!(
         "Shortest game: {} turns, e.g. rolling {} (probability {:.3e} for that sequence); P(T = {}) = {:.6}.",
         s.turns,
-        rolls.join(", "),
+        s.rolls_text(", "),
         s.sequence_probability,
         s.turns,
         p_min

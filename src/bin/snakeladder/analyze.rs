@@ -113,14 +113,13 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         )?;
     }
     if let Some(s) = &a.shortest {
-        let rolls = s.turn_rolls();
         let p = t.pmf.get(s.turns - 1).copied().unwrap_or(0.0);
         writeln!(
             out,
             "  shortest game {} turn{}, e.g. rolling {} (P(T = {}) = {:.6})",
             s.turns,
             if s.turns == 1 { "" } else { "s" },
-            rolls.join(" "),
+            s.rolls_text(" "),
             s.turns,
             p
         )?;
