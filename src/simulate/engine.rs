@@ -67,8 +67,8 @@ impl<'a> Engine<'a> {
                 .entries()
                 .iter()
                 .enumerate()
-                .filter(|(_, e)| e.info & PATH != 0)
-                .map(|(i, e)| (i, e.info & PATH))
+                .filter(|(_, e)| e.info() & PATH != 0)
+                .map(|(i, e)| (i, e.info() & PATH))
                 .collect(),
         }
     }
@@ -301,7 +301,7 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
         let seen = &mut rest_seen[ends[idx] as usize];
         seen[1] += u64::from(seen[0] != token);
         seen[0] = token;
-        let path = e.info & PATH;
+        let path = e.info() & PATH;
         if SINGLE {
             let seen = &mut path_seen[path as usize];
             seen[1] += u64::from(seen[0] != token);
@@ -313,11 +313,11 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
                 seen[0] = token;
             }
         }
-        at = e.row as usize;
+        at = e.row() as usize;
         if EXTRA_ROLLS {
-            turn.after(e.info, starts, layer);
+            turn.after(e.info(), starts, layer);
         }
-        if e.info & FINISHED != 0 {
+        if e.finished() {
             break;
         }
         if rolls >= MAX_ROLLS_PER_TOKEN {
@@ -369,11 +369,11 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
         for (s, m) in seen.iter_mut().zip(marks[idx]) {
             *s |= m;
         }
-        at = e.row as usize;
+        at = e.row() as usize;
         if EXTRA_ROLLS {
-            turn.after(e.info, starts, layer);
+            turn.after(e.info(), starts, layer);
         }
-        if e.info & FINISHED != 0 {
+        if e.finished() {
             break;
         }
     }

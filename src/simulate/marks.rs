@@ -34,7 +34,7 @@ pub(super) fn entry_marks(table: &MoveTable, jumps: usize) -> Option<Vec<Marks>>
         .map(|(e, &end)| {
             let mut m = [0; MARK_WORDS];
             set(&mut m, end as usize);
-            let path = e.info & PATH;
+            let path = e.info() & PATH;
             if path != 0 {
                 for &j in table.path(path) {
                     set(&mut m, squares + j as usize);

@@ -115,6 +115,13 @@ pub(crate) trait FaceCount: Copy {
     /// `2^16 mod faces`: slices whose low half of `x·faces` is below it
     /// are rejected.
     fn reject_below(self) -> u32;
+
+    /// Whether the slice 0 is always rejected (`reject_below() > 0`), known
+    /// when the loop is compiled. Then the slices left in a buffer that
+    /// has become zero would all be rejected, so the sampler refills when
+    /// the buffer is zero, skipping them, and needs no count of slices
+    /// left: the same faces, one register and one decrement fewer.
+    const ZERO_REJECTED: bool;
 }
 
 /// Six faces, known when the loop is compiled.
@@ -131,6 +138,8 @@ impl FaceCount for Six {
     fn reject_below(self) -> u32 {
         (1 << 16) % 6
     }
+
+    const ZERO_REJECTED: bool = (1 << 16) % 6 > 0;
 }
 
 /// Any count of faces from 2 to 2^15, known when the dice are read.
@@ -159,13 +168,18 @@ impl FaceCount for AnyFaces {
     fn reject_below(self) -> u32 {
         self.reject_below
     }
+
+    /// Not known when compiling: the count of slices left is kept.
+    const ZERO_REJECTED: bool = false;
 }
 
 /// One fair die of up to 2^15 faces, four 16-bit slices per generator call.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Uniform16<F> {
     count: F,
+    /// The unread slices, lowest first.
     buffer: u64,
+    /// How many slices `buffer` holds (unused if [`FaceCount::ZERO_REJECTED`]).
     left: u32,
 }
 
@@ -183,13 +197,22 @@ impl<F: FaceCount> Sample for Uniform16<F> {
     #[inline(always)]
     fn sample(&mut self, rng: &mut Xoshiro256PlusPlus) -> usize {
         loop {
-            if self.left == 0 {
+            let empty = if F::ZERO_REJECTED {
+                self.buffer == 0
+            } else {
+                self.left == 0
+            };
+            if empty {
                 self.buffer = rng.next_u64();
-                self.left = 4;
+                if !F::ZERO_REJECTED {
+                    self.left = 4;
+                }
             }
             let x = (self.buffer & 0xffff) as u32;
             self.buffer >>= 16;
-            self.left -= 1;
+            if !F::ZERO_REJECTED {
+                self.left -= 1;
+            }
             let m = x * self.count.faces();
             if (m & 0xffff) >= self.count.reject_below() {
                 return (m >> 16) as usize;

@@ -35,18 +35,38 @@ pub(crate) const EXTRA: u32 = 1 << 30;
 /// Mask of [`Entry::info`]: 1 + the index of the roll's jump path, 0 for none.
 pub(crate) const PATH: u32 = EXTRA - 1;
 
-/// One roll from one square, packed into eight bytes for the inner loop:
-/// the look-up of the next entry then scales its index by 8, which the
-/// address itself does, with no shift on the loop's critical path. The end
-/// square is kept apart ([`MoveTable::ends`]).
+/// One roll from one square, packed into one 64-bit word for the inner
+/// loop: the look-up of the next entry then scales its index by 8, which
+/// the address itself does, with no shift on the loop's critical path, and
+/// one load gives both halves, the finished flag being the word's sign.
+/// The end square is kept apart ([`MoveTable::ends`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[repr(C, align(8))]
-pub(crate) struct Entry {
+pub(crate) struct Entry(u64);
+
+impl Entry {
+    fn new(row: u32, info: u32) -> Entry {
+        Entry(u64::from(info) << 32 | u64::from(row))
+    }
+
     /// `end × rolls`: the offset of the end square's row within a phase,
     /// kept so the inner loop need not multiply on its critical path.
-    pub row: u32,
+    #[inline(always)]
+    pub(crate) fn row(self) -> u32 {
+        self.0 as u32
+    }
+
     /// [`FINISHED`] | [`EXTRA`] | (1 + jump path index, or 0).
-    pub info: u32,
+    #[inline(always)]
+    pub(crate) fn info(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+
+    /// Whether the roll ends on the last square: the word's sign bit.
+    #[inline(always)]
+    pub(crate) fn finished(self) -> bool {
+        const _: () = assert!(FINISHED == 1 << 31);
+        (self.0 as i64) < 0
+    }
 }
 
 /// Why a move table cannot be built.
@@ -160,10 +180,7 @@ impl MoveTable {
                         info |= EXTRA;
                         has_extra = true;
                     }
-                    entries.push(Entry {
-                        row: step.mv.end.get() * rolls as u32,
-                        info,
-                    });
+                    entries.push(Entry::new(step.mv.end.get() * rolls as u32, info));
                     ends.push(step.mv.end.get());
                 }
             }
@@ -237,11 +254,11 @@ impl MoveTable {
     pub(crate) fn perturb(&mut self, square: Square, roll: usize, end: Square, last: Square) {
         for phase in 0..self.phase_starts.len() {
             let i = (phase * self.squares + square.index()) * self.rolls + roll;
-            let keep = self.entries[i].info & EXTRA;
-            self.entries[i] = Entry {
-                row: end.get() * self.rolls as u32,
-                info: keep | if end == last { FINISHED } else { 0 },
-            };
+            let keep = self.entries[i].info() & EXTRA;
+            self.entries[i] = Entry::new(
+                end.get() * self.rolls as u32,
+                keep | if end == last { FINISHED } else { 0 },
+            );
             self.ends[i] = end.get();
         }
     }
@@ -274,12 +291,12 @@ impl MoveTable {
         assert!(square.index() < self.squares && roll < self.rolls);
         let i = (self.phase_of(rolls_before) * self.squares + square.index()) * self.rolls + roll;
         let e = self.entries[i];
-        let path = e.info & PATH;
+        let path = e.info() & PATH;
         TableMove {
             end: Square::new(self.ends[i]),
             jumps: if path == 0 { &[] } else { self.path(path) },
-            finished: e.info & FINISHED != 0,
-            extra_roll: e.info & EXTRA != 0,
+            finished: e.finished(),
+            extra_roll: e.info() & EXTRA != 0,
         }
     }
 }
