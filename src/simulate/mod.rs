@@ -374,7 +374,7 @@ pub(crate) fn simulate_table(
     config: &SimulationConfig,
     progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
-    let engine = Engine::new(table, board.jumps().len(), config.players);
+    let engine = Engine::new(table, board.jumps().len(), config);
     run_engine(board, &engine, config, progress)
 }
 

@@ -34,11 +34,20 @@ impl Histogram {
     #[inline]
     pub fn record(&mut self, value: u64) {
         self.total += 1;
+        match self.dense.get_mut(value as usize) {
+            Some(count) => *count += 1,
+            None => self.record_new(value),
+        }
+    }
+
+    /// [`Histogram::record`] of a value past the dense vector: it grows the
+    /// vector, or goes to the map. Rare, so kept out of the caller's code.
+    #[cold]
+    #[inline(never)]
+    fn record_new(&mut self, value: u64) {
         if value < DENSE_LIMIT {
             let i = value as usize;
-            if i >= self.dense.len() {
-                self.dense.resize(i + 1, 0);
-            }
+            self.dense.resize(i + 1, 0);
             self.dense[i] += 1;
         } else {
             *self.sparse.entry(value).or_insert(0) += 1;

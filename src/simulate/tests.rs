@@ -69,7 +69,7 @@ fn marking_and_stamping_loops_agree() {
             .unwrap()
             .with_players(players)
             .unwrap();
-        let engine = Engine::new(&table, board.jumps().len(), players);
+        let engine = Engine::new(&table, board.jumps().len(), &config);
         assert!(engine.marks(), "{json}");
         let marking = run_engine(&board, &engine, &config, &()).unwrap();
         let stamping = run_engine(&board, &engine.without_marks(), &config, &()).unwrap();
