@@ -1,6 +1,7 @@
 //! The board: squares, jumps and rules, validated once at construction.
 
 use crate::error::BoardError;
+use crate::policy::Thresholds;
 use crate::rules::{Chains, Rules, RulesSpec};
 use crate::validation::{self, JumpList, JumpRef, Problem, Squares};
 use crate::{Jump, Square};
@@ -43,6 +44,10 @@ pub struct BoardSpec {
     /// The rule set; every field has a default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<RulesSpec>,
+    /// Thresholds this layout must meet, tightening any policy it is
+    /// checked under (`snakeladder validate`; see [`crate::policy`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Thresholds>,
 }
 
 /// A validated board: its last square, its jumps and its rules.
@@ -147,6 +152,15 @@ impl Board {
             }
         };
         let rules = Rules::from_spec(&spec.rules.clone().unwrap_or_default(), &mut problems);
+        if let Some(limits) = &spec.limits {
+            problems.extend(limits.out_of_range().into_iter().map(|bad| {
+                Problem::LimitOutOfRange {
+                    key: bad.key,
+                    value: bad.value,
+                    range: bad.range,
+                }
+            }));
+        }
         let Some(last) = last else {
             return Err(problems);
         };
@@ -348,7 +362,8 @@ impl Board {
         &self.rules
     }
 
-    /// The board written back as a spec, every rule default filled in.
+    /// The board written back as a spec, every rule default filled in. A
+    /// board keeps no policy limits, so `limits` is `None`.
     pub fn spec(&self) -> BoardSpec {
         let pairs = |kind| {
             self.jumps
@@ -364,6 +379,7 @@ impl Board {
             ladders: pairs(crate::JumpKind::Ladder),
             snakes: pairs(crate::JumpKind::Snake),
             rules: Some(self.rules.spec()),
+            limits: None,
         }
     }
 }

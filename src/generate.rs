@@ -164,6 +164,7 @@ pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, GenerateError> {
         ladders,
         snakes,
         rules: layout.rules.clone(),
+        limits: None,
     })
 }
 

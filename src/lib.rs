@@ -75,4 +75,6 @@ pub use square::Square;
 pub use table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
 pub use turn::RollStep;
 pub use validation::{JumpRef, Problem};
+pub mod policy;
 pub mod report;
+pub mod review;

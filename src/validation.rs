@@ -272,6 +272,17 @@ pub enum Problem {
         /// The limit on their product.
         limit: u64,
     },
+    /// A threshold of the board's own `limits` that cannot be a limit (a
+    /// negative number of turns, a fraction past 1).
+    #[error("limits.{key}: {value} is out of range ({range})")]
+    LimitOutOfRange {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: f64,
+        /// The values allowed.
+        range: &'static str,
+    },
     /// Squares a token can reach from the start but from which the last square
     /// can never be reached.
     #[error("unwinnable: a token can reach squares {squares} but can never finish from them")]
@@ -312,10 +323,44 @@ impl Problem {
             Problem::ExtraTurnForfeitAfter { .. } => "extra_turn_forfeit_after",
             Problem::EndlessExtraRolls { .. } => "endless_extra_rolls",
             Problem::TooLargeToCheck { .. } => "too_large_to_check",
+            Problem::LimitOutOfRange { .. } => "limit_out_of_range",
             Problem::Unwinnable { .. } => "unwinnable",
         }
     }
 }
+
+/// Every [`Problem::kind`], in the order of [`Problem`]'s variants.
+pub const KINDS: [&str; 29] = [
+    "squares_out_of_range",
+    "width_out_of_range",
+    "start_out_of_range",
+    "too_many_jumps",
+    "jump_starts_on_start",
+    "jump_starts_on_last",
+    "jump_start_off_board",
+    "jump_end_off_board",
+    "jump_goes_nowhere",
+    "snake_climbs",
+    "ladder_descends",
+    "duplicate_start",
+    "chain",
+    "chain_cycle",
+    "dice_mixed",
+    "dice_count",
+    "dice_faces",
+    "dice_too_wide",
+    "weight_negative",
+    "weight_not_finite",
+    "weights_all_zero",
+    "weights_overflow",
+    "extra_turn_unrollable",
+    "extra_turn_max_extra",
+    "extra_turn_forfeit_after",
+    "endless_extra_rolls",
+    "too_large_to_check",
+    "limit_out_of_range",
+    "unwinnable",
+];
 
 /// Most moves (squares × totals) the reachability check will enumerate.
 /// Each costs 8 bytes of edge list, so the check stays under about 1 GB.

@@ -60,7 +60,7 @@ prop_compose! {
         for (a, b) in jumps {
             if a < b { ladders.push([a, b]) } else if a > b { snakes.push([a, b]) }
         }
-        BoardSpec { name: None, squares, width: None, ladders, snakes, rules: Some(rules) }
+        BoardSpec { name: None, squares, width: None, ladders, snakes, rules: Some(rules), limits: None }
     }
 }
 

@@ -90,6 +90,7 @@ fn spec() -> impl Strategy<Value = BoardSpec> {
                 ladders,
                 snakes,
                 rules: rules.clone(),
+                limits: None,
             })
     })
 }
@@ -115,6 +116,7 @@ fn plausible_spec() -> impl Strategy<Value = BoardSpec> {
                 ladders,
                 snakes,
                 rules,
+                limits: None,
             }
         })
     })

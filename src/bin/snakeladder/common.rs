@@ -12,7 +12,8 @@ use std::process::ExitCode;
 pub const EXIT_OK: u8 = 0;
 /// Exit code: a board is invalid or unreadable, or a check failed.
 pub const EXIT_FAILURE: u8 = 1;
-// Exit code 2, command-line misuse, is clap's own.
+/// Exit code: command-line misuse (clap's own, and a bad policy file).
+pub const EXIT_USAGE: u8 = 2;
 /// Exit code: the work could not be done (a limit, an output error).
 pub const EXIT_CANNOT: u8 = 3;
 
@@ -31,6 +32,10 @@ pub enum CliError {
     /// A simulation could not run.
     #[error(transparent)]
     Simulate(#[from] snakeladder::simulate::SimulateError),
+    /// The command line asks for something that cannot be done (exit 2,
+    /// as clap's own misuse errors).
+    #[error("{0}")]
+    Usage(String),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
@@ -53,6 +58,7 @@ impl CliError {
         }
         let code = match &self {
             CliError::Board(_) => EXIT_FAILURE,
+            CliError::Usage(_) => EXIT_USAGE,
             CliError::Analysis(e) => match e {
                 AnalysisError::Exact(_)
                 | AnalysisError::Memory { .. }

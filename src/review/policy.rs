@@ -1,0 +1,361 @@
+//! Checking a valid board against a layout policy ([`Thresholds`]) with its
+//! exact analysis.
+//!
+//! Every threshold is compared with the exact figure (up to `f64`
+//! rounding) named in [`crate::policy::Thresholds`]; a figure above a
+//! maximum or below a minimum is a [`Violation`] that names the figure, the
+//! threshold and where to look. A board whose analysis would pass the
+//! memory or work limits is reported as unchecked, never passed.
+
+use super::locate::FieldPath;
+use crate::analysis::limits::Figure;
+use crate::analysis::{Analysis, Limits, Options};
+use crate::policy::Thresholds;
+use crate::validation::{JumpList, JumpRef};
+use crate::{Board, BoardSpec, JumpKind};
+
+/// The kind of the problem raised when the policy could not be checked.
+pub const UNCHECKED: &str = "policy_unchecked";
+
+/// A threshold a board does not meet (or could not be checked against).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    /// The threshold's key ([`crate::policy::KEYS`]), or [`UNCHECKED`].
+    pub kind: &'static str,
+    /// Where to point: the board's `squares`, or the jump.
+    pub field: FieldPath,
+    /// The figure, the threshold and what they mean.
+    pub message: String,
+}
+
+/// Checks a valid board against thresholds. `spec` is the board as written,
+/// so that a jump is named by its place in the file.
+///
+/// Returns nothing when no threshold is set (no analysis is run).
+pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -> Vec<Violation> {
+    if t.is_empty() {
+        return Vec::new();
+    }
+    let squares = FieldPath::key("squares");
+    let unchecked = |message: String| {
+        vec![Violation {
+            kind: UNCHECKED,
+            field: FieldPath::key("squares"),
+            message,
+        }]
+    };
+    let options = Options {
+        players: if t.max_first_seat_advantage.is_some() {
+            vec![2]
+        } else {
+            Vec::new()
+        },
+        exact: false,
+    };
+    let a = match Analysis::with_limits(board, &options, limits) {
+        Ok(a) => a,
+        Err(e) => return unchecked(format!("the policy could not be checked: {e}")),
+    };
+    let needs = |figure: Figure| a.skipped.iter().find(|s| s.figure == figure);
+    let mut found = Vec::new();
+    let mut skipped = Vec::new();
+    let mut push = |kind, field: &FieldPath, message| {
+        found.push(Violation {
+            kind,
+            field: field.clone(),
+            message,
+        })
+    };
+    let mean = a.turns.mean;
+    if let Some(max) = t.max_mean_turns {
+        if mean > max {
+            push(
+                "max_mean_turns",
+                &squares,
+                format!("mean game length {mean:.4} turns is above max_mean_turns = {max}"),
+            );
+        }
+    }
+    if let Some(min) = t.min_mean_turns {
+        if mean < min {
+            push(
+                "min_mean_turns",
+                &squares,
+                format!("mean game length {mean:.4} turns is below min_mean_turns = {min}"),
+            );
+        }
+    }
+    if let Some(max) = t.max_p99_turns {
+        match (needs(Figure::Distribution), a.turns.p99) {
+            (None, Some(p99)) if p99 as f64 > max => push(
+                "max_p99_turns",
+                &squares,
+                format!(
+                    "99% of games are over within {p99} turns, more than max_p99_turns = {max}"
+                ),
+            ),
+            (None, Some(_)) => {}
+            (Some(skip), _) => skipped.push(("max_p99_turns", skip.to_string())),
+            (None, None) => skipped.push((
+                "max_p99_turns",
+                "the length distribution does not reach 99%".to_string(),
+            )),
+        }
+    }
+    if let Some(max) = t.max_first_seat_advantage {
+        match a.players.iter().find(|p| p.count == 2) {
+            Some(two) => {
+                let (p1, p2) = (two.win_probability[0], two.win_probability[1]);
+                let advantage = p1 - p2;
+                if advantage > max {
+                    push(
+                        "max_first_seat_advantage",
+                        &squares,
+                        format!(
+                            "with two players seat 1 wins with probability {p1:.6} and seat 2 with {p2:.6}: \
+                             an advantage of {advantage:.6}, above max_first_seat_advantage = {max}"
+                        ),
+                    );
+                }
+            }
+            None => {
+                let why = needs(Figure::Players)
+                    .map_or_else(|| "seat odds are missing".to_string(), ToString::to_string);
+                skipped.push(("max_first_seat_advantage", why));
+            }
+        }
+    }
+    if let Some(min) = t.min_jump_use {
+        match needs(Figure::Jumps) {
+            Some(skip) => skipped.push(("min_jump_use", skip.to_string())),
+            None => {
+                for j in &a.jumps {
+                    if j.use_probability < min {
+                        let (jump, field) = written(spec, j.kind, j.from.get(), j.to.get());
+                        push(
+                            "min_jump_use",
+                            &field,
+                            format!(
+                                "{jump}: used in a fraction {:.6} of games, below min_jump_use = {min}",
+                                j.use_probability
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    if let Some(max) = t.max_shortest_game_probability {
+        match (needs(Figure::Distribution), a.turns.min) {
+            (None, Some(fewest)) => {
+                let p = a.turns.pmf[fewest - 1];
+                if p > max {
+                    push(
+                        "max_shortest_game_probability",
+                        &squares,
+                        format!(
+                            "a game is over in the fewest turns ({fewest}) with probability {p:.6}, \
+                             above max_shortest_game_probability = {max}"
+                        ),
+                    );
+                }
+            }
+            (Some(skip), _) => skipped.push(("max_shortest_game_probability", skip.to_string())),
+            (None, None) => skipped.push((
+                "max_shortest_game_probability",
+                "the length distribution is empty".to_string(),
+            )),
+        }
+    }
+    for (key, why) in skipped {
+        found.push(Violation {
+            kind: UNCHECKED,
+            field: squares.clone(),
+            message: format!("{key} could not be checked: {why}"),
+        });
+    }
+    found
+}
+
+/// The jump as written in the file (list and place), and its path.
+fn written(spec: &BoardSpec, kind: JumpKind, from: u32, to: u32) -> (JumpRef, FieldPath) {
+    let (list, pairs, key) = match kind {
+        JumpKind::Ladder => (JumpList::Ladders, &spec.ladders, "ladders"),
+        JumpKind::Snake => (JumpList::Snakes, &spec.snakes, "snakes"),
+    };
+    let pair = [i64::from(from), i64::from(to)];
+    let index = pairs.iter().position(|p| *p == pair).unwrap_or(0);
+    (
+        JumpRef {
+            list,
+            index,
+            from: pair[0],
+            to: pair[1],
+        },
+        FieldPath::key(key).index(index),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn builtin() -> (Board, BoardSpec) {
+        let spec: BoardSpec = serde_json::from_str(crate::board::DEFAULT_BOARD_JSON).unwrap();
+        (Board::from_spec(&spec).unwrap(), spec)
+    }
+
+    fn kinds(v: &[Violation]) -> Vec<&str> {
+        v.iter().map(|v| v.kind).collect()
+    }
+
+    /// The built-in board's mean is 39.5984 (MATH.md): above 30, below 45.
+    #[test]
+    fn mean_turns_thresholds_on_the_built_in_board() {
+        let (board, spec) = builtin();
+        let limits = Limits::default();
+        let at = |max| Thresholds {
+            max_mean_turns: Some(max),
+            ..Thresholds::default()
+        };
+        let v = check(&board, &spec, &at(30.0), &limits);
+        assert_eq!(kinds(&v), ["max_mean_turns"]);
+        assert_eq!(
+            v[0].message,
+            "mean game length 39.5984 turns is above max_mean_turns = 30"
+        );
+        assert!(check(&board, &spec, &at(45.0), &limits).is_empty());
+        let min = Thresholds {
+            min_mean_turns: Some(45.0),
+            ..Thresholds::default()
+        };
+        assert_eq!(
+            kinds(&check(&board, &spec, &min, &limits)),
+            ["min_mean_turns"]
+        );
+    }
+
+    /// Exactly the jumps the analysis finds used in fewer games than the
+    /// threshold are named, each by its list and place in the file.
+    #[test]
+    fn jump_use_names_each_jump_as_written() {
+        let (board, spec) = builtin();
+        let a = Analysis::new(&board, &Options::default()).unwrap();
+        let threshold = 0.3;
+        let expected: Vec<(u32, u32)> = a
+            .jumps
+            .iter()
+            .filter(|j| j.use_probability < threshold)
+            .map(|j| (j.from.get(), j.to.get()))
+            .collect();
+        assert!(!expected.is_empty() && expected.len() < a.jumps.len());
+        let t = Thresholds {
+            min_jump_use: Some(threshold),
+            ..Thresholds::default()
+        };
+        let v = check(&board, &spec, &t, &Limits::default());
+        assert_eq!(v.len(), expected.len());
+        for (violation, (from, to)) in v.iter().zip(&expected) {
+            assert_eq!(violation.kind, "min_jump_use");
+            let list = if to > from {
+                &spec.ladders
+            } else {
+                &spec.snakes
+            };
+            let index = list
+                .iter()
+                .position(|p| *p == [i64::from(*from), i64::from(*to)])
+                .unwrap();
+            let key = if to > from { "ladders" } else { "snakes" };
+            assert_eq!(violation.field.to_string(), format!("{key}[{index}]"));
+            assert!(
+                violation
+                    .message
+                    .starts_with(&format!("{key}[{index}] {from}→{to}: used in")),
+                "{}",
+                violation.message
+            );
+        }
+    }
+
+    /// Ten squares, no jumps, a fair d6 from square 0 with overshoot
+    /// `stay`: the fewest turns is 2 (e.g. 4 + 6), and P(T = 2) counts the
+    /// pairs summing to exactly 10 with a first roll below 10: (4,6),
+    /// (5,5), (6,4) = 3/36.
+    #[test]
+    fn shortest_game_probability_by_hand() {
+        let spec: BoardSpec = serde_json::from_str(r#"{"squares": 10}"#).unwrap();
+        let board = Board::from_spec(&spec).unwrap();
+        let t = |max| Thresholds {
+            max_shortest_game_probability: Some(max),
+            ..Thresholds::default()
+        };
+        let v = check(&board, &spec, &t(0.08), &Limits::default());
+        assert_eq!(kinds(&v), ["max_shortest_game_probability"]);
+        assert!(
+            v[0].message
+                .contains("fewest turns (2) with probability 0.083333"),
+            "{}",
+            v[0].message
+        );
+        assert!(check(&board, &spec, &t(0.0834), &Limits::default()).is_empty());
+    }
+
+    /// Seat 1 of the built-in board wins 0.507803 of two-player games
+    /// (the analysis' own doc example): an advantage of about 0.0156.
+    #[test]
+    fn first_seat_advantage() {
+        let (board, spec) = builtin();
+        let t = |max| Thresholds {
+            max_first_seat_advantage: Some(max),
+            ..Thresholds::default()
+        };
+        assert_eq!(
+            kinds(&check(&board, &spec, &t(0.01), &Limits::default())),
+            ["max_first_seat_advantage"]
+        );
+        assert!(check(&board, &spec, &t(0.02), &Limits::default()).is_empty());
+    }
+
+    #[test]
+    fn a_board_past_the_limits_is_unchecked_not_passed() {
+        let (board, spec) = builtin();
+        let tight = Limits {
+            max_memory: 1,
+            ..Limits::default()
+        };
+        let t = Thresholds {
+            max_mean_turns: Some(1000.0),
+            ..Thresholds::default()
+        };
+        let v = check(&board, &spec, &t, &tight);
+        assert_eq!(kinds(&v), [UNCHECKED]);
+        assert!(v[0].message.contains("max-memory"), "{}", v[0].message);
+        let no_work = Limits {
+            max_work: 1.0,
+            ..Limits::default()
+        };
+        let t = Thresholds {
+            max_p99_turns: Some(1000.0),
+            ..Thresholds::default()
+        };
+        let v = check(&board, &spec, &t, &no_work);
+        assert_eq!(kinds(&v), [UNCHECKED]);
+        assert!(
+            v[0].message
+                .starts_with("max_p99_turns could not be checked: skipped"),
+            "{}",
+            v[0].message
+        );
+    }
+
+    #[test]
+    fn no_threshold_no_analysis() {
+        let (board, spec) = builtin();
+        let tight = Limits {
+            max_memory: 1,
+            ..Limits::default()
+        };
+        assert!(check(&board, &spec, &Thresholds::default(), &tight).is_empty());
+    }
+}
