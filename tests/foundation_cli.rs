@@ -38,13 +38,22 @@ fn every_shipped_board_is_valid() {
 
 #[test]
 fn the_built_in_board_is_valid() {
-    let out = validate(&[]);
+    let out = validate(&["--builtin"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "1 board checked: 1 valid, 0 invalid\n");
 }
 
-/// Each file of tests/invalid/ exits 1, prints one line `path: problem`, and
-/// in JSON names the problem's kind, which is also the file's name.
+/// `validate` without a path is misuse (exit 2), not a check of nothing.
+#[test]
+fn no_path_is_misuse() {
+    let out = validate(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
+
+/// Each file of tests/invalid/ exits 1, prints one line
+/// `path:line:column: kind: problem`, and in JSON names the problem's kind,
+/// which is also the file's name.
 #[test]
 fn each_invalid_file_fails_naming_its_problem() {
     let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/invalid"))
@@ -66,24 +75,26 @@ fn each_invalid_file_fails_naming_its_problem() {
         assert_eq!(out.status.code(), Some(1), "{rel}: {stdout}");
         let lines: Vec<&str> = stdout.lines().collect();
         assert_eq!(lines.len(), 2, "{rel}: {stdout}");
-        assert!(lines[0].starts_with(&format!("{rel}: ")), "{stdout}");
         assert_eq!(lines[1], "1 board checked: 0 valid, 1 invalid");
 
         let out = validate(&["--format", "json", &rel]);
         assert_eq!(out.status.code(), Some(1));
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(json[0]["path"], rel.as_str());
-        assert_eq!(json[0]["valid"], false);
-        assert_eq!(json[0]["problems"][0]["kind"], kind, "{rel}");
+        assert_eq!(json["files"][0]["file"], rel.as_str());
+        assert_eq!(json["files"][0]["valid"], false);
+        let problem = &json["problems"][0];
+        assert_eq!(problem["kind"], kind, "{rel}");
+        let prefix = format!("{rel}:{}:{}: {kind}: ", problem["line"], problem["column"]);
         assert_eq!(
-            json[0]["problems"][0]["message"].as_str().unwrap(),
-            lines[0].strip_prefix(&format!("{rel}: ")).unwrap()
+            problem["message"].as_str().unwrap(),
+            lines[0].strip_prefix(&prefix).expect(&prefix)
         );
     }
 }
 
-/// `[{"path", "valid", "problems": [{"kind", "message"}]}]`, one entry per
-/// file, valid and invalid together; any invalid file makes the exit code 1.
+/// `{"files": [{file, valid}], "problems": [{file, line, column, field,
+/// kind, message, severity}], "summary": {...}}`, valid and invalid files
+/// together; any invalid file makes the exit code 1.
 #[test]
 fn json_output_has_its_shape() {
     let out = validate(&[
@@ -95,17 +106,38 @@ fn json_output_has_its_shape() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let expected = serde_json::json!([
-        {"path": "boards/seed-ten-squares.json", "valid": true, "problems": []},
-        {"path": "tests/invalid/chain.json", "valid": false, "problems": [{
+    let expected = serde_json::json!({
+        "files": [
+            {"file": "boards/seed-ten-squares.json", "valid": true},
+            {"file": "tests/invalid/chain.json", "valid": false},
+            {"file": "no-such-file.json", "valid": false},
+        ],
+        "problems": [{
+            "file": "tests/invalid/chain.json",
+            "line": 1,
+            "column": 85,
+            "field": "ladders[0]",
             "kind": "chain",
-            "message": "ladders[0] 2→5: ends on square 5, where ladders[1] 5→8 starts (chains are forbidden)"
-        }]},
-        {"path": "no-such-file.json", "valid": false, "problems": [{
+            "message": "ladders[0] 2→5: ends on square 5, where ladders[1] 5→8 starts (chains are forbidden)",
+            "severity": "error",
+        }, {
+            "file": "no-such-file.json",
+            "line": null,
+            "column": null,
+            "field": null,
             "kind": "io",
-            "message": "cannot read: No such file or directory (os error 2)"
-        }]}
-    ]);
+            "message": "cannot read: No such file or directory (os error 2)",
+            "severity": "error",
+        }],
+        "summary": {
+            "files": 3,
+            "valid": 1,
+            "invalid": 2,
+            "errors": 2,
+            "warnings": 0,
+            "by_kind": {"chain": 1, "io": 1},
+        },
+    });
     assert_eq!(json, expected);
 }
 
@@ -125,7 +157,8 @@ fn text_output_lists_every_problem() {
     assert_eq!(
         text(&out.stdout),
         format!(
-            "{p}: ladders[0] 5→3: a ladder must go up\n{p}: snakes[0] 4→8: a snake must go down\n\
+            "{p}:1:29: ladder_descends: ladders[0] 5→3: a ladder must go up\n\
+             {p}:1:49: snake_climbs: snakes[0] 4→8: a snake must go down\n\
              1 board checked: 0 valid, 1 invalid\n"
         )
     );
@@ -139,17 +172,17 @@ fn garbage_empty_and_fifty_megabytes() {
         (
             "garbage.json",
             vec![0xde, 0xad, 0xbe, 0xef, 0x00, 0xff],
-            "line 1, column 1: expected value",
+            "1:1: json: expected value",
         ),
         (
             "empty.json",
             Vec::new(),
-            "line 1, column 0: EOF while parsing a value",
+            "1:1: json: EOF while parsing a value",
         ),
         (
             "big.json",
             vec![b'x'; 50 * 1024 * 1024],
-            "line 1, column 1: expected value",
+            "1:1: json: expected value",
         ),
     ];
     for (name, bytes, message) in cases {
@@ -159,6 +192,6 @@ fn garbage_empty_and_fifty_megabytes() {
         assert_eq!(out.status.code(), Some(1), "{name}");
         assert!(out.stderr.is_empty(), "{name}");
         let first = text(&out.stdout).lines().next().unwrap().to_string();
-        assert_eq!(first, format!("{}: {message}", path.display()));
+        assert_eq!(first, format!("{}:{message}", path.display()));
     }
 }

@@ -7,6 +7,8 @@
 //! it is about ([`field_of`], [`locate`]), and, for a valid board, the
 //! [`policy`] violations.
 
+pub mod diff;
+pub mod gate;
 pub mod locate;
 pub mod output;
 pub mod policy;
@@ -240,13 +242,17 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
                 Vec::new()
             } else {
                 let locator = std::str::from_utf8(bytes).ok().and_then(Locator::new);
-                violations
+                let mut found: Vec<Finding> = violations
                     .into_iter()
                     .map(|v| {
                         let at = locator.as_ref().map(|l| l.nearest(&v.field));
                         finding(at, Some(v.field.to_string()), v.kind, v.message)
                     })
-                    .collect()
+                    .collect();
+                // In file order; the sort is stable, so findings on one
+                // value keep the order of the thresholds.
+                found.sort_by_key(|f| (f.line, f.column));
+                found
             }
         }
     };

@@ -5,6 +5,7 @@
 mod analyze;
 mod check;
 mod common;
+mod diff;
 mod generate;
 mod play;
 mod report;
@@ -42,6 +43,8 @@ enum Command {
     Simulate(simulate::Args),
     /// Compare the exact analysis with a simulation; exit 1 if any figure disagrees.
     Check(check::Args),
+    /// What a layout change does to the game: figures, jumps, squares and rules, old against new.
+    Diff(diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Check(args) => check::run(args),
+        Command::Diff(args) => diff::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,319 @@
+//! `snakeladder validate` as a CI gate: each output format on a directory of
+//! valid, invalid and policy-violating boards (snapshots), the position of
+//! every problem kind, the policy on the built-in board, the SARIF schema,
+//! and the paths that hold no boards.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn validate(args: &[&str]) -> Output {
+    validate_in(root(), args)
+}
+
+fn validate_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("validate")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// tests/review/ holds a board that passes, one with two invalid jumps, and
+/// one that breaks its own limits; its snakeladder.toml sets
+/// `min_jump_use = 0.2`.
+#[test]
+fn every_format_on_a_directory_of_boards() {
+    for format in ["text", "json", "github", "sarif"] {
+        let out = validate(&["--format", format, "tests/review"]);
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        assert!(out.stderr.is_empty(), "{format}");
+        insta::assert_snapshot!(format!("review_{format}"), stdout(&out));
+    }
+}
+
+/// `--warn-only` turns a kind into warnings: they are printed and do not
+/// fail the run.
+#[test]
+fn warn_only_kinds_do_not_fail() {
+    let out = validate(&[
+        "--warn-only",
+        "max_mean_turns,min_jump_use",
+        "tests/review/slow.json",
+        "tests/review/good.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!("review_warn_only", stdout(&out));
+    let out = validate(&["--warn-only", "no_such_kind", "tests/review"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no_such_kind"));
+}
+
+/// The SARIF log validates against the SARIF 2.1.0 JSON schema, vendored in
+/// tests/sarif-schema-2.1.0.json (the copy shipped in the `serde-sarif`
+/// 0.8.0 crate, whose `$id` is the OASIS schema's).
+#[test]
+fn sarif_validates_against_the_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/sarif-schema-2.1.0.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap();
+    for args in [
+        &["--format", "sarif", "tests/review"][..],
+        &["--format", "sarif", "tests/invalid"],
+        &["--format", "sarif", "boards"],
+        &[
+            "--format",
+            "sarif",
+            "--warn-only",
+            "min_jump_use",
+            "tests/review",
+            "no-such.json",
+        ],
+    ] {
+        let out = validate(args);
+        let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&log)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{args:?}: {errors:#?}");
+        // A schema that accepted anything would prove nothing.
+        let mut broken = log.clone();
+        broken["runs"][0]["results"] = serde_json::json!([{"level": "fatal"}]);
+        assert!(!validator.is_valid(&broken));
+    }
+}
+
+/// Line and column of every problem kind of tests/invalid/, against the
+/// place of the offending text found by searching the file (an oracle
+/// independent of the JSON scanner): each row names the kind, the field and
+/// the text the value starts with, which occurs once in the file.
+#[test]
+fn every_problem_kind_at_its_line_and_column() {
+    let table: &[(&str, &str, &str)] = &[
+        ("chain", "ladders[0]", "[2, 5]"),
+        ("chain_cycle", "ladders[0]", "[10, 30]"),
+        ("dice_count", "rules.dice.count", "0, \"faces"),
+        ("dice_faces", "rules.dice.faces", "1}}}"),
+        ("dice_mixed", "rules.dice", "{\"count"),
+        ("dice_too_wide", "rules.dice", "{\"count"),
+        ("duplicate_start", "snakes[0]", "[3, 1]"),
+        ("endless_extra_rolls", "rules.extra_turn", "{\"on"),
+        (
+            "extra_turn_forfeit_after",
+            "rules.extra_turn.forfeit_after",
+            "0}",
+        ),
+        ("extra_turn_max_extra", "rules.extra_turn.max_extra", "-1}"),
+        ("extra_turn_unrollable", "rules.extra_turn.on", "7}"),
+        ("jump_end_off_board", "ladders[0]", "[5, 12]"),
+        ("jump_goes_nowhere", "ladders[0]", "[5, 5]"),
+        ("jump_start_off_board", "snakes[0]", "[12, 3]"),
+        ("jump_starts_on_last", "snakes[0]", "[10, 1]"),
+        ("jump_starts_on_start", "ladders[0]", "[0, 5]"),
+        ("ladder_descends", "ladders[1]", "[8, 3]"),
+        ("limit_out_of_range", "limits.min_jump_use", "1.5"),
+        ("snake_climbs", "snakes[0]", "[3, 8]"),
+        ("squares_out_of_range", "squares", "1}"),
+        ("start_out_of_range", "rules.start", "2}"),
+        ("too_large_to_check", "squares", "10000000"),
+        ("too_many_jumps", "ladders", "[[1, 2]"),
+        ("unwinnable", "squares", "20,"),
+        ("weight_negative", "rules.dice.weights[1]", "-0.5"),
+        ("weights_all_zero", "rules.dice", "{\"weights"),
+        ("weights_overflow", "rules.dice.weights", "[1e308"),
+        ("width_out_of_range", "width", "0}"),
+    ];
+    let mut files: Vec<String> = std::fs::read_dir(root().join("tests/invalid"))
+        .unwrap()
+        .map(|e| {
+            e.unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    files.sort();
+    let kinds: Vec<&str> = table.iter().map(|row| row.0).collect();
+    assert_eq!(files, kinds, "one row per file of tests/invalid/");
+    for &(kind, field, needle) in table {
+        let rel = format!("tests/invalid/{kind}.json");
+        let text = std::fs::read_to_string(root().join(&rel)).unwrap();
+        assert_eq!(text.matches(needle).count(), 1, "{rel}: {needle:?}");
+        let offset = text.find(needle).unwrap();
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+            .chars()
+            .count()
+            + 1;
+        let out = validate(&["--format", "json", &rel]);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let p = &json["problems"][0];
+        assert_eq!(p["kind"], kind, "{rel}");
+        assert_eq!(p["field"], field, "{rel}");
+        assert_eq!(
+            (p["line"].as_u64(), p["column"].as_u64()),
+            (Some(line as u64), Some(column as u64)),
+            "{rel}"
+        );
+        let first = stdout(&validate(&[&rel]))
+            .lines()
+            .next()
+            .unwrap()
+            .to_string();
+        assert!(
+            first.starts_with(&format!("{rel}:{line}:{column}: {kind}: ")),
+            "{first}"
+        );
+    }
+}
+
+/// The built-in board's mean is 39.5984 turns: a policy of 30 fails it, 45
+/// passes it, from the flags and from a policy file alike.
+#[test]
+fn the_built_in_board_under_a_policy() {
+    let out = validate(&["--builtin", "--max-mean-turns", "30"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "<built-in default board>:3:14: max_mean_turns: mean game length 39.5984 turns is above max_mean_turns = 30\n\
+         1 board checked: 0 valid, 1 invalid\n"
+    );
+    let out = validate(&["--builtin", "--max-mean-turns", "45"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+
+    let dir = tempfile::tempdir().unwrap();
+    let policy = dir.path().join("policy.toml");
+    std::fs::write(&policy, "[limits]\nmax_mean_turns = 30\n").unwrap();
+    let p = policy.to_str().unwrap();
+    assert_eq!(
+        validate(&["--builtin", "--policy", p]).status.code(),
+        Some(1)
+    );
+    // A flag overrides the file's key.
+    let out = validate(&["--builtin", "--policy", p, "--max-mean-turns", "45"]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// snakeladder.toml is found in the board's directory or a parent, the
+/// nearest winning; an unknown key is misuse (exit 2) with its position.
+#[test]
+fn policy_files_are_found_like_rustfmt_finds_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("a/b");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::copy(
+        root().join("boards/milton-bradley.json"),
+        deep.join("mb.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("snakeladder.toml"),
+        "[limits]\nmax_mean_turns = 30\n",
+    )
+    .unwrap();
+    let out = validate_in(dir.path(), &["a"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("a/b/mb.json:3:14: max_mean_turns: "),
+        "{}",
+        stdout(&out)
+    );
+    std::fs::write(
+        dir.path().join("a/snakeladder.toml"),
+        "[limits]\nmax_mean_turns = 45\n",
+    )
+    .unwrap();
+    assert_eq!(validate_in(dir.path(), &["a"]).status.code(), Some(0));
+
+    std::fs::write(
+        dir.path().join("a/snakeladder.toml"),
+        "[limits]\nmax_mean_turn = 45\n",
+    )
+    .unwrap();
+    let out = validate_in(dir.path(), &["a"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("snakeladder.toml:2:1:") && err.contains("max_mean_turn"),
+        "{err}"
+    );
+}
+
+/// A path that yields no board file fails (exit 1) and says so; no path at
+/// all is misuse (exit 2).
+#[test]
+fn no_boards_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a board").unwrap();
+    let out = validate_in(dir.path(), &["."]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        ".: no_boards: no board files under .\n0 boards checked: 0 valid, 0 invalid\n"
+    );
+    assert_eq!(validate(&[]).status.code(), Some(2));
+}
+
+/// A FIFO named x.json in a directory is skipped, not opened (opening it
+/// would block for ever).
+#[test]
+fn a_fifo_in_a_directory_does_not_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("x.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    std::fs::copy(
+        root().join("boards/seed-ten-squares.json"),
+        dir.path().join("ok.json"),
+    )
+    .unwrap();
+    let out = validate_in(dir.path(), &["."]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "1 board checked: 1 valid, 0 invalid\n");
+}
+
+/// A file name with a newline or an escape sequence is printed escaped: it
+/// cannot forge a line of output or drive the terminal.
+#[test]
+fn file_names_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "a\nb.json: forged\u{1b}[31m.json";
+    std::fs::write(
+        dir.path().join(name),
+        r#"{"squares": 10, "snakes": [[3, 8]]}"#,
+    )
+    .unwrap();
+    let out = validate_in(dir.path(), &["."]);
+    let text = stdout(&out);
+    assert_eq!(
+        text,
+        "./a\\nb.json: forged\\u{1b}[31m.json:1:28: snake_climbs: snakes[0] 3→8: a snake must go down\n\
+         1 board checked: 0 valid, 1 invalid\n"
+    );
+    let out = validate_in(dir.path(), &["--format", "github", "."]);
+    let first = stdout(&out).lines().next().unwrap().to_string();
+    assert!(
+        first.starts_with("::error file=./a\\nb.json%3A forged\\u{1b}[31m.json,line=1,col=28,"),
+        "{first}"
+    );
+}
