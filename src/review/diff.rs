@@ -479,11 +479,9 @@ impl Diff {
         }
         let _ = writeln!(out, "| figure | old | new | change |");
         let _ = writeln!(out, "| --- | ---: | ---: | ---: |");
-        for f in self
-            .figures
-            .iter()
-            .filter(|f| !f.name.ends_with(|c: char| c.is_ascii_digit()) || f.name.ends_with("_2"))
-        {
+        for f in self.figures.iter().filter(|f| {
+            !(f.name.starts_with("seat1") || f.name.starts_with("rounds")) || f.name.ends_with("_2")
+        }) {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} |",

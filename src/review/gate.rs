@@ -208,10 +208,14 @@ impl Gate {
             ));
         };
         let value = if self.abs { value.abs() } else { value };
-        let pct = if self.percent { "%" } else { "" };
+        let shown = match (&self.metric, self.percent) {
+            (Metric::Change(_), true) => format!("{value:.4}%"),
+            (Metric::Change(_), false) => format!("{value:.6}"),
+            _ => format!("{value}"),
+        };
         self.op
             .holds(value, self.threshold)
-            .then(|| format!("{self}: the value is {value:.4}{pct}"))
+            .then(|| format!("{self}: the value is {shown}"))
     }
 }
 

@@ -1,0 +1,208 @@
+//! `snakeladder diff`: the Milton Bradley board against Althoen, King and
+//! Schilling's transcription (one chute moved, 48→26 to 47→26), in every
+//! format, with `--fail-if` gates and `REV:path` sources.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn diff(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("diff")
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+const OLD: &str = "boards/milton-bradley.json";
+const NEW: &str = "boards/althoen-1993.json";
+
+/// The means are MATH.md's (39.5984 and 39.2251, published figures the
+/// analysis tests pin); the chute 48→26 is moved to 47→26.
+#[test]
+fn milton_bradley_against_althoen() {
+    let out = diff(&["--format", "json", OLD, NEW]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mean = &json["figures"][0];
+    assert_eq!(mean["name"], "mean");
+    // Four decimals as printed: the figures are exact to ~1e-12.
+    assert!((mean["old"].as_f64().unwrap() - 39.5984).abs() < 5e-5);
+    assert!((mean["new"].as_f64().unwrap() - 39.2251).abs() < 5e-5);
+    let jumps = json["jumps"].as_array().unwrap();
+    assert_eq!(jumps.len(), 1, "{jumps:?}");
+    assert_eq!(jumps[0]["change"], "moved");
+    assert_eq!(jumps[0]["kind"], "snake");
+    assert_eq!(
+        (
+            jumps[0]["old"]["from"].as_u64(),
+            jumps[0]["old"]["to"].as_u64()
+        ),
+        (Some(48), Some(26))
+    );
+    assert_eq!(
+        (
+            jumps[0]["new"]["from"].as_u64(),
+            jumps[0]["new"]["to"].as_u64()
+        ),
+        (Some(47), Some(26))
+    );
+    assert_eq!(json["rules"], serde_json::json!([]));
+    // Square 47 can no longer be rested on (the chute starts there) and 48
+    // now can: the two largest changes.
+    let squares: Vec<u64> = json["squares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["square"].as_u64().unwrap())
+        .collect();
+    assert_eq!(&squares[..2], &[47, 48]);
+    assert_eq!(json["squares"][0]["new"], 0.0);
+    assert_eq!(json["squares"][1]["old"], 0.0);
+
+    let text = stdout(&diff(&[OLD, NEW]));
+    assert!(
+        text.contains(
+            "mean turns                              39.5984      39.2251  -0.3732 (-0.9%)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "moved    snake   48→26 (used in 43.50% of games)  →  47→26 (used in 41.18% of games)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn text_and_markdown_snapshots() {
+    insta::assert_snapshot!("diff_text", stdout(&diff(&[OLD, NEW])));
+    insta::assert_snapshot!(
+        "diff_markdown",
+        stdout(&diff(&["--format", "markdown", OLD, NEW]))
+    );
+    insta::assert_snapshot!(
+        "diff_rules_markdown",
+        stdout(&diff(&[
+            "--format",
+            "markdown",
+            OLD,
+            "boards/variant-two-dice.json"
+        ]))
+    );
+}
+
+/// The page is self-contained: both boards and the overlaid distributions
+/// are inline SVG, and nothing is loaded from elsewhere.
+#[test]
+fn html_draws_both_boards_and_both_lengths() {
+    let out = diff(&["--format", "html", OLD, NEW]);
+    assert_eq!(out.status.code(), Some(0));
+    let page = stdout(&out);
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert_eq!(page.matches("<svg").count(), 3, "an overlay and two boards");
+    assert!(page.contains("Game length: P(T = t), old and new"));
+    assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
+    assert!(page.contains("48→26 (used in 43.50% of games)"));
+}
+
+#[test]
+fn fail_if_gates() {
+    let gate = |expr: &str| diff(&["--fail-if", expr, OLD, NEW]);
+    // The mean falls by 0.3732 turns, 0.94%.
+    for (expr, code) in [
+        ("mean_change > 0", 0),
+        ("mean_change < 0", 1),
+        ("abs(mean_change) > 0.9%", 1),
+        ("abs(mean_change) > 1%", 0),
+        ("mean_change <= -0.37", 1),
+        ("mean_change <= -0.38", 0),
+        ("jumps_changed > 0", 1),
+        ("rules_changed > 0", 0),
+        ("shortest_change > 0", 0),
+    ] {
+        let out = gate(expr);
+        assert_eq!(out.status.code(), Some(code), "{expr}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.is_empty(), code == 0, "{expr}: {stderr}");
+    }
+    let out = gate("mean > 10");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `REV:path` reads the old board from git; a bad revision or path is an
+/// unreadable board (exit 1) naming it.
+#[test]
+fn sources_from_git_and_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| {
+        let ok = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("git is needed to read REV:path")
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    std::fs::copy(root().join(OLD), dir.path().join("b.json")).unwrap();
+    git(&["add", "b.json"]);
+    git(&["commit", "-qm", "old"]);
+    std::fs::copy(root().join(NEW), dir.path().join("b.json")).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(BIN)
+            .arg("diff")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--format", "json", "HEAD:b.json", "b.json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["old"]["source"], "HEAD:b.json");
+    assert_eq!(json["jumps"][0]["change"], "moved");
+    let out = run(&["HEAD:missing.json", "b.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: HEAD:missing.json: cannot read: git show: "),
+        "{stderr}"
+    );
+
+    let mut child = Command::new(BIN)
+        .args(["diff", "--format", "json", "-", "b.json"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(
+        &mut child.stdin.take().unwrap(),
+        &std::fs::read(root().join(OLD)).unwrap(),
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["old"]["source"], "<stdin>");
+    assert_eq!(run(&["-", "-"]).status.code(), Some(2));
+}
