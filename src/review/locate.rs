@@ -5,8 +5,10 @@
 //! [`Locator::new`] reads the text once, as JSON that has already been
 //! parsed (a board that failed to parse has its position from the parser).
 //! It records where every object member and array element starts, except
-//! inside arrays nested in arrays: a jump `[4, 98]` is located as a whole,
-//! and a file of millions of jumps costs one small record per jump.
+//! inside arrays nested in arrays: a jump `[4, 98]` is located as a whole.
+//! [`Locator::for_paths`] records only the values on the way to the paths
+//! asked for, so a file of millions of jumps with one bad jump costs a
+//! handful of records.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -97,7 +99,8 @@ enum Children {
     // Boxed so that a leaf (a jump, of which a file may hold millions)
     // stays small.
     Object(Box<HashMap<String, Node>>),
-    Array(Vec<Node>),
+    /// The items recorded, with their indices, in increasing order.
+    Array(Vec<(usize, Node)>),
 }
 
 /// The positions of the values of one JSON document.
@@ -120,6 +123,35 @@ impl Locator {
     /// board that parsed never is); the parser's own position is then the
     /// one to report.
     pub fn new(text: &str) -> Option<Locator> {
+        Self::read(
+            text,
+            &Want {
+                all: true,
+                ..Want::default()
+            },
+        )
+    }
+
+    /// Reads a JSON document, recording only the values on the way to
+    /// `paths` (and their ancestors, for [`Locator::nearest`]).
+    pub fn for_paths<'a>(
+        text: &str,
+        paths: impl IntoIterator<Item = &'a FieldPath>,
+    ) -> Option<Locator> {
+        let mut want = Want::default();
+        for path in paths {
+            let mut w = &mut want;
+            for segment in &path.0 {
+                w = match segment {
+                    Segment::Key(k) => w.keys.entry(k.clone()).or_default(),
+                    Segment::Index(i) => w.indices.entry(*i).or_default(),
+                };
+            }
+        }
+        Self::read(text, &want)
+    }
+
+    fn read(text: &str, want: &Want) -> Option<Locator> {
         let mut scanner = Scanner {
             text,
             bytes: text.as_bytes(),
@@ -130,7 +162,7 @@ impl Locator {
         if text.starts_with('\u{feff}') {
             scanner.i = 3;
         }
-        let root = scanner.value(true, 0)?;
+        let root = scanner.value(Some(want), 0)?;
         scanner.skip_space();
         (scanner.i == scanner.bytes.len()).then_some(Locator { root })
     }
@@ -141,7 +173,10 @@ impl Locator {
         for segment in &path.0 {
             node = match (segment, &node.children) {
                 (Segment::Key(k), Children::Object(members)) => members.get(k)?,
-                (Segment::Index(i), Children::Array(items)) => items.get(*i)?,
+                (Segment::Index(i), Children::Array(items)) => {
+                    let k = items.binary_search_by_key(i, |(j, _)| *j).ok()?;
+                    &items[k].1
+                }
                 _ => return None,
             };
         }
@@ -156,6 +191,35 @@ impl Locator {
             .rev()
             .find_map(|n| self.find(&FieldPath(path.0[..n].to_vec())))
             .unwrap_or(self.root.at)
+    }
+}
+
+/// Which values to record: every one below (`all`), or those on the way to
+/// the paths asked for.
+#[derive(Debug, Default)]
+struct Want {
+    all: bool,
+    keys: HashMap<String, Want>,
+    indices: HashMap<usize, Want>,
+}
+
+impl Want {
+    fn key(&self, k: &str) -> Option<&Want> {
+        if self.all {
+            Some(self)
+        } else {
+            self.keys.get(k)
+        }
+    }
+
+    /// `nested` says whether the element is itself an array: under `all`,
+    /// arrays in arrays are located as a whole.
+    fn index(&self, i: usize, nested: bool) -> Option<&Want> {
+        if self.all {
+            (!nested).then_some(self)
+        } else {
+            self.indices.get(&i)
+        }
     }
 }
 
@@ -198,9 +262,10 @@ impl Scanner<'_> {
         (self.peek()? == b).then(|| self.bump())
     }
 
-    /// Reads a value; `record` says whether its members get positions of
-    /// their own.
-    fn value(&mut self, record: bool, depth: usize) -> Option<Node> {
+    /// Reads a value; `want` says which of its members get positions of
+    /// their own (none when `None`).
+    fn value(&mut self, want: Option<&Want>, depth: usize) -> Option<Node> {
+        let record = want.is_some();
         if depth > MAX_DEPTH {
             return None;
         }
@@ -218,8 +283,9 @@ impl Scanner<'_> {
                         self.skip_space();
                         let key = self.string()?;
                         self.expect(b':')?;
-                        let node = self.value(record, depth + 1)?;
-                        if record {
+                        let inner = want.and_then(|w| w.key(&key));
+                        let node = self.value(inner, depth + 1)?;
+                        if inner.is_some() {
                             members.insert(key, node);
                         }
                         self.skip_space();
@@ -246,13 +312,17 @@ impl Scanner<'_> {
                 if self.peek()? == b']' {
                     self.bump();
                 } else {
+                    let mut i = 0;
                     loop {
-                        // Inside an array, arrays are located as a whole.
-                        let inner = self.peek_after_space() != Some(b'[');
-                        let node = self.value(record && inner, depth + 1)?;
-                        if record {
-                            items.push(node);
+                        let nested = self.peek_after_space() == Some(b'[');
+                        let inner = want.and_then(|w| w.index(i, nested));
+                        let node = self.value(inner, depth + 1)?;
+                        // Under `all` every item is kept (an array in an
+                        // array as a leaf); otherwise only those wanted.
+                        if inner.is_some() || want.is_some_and(|w| w.all) {
+                            items.push((i, node));
                         }
+                        i += 1;
                         self.skip_space();
                         match self.peek()? {
                             b',' => self.bump(),
@@ -395,6 +465,39 @@ mod tests {
         assert_eq!(
             locator.nearest(&FieldPath::key("limits.max_mean_turns")),
             Position { line: 1, column: 1 }
+        );
+    }
+
+    #[test]
+    fn only_the_paths_asked_for_are_recorded() {
+        let text = r#"{"squares": 10, "snakes": [[9, 3], [8, 2], [7, 1]], "rules": {"start": 1}}"#;
+        let want = [FieldPath::key("snakes").index(1)];
+        let locator = Locator::for_paths(text, &want).unwrap();
+        assert_eq!(
+            locator.find(&want[0]),
+            Some(Position {
+                line: 1,
+                column: 36
+            })
+        );
+        assert_eq!(
+            locator.find(&FieldPath::key("snakes")),
+            Some(Position {
+                line: 1,
+                column: 27
+            })
+        );
+        assert_eq!(locator.find(&FieldPath::key("snakes").index(0)), None);
+        assert_eq!(locator.find(&FieldPath::key("squares")), None);
+        assert_eq!(locator.find(&FieldPath::key("rules.start")), None);
+        let everything = Locator::new(text).unwrap();
+        assert_eq!(everything.find(&want[0]), locator.find(&want[0]));
+        assert_eq!(
+            everything.find(&FieldPath::key("snakes").index(2)),
+            Some(Position {
+                line: 1,
+                column: 44
+            })
         );
     }
 

@@ -220,12 +220,16 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
     };
     let findings = match Board::from_spec(&spec) {
         Err(err) => {
+            let fields: Vec<FieldPath> =
+                err.problems().iter().map(|p| field_of(p, &spec)).collect();
             // The bytes parsed as JSON, so they are UTF-8.
-            let locator = std::str::from_utf8(bytes).ok().and_then(Locator::new);
+            let locator = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(|text| Locator::for_paths(text, &fields));
             err.problems()
                 .iter()
-                .map(|p| {
-                    let field = field_of(p, &spec);
+                .zip(fields)
+                .map(|(p, field)| {
                     let at = locator.as_ref().map(|l| l.nearest(&field));
                     let name = (!field.is_root()).then(|| field.to_string());
                     finding(at, name, p.kind(), p.to_string())
@@ -241,7 +245,9 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
             if violations.is_empty() {
                 Vec::new()
             } else {
-                let locator = std::str::from_utf8(bytes).ok().and_then(Locator::new);
+                let locator = std::str::from_utf8(bytes)
+                    .ok()
+                    .and_then(|text| Locator::for_paths(text, violations.iter().map(|v| &v.field)));
                 let mut found: Vec<Finding> = violations
                     .into_iter()
                     .map(|v| {
