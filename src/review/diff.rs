@@ -197,6 +197,9 @@ impl Diff {
     }
 }
 
+/// A jump of one board: its ends, its kind and its use probability.
+type Written = ((u32, u32), (JumpKind, Option<f64>));
+
 fn jump_changes(ob: &Board, oa: &Analysis, nb: &Board, na: &Analysis) -> Vec<JumpDiff> {
     let uses = |b: &Board, a: &Analysis| -> BTreeMap<(u32, u32), (JumpKind, Option<f64>)> {
         b.jumps()
@@ -213,12 +216,12 @@ fn jump_changes(ob: &Board, oa: &Analysis, nb: &Board, na: &Analysis) -> Vec<Jum
             .collect()
     };
     let (old, new) = (uses(ob, oa), uses(nb, na));
-    let mut removed: Vec<((u32, u32), (JumpKind, Option<f64>))> = old
+    let mut removed: Vec<Written> = old
         .iter()
         .filter(|(k, _)| !new.contains_key(k))
         .map(|(k, v)| (*k, *v))
         .collect();
-    let mut added: Vec<((u32, u32), (JumpKind, Option<f64>))> = new
+    let mut added: Vec<Written> = new
         .iter()
         .filter(|(k, _)| !old.contains_key(k))
         .map(|(k, v)| (*k, *v))
@@ -348,7 +351,7 @@ fn value(x: Option<f64>, name: &str) -> String {
 fn change(f: &Figure) -> String {
     match (f.change(), f.relative_change()) {
         (None, _) => "–".to_string(),
-        (Some(d), _) if d == 0.0 => "0".to_string(),
+        (Some(0.0), _) => "0".to_string(),
         (Some(d), rel) => {
             let d = if f.name.starts_with("seat1") {
                 format!("{d:+.6}")

@@ -96,9 +96,7 @@ struct Node {
 #[derive(Debug)]
 enum Children {
     None,
-    // Boxed so that a leaf (a jump, of which a file may hold millions)
-    // stays small.
-    Object(Box<HashMap<String, Node>>),
+    Object(HashMap<String, Node>),
     /// The items recorded, with their indices, in increasing order.
     Array(Vec<(usize, Node)>),
 }
@@ -300,7 +298,7 @@ impl Scanner<'_> {
                     }
                 }
                 if record {
-                    Children::Object(Box::new(members))
+                    Children::Object(members)
                 } else {
                     Children::None
                 }

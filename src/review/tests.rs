@@ -86,7 +86,7 @@ fn a_board_tightens_but_never_loosens_the_policy() {
 
 #[test]
 fn warn_only_turns_a_kind_into_warnings() {
-    let mut reports = vec![check(r#"{"squares": 10, "snakes": [[3, 8]], "width": 0}"#)];
+    let mut reports = [check(r#"{"squares": 10, "snakes": [[3, 8]], "width": 0}"#)];
     warn_only(
         reports.iter_mut().flat_map(|r| r.findings.iter_mut()),
         &BTreeSet::from(["snake_climbs".to_string()]),
