@@ -101,6 +101,11 @@ fn expected() -> Vec<Problem> {
         Problem::Unwinnable {
             squares: Squares(vec![19]),
         },
+        Problem::LimitOutOfRange {
+            key: "min_jump_use",
+            value: 1.5,
+            range: "0..=1",
+        },
     ]
 }
 
@@ -135,5 +140,5 @@ fn the_table_and_the_folder_agree() {
         .map(|p| format!("{}.json", p.kind()))
         .collect();
     assert_eq!(on_disk, listed);
-    assert_eq!(listed.len(), 27);
+    assert_eq!(listed.len(), 28);
 }

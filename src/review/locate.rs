@@ -109,7 +109,7 @@ enum Children {
 /// let text = "{\n  \"squares\": 10,\n  \"snakes\": [[9, 3], [4, 8]]\n}";
 /// let locator = Locator::new(text).unwrap();
 /// let at = locator.find(&FieldPath::key("snakes").index(1));
-/// assert_eq!(at, Some(Position { line: 3, column: 23 }));
+/// assert_eq!(at, Some(Position { line: 3, column: 22 }));
 /// ```
 #[derive(Debug)]
 pub struct Locator {
