@@ -19,5 +19,6 @@ mod robust_cli;
 mod robust_fuzz_regressions;
 mod sim_check_props;
 mod sim_cli;
+mod snapshots;
 mod sparse_agreement;
 mod sparse_cli;
