@@ -15,8 +15,8 @@ pub mod policy;
 
 use crate::analysis::Limits;
 use crate::policy::Thresholds;
-use crate::validation::{JumpList, Problem};
 use crate::{Board, BoardError, BoardSpec};
+use crate::{JumpList, Problem};
 use locate::{FieldPath, Locator, Position};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -283,12 +283,27 @@ pub fn file_error(file: &str, kind: &str, message: String) -> Finding {
 }
 
 /// Reads a board file's bytes, refusing a directory and a file past
-/// [`crate::board::MAX_FILE_BYTES`] without reading it whole.
+/// [`crate::MAX_FILE_BYTES`] without reading it whole.
 ///
 /// # Errors
 /// [`BoardError::Io`] and [`BoardError::TooLarge`].
 pub fn read_board_file(path: &Path) -> Result<Vec<u8>, BoardError> {
-    crate::error::read_limited(path)
+    let io = |source| BoardError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if meta.is_dir() {
+        return Err(io(std::io::Error::other("is a directory")));
+    }
+    if meta.len() > crate::MAX_FILE_BYTES {
+        return Err(BoardError::TooLarge {
+            path: path.to_path_buf(),
+            bytes: meta.len(),
+        });
+    }
+    crate::model::read::read_capped(file, path)
 }
 
 /// Turns the findings of the given kinds into warnings.

@@ -8,11 +8,11 @@
 //! memory or work limits is reported as unchecked, never passed.
 
 use super::locate::FieldPath;
-use crate::analysis::limits::Figure;
+use crate::analysis::Figure;
 use crate::analysis::{Analysis, Limits, Options};
 use crate::policy::Thresholds;
-use crate::validation::{JumpList, JumpRef};
 use crate::{Board, BoardSpec, JumpKind};
+use crate::{JumpList, JumpRef};
 
 /// The kind of the problem raised when the policy could not be checked.
 pub const UNCHECKED: &str = "policy_unchecked";
@@ -44,15 +44,13 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
             message,
         }]
     };
-    let options = Options {
-        players: if t.max_first_seat_advantage.is_some() {
-            vec![2]
-        } else {
-            Vec::new()
-        },
-        exact: false,
+    let players = if t.max_first_seat_advantage.is_some() {
+        vec![2]
+    } else {
+        Vec::new()
     };
-    let a = match Analysis::with_limits(board, &options, limits) {
+    let options = Options::default().players(players).limits(*limits);
+    let a = match Analysis::new(board, &options) {
         Ok(a) => a,
         Err(e) => return unchecked(format!("the policy could not be checked: {e}")),
     };
@@ -201,7 +199,7 @@ mod tests {
     use super::*;
 
     fn builtin() -> (Board, BoardSpec) {
-        let spec: BoardSpec = serde_json::from_str(crate::board::DEFAULT_BOARD_JSON).unwrap();
+        let spec: BoardSpec = serde_json::from_str(crate::DEFAULT_BOARD_JSON).unwrap();
         (Board::from_spec(&spec).unwrap(), spec)
     }
 

@@ -1,10 +1,10 @@
 //! `snakeladder diff OLD NEW`: what a layout change does to the game.
 
 use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
-use snakeladder::analysis::{Analysis, Limits, Options};
+use crate::memory;
 use snakeladder::review::diff::Diff;
 use snakeladder::review::gate::Gate;
-use snakeladder::sparse::memory;
+use snakeladder::{Analysis, Limits, Options};
 use snakeladder::{Board, BoardError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -57,17 +57,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ));
     }
     let mut limits = Limits::default();
-    if let Some(m) = args.max_memory {
-        limits.max_memory = m;
-    }
+    limits.max_memory = args.max_memory.unwrap_or_else(memory::default_limit);
     if let Some(w) = args.max_work {
         limits.max_work = w;
     }
     let old = load(&args.old)?;
     let new = load(&args.new)?;
-    let options = Options::default();
-    let old_a = Analysis::with_limits(&old, &options, &limits)?;
-    let new_a = Analysis::with_limits(&new, &options, &limits)?;
+    let options = Options::default().limits(limits);
+    let old_a = Analysis::new(&old, &options)?;
+    let new_a = Analysis::new(&new, &options)?;
     let diff = Diff::new(
         (&old, &old_a, shown(&args.old)),
         (&new, &new_a, shown(&args.new)),
@@ -129,7 +127,7 @@ fn load(source: &str) -> Result<Board, CliError> {
         ))
         .into());
     }
-    if out.stdout.len() as u64 > snakeladder::board::MAX_FILE_BYTES {
+    if out.stdout.len() as u64 > snakeladder::MAX_FILE_BYTES {
         return Err(BoardError::TooLarge {
             path: PathBuf::from(source),
             bytes: out.stdout.len() as u64,

@@ -2,10 +2,10 @@
 //! line and column, and hold valid boards to a layout policy.
 
 use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
+use crate::memory;
 use snakeladder::analysis::Limits;
 use snakeladder::policy::{self, Thresholds};
 use snakeladder::review::{self, FileReport, Finding, Review, output};
-use snakeladder::sparse::memory;
 use std::collections::{BTreeSet, HashMap};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -106,9 +106,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     }
     let mut limits = Limits::default();
-    if let Some(m) = args.max_memory {
-        limits.max_memory = m;
-    }
+    limits.max_memory = args.max_memory.unwrap_or_else(memory::default_limit);
     if let Some(w) = args.max_work {
         limits.max_work = w;
     }
@@ -129,7 +127,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let review = policies.review(Path::new("."), limits)?;
         reports.push(review::check_board_bytes(
             "<built-in default board>",
-            snakeladder::board::DEFAULT_BOARD_JSON.as_bytes(),
+            snakeladder::DEFAULT_BOARD_JSON.as_bytes(),
             &review,
         ));
     }
@@ -204,7 +202,7 @@ fn known_kind(kind: &str) -> bool {
     ];
     policy::KEYS.contains(&kind)
         || OTHER.contains(&kind)
-        || snakeladder::validation::KINDS.contains(&kind)
+        || snakeladder::Problem::KINDS.contains(&kind)
 }
 
 /// The policy of each directory: the `--policy` file, or the nearest
@@ -259,7 +257,7 @@ fn check_file(path: &Path, shown: String, review: &Review) -> FileReport {
 fn check_stdin(review: &Review) -> FileReport {
     let name = "<stdin>";
     let mut bytes = Vec::new();
-    let limit = snakeladder::board::MAX_FILE_BYTES;
+    let limit = snakeladder::MAX_FILE_BYTES;
     let read = std::io::stdin().take(limit + 1).read_to_end(&mut bytes);
     let error = match read {
         Err(e) => Some(("io", format!("cannot read: {e}"))),
@@ -285,7 +283,7 @@ fn read_message(e: &snakeladder::BoardError) -> String {
         snakeladder::BoardError::Io { source, .. } => format!("cannot read: {source}"),
         snakeladder::BoardError::TooLarge { bytes, .. } => format!(
             "the file is {bytes} bytes, more than the {} bytes a board file may have",
-            snakeladder::board::MAX_FILE_BYTES
+            snakeladder::MAX_FILE_BYTES
         ),
         other => other.to_string(),
     }
