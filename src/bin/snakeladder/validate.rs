@@ -105,8 +105,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             )));
         }
     }
-    let mut limits = Limits::default();
-    limits.max_memory = args.max_memory.unwrap_or_else(memory::default_limit);
+    let mut limits = Limits {
+        max_memory: args.max_memory.unwrap_or_else(memory::default_limit),
+        ..Limits::default()
+    };
     if let Some(w) = args.max_work {
         limits.max_work = w;
     }
