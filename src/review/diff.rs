@@ -595,7 +595,7 @@ const CHART_MASS: f64 = 0.999;
 
 impl Diff {
     /// A self-contained HTML page: the summary table, both boards drawn
-    /// (with [`crate::report::charts::board_chart`]), the two length
+    /// (with the report's board drawing), the two length
     /// distributions overlaid, and the details. `old` and `new` are the
     /// boards compared.
     pub fn html(&self, old: &Board, new: &Board) -> String {
