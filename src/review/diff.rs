@@ -34,7 +34,7 @@ pub struct Side {
 
 /// A headline figure before and after.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Figure {
+pub struct FigureChange {
     /// A stable name (`mean`, `seat1_advantage_2`); the `--fail-if`
     /// expressions use it.
     pub name: String,
@@ -46,7 +46,7 @@ pub struct Figure {
     pub new: Option<f64>,
 }
 
-impl Figure {
+impl FigureChange {
     /// `new − old`.
     pub fn change(&self) -> Option<f64> {
         Some(self.new? - self.old?)
@@ -74,7 +74,7 @@ pub enum JumpChange {
 
 /// A jump as one board has it, with its use.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
-pub struct JumpUse {
+pub struct JumpSide {
     /// Start square.
     pub from: u32,
     /// End square.
@@ -92,9 +92,9 @@ pub struct JumpDiff {
     /// Snake or ladder.
     pub kind: JumpKind,
     /// On the old board.
-    pub old: Option<JumpUse>,
+    pub old: Option<JumpSide>,
     /// On the new board.
-    pub new: Option<JumpUse>,
+    pub new: Option<JumpSide>,
 }
 
 /// A square whose probability of ever being rested on changed.
@@ -127,7 +127,7 @@ pub struct Diff {
     /// The new board.
     pub new: Side,
     /// Headline figures.
-    pub figures: Vec<Figure>,
+    pub figures: Vec<FigureChange>,
     /// Jumps added, removed and moved, by square.
     pub jumps: Vec<JumpDiff>,
     /// The squares whose rest probability changed most (at most
@@ -154,7 +154,7 @@ impl Diff {
         };
         let mut figures = Vec::new();
         let mut fig = |name: &str, label: &str, f: &dyn Fn(&Analysis) -> Option<f64>| {
-            figures.push(Figure {
+            figures.push(FigureChange {
                 name: name.to_string(),
                 label: label.to_string(),
                 old: f(oa),
@@ -192,7 +192,7 @@ impl Diff {
     }
 
     /// A headline figure by name.
-    pub fn figure(&self, name: &str) -> Option<&Figure> {
+    pub fn figure(&self, name: &str) -> Option<&FigureChange> {
         self.figures.iter().find(|f| f.name == name)
     }
 }
@@ -226,7 +226,7 @@ fn jump_changes(ob: &Board, oa: &Analysis, nb: &Board, na: &Analysis) -> Vec<Jum
         .filter(|(k, _)| !old.contains_key(k))
         .map(|(k, v)| (*k, *v))
         .collect();
-    let use_of = |(from, to): (u32, u32), p: Option<f64>| JumpUse {
+    let use_of = |(from, to): (u32, u32), p: Option<f64>| JumpSide {
         from,
         to,
         use_probability: p,
@@ -348,7 +348,7 @@ fn value(x: Option<f64>, name: &str) -> String {
     }
 }
 
-fn change(f: &Figure) -> String {
+fn change(f: &FigureChange) -> String {
     match (f.change(), f.relative_change()) {
         (None, _) => "–".to_string(),
         (Some(0.0), _) => "0".to_string(),
@@ -368,7 +368,7 @@ fn change(f: &Figure) -> String {
     }
 }
 
-fn jump_text(j: Option<JumpUse>) -> String {
+fn jump_text(j: Option<JumpSide>) -> String {
     match j {
         None => "–".to_string(),
         Some(u) => match u.use_probability {

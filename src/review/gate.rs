@@ -64,7 +64,7 @@ impl Op {
 /// What a gate measures.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Metric {
-    /// The change of a headline figure ([`super::diff::Figure::name`]).
+    /// The change of a headline figure ([`super::diff::FigureChange::name`]).
     Change(String),
     /// Jumps added, removed or moved.
     JumpsChanged,

@@ -5,13 +5,13 @@
 //! [`check_board_bytes`] turns one file's bytes into a [`FileReport`]: a JSON
 //! error where the parser stopped, each validation [`Problem`] at the value
 //! it is about ([`field_of`], [`locate`]), and, for a valid board, the
-//! [`policy`] violations.
+//! policy violations ([`enforce`]).
 
 pub mod diff;
+pub mod enforce;
 pub mod gate;
 pub mod locate;
 pub mod output;
-pub mod policy;
 
 use crate::analysis::Limits;
 use crate::policy::Thresholds;
@@ -241,7 +241,7 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
                 Some(own) => review.policy.tightened_by(own),
                 None => review.policy.clone(),
             };
-            let violations = policy::check(&board, &spec, &policy, &review.limits);
+            let violations = enforce::check(&board, &spec, &policy, &review.limits);
             if violations.is_empty() {
                 Vec::new()
             } else {

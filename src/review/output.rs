@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 /// The counts every format ends with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Summary {
+pub struct Tally {
     /// Board files checked.
     pub files: usize,
     /// Files without errors.
@@ -24,17 +24,17 @@ pub struct Summary {
     pub by_kind: BTreeMap<String, usize>,
 }
 
-impl Summary {
+impl Tally {
     /// Counts the reports of board files and the findings about paths
     /// (`other`: a directory without boards).
-    pub fn new(reports: &[FileReport], other: &[Finding]) -> Summary {
+    pub fn new(reports: &[FileReport], other: &[Finding]) -> Tally {
         let valid = reports.iter().filter(|r| r.valid()).count();
         let all = || reports.iter().flat_map(|r| &r.findings).chain(other);
         let mut by_kind = BTreeMap::new();
         for f in all() {
             *by_kind.entry(f.kind.clone()).or_insert(0) += 1;
         }
-        Summary {
+        Tally {
             files: reports.len(),
             valid,
             invalid: reports.len() - valid,
@@ -85,7 +85,7 @@ pub fn text(reports: &[FileReport], other: &[Finding]) -> String {
         }
         out.push_str(&format!("{}: {}\n", f.kind, f.message));
     }
-    out.push_str(&Summary::new(reports, other).line());
+    out.push_str(&Tally::new(reports, other).line());
     out.push('\n');
     out
 }
@@ -102,7 +102,7 @@ pub fn json(reports: &[FileReport], other: &[Finding]) -> serde_json::Value {
     json!({
         "files": files,
         "problems": problems,
-        "summary": Summary::new(reports, other),
+        "summary": Tally::new(reports, other),
     })
 }
 
@@ -128,7 +128,7 @@ pub fn github(reports: &[FileReport], other: &[Finding]) -> String {
             github_data(&f.message)
         ));
     }
-    out.push_str(&Summary::new(reports, other).line());
+    out.push_str(&Tally::new(reports, other).line());
     out.push('\n');
     out
 }
@@ -207,7 +207,7 @@ fn rule_description(kind: &str) -> String {
         "json" => "The file is not a board file".to_string(),
         "io" => "The file cannot be read".to_string(),
         "no_boards" => "A path holds no board file".to_string(),
-        super::policy::UNCHECKED => "The layout policy could not be checked".to_string(),
+        super::enforce::UNCHECKED => "The layout policy could not be checked".to_string(),
         k if crate::policy::KEYS.contains(&k) => format!("Layout policy: {k}"),
         k => format!("Invalid board: {}", k.replace('_', " ")),
     }

@@ -168,7 +168,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         &warn_only,
     );
 
-    let summary = output::Summary::new(&reports, &other);
+    let summary = output::Tally::new(&reports, &other);
     let mut out = common::stdout();
     match args.format {
         ValidateFormat::Text => out.write_all(output::text(&reports, &other).as_bytes())?,
@@ -200,7 +200,7 @@ fn known_kind(kind: &str) -> bool {
         "io",
         "too_large",
         "no_boards",
-        review::policy::UNCHECKED,
+        review::enforce::UNCHECKED,
     ];
     policy::KEYS.contains(&kind)
         || OTHER.contains(&kind)
