@@ -38,6 +38,7 @@ pub mod atomic;
 pub mod board;
 pub mod chain;
 pub mod check;
+pub mod design;
 pub mod dice;
 pub mod error;
 pub mod exact;
