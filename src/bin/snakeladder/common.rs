@@ -3,6 +3,8 @@
 
 use snakeladder::analysis::AnalysisError;
 use snakeladder::analysis::solve::SolveError;
+use snakeladder::design::DesignError;
+use snakeladder::generate::GenerateError;
 use snakeladder::{Board, BoardError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -12,7 +14,8 @@ use std::process::ExitCode;
 pub const EXIT_OK: u8 = 0;
 /// Exit code: a board is invalid or unreadable, or a check failed.
 pub const EXIT_FAILURE: u8 = 1;
-// Exit code 2, command-line misuse, is clap's own.
+/// Exit code: command-line misuse (clap's own for malformed arguments).
+pub const EXIT_USAGE: u8 = 2;
 /// Exit code: the work could not be done (a limit, an output error).
 pub const EXIT_CANNOT: u8 = 3;
 
@@ -31,6 +34,9 @@ pub enum CliError {
     /// A simulation could not run.
     #[error(transparent)]
     Simulate(#[from] snakeladder::simulate::SimulateError),
+    /// A design tool could not do what was asked.
+    #[error(transparent)]
+    Design(#[from] snakeladder::design::DesignError),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
@@ -58,6 +64,16 @@ impl CliError {
                 | AnalysisError::Memory { .. }
                 | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
                 _ => EXIT_FAILURE,
+            },
+            CliError::Design(e) => match e {
+                DesignError::Target { .. }
+                | DesignError::Advantage { .. }
+                | DesignError::KeepNotOnBoard { .. } => EXIT_USAGE,
+                DesignError::Layout(GenerateError::Invalid(_)) => EXIT_FAILURE,
+                DesignError::Layout(_) => EXIT_USAGE,
+                DesignError::Analysis(AnalysisError::Memory { .. }) => EXIT_CANNOT,
+                DesignError::Analysis(_) => EXIT_FAILURE,
+                _ => EXIT_CANNOT,
             },
             CliError::Output(_) | CliError::Write(_) | CliError::Simulate(_) => EXIT_CANNOT,
         };

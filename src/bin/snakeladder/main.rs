@@ -5,10 +5,12 @@
 mod analyze;
 mod check;
 mod common;
+mod design;
 mod generate;
 mod play;
 mod report;
 mod simulate;
+mod tune;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +44,8 @@ enum Command {
     Simulate(simulate::Args),
     /// Compare the exact analysis with a simulation; exit 1 if any figure disagrees.
     Check(check::Args),
+    /// Find the fewest jump moves that bring a board's mean length into a band.
+    Tune(tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Check(args) => check::run(args),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(code) => code,
