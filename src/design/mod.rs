@@ -35,7 +35,7 @@ mod search;
 pub mod sensitivity;
 pub mod tune;
 
-pub use eval::{Base, JumpChange, Update};
+pub use eval::{Base, JumpChange, Update, admissible};
 pub use generate::{GenerateOptions, Generated, generate, generate_with_progress};
 pub use sensitivity::{Edit, Method, Sensitivity, Variant, sensitivity};
 pub use tune::{TuneOptions, Tuned, tune, tune_with_progress};
@@ -192,10 +192,11 @@ pub enum DesignError {
     },
 }
 
-/// The moves of jump `a` that the searches consider: its end to any other
-/// square, its start to any other square, and both ends shifted together.
+/// The moves of jump `a` (its position in [`Board::jumps`]) that the
+/// searches consider: its end to any other square, its start to any other
+/// square, and both ends shifted together, each keeping the jump's kind.
 /// Moves that break a rule are left for [`eval::admissible`] to drop.
-pub(crate) fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
+pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
     let jump = board.jumps()[a];
     let last = board.last().get();
     let (f, e) = (jump.from().get(), jump.to().get());
