@@ -55,18 +55,21 @@ fn bench(c: &mut Criterion) {
     });
 
     group.throughput(Throughput::Elements(moves.len() as u64));
-    group.bench_function("one search step: solve, then every candidate by update", |b| {
-        b.iter(|| {
-            let base = Base::new(black_box(board.clone())).unwrap();
-            let mut total = 0.0;
-            for &(a, j) in &moves {
-                if let Update::Mean(m) = base.mean_after(a, Some(j)) {
-                    total += m;
+    group.bench_function(
+        "one search step: solve, then every candidate by update",
+        |b| {
+            b.iter(|| {
+                let base = Base::new(black_box(board.clone())).unwrap();
+                let mut total = 0.0;
+                for &(a, j) in &moves {
+                    if let Update::Mean(m) = base.mean_after(a, Some(j)) {
+                        total += m;
+                    }
                 }
-            }
-            total
-        })
-    });
+                total
+            })
+        },
+    );
     group.finish();
 
     let mut group = c.benchmark_group("design tools");
@@ -74,9 +77,10 @@ fn bench(c: &mut Criterion) {
     group.bench_function("sensitivity of the built-in board, means", |b| {
         b.iter(|| sensitivity(black_box(&board), false).unwrap())
     });
-    group.bench_function("sensitivity of the built-in board, means and advantage", |b| {
-        b.iter(|| sensitivity(black_box(&board), true).unwrap())
-    });
+    group.bench_function(
+        "sensitivity of the built-in board, means and advantage",
+        |b| b.iter(|| sensitivity(black_box(&board), true).unwrap()),
+    );
     group.sample_size(10);
     for seed in [1, 2] {
         let options = GenerateOptions::new(

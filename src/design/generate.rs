@@ -92,7 +92,8 @@ impl Generated {
 /// # Errors
 /// [`DesignError::NotFound`] with the closest mean reached when no start
 /// gets into the target, [`DesignError::Layout`] when the layout cannot be
-/// made at all (too many jumps for the squares).
+/// made at all (too many jumps for the squares), [`DesignError::TooLarge`]
+/// past [`MAX_UPDATE_STATES`](super::eval::MAX_UPDATE_STATES) squares.
 ///
 /// # Example
 /// ```
@@ -121,6 +122,7 @@ pub fn generate_with_progress(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, DesignError> {
     let clock = Instant::now();
+    super::check_size(options.layout.squares)?;
     // The layout's own errors (size, too many jumps) are the same for
     // every seed: report them at once.
     generate_spec(&options.layout)?;

@@ -180,6 +180,16 @@ pub enum DesignError {
         /// Candidate boards evaluated.
         evaluated: u64,
     },
+    /// The board is larger than the design tools handle.
+    #[error(
+        "the design tools handle boards of at most {limit} squares (the solved chain is held densely); this one has {squares}"
+    )]
+    TooLarge {
+        /// The board's squares.
+        squares: u32,
+        /// [`eval::MAX_UPDATE_STATES`].
+        limit: usize,
+    },
     /// The update and a fresh solve disagree past
     /// [`tolerance::UPDATE_AGREEMENT`](crate::tolerance::UPDATE_AGREEMENT):
     /// a bug, reported rather than hidden.
@@ -219,6 +229,18 @@ pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
         }
     }
     out
+}
+
+/// [`DesignError::TooLarge`] for a board of more than
+/// [`eval::MAX_UPDATE_STATES`] squares.
+pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
+    if squares as usize > eval::MAX_UPDATE_STATES {
+        return Err(DesignError::TooLarge {
+            squares,
+            limit: eval::MAX_UPDATE_STATES,
+        });
+    }
+    Ok(())
 }
 
 /// A 64-bit mix of a seed and a number (SplitMix64's finaliser): ties in the

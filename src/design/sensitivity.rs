@@ -11,6 +11,7 @@
 //! the whole length distribution, which no update gives: it is computed per
 //! variant from the variant's own chain.
 
+use super::DesignError;
 use super::eval::{self, Base, JumpChange, Update};
 use crate::analysis::AnalysisError;
 use crate::{Board, Jump, Square};
@@ -94,7 +95,8 @@ pub struct Sensitivity {
 /// variant, far slower than the means).
 ///
 /// # Errors
-/// [`AnalysisError`] when the board cannot be analysed.
+/// [`DesignError::TooLarge`] past [`eval::MAX_UPDATE_STATES`] squares,
+/// [`DesignError::Analysis`] when the board cannot be analysed.
 ///
 /// # Example
 /// ```
@@ -105,9 +107,10 @@ pub struct Sensitivity {
 /// // The biggest lever of the classic board is one of its jumps removed.
 /// assert_eq!(s.variants[0].edit, Edit::Removed);
 /// assert!(s.variants[0].mean_change.abs() > 2.0);
-/// # Ok::<(), snakeladder::analysis::AnalysisError>(())
+/// # Ok::<(), snakeladder::design::DesignError>(())
 /// ```
-pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, AnalysisError> {
+pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, DesignError> {
+    super::check_size(board.last().get())?;
     let base = Base::new(board.clone())?;
     let spec = board.spec();
     let mut tried = Vec::new();
@@ -145,8 +148,40 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Analys
                 return None;
             }
             let change = JumpChange { before, after };
-            let moved = Board::from_spec(&eval::apply(&spec, &[change])).ok()?;
-            Some(variant(&base, a, change, edit, &moved, advantage))
+            if after.is_some_and(|j| !eval::admissible(board, a, j)) {
+                return None;
+            }
+            // An admissible move whose update gives a mean is a valid board
+            // (one that could not be won would make the system singular);
+            // anything else is validated in full.
+            let update = base.mean_after(a, after);
+            let validate = || Board::from_spec(&eval::apply(&spec, &[change])).ok();
+            let (mean_turns, method, moved) = match update {
+                Update::Mean(m) => (m, Method::RankOne, None),
+                Update::Singular | Update::Resolve => {
+                    let moved = validate()?;
+                    match eval::solve_mean(&moved) {
+                        Ok(m) => (m, Method::Resolved, Some(moved)),
+                        Err(e) => return Some(Err(e)),
+                    }
+                }
+            };
+            let first_seat_advantage = if advantage {
+                match eval::first_seat_advantage(&moved.or_else(validate)?) {
+                    Ok(a) => Some(a),
+                    Err(e) => return Some(Err(e)),
+                }
+            } else {
+                None
+            };
+            Some(Ok(Variant {
+                change,
+                edit,
+                mean_turns,
+                mean_change: mean_turns - base.mean(),
+                first_seat_advantage,
+                method,
+            }))
         })
         .collect();
     let mut variants = Vec::with_capacity(results.len());
@@ -174,34 +209,6 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Analys
         rank_one,
         variants,
         invalid,
-    })
-}
-
-fn variant(
-    base: &Base,
-    a: usize,
-    change: JumpChange,
-    edit: Edit,
-    moved: &Board,
-    advantage: bool,
-) -> Result<Variant, AnalysisError> {
-    let (mean_turns, method) = match base.mean_after(a, change.after) {
-        Update::Mean(m) => (m, Method::RankOne),
-        // A valid board is never singular; if the update says so, the
-        // fresh solve decides.
-        Update::Singular | Update::Resolve => (eval::solve_mean(moved)?, Method::Resolved),
-    };
-    Ok(Variant {
-        change,
-        edit,
-        mean_turns,
-        mean_change: mean_turns - base.mean(),
-        first_seat_advantage: if advantage {
-            Some(eval::first_seat_advantage(moved)?)
-        } else {
-            None
-        },
-        method,
     })
 }
 
@@ -235,6 +242,37 @@ mod tests {
             let adv = v.first_seat_advantage.unwrap();
             assert!((adv - (two[0] - two[1])).abs() < 1e-12, "{:?}", v);
         }
+        // Exactly the variants validation accepts.
+        let mut valid = 0;
+        for (a, &before) in board.jumps().iter().enumerate() {
+            let _ = a;
+            let mut afters = vec![None];
+            for d in STEPS {
+                let shift = |s: Square| i64::from(s.get()) + i64::from(d);
+                for (f, e) in [
+                    (shift(before.from()), i64::from(before.to().get())),
+                    (i64::from(before.from().get()), shift(before.to())),
+                ] {
+                    if f > 0 && e > 0 && f != e {
+                        afters.push(Some(Jump::new(
+                            Square::new(f as u32),
+                            Square::new(e as u32),
+                        )));
+                    }
+                }
+            }
+            for after in afters {
+                let change = JumpChange { before, after };
+                let ok = Board::from_spec(&eval::apply(&board.spec(), &[change])).is_ok();
+                assert_eq!(
+                    ok,
+                    s.variants.iter().any(|v| v.change == change),
+                    "{change}"
+                );
+                valid += usize::from(ok);
+            }
+        }
+        assert_eq!(valid, s.variants.len());
         // Ranked by the size of the change.
         for w in s.variants.windows(2) {
             assert!(w[0].mean_change.abs() >= w[1].mean_change.abs());

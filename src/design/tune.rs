@@ -87,7 +87,8 @@ struct Node {
 /// # Errors
 /// [`DesignError::OutOfReach`] when no set of at most `max_changes` moves
 /// was found, [`DesignError::KeepNotOnBoard`] for a kept jump the board does
-/// not have, and [`DesignError::Analysis`] if the board cannot be analysed.
+/// not have, [`DesignError::TooLarge`] past [`eval::MAX_UPDATE_STATES`]
+/// squares, and [`DesignError::Analysis`] if the board cannot be analysed.
 pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> {
     tune_with_progress(board, options, &|_| {})
 }
@@ -103,6 +104,7 @@ pub fn tune_with_progress(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Tuned, DesignError> {
     let clock = Instant::now();
+    super::check_size(board.last().get())?;
     let target = &options.target;
     let mut kept = HashSet::new();
     for &(from, to) in &options.keep {

@@ -59,7 +59,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let analysis = Analysis::with_limits(&board, &options, &limits)?;
     let sensitivity = if args.sensitivity {
         let two = options.players.contains(&2);
-        Some(design::sensitivity(&board, two).map_err(CliError::Analysis)?)
+        Some(design::sensitivity(&board, two)?)
     } else {
         None
     };
