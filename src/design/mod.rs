@@ -1,6 +1,6 @@
 //! Design tools: how a board's length answers to each jump
-//! ([`sensitivity`]), the fewest jump moves that bring a board into a target
-//! ([`tune`]), and a board found by search inside a target ([`generate`]).
+//! ([`sensitivity()`]), the fewest jump moves that bring a board into a target
+//! ([`tune()`]), and a board found by search inside a target ([`generate()`]).
 //!
 //! All three sit on one evaluator, [`eval::Base`]: a board compiled and
 //! solved once, after which the mean length of the board with one jump moved
