@@ -70,3 +70,9 @@ pub const UPDATE_DENOMINATOR: f64 = 1e-9;
 /// operations, so 1e-9 leaves a margin of several digits while still
 /// catching any wrong formula (whose errors are ~1e-2 or larger).
 pub const UPDATE_AGREEMENT: f64 = 1e-9;
+
+/// Survival `P(T > t)` below which the first seat's advantage, `Σ_t P(T = t)²`,
+/// stops summing: the terms left out add up to at most the square of it,
+/// 1e-12, the same as [`TAIL`] leaves out of the distribution, in about half
+/// the turns.
+pub const ADVANTAGE_TAIL: f64 = 1e-6;

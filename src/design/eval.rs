@@ -32,8 +32,8 @@
 //! board. Every answer a search returns is re-solved that way and must agree
 //! with the update within [`tolerance::UPDATE_AGREEMENT`].
 
+use crate::analysis::AnalysisError;
 use crate::analysis::solve::Solver;
-use crate::analysis::{AnalysisError, distribution, players};
 use crate::chain::{Chain, Target};
 use crate::rules::Chains;
 use crate::{Board, BoardSpec, Jump, JumpKind, Square, tolerance};
@@ -112,17 +112,50 @@ pub(crate) fn solve_mean(board: &Board) -> Result<f64, AnalysisError> {
 }
 
 /// The first seat's advantage with two players: `P(seat 1 wins) −
-/// P(seat 2 wins)`, from the length distribution (MATH.md §5).
+/// P(seat 2 wins)`.
 ///
 /// # Formula
-/// With two seats, seat 1 wins unless seat 2 finishes strictly earlier, so
-/// `P(seat 1) − P(seat 2) = Σ_t P(T = t)²`, the chance both would finish on
-/// the same turn; the tests check this against the seat sums.
+/// Seat 1 wins on its t-th turn if seat 2 has not finished within t − 1
+/// turns, seat 2 if seat 1 has not within t (MATH.md §5), so the difference
+/// is `Σ_t f(t)·(S(t−1) − S(t)) = Σ_t f(t)²`: the chance both would finish
+/// on the same turn. It is summed along the forward recursion of MATH.md §3
+/// until `S(T)` is below [`tolerance::ADVANTAGE_TAIL`]; what is left out,
+/// `Σ_{t>T} f(t)² ≤ S(T)²`, is below 1e-12. The tests check it against the
+/// seat sums of the analysis.
 pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> {
     let chain = Chain::compile(board)?;
-    let d = distribution::from_state(&chain, chain.start());
-    let two = players::figures(&d, 2);
-    Ok(two.win_probability[0] - two.win_probability[1])
+    let n = chain.len();
+    let (offsets, targets, probabilities) =
+        (chain.row_offsets(), chain.targets(), chain.probabilities());
+    let mut pi = vec![0.0; n];
+    pi[chain.start().get()] = 1.0;
+    let mut next = vec![0.0; n];
+    let mut ties = 0.0;
+    for _ in 0..tolerance::MAX_DISTRIBUTION_TURNS {
+        next.fill(0.0);
+        let (mut finished, mut left) = (0.0, 0.0);
+        for (s, &mass) in pi.iter().enumerate() {
+            if mass == 0.0 {
+                continue;
+            }
+            for k in offsets[s]..offsets[s + 1] {
+                let moved = mass * probabilities[k];
+                match targets[k] {
+                    Target::State(e) => {
+                        next[e.get()] += moved;
+                        left += moved;
+                    }
+                    Target::Finish => finished += moved,
+                }
+            }
+        }
+        ties += finished * finished;
+        std::mem::swap(&mut pi, &mut next);
+        if left < tolerance::ADVANTAGE_TAIL {
+            break;
+        }
+    }
+    Ok(ties)
 }
 
 /// What the update says about a changed board.

@@ -155,11 +155,14 @@ pub fn write_sensitivity(
     board: &Board,
     s: &Sensitivity,
 ) -> std::io::Result<()> {
-    let _ = board;
     writeln!(
         out,
         "Sensitivity: mean turns with one jump removed or moved by ±1, ±2, ±5 squares"
     )?;
+    if board.jumps().is_empty() {
+        writeln!(out, "  (the board has no jumps)")?;
+        return writeln!(out);
+    }
     writeln!(
         out,
         "  {} valid variants ({} moves break a rule); {} by rank-one update of the solved chain, {} re-solved",

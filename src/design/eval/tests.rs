@@ -73,14 +73,23 @@ fn updates_agree_under_other_rules() {
 }
 
 #[test]
-fn the_first_seat_advantage_is_the_tie_probability() {
-    let board = Board::builtin_default();
-    let chain = Chain::compile(&board).unwrap();
-    let d = distribution::from_state(&chain, chain.start());
-    let ties: f64 = d.pmf.iter().map(|p| p * p).sum();
-    let advantage = first_seat_advantage(&board).unwrap();
-    assert!((advantage - ties).abs() < 1e-12, "{advantage} vs {ties}");
-    // The published 50.7803% for the first seat.
+fn the_first_seat_advantage_is_the_difference_of_the_seat_sums() {
+    for json in [
+        crate::board::DEFAULT_BOARD_JSON,
+        r#"{"squares": 30, "ladders": [[3, 12]], "snakes": [[29, 2]], "rules": {"overshoot": "bounce"}}"#,
+        r#"{"squares": 50, "snakes": [[45, 5]], "rules": {"extra_turn": {"on": 6}}}"#,
+    ] {
+        let board = Board::from_json_str(json).unwrap();
+        let a = crate::analysis::Analysis::new(&board, &Default::default()).unwrap();
+        let two = &a.players[0].win_probability;
+        let advantage = first_seat_advantage(&board).unwrap();
+        assert!(
+            (advantage - (two[0] - two[1])).abs() < 1e-12,
+            "{advantage} vs {two:?}"
+        );
+    }
+    // The published 50.7803% for the first seat of the classic board.
+    let advantage = first_seat_advantage(&Board::builtin_default()).unwrap();
     assert!((advantage - (2.0 * 0.507803 - 1.0)).abs() < 2e-6);
 }
 
