@@ -248,6 +248,9 @@ impl Base {
     /// The caller checks that the changed board is valid apart from being
     /// winnable ([`admissible`]); a board that cannot be won shows here as
     /// [`Update::Singular`].
+    ///
+    /// # Panics
+    /// If `a` is not the position of a jump of the board.
     pub fn mean_after(&self, a: usize, after: Option<Jump>) -> Update {
         let Some(d) = &self.update else {
             return Update::Resolve;
@@ -274,9 +277,12 @@ impl Base {
         let Some(j) = after else {
             return self.bordered(d, a, ei, None);
         };
+        let (f2, e2) = (j.from(), j.to());
+        if f2 >= d.last || e2 > d.last || f2.get() == 0 || e2.get() == 0 {
+            return Update::Resolve;
+        }
         // A new chain (the new end on a jump's start, or another jump's end
         // on the new start) is not a rank-one change.
-        let (f2, e2) = (j.from(), j.to());
         let others_ending = d.ends[f2.index()] - u16::from(f2 == e);
         if self.board.jump_index(e2).is_some_and(|b| b != a) || others_ending > 0 || e2 == f {
             return Update::Resolve;
