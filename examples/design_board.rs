@@ -5,7 +5,9 @@
 //! `cargo run --example design_board`
 
 use snakeladder::Board;
-use snakeladder::design::{GenerateOptions, Target, TuneOptions, generate, sensitivity, tune};
+use snakeladder::design::{
+    GenerateOptions, Target, TuneOptions, generate_to_target, sensitivity, tune,
+};
 use snakeladder::generate::Layout;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -37,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert!(target.contains(tuned.mean_turns));
 
     let options = GenerateOptions::new(Layout::new(100, 10, 10, 42), Target::new(30.0, 35.0)?);
-    let found = generate(&options)?;
+    let found = generate_to_target(&options)?;
     println!(
         "\nGenerated a board with a mean of {:.4} turns (random start {}, {} moves):",
         found.mean_turns, found.restart, found.steps

@@ -97,27 +97,27 @@ impl Generated {
 ///
 /// # Example
 /// ```
-/// use snakeladder::design::{GenerateOptions, Target, generate};
+/// use snakeladder::design::{GenerateOptions, Target, generate_to_target};
 /// use snakeladder::generate::Layout;
 ///
 /// let options = GenerateOptions::new(Layout::new(100, 8, 8, 1), Target::new(30.0, 31.0)?);
-/// let found = generate(&options)?;
+/// let found = generate_to_target(&options)?;
 /// assert!((30.0..=31.0).contains(&found.mean_turns));
 /// assert_eq!(found.board.snakes().count(), 8);
 /// // The same seed, the same board.
-/// assert_eq!(generate(&options)?.board, found.board);
+/// assert_eq!(generate_to_target(&options)?.board, found.board);
 /// # Ok::<(), snakeladder::design::DesignError>(())
 /// ```
-pub fn generate(options: &GenerateOptions) -> Result<Generated, DesignError> {
-    generate_with_progress(options, &|_| {})
+pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, DesignError> {
+    generate_to_target_with_progress(options, &|_| {})
 }
 
-/// [`generate`], calling `progress` with the number of candidate boards
+/// [`generate_to_target`], calling `progress` with the number of candidate boards
 /// evaluated so far as the search goes.
 ///
 /// # Errors
-/// As [`generate`].
-pub fn generate_with_progress(
+/// As [`generate_to_target`].
+pub fn generate_to_target_with_progress(
     options: &GenerateOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Generated, DesignError> {

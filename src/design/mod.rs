@@ -1,6 +1,7 @@
 //! Design tools: how a board's length answers to each jump
 //! ([`sensitivity()`]), the fewest jump moves that bring a board into a target
-//! ([`tune()`]), and a board found by search inside a target ([`generate()`]).
+//! ([`tune()`]), and a board found by search inside a target
+//! ([`generate_to_target()`]).
 //!
 //! All three sit on one evaluator, [`eval::Base`]: a board compiled and
 //! solved once, after which the mean length of the board with one jump moved
@@ -36,7 +37,9 @@ pub mod sensitivity;
 pub mod tune;
 
 pub use eval::{Base, JumpChange, Update, admissible};
-pub use generate::{GenerateOptions, Generated, generate, generate_with_progress};
+pub use generate::{
+    GenerateOptions, Generated, generate_to_target, generate_to_target_with_progress,
+};
 pub use sensitivity::{Edit, Method, Sensitivity, Variant, sensitivity};
 pub use tune::{TuneOptions, Tuned, tune, tune_with_progress};
 

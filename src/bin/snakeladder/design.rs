@@ -6,7 +6,7 @@ use crate::common::{self, CliError};
 use indicatif::{ProgressBar, ProgressStyle};
 use snakeladder::atomic::write_atomic;
 use snakeladder::design::{
-    GenerateOptions, JumpChange, Sensitivity, Target, generate_with_progress,
+    GenerateOptions, JumpChange, Sensitivity, Target, generate_to_target_with_progress,
 };
 use snakeladder::generate::Layout;
 use snakeladder::rules::RulesSpec;
@@ -230,7 +230,7 @@ pub fn generate_to_target(
 ) -> Result<ExitCode, CliError> {
     let options = GenerateOptions::new(layout, target);
     let bar = spinner();
-    let result = generate_with_progress(&options, &|n| bar.set_position(n));
+    let result = generate_to_target_with_progress(&options, &|n| bar.set_position(n));
     bar.finish_and_clear();
     let found = result?;
     let mut json = serde_json::to_vec(&found.spec()).map_err(std::io::Error::from)?;
