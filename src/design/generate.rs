@@ -129,6 +129,7 @@ pub fn generate_to_target_with_progress(
     let target = &options.target;
     let counter = AtomicU64::new(0);
     let mut closest: Option<f64> = None;
+    let mut fairest: Option<f64> = None;
     let mut evaluated = 0;
     let mut first = 0;
     while first < options.max_restarts {
@@ -145,6 +146,9 @@ pub fn generate_to_target_with_progress(
                 if closest.is_none_or(|c| target.distance(m) < target.distance(c)) {
                     closest = Some(m);
                 }
+            }
+            if let Some(a) = outcome.fairest {
+                fairest = Some(fairest.map_or(a, |f: f64| f.min(a)));
             }
             if let Some((checked, steps)) = outcome.found {
                 return Ok(Generated {
@@ -164,6 +168,7 @@ pub fn generate_to_target_with_progress(
         target: *target,
         restarts: options.max_restarts,
         closest: closest.unwrap_or(f64::NAN),
+        fairest,
         evaluated,
     })
 }
@@ -172,6 +177,8 @@ pub fn generate_to_target_with_progress(
 struct Run {
     found: Option<(search::Checked, usize)>,
     closest: Option<f64>,
+    /// The least advantage checked in the band.
+    fairest: Option<f64>,
     evaluated: u64,
 }
 
@@ -190,6 +197,7 @@ fn run(
     let mut out = Run {
         found: None,
         closest: None,
+        fairest: None,
         evaluated: 0,
     };
     // A layout the rules refuse (dice that cannot finish from a square the
@@ -214,6 +222,9 @@ fn run(
                     return Ok(out);
                 }
                 advantage = c.advantage;
+                if let Some(a) = c.advantage {
+                    out.fairest = Some(out.fairest.map_or(a, |f: f64| f.min(a)));
+                }
             }
         }
         if steps == MAX_STEPS {
@@ -243,6 +254,7 @@ fn run(
                     return Ok(out);
                 }
                 if let Some(a) = k.advantage {
+                    out.fairest = Some(out.fairest.map_or(a, |f: f64| f.min(a)));
                     if fairest.as_ref().is_none_or(|(b, _)| a < *b) {
                         fairest = Some((a, k.board));
                     }
@@ -272,4 +284,51 @@ fn run(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unfair_band_reports_the_fairest_board_reached() {
+        let target = Target::new(30.0, 35.0)
+            .unwrap()
+            .with_max_first_seat_advantage(0.001)
+            .unwrap();
+        let mut options = GenerateOptions::new(Layout::new(100, 10, 10, 3), target);
+        options.max_restarts = 1;
+        match generate_to_target(&options) {
+            Err(DesignError::NotFound {
+                fairest: Some(fairest),
+                closest,
+                restarts: 1,
+                ..
+            }) => {
+                assert!(fairest > 0.001 && fairest < 0.1, "{fairest}");
+                assert!(target.contains(closest), "{closest}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_answer_does_not_depend_on_the_threads() {
+        let options =
+            GenerateOptions::new(Layout::new(60, 5, 5, 9), Target::new(20.0, 20.5).unwrap());
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let three = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let a = one.install(|| generate_to_target(&options)).unwrap();
+        let b = three.install(|| generate_to_target(&options)).unwrap();
+        assert_eq!(
+            (a.board, a.restart, a.steps, a.evaluated),
+            (b.board, b.restart, b.steps, b.evaluated)
+        );
+    }
 }

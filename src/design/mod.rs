@@ -171,7 +171,8 @@ pub enum DesignError {
     },
     /// The generator's search found no board in the target.
     #[error(
-        "no board with {target} found in {restarts} random starts: the closest reached a mean of {closest:.4} turns ({evaluated} candidate boards evaluated)"
+        "no board with {target} found in {restarts} random starts: the closest reached a mean of {closest:.4} turns{} ({evaluated} candidate boards evaluated)",
+        fairest.map_or_else(String::new, |a| format!(", the fairest in the band an advantage of {a:.4}"))
     )]
     NotFound {
         /// The target.
@@ -180,6 +181,9 @@ pub enum DesignError {
         restarts: u32,
         /// The mean closest to the band that was reached.
         closest: f64,
+        /// The least first-seat advantage of a board reached in the band,
+        /// when the target caps it.
+        fairest: Option<f64>,
         /// Candidate boards evaluated.
         evaluated: u64,
     },
