@@ -230,7 +230,7 @@ fn run(
         if steps == MAX_STEPS {
             break;
         }
-        let (all, n) = search::candidates(&base, &|_| true, seed);
+        let (all, n) = search::candidates(&base, &|_| true, false, seed);
         out.evaluated += n;
         progress(counter.fetch_add(n, Ordering::Relaxed) + n);
         let mut inside: Vec<&Candidate> = all.iter().filter(|c| target.contains(c.mean)).collect();

@@ -250,6 +250,30 @@ pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
     Ok(())
 }
 
+/// Every placement of jump `a` other than its own: any start and any end
+/// that keep its kind (about N²/2 on N squares). `tune` tries all of them
+/// for one move; `generate` takes the smaller [`moves_of`] per step.
+pub fn placements_of(board: &Board, a: usize) -> Vec<Jump> {
+    let jump = board.jumps()[a];
+    let last = board.last().get();
+    let ladder = jump.kind() == JumpKind::Ladder;
+    let mut out = Vec::new();
+    for from in 1..last {
+        let ends = if ladder {
+            from + 1..=last
+        } else {
+            1..=from - 1
+        };
+        for to in ends {
+            let j = Jump::new(Square::new(from), Square::new(to));
+            if j != jump {
+                out.push(j);
+            }
+        }
+    }
+    out
+}
+
 /// A 64-bit mix of a seed and a number (SplitMix64's finaliser): ties in the
 /// searches are broken by it, so that a seed picks among equal candidates.
 pub(crate) fn mix(seed: u64, n: u64) -> u64 {
@@ -281,6 +305,19 @@ mod tests {
             t.with_max_first_seat_advantage(0.02).unwrap().to_string(),
             "a mean of 30–32 turns and a first-seat advantage of at most 0.02"
         );
+    }
+
+    #[test]
+    fn placements_are_every_jump_of_the_kind() {
+        let board =
+            Board::from_json_str(r#"{"squares": 10, "ladders": [[2, 5]], "snakes": [[9, 3]]}"#)
+                .unwrap();
+        // 1 ≤ from < to ≤ 10: 45 ladders, less the one there; 36 snakes
+        // 1 ≤ to < from ≤ 9, less the one there.
+        assert_eq!(placements_of(&board, 0).len(), 44);
+        assert_eq!(placements_of(&board, 1).len(), 35);
+        let moves = moves_of(&board, 0);
+        assert!(moves.iter().all(|m| placements_of(&board, 0).contains(m)));
     }
 
     #[test]

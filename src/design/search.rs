@@ -3,7 +3,7 @@
 //! solved board, with its mean) and the fresh check of a chosen board.
 
 use super::eval::{self, Base, JumpChange, Update};
-use super::{DesignError, Target, mix, moves_of};
+use super::{DesignError, Target, mix, moves_of, placements_of};
 use crate::{Board, Jump, tolerance};
 
 /// Most moves per jump re-solved one by one when the update does not apply
@@ -33,9 +33,12 @@ impl Candidate {
 
 /// Every candidate of one step from `base`, for the jumps `movable` allows;
 /// and how many boards were evaluated.
+/// With `wide`, every placement of each jump ([`placements_of`]), else the
+/// moves of [`moves_of`].
 pub(crate) fn candidates(
     base: &Base,
     movable: &dyn Fn(usize) -> bool,
+    wide: bool,
     seed: u64,
 ) -> (Vec<Candidate>, u64) {
     let board = base.board();
@@ -43,7 +46,12 @@ pub(crate) fn candidates(
     let mut out = Vec::new();
     let mut evaluated = 0;
     for a in (0..board.jumps().len()).filter(|&a| movable(a)) {
-        let mut moves: Vec<(Jump, u64)> = moves_of(board, a)
+        let all = if wide {
+            placements_of(board, a)
+        } else {
+            moves_of(board, a)
+        };
+        let mut moves: Vec<(Jump, u64)> = all
             .into_iter()
             .filter(|&j| eval::admissible(board, a, j))
             .map(|j| {

@@ -2,9 +2,9 @@
 //!
 //! # The search
 //! Level by level: level k holds boards with k jumps moved (each jump moved
-//! at most once, start, end or both). Level 1 is every admissible move of
-//! every jump not kept, so a one-move answer is found whenever one exists
-//! among them. From level 2 on the search keeps only the [`BEAM`] boards of
+//! at most once, start, end or both). Level 1 is every admissible placement
+//! of every jump not kept ([`placements_of`](super::placements_of)), so a
+//! one-move answer is found whenever one exists. From level 2 on the search keeps only the [`BEAM`] boards of
 //! the level before closest to the band (a beam search): an answer with k
 //! moves is the fewest *found*, and a failure says that none was found
 //! within the limit, not that none exists. Within a level, answers are
@@ -151,7 +151,7 @@ pub fn tune_with_progress(
                     let original = node.origin[&j];
                     original == j && !kept.contains(&original)
                 };
-                let found = search::candidates(&base, &movable, options.seed);
+                let found = search::candidates(&base, &movable, true, options.seed);
                 let total = evaluated.fetch_add(found.1, Ordering::Relaxed) + found.1;
                 progress(total);
                 Ok(found)
