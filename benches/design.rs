@@ -11,11 +11,11 @@
 //! `cargo bench --bench design`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use snakeladder::Board;
 use snakeladder::design::{
-    Base, GenerateOptions, Target, Update, admissible, generate_to_target, moves_of, sensitivity,
+    Base, GenerateOptions, Layout, Target, Update, admissible, generate_to_target, moves_of,
+    sensitivity,
 };
-use snakeladder::generate::Layout;
+use snakeladder::{Board, Seed};
 use std::hint::black_box;
 
 /// Every admissible (jump, move) of a board.
@@ -84,7 +84,7 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     for seed in [1, 2] {
         let options = GenerateOptions::new(
-            Layout::new(100, 10, 10, seed),
+            Layout::new(100, 10, 10, Seed::new(seed)),
             Target::new(35.0, 36.0).unwrap(),
         );
         group.bench_function(

@@ -4,11 +4,10 @@
 //!
 //! `cargo run --example design_board`
 
-use snakeladder::Board;
 use snakeladder::design::{
-    GenerateOptions, Target, TuneOptions, generate_to_target, sensitivity, tune,
+    GenerateOptions, Layout, Target, TuneOptions, generate_to_target, sensitivity, tune,
 };
-use snakeladder::generate::Layout;
+use snakeladder::{Board, Seed};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let board = Board::builtin_default();
@@ -38,7 +37,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     assert!(target.contains(tuned.mean_turns));
 
-    let options = GenerateOptions::new(Layout::new(100, 10, 10, 42), Target::new(30.0, 35.0)?);
+    let options = GenerateOptions::new(
+        Layout::new(100, 10, 10, Seed::new(42)),
+        Target::new(30.0, 35.0)?,
+    );
     let found = generate_to_target(&options)?;
     println!(
         "\nGenerated a board with a mean of {:.4} turns (random start {}, {} moves):",

@@ -33,10 +33,10 @@
 //! with the update within [`tolerance::UPDATE_AGREEMENT`].
 
 use crate::analysis::AnalysisError;
-use crate::analysis::solve::Solver;
-use crate::chain::{Chain, Target};
-use crate::rules::Chains;
-use crate::{Board, BoardSpec, Jump, JumpKind, Square, tolerance};
+use crate::markov::analysis::solve::Solver;
+use crate::markov::chain::{Chain, Target};
+use crate::markov::tolerance;
+use crate::{Board, BoardSpec, Chains, Jump, JumpKind, Square};
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 use std::fmt;

@@ -1,21 +1,33 @@
-//! Design tools: how a board's length answers to each jump
-//! ([`sensitivity()`]), the fewest jump moves that bring a board into a target
-//! ([`tune()`]), and a board found by search inside a target
+//! Tools for board designers: seeded random layouts that are valid by
+//! construction ([`generate()`]), how a board's length answers to each jump
+//! ([`sensitivity()`]), the fewest jump moves that bring a board into a
+//! target ([`tune()`]), and a board found by search inside a target
 //! ([`generate_to_target()`]).
 //!
-//! All three sit on one evaluator, [`eval::Base`]: a board compiled and
+//! The last three sit on one evaluator, [`Base`]: a board compiled and
 //! solved once, after which the mean length of the board with one jump moved
 //! or removed comes from a rank-one (Sherman–Morrison) or rank-two
 //! (Woodbury) update of the solved chain in O(1), rather than a compile and
-//! a solve per candidate (see [`eval`] for the formulas and where they do
-//! not apply). Every board a search returns is validated, compiled and
-//! solved afresh, and must agree with the update.
+//! a solve per candidate (`src/design/eval.rs` has the formulas and where
+//! they do not apply). Every board a search returns is validated, compiled
+//! and solved afresh, and must agree with the update.
 //!
 //! The searches run on every core (rayon) and are deterministic for a seed
 //! whatever the number of threads: work is cut into pieces fixed in advance
 //! (candidates of one step, restarts in batches of a fixed size), results
 //! are gathered in order, and ties are broken by a hash of the seed, never
 //! by which thread finished first.
+//!
+//! # Example
+//! ```
+//! use snakeladder::design::{Layout, generate};
+//! use snakeladder::Seed;
+//!
+//! let layout = Layout::new(100, 8, 8, Seed::new(7));
+//! let board = generate(&layout)?;
+//! assert_eq!(board.jumps().len(), 16);
+//! # Ok::<(), snakeladder::design::GenerateError>(())
+//! ```
 //!
 //! ```
 //! use snakeladder::Board;
@@ -30,21 +42,24 @@
 //! # Ok::<(), snakeladder::design::DesignError>(())
 //! ```
 
-pub mod eval;
-pub mod generate;
+mod eval;
+mod random;
 mod search;
-pub mod sensitivity;
-pub mod tune;
+mod sensitivity;
+mod target;
+mod tune;
 
-pub use eval::{Base, JumpChange, Update, admissible};
-pub use generate::{
-    GenerateOptions, Generated, generate_to_target, generate_to_target_with_progress,
+pub use eval::{Base, JumpChange, MAX_UPDATE_STATES, Update, admissible};
+pub use random::{GenerateError, Layout, generate, generate_spec};
+pub use search::RESOLVE_SAMPLE;
+pub use sensitivity::{Edit, Method, STEPS, Sensitivity, Variant, sensitivity};
+pub use target::{
+    CHECKS_PER_STEP, GenerateOptions, Generated, MAX_STEPS, RESTART_BATCH, generate_to_target,
+    generate_to_target_with_progress,
 };
-pub use sensitivity::{Edit, Method, Sensitivity, Variant, sensitivity};
-pub use tune::{TuneOptions, Tuned, tune, tune_with_progress};
+pub use tune::{BEAM, FAIRNESS_CHECKS, TuneOptions, Tuned, tune, tune_with_progress};
 
 use crate::analysis::AnalysisError;
-use crate::generate::GenerateError;
 use crate::{Board, Jump, JumpKind, Square};
 use serde::Serialize;
 use std::fmt;
@@ -194,11 +209,11 @@ pub enum DesignError {
     TooLarge {
         /// The board's squares.
         squares: u32,
-        /// [`eval::MAX_UPDATE_STATES`].
+        /// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES).
         limit: usize,
     },
     /// The update and a fresh solve disagree past
-    /// [`tolerance::UPDATE_AGREEMENT`](crate::tolerance::UPDATE_AGREEMENT):
+    /// [`tolerance::UPDATE_AGREEMENT`](crate::markov::tolerance::UPDATE_AGREEMENT):
     /// a bug, reported rather than hidden.
     #[error("the updated mean {update} and the re-solved mean {solved} disagree")]
     Disagrees {
@@ -239,7 +254,7 @@ pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
 }
 
 /// [`DesignError::TooLarge`] for a board of more than
-/// [`eval::MAX_UPDATE_STATES`] squares.
+/// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) squares.
 pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
     if squares as usize > eval::MAX_UPDATE_STATES {
         return Err(DesignError::TooLarge {

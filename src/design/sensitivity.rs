@@ -95,7 +95,7 @@ pub struct Sensitivity {
 /// variant, far slower than the means).
 ///
 /// # Errors
-/// [`DesignError::TooLarge`] past [`eval::MAX_UPDATE_STATES`] squares,
+/// [`DesignError::TooLarge`] past [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) squares,
 /// [`DesignError::Analysis`] when the board cannot be analysed.
 ///
 /// # Example
@@ -237,7 +237,7 @@ mod tests {
             let moved = Board::from_spec(&eval::apply(&board.spec(), &[v.change])).unwrap();
             let fresh = crate::analysis::Analysis::new(&moved, &Default::default()).unwrap();
             let rel = (v.mean_turns - fresh.turns.mean).abs() / fresh.turns.mean;
-            assert!(rel < crate::tolerance::UPDATE_AGREEMENT, "{:?}", v);
+            assert!(rel < crate::markov::tolerance::UPDATE_AGREEMENT, "{:?}", v);
             let two = &fresh.players[0].win_probability;
             let adv = v.first_seat_advantage.unwrap();
             assert!((adv - (two[0] - two[1])).abs() < 1e-12, "{:?}", v);

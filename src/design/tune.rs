@@ -14,7 +14,7 @@
 use super::eval::{self, Base, JumpChange};
 use super::search::{self, Candidate};
 use super::{DesignError, Target};
-use crate::{Board, Jump};
+use crate::{Board, Jump, Seed};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -38,7 +38,7 @@ pub struct TuneOptions {
     /// Jumps that must not move, as `(start, end)`.
     pub keep: Vec<(u32, u32)>,
     /// Picks among equally good answers.
-    pub seed: u64,
+    pub seed: Seed,
 }
 
 impl TuneOptions {
@@ -48,7 +48,7 @@ impl TuneOptions {
             target,
             max_changes,
             keep: Vec::new(),
-            seed: 0,
+            seed: Seed::new(0),
         }
     }
 }
@@ -87,7 +87,7 @@ struct Node {
 /// # Errors
 /// [`DesignError::OutOfReach`] when no set of at most `max_changes` moves
 /// was found, [`DesignError::KeepNotOnBoard`] for a kept jump the board does
-/// not have, [`DesignError::TooLarge`] past [`eval::MAX_UPDATE_STATES`]
+/// not have, [`DesignError::TooLarge`] past [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES)
 /// squares, and [`DesignError::Analysis`] if the board cannot be analysed.
 pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> {
     tune_with_progress(board, options, &|_| {})
@@ -151,7 +151,7 @@ pub fn tune_with_progress(
                     let original = node.origin[&j];
                     original == j && !kept.contains(&original)
                 };
-                let found = search::candidates(&base, &movable, true, options.seed);
+                let found = search::candidates(&base, &movable, true, options.seed.get());
                 let total = evaluated.fetch_add(found.1, Ordering::Relaxed) + found.1;
                 progress(total);
                 Ok(found)

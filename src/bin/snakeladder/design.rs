@@ -2,14 +2,14 @@
 //! `analyze --sensitivity`): parsing a target, the progress spinner, and
 //! printing a list of jump changes.
 
+use crate::atomic::write_atomic;
 use crate::common::{self, CliError};
 use indicatif::{ProgressBar, ProgressStyle};
-use snakeladder::atomic::write_atomic;
+use snakeladder::RulesSpec;
+use snakeladder::design::Layout;
 use snakeladder::design::{
     GenerateOptions, JumpChange, Sensitivity, Target, generate_to_target_with_progress,
 };
-use snakeladder::generate::Layout;
-use snakeladder::rules::RulesSpec;
 use snakeladder::{Board, BoardError, JumpKind};
 use std::io::{IsTerminal, Write};
 use std::path::Path;

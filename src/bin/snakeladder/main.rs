@@ -3,10 +3,12 @@
 //! here.
 
 mod analyze;
+mod atomic;
 mod check;
 mod common;
 mod design;
 mod generate;
+mod memory;
 mod play;
 mod report;
 mod simulate;

@@ -1,9 +1,10 @@
 //! `snakeladder tune`: the fewest jump moves that bring a board into a
 //! target band of mean turns.
 
+use crate::atomic::write_atomic;
 use crate::common::{self, CliError};
 use crate::design::{self, Band};
-use snakeladder::atomic::write_atomic;
+use snakeladder::Seed;
 use snakeladder::design::{TuneOptions, tune_with_progress};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -29,8 +30,8 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', value_parser = design::parse_jump)]
     keep: Vec<(u32, u32)>,
     /// Picks among equally good answers: the same seed, the same answer.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[arg(long, default_value_t = Seed::new(0))]
+    seed: Seed,
     /// Where to write the tuned board; `-` for standard output (the report
     /// then goes to standard error). A file is written whole or not at all.
     #[arg(long, short)]
