@@ -209,7 +209,7 @@ pub enum DesignError {
     TooLarge {
         /// The board's squares.
         squares: u32,
-        /// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES).
+        /// [`MAX_UPDATE_STATES`].
         limit: usize,
     },
     /// The update and a fresh solve disagree past
@@ -254,7 +254,7 @@ pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
 }
 
 /// [`DesignError::TooLarge`] for a board of more than
-/// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) squares.
+/// [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares.
 pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
     if squares as usize > eval::MAX_UPDATE_STATES {
         return Err(DesignError::TooLarge {

@@ -95,7 +95,7 @@ pub struct Sensitivity {
 /// variant, far slower than the means).
 ///
 /// # Errors
-/// [`DesignError::TooLarge`] past [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) squares,
+/// [`DesignError::TooLarge`] past [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares,
 /// [`DesignError::Analysis`] when the board cannot be analysed.
 ///
 /// # Example
