@@ -122,7 +122,7 @@ fn generate() {
 fn help() {
     insta::assert_snapshot!("help", run(&["--help"]));
     for command in [
-        "analyze", "report", "simulate", "check", "generate", "validate", "play",
+        "analyze", "report", "simulate", "check", "generate", "validate", "play", "tune",
     ] {
         insta::assert_snapshot!(format!("help-{command}"), run(&[command, "--help"]));
     }

@@ -36,7 +36,7 @@ enum Command {
     Analyze(analyze::Args),
     /// Write the analysis of a board as a Markdown or self-contained HTML report.
     Report(report::Args),
-    /// Write a seeded random board file (for trying large boards).
+    /// Write a seeded random board file, or search for one whose games last a band of turns.
     Generate(generate::Args),
     /// Check board files (or every *.json below a directory) and name every problem.
     Validate(validate::Args),
