@@ -52,7 +52,7 @@ mod tune;
 pub use eval::{Base, JumpChange, MAX_UPDATE_STATES, Update, admissible};
 pub use random::{GenerateError, Layout, generate, generate_spec};
 pub use search::RESOLVE_SAMPLE;
-pub use sensitivity::{Edit, Method, STEPS, Sensitivity, Variant, sensitivity};
+pub use sensitivity::{Edit, Evaluation, STEPS, Sensitivity, Variant, sensitivity};
 pub use target::{
     CHECKS_PER_STEP, GenerateOptions, Generated, MAX_STEPS, RESTART_BATCH, generate_to_target,
     generate_to_target_with_progress,

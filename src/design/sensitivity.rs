@@ -6,7 +6,7 @@
 //! Each variant is validated in full ([`Board::from_spec`]). Its mean comes
 //! from an update of the solved board ([`Base::mean_after`]) whenever that
 //! applies, else from compiling and solving the variant
-//! ([`Method::Resolved`]): under extra rolls, with chains, or when a moved
+//! ([`Evaluation::Resolved`]): under extra rolls, with chains, or when a moved
 //! end lands on a square no token could rest on before. The advantage needs
 //! the whole length distribution, which no update gives: it is computed per
 //! variant from the variant's own chain.
@@ -47,7 +47,7 @@ impl fmt::Display for Edit {
 /// How a variant's mean was found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Method {
+pub enum Evaluation {
     /// A rank-one or rank-two update of the solved board.
     RankOne,
     /// The variant compiled and solved.
@@ -69,7 +69,7 @@ pub struct Variant {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_seat_advantage: Option<f64>,
     /// How `mean_turns` was found.
-    pub method: Method,
+    pub method: Evaluation,
 }
 
 /// Every valid variant of a board, ranked by effect.
@@ -157,11 +157,11 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
             let update = base.mean_after(a, after);
             let validate = || Board::from_spec(&eval::apply(&spec, &[change])).ok();
             let (mean_turns, method, moved) = match update {
-                Update::Mean(m) => (m, Method::RankOne, None),
+                Update::Mean(m) => (m, Evaluation::RankOne, None),
                 Update::Singular | Update::Resolve => {
                     let moved = validate()?;
                     match eval::solve_mean(&moved) {
-                        Ok(m) => (m, Method::Resolved, Some(moved)),
+                        Ok(m) => (m, Evaluation::Resolved, Some(moved)),
                         Err(e) => return Some(Err(e)),
                     }
                 }
@@ -196,7 +196,7 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
     variants.sort_by(|x, y| y.mean_change.abs().total_cmp(&x.mean_change.abs()));
     let rank_one = variants
         .iter()
-        .filter(|v| v.method == Method::RankOne)
+        .filter(|v| v.method == Evaluation::RankOne)
         .count();
     Ok(Sensitivity {
         mean_turns: base.mean(),
