@@ -10,6 +10,10 @@ use snakeladder::design::{
 use snakeladder::{Board, Seed};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    run()
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let board = Board::builtin_default();
 
     let s = sensitivity(&board, true)?;
@@ -49,4 +53,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{}", serde_json::to_string(&found.spec())?);
     assert!((30.0..=35.0).contains(&found.mean_turns));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn runs() {
+        super::run().unwrap();
+    }
 }
