@@ -54,3 +54,25 @@ pub const SINGULAR_PIVOT: f64 = 1e-13;
 /// or they come out negative or infinite, which are checked too). 1e9 leaves
 /// a factor of ten. A genuine board this slow only pays for the search.
 pub const TRAP_SUSPECT_TURNS: f64 = 1e9;
+
+/// A denominator of a rank-one (Sherman–Morrison or Woodbury) update of the
+/// solved chain smaller than this is treated as zero: the changed board's
+/// system is singular (some square would never finish) or too close to it
+/// for the update to be trusted. The denominators are `1 − vᵀN·u` terms of
+/// size ~1 on a healthy board; 1e-9 keeps at least seven digits of the
+/// update.
+pub const UPDATE_DENOMINATOR: f64 = 1e-9;
+
+/// Relative agreement required between the mean of a changed board by the
+/// rank-one update and by a fresh solve of that board, when a search
+/// verifies its answer. Both lose a few digits to the ~1e3 condition number
+/// of `I − Q` on a 100-square board and the update adds a handful of
+/// operations, so 1e-9 leaves a margin of several digits while still
+/// catching any wrong formula (whose errors are ~1e-2 or larger).
+pub const UPDATE_AGREEMENT: f64 = 1e-9;
+
+/// Survival `P(T > t)` below which the first seat's advantage, `Σ_t P(T = t)²`,
+/// stops summing: the terms left out add up to at most the square of it,
+/// 1e-12, the same as [`TAIL`] leaves out of the distribution, in about half
+/// the turns.
+pub const ADVANTAGE_TAIL: f64 = 1e-6;

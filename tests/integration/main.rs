@@ -6,6 +6,7 @@ mod analysis_known;
 mod analysis_props;
 mod ci_workflow;
 mod diff_cli;
+mod design_cli;
 mod engine_cli;
 mod engine_concurrency;
 mod engine_properties;

@@ -123,6 +123,7 @@ fn help() {
     insta::assert_snapshot!("help", run(&["--help"]));
     for command in [
         "analyze", "report", "simulate", "check", "generate", "validate", "play", "diff",
+        "tune",
     ] {
         insta::assert_snapshot!(format!("help-{command}"), run(&[command, "--help"]));
     }

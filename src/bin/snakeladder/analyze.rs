@@ -3,6 +3,7 @@
 use crate::common::{self, CliError, Format};
 use crate::memory;
 use snakeladder::Board;
+use snakeladder::design;
 use snakeladder::{Analysis, Options};
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,6 +22,11 @@ pub struct Args {
     /// Also compute the mean number of turns as an exact fraction.
     #[arg(long)]
     exact: bool,
+    /// Also rank every jump by its effect: the mean length (and, with 2
+    /// among --players, the first seat's advantage) with it removed or its
+    /// start or end moved by ±1, ±2, ±5 squares.
+    #[arg(long)]
+    sensitivity: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
@@ -39,6 +45,7 @@ pub struct Args {
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
+    let two_players = args.players.contains(&2);
     let mut options = Options::default()
         .players(args.players)
         .exact(args.exact)
@@ -47,13 +54,37 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         options = options.max_work(w);
     }
     let analysis = Analysis::new(&board, &options)?;
+    let sensitivity = if args.sensitivity {
+        Some(design::sensitivity(&board, two_players)?)
+    } else {
+        None
+    };
     let mut out = common::stdout();
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &analysis).map_err(std::io::Error::from)?;
+            // The sensitivity, when asked for, is one more field after the
+            // analysis's own.
+            #[derive(serde::Serialize)]
+            struct Json<'a> {
+                #[serde(flatten)]
+                analysis: &'a Analysis,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                sensitivity: Option<&'a design::Sensitivity>,
+            }
+            let json = Json {
+                analysis: &analysis,
+                sensitivity: sensitivity.as_ref(),
+            };
+            serde_json::to_writer_pretty(&mut out, &json).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
-        Format::Text => write_text(&mut out, &board, &analysis)?,
+        Format::Text => {
+            write_text(&mut out, &board, &analysis)?;
+            if let Some(s) = &sensitivity {
+                writeln!(out)?;
+                crate::design::write_sensitivity(&mut out, &board, s)?;
+            }
+        }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

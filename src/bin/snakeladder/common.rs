@@ -3,6 +3,7 @@
 
 use snakeladder::analysis::AnalysisError;
 use snakeladder::analysis::SolveError;
+use snakeladder::design::{DesignError, GenerateError};
 use snakeladder::{Board, BoardError};
 use std::io::{self, Write};
 use std::path::Path;
@@ -36,6 +37,9 @@ pub enum CliError {
     /// as clap's own misuse errors).
     #[error("{0}")]
     Usage(String),
+    /// A design tool could not do what was asked.
+    #[error(transparent)]
+    Design(#[from] snakeladder::design::DesignError),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
@@ -64,6 +68,16 @@ impl CliError {
                 | AnalysisError::Memory { .. }
                 | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
                 _ => EXIT_FAILURE,
+            },
+            CliError::Design(e) => match e {
+                DesignError::Target { .. }
+                | DesignError::Advantage { .. }
+                | DesignError::KeepNotOnBoard { .. } => EXIT_USAGE,
+                DesignError::Layout(GenerateError::Invalid(_)) => EXIT_FAILURE,
+                DesignError::Layout(_) => EXIT_USAGE,
+                DesignError::Analysis(AnalysisError::Memory { .. }) => EXIT_CANNOT,
+                DesignError::Analysis(_) => EXIT_FAILURE,
+                _ => EXIT_CANNOT,
             },
             CliError::Output(_) | CliError::Write(_) | CliError::Simulate(_) => EXIT_CANNOT,
         };

@@ -19,12 +19,12 @@ pub struct Args {
     /// The last square N.
     #[arg(long)]
     squares: u32,
-    /// Number of snakes.
-    #[arg(long, default_value_t = 0)]
-    snakes: u32,
-    /// Number of ladders.
-    #[arg(long, default_value_t = 0)]
-    ladders: u32,
+    /// Number of snakes (default 0; 10 with --target-turns).
+    #[arg(long)]
+    snakes: Option<u32>,
+    /// Number of ladders (default 0; 10 with --target-turns).
+    #[arg(long)]
+    ladders: Option<u32>,
     /// Longest jump in squares (default: a quarter of the board).
     #[arg(long)]
     max_length: Option<u32>,
@@ -34,6 +34,19 @@ pub struct Args {
     /// A name for the board.
     #[arg(long)]
     name: Option<String>,
+    /// Search for a board whose mean length lies in this band of turns,
+    /// `A:B` (inclusive), e.g. 30:35: random layouts, then moves of single
+    /// jumps toward the band, with the exact solver in the loop.
+    #[arg(long, value_parser = crate::design::parse_band)]
+    target_turns: Option<crate::design::Band>,
+    /// With --target-turns, also keep `P(seat 1 wins) − P(seat 2 wins)` with
+    /// two players at most this (0.02 or 2%).
+    #[arg(long, value_parser = crate::design::parse_advantage, requires = "target_turns")]
+    max_first_seat_advantage: Option<f64>,
+    /// The rules of the board: a JSON file holding a rules object, or a
+    /// board file whose rules are taken.
+    #[arg(long)]
+    rules: Option<PathBuf>,
     /// Where to write the board; `-` (the default) for standard output. A
     /// file is written whole or not at all (a temporary file in the same
     /// directory, then renamed).
@@ -43,15 +56,23 @@ pub struct Args {
 
 /// Runs `generate`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let default_jumps = if args.target_turns.is_some() { 10 } else { 0 };
     let layout = Layout {
         squares: args.squares,
-        snakes: args.snakes,
-        ladders: args.ladders,
+        snakes: args.snakes.unwrap_or(default_jumps),
+        ladders: args.ladders.unwrap_or(default_jumps),
         max_length: args.max_length,
         seed: args.seed,
-        rules: None,
+        rules: match &args.rules {
+            Some(path) => Some(crate::design::load_rules(path)?),
+            None => None,
+        },
         name: args.name,
     };
+    if let Some(band) = args.target_turns {
+        let target = crate::design::target(band, args.max_first_seat_advantage)?;
+        return crate::design::generate_to_target(layout, target, &args.output);
+    }
     let fail = |message: String, code: u8| {
         let _ = writeln!(std::io::stderr(), "error: {message}");
         Ok(ExitCode::from(code))

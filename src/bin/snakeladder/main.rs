@@ -7,11 +7,13 @@ mod atomic;
 mod check;
 mod common;
 mod diff;
+mod design;
 mod generate;
 mod memory;
 mod play;
 mod report;
 mod simulate;
+mod tune;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -35,7 +37,7 @@ enum Command {
     Analyze(analyze::Args),
     /// Write the analysis of a board as a Markdown or self-contained HTML report.
     Report(report::Args),
-    /// Write a seeded random board file (for trying large boards).
+    /// Write a seeded random board file, or search for one whose games last a band of turns.
     Generate(generate::Args),
     /// Check board files (or every *.json below a directory) and name every problem.
     Validate(validate::Args),
@@ -47,6 +49,8 @@ enum Command {
     Check(check::Args),
     /// What a layout change does to the game: figures, jumps, squares and rules, old against new.
     Diff(diff::Args),
+    /// Find the fewest jump moves that bring a board's mean length into a band.
+    Tune(tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(args),
         Command::Check(args) => check::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(code) => code,

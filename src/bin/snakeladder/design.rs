@@ -1,0 +1,262 @@
+//! What the design commands share (`tune`, `generate --target-turns`,
+//! `analyze --sensitivity`): parsing a target, the progress spinner, and
+//! printing a list of jump changes.
+
+use crate::atomic::write_atomic;
+use crate::common::{self, CliError};
+use indicatif::{ProgressBar, ProgressStyle};
+use snakeladder::RulesSpec;
+use snakeladder::design::Layout;
+use snakeladder::design::{
+    GenerateOptions, JumpChange, Sensitivity, Target, generate_to_target_with_progress,
+};
+use snakeladder::{Board, BoardError, JumpKind};
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// A band of mean turns as written, `A:B`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Band {
+    min: f64,
+    max: f64,
+}
+
+/// Parses `A:B` into a band (clap value parser).
+pub fn parse_band(text: &str) -> Result<Band, String> {
+    let (a, b) = text
+        .split_once(':')
+        .ok_or_else(|| format!("'{text}' is not a band A:B of mean turns, e.g. 30:35"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("'{s}' in '{text}' is not a number of turns"))
+    };
+    let band = Band {
+        min: number(a)?,
+        max: number(b)?,
+    };
+    Target::new(band.min, band.max).map_err(|e| e.to_string())?;
+    Ok(band)
+}
+
+/// Parses an advantage: a difference of probabilities (`0.02`) or a
+/// percentage (`2%`).
+pub fn parse_advantage(text: &str) -> Result<f64, String> {
+    let (number, scale) = match text.trim().strip_suffix('%') {
+        Some(n) => (n, 0.01),
+        None => (text.trim(), 1.0),
+    };
+    let p = number
+        .parse::<f64>()
+        .map(|p| p * scale)
+        .map_err(|_| format!("'{text}' is not an advantage (0.02 or 2%)"))?;
+    if !(0.0..=1.0).contains(&p) {
+        return Err(format!("'{text}' is not between 0 and 1 (0% and 100%)"));
+    }
+    Ok(p)
+}
+
+/// Parses a jump to keep: `48→26`, `48->26` or `48:26`.
+pub fn parse_jump(text: &str) -> Result<(u32, u32), String> {
+    let t = text.trim();
+    let (a, b) = t
+        .split_once('→')
+        .or_else(|| t.split_once("->"))
+        .or_else(|| t.split_once(':'))
+        .ok_or_else(|| format!("'{text}' is not a jump START→END, e.g. 48→26"))?;
+    let square = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("'{s}' in '{text}' is not a square"))
+    };
+    Ok((square(a)?, square(b)?))
+}
+
+/// The target of a band and an optional cap.
+pub fn target(
+    band: Band,
+    advantage: Option<f64>,
+) -> Result<Target, snakeladder::design::DesignError> {
+    let t = Target::new(band.min, band.max)?;
+    match advantage {
+        Some(p) => t.with_max_first_seat_advantage(p),
+        None => Ok(t),
+    }
+}
+
+/// A spinner counting candidate boards on a terminal; hidden otherwise.
+pub fn spinner() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    if let Ok(style) =
+        ProgressStyle::with_template("{spinner} {human_pos} candidate boards, {per_sec} {msg}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Writes the changes as a list, one a line.
+pub fn write_changes(out: &mut impl Write, changes: &[JumpChange]) -> std::io::Result<()> {
+    for c in changes {
+        let Some(after) = c.after else {
+            writeln!(out, "  {:<16} removed", c.before.to_string())?;
+            continue;
+        };
+        let mut moved = Vec::new();
+        let df = i64::from(after.from().get()) - i64::from(c.before.from().get());
+        let de = i64::from(after.to().get()) - i64::from(c.before.to().get());
+        if df != 0 {
+            moved.push(format!("start {df:+}"));
+        }
+        if de != 0 {
+            moved.push(format!("end {de:+}"));
+        }
+        writeln!(
+            out,
+            "  {:<16} becomes {:<9} ({})",
+            c.before.to_string(),
+            format!("{}→{}", after.from(), after.to()),
+            moved.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes the changes as a diff of the board file's jump lists.
+pub fn write_diff(out: &mut impl Write, name: &str, changes: &[JumpChange]) -> std::io::Result<()> {
+    writeln!(out, "--- {name}")?;
+    writeln!(out, "+++ {name} (tuned)")?;
+    for kind in [JumpKind::Ladder, JumpKind::Snake] {
+        let of_kind: Vec<_> = changes.iter().filter(|c| c.before.kind() == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        writeln!(out, "@@ {}s @@", kind.as_str())?;
+        for c in of_kind {
+            writeln!(out, "-[{}, {}]", c.before.from(), c.before.to())?;
+            if let Some(a) = c.after {
+                writeln!(out, "+[{}, {}]", a.from(), a.to())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How many of the variants the text shows.
+const SHOWN: usize = 15;
+
+/// Writes the sensitivity section of `analyze`.
+pub fn write_sensitivity(
+    out: &mut impl Write,
+    board: &Board,
+    s: &Sensitivity,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "Sensitivity: mean turns with one jump removed or moved by ±1, ±2, ±5 squares"
+    )?;
+    if board.jumps().is_empty() {
+        writeln!(out, "  (the board has no jumps)")?;
+        return writeln!(out);
+    }
+    writeln!(
+        out,
+        "  {} valid variants ({} moves break a rule); {} by rank-one update of the solved chain, {} re-solved",
+        s.variants.len(),
+        s.invalid,
+        s.rank_one,
+        s.resolved
+    )?;
+    let advantage = s.first_seat_advantage.is_some();
+    let mut header = "  jump              change     mean turns    change".to_string();
+    if advantage {
+        header += "   seat-1 advantage (2 players)";
+    }
+    writeln!(out, "{header}")?;
+    for v in s.variants.iter().take(SHOWN) {
+        let mut line = format!(
+            "  {:<17} {:<9} {:>11.4} {:>+9.4}",
+            v.change.before.to_string(),
+            v.edit.to_string(),
+            v.mean_turns,
+            v.mean_change
+        );
+        if let (Some(a), Some(base)) = (v.first_seat_advantage, s.first_seat_advantage) {
+            line += &format!("   {:>7.3}% ({:+.3} pt)", 100.0 * a, 100.0 * (a - base));
+        }
+        writeln!(out, "{line}")?;
+    }
+    if s.variants.len() > SHOWN {
+        writeln!(
+            out,
+            "  … {} more in --format json",
+            s.variants.len() - SHOWN
+        )?;
+    }
+    if let Some(base) = s.first_seat_advantage {
+        writeln!(
+            out,
+            "  (seat-1 advantage: P(seat 1 wins) − P(seat 2 wins); {:.3}% on this board)",
+            100.0 * base
+        )?;
+    }
+    writeln!(out)
+}
+
+/// Reads the rules for `generate --rules`: a rules object, or a board file
+/// whose rules are taken.
+pub fn load_rules(path: &Path) -> Result<RulesSpec, CliError> {
+    let bytes = std::fs::read(path).map_err(|source| BoardError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if let Ok(rules) = serde_json::from_slice::<RulesSpec>(&bytes) {
+        return Ok(rules);
+    }
+    let board = Board::from_json_slice(&bytes).map_err(|e| e.with_path(path))?;
+    Ok(board.rules().spec())
+}
+
+/// `generate --target-turns`: the search, then the board written like any
+/// generated board, and a summary on standard error.
+pub fn generate_to_target(
+    layout: Layout,
+    target: Target,
+    output: &Path,
+) -> Result<ExitCode, CliError> {
+    let options = GenerateOptions::new(layout, target);
+    let bar = spinner();
+    let result = generate_to_target_with_progress(&options, &|n| bar.set_position(n));
+    bar.finish_and_clear();
+    let found = result?;
+    let mut json = serde_json::to_vec(&found.spec()).map_err(std::io::Error::from)?;
+    json.push(b'\n');
+    if output == Path::new("-") {
+        let mut out = common::stdout();
+        out.write_all(&json)?;
+        out.flush()?;
+    } else {
+        write_atomic(output, |w| w.write_all(&json))?;
+    }
+    let mut err = std::io::stderr();
+    let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {
+        format!(", first-seat advantage {:.3}%", 100.0 * a)
+    });
+    writeln!(
+        err,
+        "generated: mean {:.4} turns (target {}–{}){advantage}; random start {} and {} move{}; {} candidate boards in {:.3} s",
+        found.mean_turns,
+        target.min_turns,
+        target.max_turns,
+        found.restart,
+        found.steps,
+        if found.steps == 1 { "" } else { "s" },
+        found.evaluated,
+        found.seconds
+    )?;
+    Ok(ExitCode::SUCCESS)
+}

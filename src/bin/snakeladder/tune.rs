@@ -1,0 +1,119 @@
+//! `snakeladder tune`: the fewest jump moves that bring a board into a
+//! target band of mean turns.
+
+use crate::atomic::write_atomic;
+use crate::common::{self, CliError};
+use crate::design::{self, Band};
+use snakeladder::Seed;
+use snakeladder::design::{TuneOptions, tune_with_progress};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `tune`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The board file; `-` reads standard input. Without one, the built-in
+    /// default board.
+    board: Option<PathBuf>,
+    /// The band of mean turns to reach, `A:B` (inclusive), e.g. 30:32.
+    #[arg(long, value_parser = design::parse_band)]
+    target_turns: Band,
+    /// Also keep `P(seat 1 wins) − P(seat 2 wins)` with two players at most
+    /// this (0.02 or 2%).
+    #[arg(long, value_parser = design::parse_advantage)]
+    max_first_seat_advantage: Option<f64>,
+    /// Most jumps moved (each start, end or both).
+    #[arg(long, default_value_t = 3)]
+    max_changes: usize,
+    /// Jumps that must not move, comma-separated: 48→26,1→38 (or 48->26).
+    #[arg(long, value_delimiter = ',', value_parser = design::parse_jump)]
+    keep: Vec<(u32, u32)>,
+    /// Picks among equally good answers: the same seed, the same answer.
+    #[arg(long, default_value_t = Seed::new(0))]
+    seed: Seed,
+    /// Where to write the tuned board; `-` for standard output (the report
+    /// then goes to standard error). A file is written whole or not at all.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+}
+
+/// Runs `tune`.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let board = common::load_board(args.board.as_deref())?;
+    let target = design::target(args.target_turns, args.max_first_seat_advantage)?;
+    let options = TuneOptions {
+        target,
+        max_changes: args.max_changes,
+        keep: args.keep,
+        seed: args.seed,
+    };
+    let bar = design::spinner();
+    let result = tune_with_progress(&board, &options, &|n| bar.set_position(n));
+    bar.finish_and_clear();
+    let tuned = result?;
+    let to_stdout = args.output.as_deref() == Some(Path::new("-"));
+    let mut report: Box<dyn Write> = if to_stdout {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(common::stdout())
+    };
+    let name = args
+        .board
+        .as_deref()
+        .map_or_else(|| "built-in board".to_string(), |p| p.display().to_string());
+    let n = tuned.changes.len();
+    writeln!(
+        report,
+        "{name}: mean {:.4} → {:.4} turns (target {}–{}) with {n} change{}",
+        tuned.mean_before,
+        tuned.mean_turns,
+        target.min_turns,
+        target.max_turns,
+        if n == 1 { "" } else { "s" }
+    )?;
+    if let Some(a) = tuned.first_seat_advantage {
+        writeln!(
+            report,
+            "  first-seat advantage with 2 players: {:.3}%",
+            100.0 * a
+        )?;
+    }
+    if n > 0 {
+        writeln!(report)?;
+        design::write_changes(&mut report, &tuned.changes)?;
+        writeln!(report)?;
+        design::write_diff(&mut report, &name, &tuned.changes)?;
+    }
+    writeln!(report)?;
+    let rate = tuned.evaluated as f64 / tuned.seconds.max(1e-9);
+    writeln!(
+        report,
+        "Evaluated {} candidate boards in {:.3} s ({:.0} a second on {} thread{}).",
+        tuned.evaluated,
+        tuned.seconds,
+        rate,
+        rayon::current_num_threads(),
+        if rayon::current_num_threads() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    )?;
+    let mut json = serde_json::to_vec_pretty(&tuned.board.spec()).map_err(std::io::Error::from)?;
+    json.push(b'\n');
+    match args.output.as_deref() {
+        Some(p) if p == Path::new("-") => {
+            let mut out = common::stdout();
+            out.write_all(&json)?;
+            out.flush()?;
+        }
+        Some(p) => {
+            write_atomic(p, |w| w.write_all(&json))?;
+            writeln!(report, "Wrote the tuned board to {}.", p.display())?;
+        }
+        None => writeln!(report, "(-o FILE writes the tuned board.)")?,
+    }
+    report.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,140 @@
+//! What [`tune`](super::tune) and [`generate`](super::generate) share: the
+//! candidates of one step (every admissible move of every movable jump of a
+//! solved board, with its mean) and the fresh check of a chosen board.
+
+use super::eval::{self, Base, JumpChange, Update};
+use super::{DesignError, Target, mix, moves_of, placements_of};
+use crate::markov::tolerance;
+use crate::{Board, Jump};
+
+/// Most moves per jump re-solved one by one when the update does not apply
+/// to a board (extra rolls, chains): a fresh solve costs about as much as a
+/// thousand updates, so a step samples these many, chosen by the seed.
+pub const RESOLVE_SAMPLE: usize = 24;
+
+/// One candidate: jump `jump` of the step's board moved to `after`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Candidate {
+    pub jump: usize,
+    pub after: Jump,
+    /// Its mean, by the update or a fresh solve.
+    pub mean: f64,
+    /// A number from the seed, to break ties.
+    pub tie: u64,
+}
+
+impl Candidate {
+    pub fn change(&self, board: &Board) -> JumpChange {
+        JumpChange {
+            before: board.jumps()[self.jump],
+            after: Some(self.after),
+        }
+    }
+}
+
+/// Every candidate of one step from `base`, for the jumps `movable` allows;
+/// and how many boards were evaluated.
+/// With `wide`, every placement of each jump ([`placements_of`]), else the
+/// moves of [`moves_of`].
+pub(crate) fn candidates(
+    base: &Base,
+    movable: &dyn Fn(usize) -> bool,
+    wide: bool,
+    seed: u64,
+) -> (Vec<Candidate>, u64) {
+    let board = base.board();
+    let spec = board.spec();
+    let mut out = Vec::new();
+    let mut evaluated = 0;
+    for a in (0..board.jumps().len()).filter(|&a| movable(a)) {
+        let all = if wide {
+            placements_of(board, a)
+        } else {
+            moves_of(board, a)
+        };
+        let mut moves: Vec<(Jump, u64)> = all
+            .into_iter()
+            .filter(|&j| eval::admissible(board, a, j))
+            .map(|j| {
+                let key = (u64::from(j.from().get()) << 32) | u64::from(j.to().get());
+                (j, mix(seed, key ^ ((a as u64) << 58)))
+            })
+            .collect();
+        if !base.updates() && moves.len() > RESOLVE_SAMPLE {
+            moves.sort_by_key(|m| m.1);
+            moves.truncate(RESOLVE_SAMPLE);
+        }
+        for (after, tie) in moves {
+            evaluated += 1;
+            let mean = match base.mean_after(a, Some(after)) {
+                Update::Mean(m) => m,
+                Update::Singular => continue,
+                Update::Resolve => {
+                    let change = JumpChange {
+                        before: board.jumps()[a],
+                        after: Some(after),
+                    };
+                    match Board::from_spec(&eval::apply(&spec, &[change])) {
+                        Ok(b) => match eval::solve_mean(&b) {
+                            Ok(m) => m,
+                            Err(_) => continue,
+                        },
+                        Err(_) => continue,
+                    }
+                }
+            };
+            out.push(Candidate {
+                jump: a,
+                after,
+                mean,
+                tie,
+            });
+        }
+    }
+    (out, evaluated)
+}
+
+/// A board checked afresh: valid, its mean solved (and agreeing with the
+/// update's), and its advantage when the target caps it.
+pub(crate) struct Checked {
+    pub board: Board,
+    pub mean: f64,
+    pub advantage: Option<f64>,
+}
+
+impl Checked {
+    /// Whether it meets the target.
+    pub fn meets(&self, target: &Target) -> bool {
+        target.contains(self.mean) && self.advantage.is_none_or(|a| target.fair_enough(a))
+    }
+}
+
+/// Compiles and solves a (validated) board; `None` when it cannot be
+/// analysed.
+///
+/// # Errors
+/// [`DesignError::Disagrees`] when the fresh mean is not `expected`.
+pub(crate) fn check(
+    board: &Board,
+    expected: f64,
+    target: &Target,
+) -> Result<Option<Checked>, DesignError> {
+    let Ok(mean) = eval::solve_mean(board) else {
+        return Ok(None);
+    };
+    if (mean - expected).abs() > tolerance::UPDATE_AGREEMENT * mean {
+        return Err(DesignError::Disagrees {
+            update: expected,
+            solved: mean,
+        });
+    }
+    let advantage = match target.max_first_seat_advantage {
+        Some(_) if target.contains(mean) => Some(eval::first_seat_advantage(board)?),
+        _ => None,
+    };
+    Ok(Some(Checked {
+        board: board.clone(),
+        mean,
+        advantage,
+    }))
+}

@@ -1,0 +1,337 @@
+//! `generate --target-turns`: a valid board whose mean length lies in a
+//! band, found by search with the solver in the loop.
+//!
+//! # The search
+//! Random starts, then local moves. Start r lays the jumps out at random
+//! ([`generate_spec`](super::generate_spec), seeded from the seed and r), then
+//! moves one jump at a time: each step evaluates every admissible move of
+//! every jump ([`Base::mean_after`]), takes an answer in the band if there
+//! is one (checked afresh), and otherwise the move that brings the mean
+//! closest to the band, until no move gets closer. Every board on the way
+//! is valid by construction: it is validated before it is used.
+//!
+//! Starts run [`RESTART_BATCH`] at a time on every core; the answer is the
+//! first start, in order, that succeeds, so it is the same on any number
+//! of threads.
+
+use super::eval::Base;
+use super::random::{Layout, generate_spec};
+use super::search::{self, Candidate};
+use super::{DesignError, Target, mix};
+use crate::{Board, BoardSpec, Seed};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Random starts run at once; fixed, so results do not depend on the
+/// number of threads.
+pub const RESTART_BATCH: u32 = 8;
+
+/// Most local moves from one random start.
+pub const MAX_STEPS: usize = 60;
+
+/// In-band candidates checked afresh per step, in order of preference
+/// (each check solves a board, and computes a length distribution when the
+/// advantage is capped).
+pub const CHECKS_PER_STEP: usize = 16;
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerateOptions {
+    /// Squares, jump counts, longest jump of the random starts, seed, rules
+    /// and name.
+    pub layout: Layout,
+    /// The target.
+    pub target: Target,
+    /// Most random starts before giving up.
+    pub max_restarts: u32,
+}
+
+impl GenerateOptions {
+    /// A layout and a target, at most 64 random starts.
+    pub fn new(layout: Layout, target: Target) -> GenerateOptions {
+        GenerateOptions {
+            layout,
+            target,
+            max_restarts: 64,
+        }
+    }
+}
+
+/// A generated board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated {
+    /// The board, validated.
+    pub board: Board,
+    /// Its mean turns, from a fresh solve.
+    pub mean_turns: f64,
+    /// Its first-seat advantage, when the target caps it.
+    pub first_seat_advantage: Option<f64>,
+    /// The random start (0-based) the board came from.
+    pub restart: u32,
+    /// Local moves made from it.
+    pub steps: usize,
+    /// Candidate boards evaluated, over every start run.
+    pub evaluated: u64,
+    /// Seconds the search took.
+    pub seconds: f64,
+}
+
+impl Generated {
+    /// The board as a file writes it, with the layout's name (if any) and
+    /// rules as given.
+    pub fn spec(&self) -> BoardSpec {
+        let mut spec = self.board.spec();
+        spec.width = None;
+        spec
+    }
+}
+
+/// Generates a board in the target.
+///
+/// # Errors
+/// [`DesignError::NotFound`] with the closest mean reached when no start
+/// gets into the target, [`DesignError::Layout`] when the layout cannot be
+/// made at all (too many jumps for the squares), [`DesignError::TooLarge`]
+/// past [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares.
+///
+/// # Example
+/// ```
+/// use snakeladder::Seed;
+/// use snakeladder::design::{GenerateOptions, Layout, Target, generate_to_target};
+///
+/// let layout = Layout::new(100, 8, 8, Seed::new(1));
+/// let options = GenerateOptions::new(layout, Target::new(30.0, 31.0)?);
+/// let found = generate_to_target(&options)?;
+/// assert!((30.0..=31.0).contains(&found.mean_turns));
+/// assert_eq!(found.board.snakes().count(), 8);
+/// // The same seed, the same board.
+/// assert_eq!(generate_to_target(&options)?.board, found.board);
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
+pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, DesignError> {
+    generate_to_target_with_progress(options, &|_| {})
+}
+
+/// [`generate_to_target`], calling `progress` with the number of candidate boards
+/// evaluated so far as the search goes.
+///
+/// # Errors
+/// As [`generate_to_target`].
+pub fn generate_to_target_with_progress(
+    options: &GenerateOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Generated, DesignError> {
+    let clock = Instant::now();
+    super::check_size(options.layout.squares)?;
+    // The layout's own errors (size, too many jumps) are the same for
+    // every seed: report them at once.
+    generate_spec(&options.layout)?;
+    let target = &options.target;
+    let counter = AtomicU64::new(0);
+    let mut closest: Option<f64> = None;
+    let mut fairest: Option<f64> = None;
+    let mut evaluated = 0;
+    let mut first = 0;
+    while first < options.max_restarts {
+        let batch = first..(first + RESTART_BATCH).min(options.max_restarts);
+        let runs: Vec<Result<Run, DesignError>> = batch
+            .clone()
+            .into_par_iter()
+            .map(|r| run(options, r, &counter, progress))
+            .collect();
+        for (r, outcome) in batch.zip(runs) {
+            let outcome = outcome?;
+            evaluated += outcome.evaluated;
+            if let Some(m) = outcome.closest {
+                if closest.is_none_or(|c| target.distance(m) < target.distance(c)) {
+                    closest = Some(m);
+                }
+            }
+            if let Some(a) = outcome.fairest {
+                fairest = Some(fairest.map_or(a, |f: f64| f.min(a)));
+            }
+            if let Some((checked, steps)) = outcome.found {
+                return Ok(Generated {
+                    board: checked.board,
+                    mean_turns: checked.mean,
+                    first_seat_advantage: checked.advantage,
+                    restart: r,
+                    steps,
+                    evaluated,
+                    seconds: clock.elapsed().as_secs_f64(),
+                });
+            }
+        }
+        first = first.saturating_add(RESTART_BATCH);
+    }
+    Err(DesignError::NotFound {
+        target: *target,
+        restarts: options.max_restarts,
+        closest: closest.unwrap_or(f64::NAN),
+        fairest,
+        evaluated,
+    })
+}
+
+/// What one random start came to.
+struct Run {
+    found: Option<(search::Checked, usize)>,
+    closest: Option<f64>,
+    /// The least advantage checked in the band.
+    fairest: Option<f64>,
+    evaluated: u64,
+}
+
+fn run(
+    options: &GenerateOptions,
+    restart: u32,
+    counter: &AtomicU64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Run, DesignError> {
+    let target = &options.target;
+    let seed = mix(options.layout.seed.get(), u64::from(restart));
+    let layout = Layout {
+        seed: Seed::new(seed),
+        ..options.layout.clone()
+    };
+    let mut out = Run {
+        found: None,
+        closest: None,
+        fairest: None,
+        evaluated: 0,
+    };
+    // A layout the rules refuse (dice that cannot finish from a square the
+    // jumps lead to) is a start that failed.
+    let Ok(mut board) = Board::from_spec(&generate_spec(&layout)?) else {
+        return Ok(out);
+    };
+    let mut advantage: Option<f64> = None;
+    for steps in 0..=MAX_STEPS {
+        let Ok(base) = Base::new(board.clone()) else {
+            return Ok(out);
+        };
+        let mean = base.mean();
+        let here = target.distance(mean);
+        if out.closest.is_none_or(|c| here < target.distance(c)) {
+            out.closest = Some(mean);
+        }
+        if here == 0.0 {
+            if let Some(c) = search::check(&board, mean, target)? {
+                if c.meets(target) {
+                    out.found = Some((c, steps));
+                    return Ok(out);
+                }
+                advantage = c.advantage;
+                if let Some(a) = c.advantage {
+                    out.fairest = Some(out.fairest.map_or(a, |f: f64| f.min(a)));
+                }
+            }
+        }
+        if steps == MAX_STEPS {
+            break;
+        }
+        let (all, n) = search::candidates(&base, &|_| true, false, seed);
+        out.evaluated += n;
+        progress(counter.fetch_add(n, Ordering::Relaxed) + n);
+        let mut inside: Vec<&Candidate> = all.iter().filter(|c| target.contains(c.mean)).collect();
+        inside.sort_by(|x, y| {
+            (x.mean - target.center())
+                .abs()
+                .total_cmp(&(y.mean - target.center()).abs())
+                .then(x.tie.cmp(&y.tie))
+        });
+        // In the band: the first that checks out wins; under a cap on the
+        // advantage, the fairest of those checked is the next step.
+        let mut fairest: Option<(f64, Board)> = None;
+        for c in inside.iter().take(CHECKS_PER_STEP) {
+            let spec = super::eval::apply(&board.spec(), &[c.change(&board)]);
+            let Ok(moved) = Board::from_spec(&spec) else {
+                continue;
+            };
+            if let Some(k) = search::check(&moved, c.mean, target)? {
+                if k.meets(target) {
+                    out.found = Some((k, steps + 1));
+                    return Ok(out);
+                }
+                if let Some(a) = k.advantage {
+                    out.fairest = Some(out.fairest.map_or(a, |f: f64| f.min(a)));
+                    if fairest.as_ref().is_none_or(|(b, _)| a < *b) {
+                        fairest = Some((a, k.board));
+                    }
+                }
+            }
+        }
+        let next = match fairest {
+            Some((a, b)) if advantage.is_none_or(|now| a < now) => Some(b),
+            Some(_) => None,
+            None => all
+                .iter()
+                .filter(|c| target.distance(c.mean) < here)
+                .min_by(|x, y| {
+                    target
+                        .distance(x.mean)
+                        .total_cmp(&target.distance(y.mean))
+                        .then(x.tie.cmp(&y.tie))
+                })
+                .and_then(|c| {
+                    let spec = super::eval::apply(&board.spec(), &[c.change(&board)]);
+                    Board::from_spec(&spec).ok()
+                }),
+        };
+        match next {
+            Some(b) => board = b,
+            None => break,
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unfair_band_reports_the_fairest_board_reached() {
+        let target = Target::new(30.0, 35.0)
+            .unwrap()
+            .with_max_first_seat_advantage(0.001)
+            .unwrap();
+        let mut options = GenerateOptions::new(Layout::new(100, 10, 10, Seed::new(3)), target);
+        options.max_restarts = 1;
+        match generate_to_target(&options) {
+            Err(DesignError::NotFound {
+                fairest: Some(fairest),
+                closest,
+                restarts: 1,
+                ..
+            }) => {
+                assert!(fairest > 0.001 && fairest < 0.1, "{fairest}");
+                assert!(target.contains(closest), "{closest}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_answer_does_not_depend_on_the_threads() {
+        let options = GenerateOptions::new(
+            Layout::new(60, 5, 5, Seed::new(9)),
+            Target::new(20.0, 20.5).unwrap(),
+        );
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let three = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let a = one.install(|| generate_to_target(&options)).unwrap();
+        let b = three.install(|| generate_to_target(&options)).unwrap();
+        assert_eq!(
+            (a.board, a.restart, a.steps, a.evaluated),
+            (b.board, b.restart, b.steps, b.evaluated)
+        );
+    }
+}

@@ -1,0 +1,279 @@
+//! `tune`: the fewest jump moves that bring a board into a target.
+//!
+//! # The search
+//! Level by level: level k holds boards with k jumps moved (each jump moved
+//! at most once, start, end or both). Level 1 is every admissible placement
+//! of every jump not kept ([`placements_of`](super::placements_of)), so a
+//! one-move answer is found whenever one exists. From level 2 on the search keeps only the [`BEAM`] boards of
+//! the level before closest to the band (a beam search): an answer with k
+//! moves is the fewest *found*, and a failure says that none was found
+//! within the limit, not that none exists. Within a level, answers are
+//! preferred by the squares they move in all, then by how close to the
+//! middle of the band they land, then by a hash of the seed.
+
+use super::eval::{self, Base, JumpChange};
+use super::search::{self, Candidate};
+use super::{DesignError, Target};
+use crate::{Board, Jump, Seed};
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Boards kept from one level of the search to the next.
+pub const BEAM: usize = 16;
+
+/// In-band candidates checked afresh per level, in order of preference,
+/// when the target also caps the advantage (each check computes a length
+/// distribution).
+pub const FAIRNESS_CHECKS: usize = 64;
+
+/// What to tune a board toward.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneOptions {
+    /// The target.
+    pub target: Target,
+    /// Most jumps moved.
+    pub max_changes: usize,
+    /// Jumps that must not move, as `(start, end)`.
+    pub keep: Vec<(u32, u32)>,
+    /// Picks among equally good answers.
+    pub seed: Seed,
+}
+
+impl TuneOptions {
+    /// A target, at most `max_changes` moves, nothing kept, seed 0.
+    pub fn new(target: Target, max_changes: usize) -> TuneOptions {
+        TuneOptions {
+            target,
+            max_changes,
+            keep: Vec::new(),
+            seed: Seed::new(0),
+        }
+    }
+}
+
+/// A tuned board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tuned {
+    /// The board with the changes made, validated.
+    pub board: Board,
+    /// The changes, each jump of the original board at most once, in board
+    /// order of the original jumps.
+    pub changes: Vec<JumpChange>,
+    /// The original board's mean turns.
+    pub mean_before: f64,
+    /// The tuned board's mean turns, from a fresh solve.
+    pub mean_turns: f64,
+    /// Its first-seat advantage, when the target caps it.
+    pub first_seat_advantage: Option<f64>,
+    /// Candidate boards evaluated.
+    pub evaluated: u64,
+    /// Seconds the search took.
+    pub seconds: f64,
+}
+
+/// A board of the search: the changes made so far, and for each of its
+/// jumps the original jump it came from.
+#[derive(Clone)]
+struct Node {
+    board: Board,
+    changes: Vec<JumpChange>,
+    origin: HashMap<Jump, Jump>,
+}
+
+/// Tunes `board` toward `options.target`.
+///
+/// # Errors
+/// [`DesignError::OutOfReach`] when no set of at most `max_changes` moves
+/// was found, [`DesignError::KeepNotOnBoard`] for a kept jump the board does
+/// not have, [`DesignError::TooLarge`] past [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES)
+/// squares, and [`DesignError::Analysis`] if the board cannot be analysed.
+pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> {
+    tune_with_progress(board, options, &|_| {})
+}
+
+/// [`tune`], calling `progress` with the number of candidate boards
+/// evaluated so far as the search goes.
+///
+/// # Errors
+/// As [`tune`].
+pub fn tune_with_progress(
+    board: &Board,
+    options: &TuneOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Tuned, DesignError> {
+    let clock = Instant::now();
+    super::check_size(board.last().get())?;
+    let target = &options.target;
+    let mut kept = HashSet::new();
+    for &(from, to) in &options.keep {
+        match board
+            .jumps()
+            .iter()
+            .find(|j| j.from().get() == from && j.to().get() == to)
+        {
+            Some(&j) => kept.insert(j),
+            None => return Err(DesignError::KeepNotOnBoard { from, to }),
+        };
+    }
+    let start = Base::new(board.clone())?;
+    let mean_before = start.mean();
+    let done = |node: &Node, checked: search::Checked, evaluated| Tuned {
+        board: checked.board,
+        changes: sorted(&node.changes),
+        mean_before,
+        mean_turns: checked.mean,
+        first_seat_advantage: checked.advantage,
+        evaluated,
+        seconds: clock.elapsed().as_secs_f64(),
+    };
+    let root = Node {
+        board: board.clone(),
+        changes: Vec::new(),
+        origin: board.jumps().iter().map(|&j| (j, j)).collect(),
+    };
+    if let Some(c) = search::check(board, mean_before, target)? {
+        if c.meets(target) {
+            return Ok(done(&root, c, 0));
+        }
+    }
+    let evaluated = AtomicU64::new(0);
+    let mut closest = mean_before;
+    let mut beam = vec![root];
+    for _level in 0..options.max_changes {
+        let expanded: Vec<Result<(Vec<Candidate>, u64), DesignError>> = beam
+            .par_iter()
+            .map(|node| {
+                let base = Base::new(node.board.clone())?;
+                let movable = |a: usize| {
+                    let j = node.board.jumps()[a];
+                    let original = node.origin[&j];
+                    original == j && !kept.contains(&original)
+                };
+                let found = search::candidates(&base, &movable, true, options.seed.get());
+                let total = evaluated.fetch_add(found.1, Ordering::Relaxed) + found.1;
+                progress(total);
+                Ok(found)
+            })
+            .collect();
+        // (node, candidate) in the order of the beam, then of the jumps.
+        let mut all: Vec<(usize, Candidate)> = Vec::new();
+        for (i, e) in expanded.into_iter().enumerate() {
+            all.extend(e?.0.into_iter().map(|c| (i, c)));
+        }
+        for (_, c) in &all {
+            if target.distance(c.mean) < target.distance(closest) {
+                closest = c.mean;
+            }
+        }
+        let total = |i: usize, c: &Candidate| -> u64 {
+            let node = &beam[i];
+            let change = c.change(&node.board);
+            let original = node.origin[&change.before];
+            let mut moved: u64 = node.changes.iter().map(JumpChange::displacement).sum();
+            moved += JumpChange {
+                before: original,
+                after: change.after,
+            }
+            .displacement();
+            moved
+        };
+        // Answers of this level, best first.
+        let mut inside: Vec<&(usize, Candidate)> = all
+            .iter()
+            .filter(|(_, c)| target.contains(c.mean))
+            .collect();
+        inside.sort_by(|(i, x), (j, y)| {
+            total(*i, x)
+                .cmp(&total(*j, y))
+                .then(
+                    (x.mean - target.center())
+                        .abs()
+                        .total_cmp(&(y.mean - target.center()).abs()),
+                )
+                .then(x.tie.cmp(&y.tie))
+        });
+        let limit = if target.max_first_seat_advantage.is_some() {
+            FAIRNESS_CHECKS
+        } else {
+            inside.len()
+        };
+        for chunk in inside[..inside.len().min(limit)].chunks(8) {
+            let checked: Vec<Result<Option<(Node, search::Checked)>, DesignError>> = chunk
+                .par_iter()
+                .map(|&&(i, c)| {
+                    let Some(node) = step(&beam[i], &c) else {
+                        return Ok(None);
+                    };
+                    Ok(search::check(&node.board, c.mean, target)?.map(|k| (node, k)))
+                })
+                .collect();
+            for r in checked {
+                if let Some((node, k)) = r? {
+                    if k.meets(target) {
+                        return Ok(done(&node, k, evaluated.load(Ordering::Relaxed)));
+                    }
+                }
+            }
+        }
+        // The next level: the boards closest to the band, each once.
+        all.sort_by(|(i, x), (j, y)| {
+            target
+                .distance(x.mean)
+                .total_cmp(&target.distance(y.mean))
+                .then(total(*i, x).cmp(&total(*j, y)))
+                .then(x.tie.cmp(&y.tie))
+        });
+        let mut seen = HashSet::new();
+        let mut next = Vec::with_capacity(BEAM);
+        for (i, c) in &all {
+            if next.len() == BEAM {
+                break;
+            }
+            let Some(node) = step(&beam[*i], c) else {
+                continue;
+            };
+            if seen.insert(node.board.jumps().to_vec()) {
+                next.push(node);
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        beam = next;
+    }
+    Err(DesignError::OutOfReach {
+        max_changes: options.max_changes,
+        target: *target,
+        closest,
+        evaluated: evaluated.load(Ordering::Relaxed),
+    })
+}
+
+/// `node` with candidate `c` made; `None` when the board that makes is not
+/// valid.
+fn step(node: &Node, c: &Candidate) -> Option<Node> {
+    let change = c.change(&node.board);
+    let original = node.origin[&change.before];
+    let spec = eval::apply(&node.board.spec(), &[change]);
+    let mut origin = node.origin.clone();
+    origin.remove(&change.before);
+    origin.insert(c.after, original);
+    let mut changes = node.changes.clone();
+    changes.push(JumpChange {
+        before: original,
+        after: Some(c.after),
+    });
+    Some(Node {
+        board: Board::from_spec(&spec).ok()?,
+        changes,
+        origin,
+    })
+}
+
+fn sorted(changes: &[JumpChange]) -> Vec<JumpChange> {
+    let mut out = changes.to_vec();
+    out.sort_by_key(|c| (c.before.from(), c.before.to()));
+    out
+}
