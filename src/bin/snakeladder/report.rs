@@ -2,21 +2,34 @@
 
 use crate::common::{self, CliError};
 use clap::ValueEnum;
-use snakeladder::analysis::{Analysis, Options};
+use snakeladder::analysis::{Analysis, Limits, Options};
 use snakeladder::atomic::write_atomic;
 use snakeladder::report;
+use snakeladder::sparse::memory;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Report format.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// Markdown with tables.
-    #[default]
+    /// Markdown with tables (and, with `-o`, its charts as SVG files beside it).
     Markdown,
     /// One self-contained HTML page with inline SVG charts.
     Html,
+}
+
+impl Format {
+    /// The format a file name asks for: HTML for `.html`/`.htm`, else
+    /// Markdown.
+    fn of(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm") => {
+                Format::Html
+            }
+            _ => Format::Markdown,
+        }
+    }
 }
 
 /// Arguments of `report`.
@@ -25,11 +38,14 @@ pub struct Args {
     /// The board file; `-` reads standard input. Without one, the built-in
     /// default board.
     board: Option<PathBuf>,
-    /// Report format.
-    #[arg(long, value_enum, default_value_t)]
-    format: Format,
+    /// Report format. Default: HTML when `-o` names an `.html` or `.htm`
+    /// file, else Markdown.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
     /// Write the report to this file (atomically: a failure never leaves a
     /// truncated file or clobbers the old one) instead of standard output.
+    /// A Markdown report writes its charts beside it, as `<name>-length.svg`,
+    /// `<name>-board.svg`, `<name>-seats.svg` and `<name>-jumps.svg`.
     #[arg(long, short)]
     output: Option<PathBuf>,
     /// Player counts for the seat odds, comma-separated.
@@ -39,6 +55,15 @@ pub struct Args {
     /// Also give the mean number of turns as an exact fraction.
     #[arg(long)]
     exact: bool,
+    /// Most memory the analysis may use (e.g. 8G, 512M); past it the board
+    /// is refused (exit 3) or a section left out, with the estimate, in the
+    /// report and on standard error. Default: half the machine's memory.
+    #[arg(long, value_parser = memory::parse_bytes)]
+    max_memory: Option<u64>,
+    /// Most multiply-adds one optional figure may take before its section is
+    /// left out with a note. Default 2e10, about half a minute.
+    #[arg(long)]
+    max_work: Option<f64>,
 }
 
 /// Runs `report`.
@@ -48,16 +73,49 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         players: args.players,
         exact: args.exact,
     };
-    let analysis = Analysis::new(&board, &options)?;
-    let page = match args.format {
-        Format::Markdown => report::markdown(&board, &analysis),
-        Format::Html => report::html(&board, &analysis),
+    let mut limits = Limits::default();
+    if let Some(m) = args.max_memory {
+        limits.max_memory = m;
+    }
+    if let Some(w) = args.max_work {
+        limits.max_work = w;
+    }
+    let analysis = Analysis::with_limits(&board, &options, &limits)?;
+    let format = args
+        .format
+        .or_else(|| args.output.as_deref().map(Format::of))
+        .unwrap_or(Format::Markdown);
+    let rendered = match (format, &args.output) {
+        (Format::Html, _) => report::html_report(&board, &analysis),
+        (Format::Markdown, Some(path)) => {
+            let stem = path
+                .file_stem()
+                .map_or_else(|| "report".into(), |s| s.to_string_lossy());
+            report::markdown_with_charts(&board, &analysis, &stem)
+        }
+        (Format::Markdown, None) => report::Report {
+            document: report::markdown(&board, &analysis),
+            files: Vec::new(),
+            omitted: report::omissions(&board, &analysis),
+        },
     };
+    {
+        let mut err = std::io::stderr().lock();
+        for o in &rendered.omitted {
+            let _ = writeln!(err, "note: {o}");
+        }
+    }
     match &args.output {
-        Some(path) => write_atomic(path, |w| w.write_all(page.as_bytes()))?,
+        Some(path) => {
+            let dir = path.parent().unwrap_or(Path::new(""));
+            for file in &rendered.files {
+                write_atomic(&dir.join(&file.name), |w| w.write_all(file.svg.as_bytes()))?;
+            }
+            write_atomic(path, |w| w.write_all(rendered.document.as_bytes()))?;
+        }
         None => {
             let mut out = common::stdout();
-            out.write_all(page.as_bytes())?;
+            out.write_all(rendered.document.as_bytes())?;
             out.flush()?;
         }
     }
