@@ -23,7 +23,8 @@ pub struct Size {
     pub width: u32,
     /// Height of a plot (bar charts grow with their bars).
     pub height: u32,
-    /// Size of tick and label text.
+    /// Size of tick and label text, as plotters takes it (its SVG text is
+    /// this size divided by 1.24, so 16 draws 12.9-pixel text).
     pub font: u32,
 }
 
@@ -32,14 +33,13 @@ impl Size {
     pub const WIDE: Size = Size {
         width: 760,
         height: 380,
-        font: 15,
+        font: 17,
     };
-    /// For a phone (360–420 CSS pixels): drawn at its display size, so
-    /// 14-unit text is 14 pixels on screen.
+    /// For a phone (360–420 CSS pixels): drawn at its display size.
     pub const NARROW: Size = Size {
         width: 360,
-        height: 320,
-        font: 14,
+        height: 340,
+        font: 16,
     };
 
     /// The most bars a distribution is drawn with at this size (about one
@@ -153,18 +153,29 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             (lo as f64 + 0.5, hi as f64 + 0.5, height, turns.cdf[hi - 1])
         })
         .collect();
+    // On a narrow drawing the legend sits in a band above the bars and the
+    // cumulative curve, which both stop at 1/headroom of the height.
+    let narrow = size.width < 500;
+    let headroom = if narrow { 1.8 } else { 1.12 };
     let top = bars
         .iter()
         .map(|b| b.2)
         .filter(|h| h.is_finite())
         .fold(0.0_f64, f64::max)
         .max(f64::MIN_POSITIVE)
-        * 1.12;
+        * headroom;
+    let cdf_top = if narrow { headroom } else { 1.0 };
     let x_end = bars.last().map_or(1.5, |b| b.1);
-    let y_desc = if bin == 1 {
-        "P(T = t)".to_string()
-    } else {
-        format!("P(T = t), mean over {bin} turns")
+    let (x_desc, y_desc) = match (bin, size.width < 500) {
+        (1, _) => ("turns t".to_string(), "P(T = t)".to_string()),
+        (_, false) => (
+            "turns t".to_string(),
+            format!("P(T = t), mean over {bin} turns"),
+        ),
+        (_, true) => (
+            format!("turns t (bars of {bin} turns)"),
+            "P(T = t), mean of a bar".to_string(),
+        ),
     };
     let font = size.font;
     let y_ticks = 6;
@@ -173,7 +184,7 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
     {
         let root = SVGBackend::with_string(&mut svg, (size.width, size.height)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error(NAME))?;
-        let y_area = if size.width < 500 { 52 } else { 70 };
+        let y_area = if narrow { 62 } else { 76 };
         let mut chart = ChartBuilder::on(&root)
             .caption(LENGTH_TITLE, ("sans-serif", size.caption()))
             .margin(8)
@@ -183,14 +194,14 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             .right_y_label_area_size(font * 3 + 6)
             .build_cartesian_2d(0.5_f64..x_end, 0.0..top)
             .map_err(draw_error(NAME))?
-            .set_secondary_coord(0.5_f64..x_end, 0.0_f64..1.0);
+            .set_secondary_coord(0.5_f64..x_end, 0.0_f64..cdf_top);
         chart
             .configure_mesh()
             .disable_x_mesh()
             .light_line_style(WHITE)
-            .x_desc("turns t")
+            .x_desc(x_desc)
             .y_desc(y_desc)
-            .x_labels(if size.width < 500 { 5 } else { 10 })
+            .x_labels(if narrow { 5 } else { 10 })
             .y_labels(y_ticks)
             .label_style(("sans-serif", font))
             .axis_desc_style(("sans-serif", font))
@@ -204,7 +215,13 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             .y_labels(5)
             .label_style(("sans-serif", font))
             .axis_desc_style(("sans-serif", font))
-            .y_label_formatter(&|y| format!("{y:.2}"))
+            .y_label_formatter(&|y| {
+                if *y <= 1.0 + 1e-9 {
+                    format!("{y:.2}")
+                } else {
+                    String::new()
+                }
+            })
             .draw()
             .map_err(draw_error(NAME))?;
         let gap = if bin == 1 { 0.12 } else { 0.0 };
@@ -258,8 +275,8 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
         }
         chart
             .configure_series_labels()
-            .position(if size.width < 500 {
-                SeriesLabelPosition::LowerRight
+            .position(if narrow {
+                SeriesLabelPosition::UpperRight
             } else {
                 SeriesLabelPosition::MiddleRight
             })
@@ -504,7 +521,12 @@ mod tests {
             let bars = svg.matches("fill=\"#3465A4\"").count() - 1;
             assert!(bars <= size.bars(), "{bars} bars");
             assert!(svg.len() < 60_000, "{} bytes", svg.len());
-            assert!(svg.contains("mean over"), "the axis names the binning");
+            // 0.999 of the mass is covered at t = 99 900.
+            let bin = 99_900usize.div_ceil(size.bars());
+            assert!(
+                svg.contains(&format!("{bin} turns")),
+                "the axis names the binning"
+            );
         }
     }
 

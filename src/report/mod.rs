@@ -376,12 +376,16 @@ fn seat_chart(a: &Analysis, size: Size) -> Option<Result<String, ChartError>> {
             }
         })
         .collect();
-    let title = format!(
-        "Who wins, {} players: difference from fair (1/{} = {:.2}%)",
-        p.count,
-        p.count,
-        100.0 * fair
-    );
+    let title = if size.width < 500 {
+        format!("Who wins, {} players: vs fair 1/{}", p.count, p.count)
+    } else {
+        format!(
+            "Who wins, {} players: difference from fair (1/{} = {:.2}%)",
+            p.count,
+            p.count,
+            100.0 * fair
+        )
+    };
     Some(charts::bar_chart(
         &title,
         &bars,
@@ -416,13 +420,14 @@ fn jump_chart(a: &Analysis, size: Size) -> Result<String, ChartError> {
             },
         })
         .collect();
-    let title = if shown < jumps.len() {
-        format!(
+    let title = match (shown < jumps.len(), size.width < 500) {
+        (true, false) => format!(
             "Expected uses in one player's game: the {shown} most used of {}",
             jumps.len()
-        )
-    } else {
-        "Expected uses in one player's game".to_string()
+        ),
+        (true, true) => format!("Uses per game: {shown} most used of {}", jumps.len()),
+        (false, false) => "Expected uses in one player's game".to_string(),
+        (false, true) => "Expected uses in one game".to_string(),
     };
     charts::bar_chart(
         &title,

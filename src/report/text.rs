@@ -54,14 +54,15 @@ pub fn signed(d: f64) -> String {
 /// assert_eq!(tick(40.0, 10.0), "40");
 /// ```
 pub fn tick(value: f64, step: f64) -> String {
-    if value == 0.0 || !value.is_finite() {
-        return "0".to_string();
-    }
     let step = if step > 0.0 && step.is_finite() {
         step
     } else {
         value.abs()
     };
+    // Zero, and a tick that is zero up to float noise (never "-0").
+    if !value.is_finite() || value.abs() < step * 1e-6 || value == 0.0 {
+        return "0".to_string();
+    }
     // Decimal places that write the step exactly (0.0025 needs 4).
     let step_decimals = (0..=15)
         .find(|&d| {
@@ -180,6 +181,7 @@ pub(crate) mod tests {
         assert_eq!(probability(-2.5e-6), "-2.50e-6");
         assert_eq!(signed(2.5e-6), "+2.50e-6");
         assert_eq!(signed(0.25), "+0.2500");
+        assert_eq!(tick(-1e-17, 0.01), "0");
     }
 
     /// Ticks as plotters places them (multiples of a 1-2-5 step) must
