@@ -251,7 +251,7 @@ fn reports_render_in_chromium_at_desktop_and_phone_widths() {
             for c in &p.charts {
                 assert!(!c.title.is_empty(), "{at}: a chart without a title");
                 assert!(
-                    c.texts.iter().any(|t| *t == c.title),
+                    c.texts.contains(&c.title),
                     "{at}: {} shows its title",
                     c.title
                 );

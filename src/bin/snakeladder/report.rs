@@ -109,7 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Some(path) => {
             let dir = path.parent().unwrap_or(Path::new(""));
             for file in &rendered.files {
-                write_atomic(&dir.join(&file.name), |w| w.write_all(file.svg.as_bytes()))?;
+                write_atomic(dir.join(&file.name), |w| w.write_all(file.svg.as_bytes()))?;
             }
             write_atomic(path, |w| w.write_all(rendered.document.as_bytes()))?;
         }
