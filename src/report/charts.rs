@@ -42,10 +42,10 @@ impl Size {
         font: 16,
     };
 
-    /// The most bars a distribution is drawn with at this size (about one
-    /// per 7 units of width, so a bar stays visible).
+    /// The most bars a distribution is drawn with at this size (one per
+    /// 3.5 units of width, so a bar stays visible; 217 on a wide chart).
     pub fn bars(&self) -> usize {
-        (self.width / 7) as usize
+        (self.width * 2 / 7) as usize
     }
 
     fn caption(&self) -> u32 {
