@@ -186,3 +186,42 @@ fn a_board_of_endless_games_gives_a_small_report() {
     let size = std::fs::metadata(&page).unwrap().len();
     assert!(size < 1_000_000, "{size} bytes");
 }
+
+#[test]
+fn a_cross_check_puts_simulated_figures_beside_the_exact_ones() {
+    let out = snakeladder()
+        .args([
+            "report",
+            "--cross-check",
+            "20000",
+            "--seed",
+            "5",
+            "--format",
+            "html",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.contains("Cross-check against a simulation"));
+    assert!(page.contains("20000 simulated games (seed 5, 6 players)"));
+    // The exact mean and a simulated one with its standard error.
+    assert!(
+        page.contains("<td>mean turns</td><td>39.5984</td>"),
+        "exact mean"
+    );
+    assert!(page.contains("<td>± "), "a standard error");
+    // Without the flag, no simulation and no section.
+    let plain = snakeladder().args(["report"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("Cross-check"));
+    // A seed alone is misuse.
+    let misuse = snakeladder()
+        .args(["report", "--seed", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(misuse.status.code(), Some(2));
+}

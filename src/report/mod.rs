@@ -21,12 +21,14 @@
 
 pub mod board;
 pub mod charts;
+pub mod cross;
 pub mod text;
 
 use crate::analysis::limits::Figure;
 use crate::analysis::{Analysis, JumpFigures};
 use crate::{Board, JumpKind};
 use charts::{Bar, BarKind, ChartError, Size};
+use cross::CrossCheck;
 use std::fmt::Write;
 
 /// Squares listed in the "most visited" table.
@@ -81,7 +83,7 @@ pub struct Report {
 
 /// The report as Markdown (GitHub-flavoured tables), without charts.
 pub fn markdown(board: &Board, a: &Analysis) -> String {
-    render_markdown(board, a, None).document
+    markdown_report(board, a, None, None).document
 }
 
 /// The report as Markdown that links its charts as SVG files beside it:
@@ -89,7 +91,7 @@ pub fn markdown(board: &Board, a: &Analysis) -> String {
 /// `<stem>-jumps.svg` (those that can be drawn), returned in
 /// [`Report::files`] for the caller to write next to the document.
 pub fn markdown_with_charts(board: &Board, a: &Analysis, stem: &str) -> Report {
-    render_markdown(board, a, Some(stem))
+    markdown_report(board, a, Some(stem), None)
 }
 
 /// The report as one self-contained HTML page with inline SVG charts: the
@@ -102,10 +104,15 @@ pub fn html(board: &Board, a: &Analysis) -> String {
 
 /// As [`html`], with the list of what was left out.
 pub fn html_report(board: &Board, a: &Analysis) -> Report {
+    html_report_with(board, a, None)
+}
+
+/// As [`html_report`], with a cross-check section when one is given.
+pub fn html_report_with(board: &Board, a: &Analysis, cross: Option<&CrossCheck>) -> Report {
     let omitted = omissions(board, a);
     let mut page = String::new();
     // Writing to a String cannot fail.
-    let _ = write_html(&mut page, board, a, &omitted);
+    let _ = write_html(&mut page, board, a, &omitted, cross);
     Report {
         document: page,
         files: Vec::new(),
@@ -152,12 +159,20 @@ pub fn omissions(board: &Board, a: &Analysis) -> Vec<Omission> {
     out
 }
 
-fn render_markdown(board: &Board, a: &Analysis, stem: Option<&str>) -> Report {
+/// The report as Markdown: with its charts as files beside it when `stem`
+/// is given (see [`markdown_with_charts`]), and a cross-check section when
+/// `cross` is given.
+pub fn markdown_report(
+    board: &Board,
+    a: &Analysis,
+    stem: Option<&str>,
+    cross: Option<&CrossCheck>,
+) -> Report {
     let omitted = omissions(board, a);
     let mut md = String::new();
     let mut files = Vec::new();
     // Writing to a String cannot fail.
-    let _ = write_markdown(&mut md, &mut files, board, a, stem, &omitted);
+    let _ = write_markdown(&mut md, &mut files, board, a, stem, &omitted, cross);
     Report {
         document: md,
         files,
@@ -199,6 +214,7 @@ fn write_markdown(
     a: &Analysis,
     stem: Option<&str>,
     omitted: &[Omission],
+    cross: Option<&CrossCheck>,
 ) -> std::fmt::Result {
     writeln!(md, "# {}\n", text::markdown(title(a)))?;
     writeln!(
@@ -271,6 +287,11 @@ fn write_markdown(
             "jump use",
             jump_chart(a, Size::WIDE),
         )?;
+    }
+    if let Some(c) = cross {
+        writeln!(md, "## Cross-check against a simulation\n")?;
+        writeln!(md, "{}\n", c.summary())?;
+        writeln!(md, "{}", cross_table(c, a).markdown())?;
     }
     // The sensitivity ranking of the design tools (issue 16) belongs here,
     // after the jumps, once the analysis provides it.
@@ -442,6 +463,7 @@ fn write_html(
     board: &Board,
     a: &Analysis,
     omitted: &[Omission],
+    cross: Option<&CrossCheck>,
 ) -> std::fmt::Result {
     let title = text::html(title(a));
     writeln!(
@@ -548,6 +570,14 @@ fn write_html(
             jump_chart(a, Size::NARROW),
         )?;
     }
+    if let Some(c) = cross {
+        writeln!(
+            h,
+            "<h2 id=\"cross-check\">Cross-check against a simulation</h2>"
+        )?;
+        writeln!(h, "<p>{}</p>", text::html(&c.summary()))?;
+        write!(h, "{}", cross_table(c, a).html())?;
+    }
     // The sensitivity ranking of the design tools (issue 16) belongs here,
     // after the jumps, once the analysis provides it.
 
@@ -644,6 +674,15 @@ impl Table {
         }
         h + "</table></div>\n"
     }
+}
+
+fn cross_table(c: &CrossCheck, a: &Analysis) -> Table {
+    let mut table = Table::new(
+        &["figure", "exact", "simulated", "standard error", "verdict"],
+        false,
+    );
+    table.rows = c.rows(a);
+    table
 }
 
 fn length_table(a: &Analysis) -> Table {

@@ -5,6 +5,7 @@ use clap::ValueEnum;
 use snakeladder::analysis::{Analysis, Limits, Options};
 use snakeladder::atomic::write_atomic;
 use snakeladder::report;
+use snakeladder::report::cross::{CrossCheck, CrossCheckError};
 use snakeladder::sparse::memory;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -64,6 +65,13 @@ pub struct Args {
     /// left out with a note. Default 2e10, about half a minute.
     #[arg(long)]
     max_work: Option<f64>,
+    /// Also simulate this many games and show each simulated figure, with
+    /// its standard error, beside the exact one (as `check` compares them).
+    #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u64).range(1..))]
+    cross_check: Option<u64>,
+    /// Master seed of the cross-check's simulation.
+    #[arg(long, default_value_t = 0, requires = "cross_check")]
+    seed: u64,
 }
 
 /// Runs `report`.
@@ -81,28 +89,41 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         limits.max_work = w;
     }
     let analysis = Analysis::with_limits(&board, &options, &limits)?;
+    let mut notes = Vec::new();
+    let cross = match args.cross_check {
+        None => None,
+        Some(games) => match CrossCheck::run(&board, &analysis, games, args.seed) {
+            Ok(c) => Some(c),
+            Err(CrossCheckError::Simulate(e)) => return Err(e.into()),
+            Err(e) => {
+                notes.push(format!("the cross-check left out: {e}"));
+                None
+            }
+        },
+    };
     let format = args
         .format
         .or_else(|| args.output.as_deref().map(Format::of))
         .unwrap_or(Format::Markdown);
     let rendered = match (format, &args.output) {
-        (Format::Html, _) => report::html_report(&board, &analysis),
+        (Format::Html, _) => report::html_report_with(&board, &analysis, cross.as_ref()),
         (Format::Markdown, Some(path)) => {
             let stem = path
                 .file_stem()
                 .map_or_else(|| "report".into(), |s| s.to_string_lossy());
-            report::markdown_with_charts(&board, &analysis, &stem)
+            report::markdown_report(&board, &analysis, Some(&stem), cross.as_ref())
         }
-        (Format::Markdown, None) => report::Report {
-            document: report::markdown(&board, &analysis),
-            files: Vec::new(),
-            omitted: report::omissions(&board, &analysis),
-        },
+        (Format::Markdown, None) => {
+            report::markdown_report(&board, &analysis, None, cross.as_ref())
+        }
     };
     {
         let mut err = std::io::stderr().lock();
         for o in &rendered.omitted {
             let _ = writeln!(err, "note: {o}");
+        }
+        for n in &notes {
+            let _ = writeln!(err, "note: {n}");
         }
     }
     match &args.output {
