@@ -167,7 +167,7 @@ impl CrossCheck {
             format!("{failed} of {} comparisons DISAGREE", c.comparisons.len())
         };
         format!(
-            "{} simulated games (seed {}, {} player{}) beside the exact figures: {verdict} at a family-wise error rate of {:e} ({} figures too rare to compare). Each estimate is shown with its standard error; `snakeladder check` lists every comparison.",
+            "{} simulated games (seed {}, {} player{}) beside the exact figures: {verdict} at a family-wise error rate of {:e} ({} figures too rare to compare). Each estimate is shown with its standard error; snakeladder check lists every comparison.",
             c.games,
             c.seed,
             self.simulation.players.first().map_or(1, |g| g.count),

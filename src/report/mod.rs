@@ -151,7 +151,7 @@ pub fn omissions(board: &Board, a: &Analysis) -> Vec<Omission> {
         out.push(Omission {
             section: "part of the jumps table",
             reason: format!(
-                "it lists the {TABLE_JUMPS} most used of {} jumps; `snakeladder analyze --format json` gives every one",
+                "it lists the {TABLE_JUMPS} most used of {} jumps; snakeladder analyze --format json gives every one",
                 a.jumps.len()
             ),
         });
@@ -219,12 +219,9 @@ fn write_markdown(
     writeln!(md, "# {}\n", text::markdown(title(a)))?;
     writeln!(
         md,
-        "Fingerprint `{}` · {} squares · {} ladders · {} snakes · {} states  \nRules: {}\n",
+        "Fingerprint `{}` · {}  \nRules: {}\n",
         a.fingerprint,
-        a.board.squares,
-        a.board.ladders,
-        a.board.snakes,
-        a.board.states,
+        counts(a),
         text::markdown(&board.rules().to_string())
     )?;
     if !omitted.is_empty() {
@@ -480,12 +477,9 @@ fn write_html(
     writeln!(h, "<h1>{title}</h1>")?;
     writeln!(
         h,
-        "<p class=\"meta\">Fingerprint <code>{}</code> · {} squares · {} ladders · {} snakes · {} states<br>Rules: {}</p>",
+        "<p class=\"meta\">Fingerprint <code>{}</code> · {}<br>Rules: {}</p>",
         text::html(&a.fingerprint),
-        a.board.squares,
-        a.board.ladders,
-        a.board.snakes,
-        a.board.states,
+        counts(a),
         text::html(&board.rules().to_string())
     )?;
     if !omitted.is_empty() {
@@ -617,6 +611,18 @@ fn figure(
             text::html(&e.to_string())
         ),
     }
+}
+
+/// "100 squares · 9 ladders · 1 snake · 81 states".
+fn counts(a: &Analysis) -> String {
+    let n = |count: usize, one: &str| format!("{count} {one}{}", if count == 1 { "" } else { "s" });
+    format!(
+        "{} · {} · {} · {}",
+        n(a.board.squares as usize, "square"),
+        n(a.board.ladders, "ladder"),
+        n(a.board.snakes, "snake"),
+        n(a.board.states, "state")
+    )
 }
 
 fn title(a: &Analysis) -> &str {
