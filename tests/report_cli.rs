@@ -225,3 +225,45 @@ fn a_cross_check_puts_simulated_figures_beside_the_exact_ones() {
         .unwrap();
     assert_eq!(misuse.status.code(), Some(2));
 }
+
+/// The largest board drawn (2,500 squares) with as many long jumps as it
+/// can hold: the page stays under 5 MB, and the jumps table names what it
+/// leaves out.
+#[test]
+fn the_largest_drawn_board_gives_a_report_under_five_megabytes() {
+    let snakes: Vec<String> = (0..595)
+        .map(|i| format!("[{}, {}]", 1300 + 2 * i, 3 + 2 * i))
+        .collect();
+    let ladders: Vec<String> = (0..595)
+        .map(|i| format!("[{}, {}]", 4 + 2 * i, 1301 + 2 * i))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("crowded.json");
+    std::fs::write(
+        &board,
+        format!(
+            r#"{{"squares": 2500, "snakes": [{}], "ladders": [{}]}}"#,
+            snakes.join(","),
+            ladders.join(",")
+        ),
+    )
+    .unwrap();
+    let page = dir.path().join("crowded.html");
+    let out = snakeladder()
+        .arg("report")
+        .arg(&board)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let size = std::fs::metadata(&page).unwrap().len();
+    assert!(size < 5_000_000, "{size} bytes");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "note: part of the jumps table left out: it lists the 1000 most used of 1190 jumps"
+        ),
+        "{err}"
+    );
+}

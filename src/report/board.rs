@@ -24,6 +24,10 @@ const SIDE: f64 = 640.0;
 pub const LADDER: &str = "#2e8b57";
 /// Colour of snakes.
 pub const SNAKE: &str = "#c0392b";
+/// The most rungs a ladder has (a long ladder's rungs spread out).
+const MAX_RUNGS: usize = 40;
+/// The most waves a snake's body makes.
+const MAX_WAVES: usize = 6;
 /// The colour of the most-shaded square; unshaded squares are white.
 const HEAT: (f64, f64, f64) = (232.0, 128.0, 36.0);
 
@@ -204,7 +208,7 @@ fn ladder(svg: &mut String, from: (f64, f64), to: (f64, f64), cell: f64, stroke:
         let (a, b) = (at(0.0, side), at(1.0, side));
         let _ = write!(d, "M{:.1} {:.1}L{:.1} {:.1}", a.0, a.1, b.0, b.1);
     }
-    let rungs = ((len / (cell * 0.32)).floor() as usize).max(1);
+    let rungs = ((len / (cell * 0.32)).floor() as usize).clamp(1, MAX_RUNGS);
     for k in 0..rungs {
         let t = (k as f64 + 0.5) / rungs as f64;
         let (a, b) = (at(t, -1.0), at(t, 1.0));
@@ -224,7 +228,9 @@ fn ladder(svg: &mut String, from: (f64, f64), to: (f64, f64), cell: f64, stroke:
 /// head drawn over it with two eyes.
 fn snake(svg: &mut String, from: (f64, f64), to: (f64, f64), cell: f64) {
     let (u, nrm, len) = frame(from, to);
-    let waves = ((len / (cell * 1.1)).round() as usize).max(1);
+    // At most MAX_WAVES waves, so a long snake on a large board stays a few
+    // hundred bytes.
+    let waves = ((len / (cell * 1.1)).round() as usize).clamp(1, MAX_WAVES);
     let segments = 2 * waves;
     let amplitude = (cell * 0.28).min(len * 0.2);
     let step = len / segments as f64;
