@@ -2,7 +2,18 @@
 //!
 //! Both render an [`Analysis`] of a [`Board`]; neither computes anything of
 //! its own. The HTML page embeds its charts as inline SVG and its style
-//! inline, so it is one file that opens anywhere, offline.
+//! inline, so it is one file that opens anywhere, offline (its
+//! Content-Security-Policy forbids any request). It reads from phone width
+//! to print: each chart is drawn at a wide and a narrow [`charts::Size`] and
+//! the page shows the one that fits; tables scroll in their own box; light
+//! and dark colour schemes follow the system.
+//!
+//! The parts are library functions other pages can reuse:
+//! [`board::board_svg`] draws a board, [`charts`] draws the length
+//! distribution and bar charts, [`text`] formats numbers and escapes
+//! file-derived text, [`cross`] runs a simulation beside the exact figures.
+//! A report never drops a section silently: [`omissions`] lists what it
+//! leaves out, and the document says so too.
 //!
 //! # Example
 //! ```
