@@ -1,6 +1,6 @@
 //! The cross-check section of a report: a seeded simulation of the board
 //! beside the exact figures, each estimate with its standard error, and the
-//! verdict of [`check::compare`] on every figure it compares.
+//! verdict of [`check::compare()`] on every figure it compares.
 
 use crate::Board;
 use crate::analysis::Analysis;
