@@ -53,6 +53,9 @@ const PROBE: &str = r#"<script>
     var title = s.querySelector("title");
     charts.push({title: title ? title.textContent : "", texts: texts, smallest: smallest, clipped: clipped});
   });
+  // A tap on square 2 shows its figures below the board.
+  var square = document.querySelector('.sl-sq[data-square="2"]'), info = document.getElementById("board-info");
+  if (square) square.dispatchEvent(new MouseEvent("click", {bubbles: true}));
   var p = document.createElement("pre");
   p.id = "probe";
   p.textContent = JSON.stringify({
@@ -61,6 +64,7 @@ const PROBE: &str = r#"<script>
     wide: wide,
     charts: charts,
     boards: document.querySelectorAll("svg.sl-board").length,
+    tapped: info ? info.textContent : "",
     resources: performance.getEntriesByType("resource").map(function(r){ return r.name; })
   });
   document.body.appendChild(p);
@@ -129,6 +133,7 @@ struct Probe {
     wide: Vec<String>,
     charts: Vec<Chart>,
     boards: usize,
+    tapped: String,
     resources: Vec<String>,
 }
 
@@ -247,6 +252,11 @@ fn reports_render_in_chromium_at_desktop_and_phone_widths() {
             );
             assert!(p.resources.is_empty(), "{at}: requests {:?}", p.resources);
             assert_eq!(p.boards, 1, "{at}: the board is drawn");
+            assert!(
+                p.tapped.starts_with("square 2: ") && p.tapped.contains("expected rests"),
+                "{at}: a tap on square 2 shows {:?}",
+                p.tapped
+            );
             assert_eq!(p.charts.len(), 3, "{at}: one visible drawing per chart");
             for c in &p.charts {
                 assert!(!c.title.is_empty(), "{at}: a chart without a title");

@@ -339,6 +339,22 @@ fn overlay(board: &Board, a: &Analysis) -> board::Overlay {
         }
         square_notes[i] = note;
     }
+    for j in board.jumps() {
+        let i = j.from().index();
+        if i < size && square_notes[i].is_empty() {
+            square_notes[i] = format!(
+                "square {}: where {} {}→{} starts; no turn ends here",
+                j.from(),
+                j.kind(),
+                j.from(),
+                j.to()
+            );
+        }
+    }
+    let last = board.last().index();
+    if last < size && square_notes[last].is_empty() {
+        square_notes[last] = format!("square {}: the finish", board.last());
+    }
     let jump_notes = board
         .jumps()
         .iter()
@@ -977,6 +993,29 @@ mod tests {
         assert!(report.document.contains("--max-work"));
         let md = markdown(&board, &a);
         assert!(md.contains("Left out of this report") && md.contains("(--max-work)"));
+    }
+
+    #[test]
+    fn every_drawn_square_and_jump_has_its_figures() {
+        let board = Board::builtin_default();
+        let a = Analysis::new(&board, &Options::default()).unwrap();
+        let o = overlay(&board, &a);
+        // Square 1 is the foot of ladder 1→38: no turn ends there.
+        assert_eq!(
+            o.square_notes[1],
+            "square 1: where ladder 1→38 starts; no turn ends here"
+        );
+        assert!(o.square_notes[2].starts_with("square 2: "));
+        assert!(
+            o.square_notes[2].contains(" · P(rest) ") && o.square_notes[2].contains("turns left")
+        );
+        assert!(
+            (1..=100).all(|s| !o.square_notes[s].is_empty()),
+            "{:?}",
+            o.square_notes
+        );
+        assert_eq!(o.jump_notes.len(), board.jumps().len());
+        assert!(o.jump_notes[0].starts_with("ladder 1→38: 0.1667 expected uses"));
     }
 
     #[test]
