@@ -83,7 +83,7 @@ pub struct ChartFile {
 /// A rendered report: the document, the chart files a Markdown document
 /// links to (none for HTML, whose charts are inline), and what was left out.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Report {
+pub struct Rendered {
     /// The Markdown or HTML text.
     pub document: String,
     /// Charts to write beside a Markdown document.
@@ -92,17 +92,106 @@ pub struct Report {
     pub omitted: Vec<Omission>,
 }
 
-/// The report as Markdown (GitHub-flavoured tables), without charts.
-pub fn markdown(board: &Board, a: &Analysis) -> String {
-    markdown_report(board, a, None, None).document
+/// The analysis of a board as a document: Markdown, or one self-contained
+/// HTML page with charts.
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::analysis::{Analysis, Options};
+/// use snakeladder::report::Report;
+///
+/// let board = Board::builtin_default();
+/// let analysis = Analysis::new(&board, &Options::default())?;
+/// let report = Report::new(&board, &analysis);
+/// assert!(report.markdown().contains("| mean | 39.598"));
+/// let html = report.html();
+/// assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<svg"));
+/// # Ok::<(), snakeladder::analysis::AnalysisError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Report<'a> {
+    board: &'a Board,
+    analysis: &'a Analysis,
+    cross: Option<&'a CrossCheck>,
 }
 
-/// The report as Markdown that links its charts as SVG files beside it:
-/// `<stem>-length.svg`, `<stem>-board.svg`, `<stem>-seats.svg`,
-/// `<stem>-jumps.svg` (those that can be drawn), returned in
-/// [`Report::files`] for the caller to write next to the document.
-pub fn markdown_with_charts(board: &Board, a: &Analysis, stem: &str) -> Report {
-    markdown_report(board, a, Some(stem), None)
+impl<'a> Report<'a> {
+    /// The report of `analysis`, which must be the analysis of `board`.
+    pub fn new(board: &'a Board, analysis: &'a Analysis) -> Report<'a> {
+        Report {
+            board,
+            analysis,
+            cross: None,
+        }
+    }
+
+    /// Adds a section with a simulation beside the exact figures.
+    pub fn with_cross_check(self, cross: &'a CrossCheck) -> Report<'a> {
+        Report {
+            cross: Some(cross),
+            ..self
+        }
+    }
+
+    /// The report as Markdown, without chart files.
+    pub fn markdown(&self) -> String {
+        self.render_markdown(None).document
+    }
+
+    /// The report as one self-contained HTML page (inline SVG charts, no
+    /// external requests).
+    pub fn html(&self) -> String {
+        self.render_html().document
+    }
+
+    /// The report as Markdown; with `stem`, it links its charts as SVG
+    /// files beside it (`<stem>-length.svg`, `<stem>-board.svg`,
+    /// `<stem>-seats.svg`, `<stem>-jumps.svg`, those that can be drawn),
+    /// returned in [`Rendered::files`] for the caller to write.
+    pub fn render_markdown(&self, stem: Option<&str>) -> Rendered {
+        let omitted = omissions(self.board, self.analysis);
+        let mut md = String::new();
+        let mut files = Vec::new();
+        // Writing to a String cannot fail.
+        let _ = write_markdown(
+            &mut md,
+            &mut files,
+            self.board,
+            self.analysis,
+            stem,
+            &omitted,
+            self.cross,
+        );
+        Rendered {
+            document: md,
+            files,
+            omitted,
+        }
+    }
+
+    /// The report as HTML, with the list of what was left out.
+    pub fn render_html(&self) -> Rendered {
+        let omitted = omissions(self.board, self.analysis);
+        let mut page = String::new();
+        // Writing to a String cannot fail.
+        let _ = write_html(&mut page, self.board, self.analysis, &omitted, self.cross);
+        Rendered {
+            document: page,
+            files: Vec::new(),
+            omitted,
+        }
+    }
+
+    /// What the report leaves out (see [`omissions`]).
+    pub fn omissions(&self) -> Vec<Omission> {
+        omissions(self.board, self.analysis)
+    }
+}
+
+/// The report as Markdown (GitHub-flavoured tables), without charts.
+pub fn markdown(board: &Board, a: &Analysis) -> String {
+    Report::new(board, a).markdown()
 }
 
 /// The report as one self-contained HTML page with inline SVG charts: the
@@ -110,25 +199,7 @@ pub fn markdown_with_charts(board: &Board, a: &Analysis, stem: &str) -> Report {
 /// the use of each jump. A chart that cannot be drawn (a board too large
 /// to draw) is replaced by a note saying why.
 pub fn html(board: &Board, a: &Analysis) -> String {
-    html_report(board, a).document
-}
-
-/// As [`html`], with the list of what was left out.
-pub fn html_report(board: &Board, a: &Analysis) -> Report {
-    html_report_with(board, a, None)
-}
-
-/// As [`html_report`], with a cross-check section when one is given.
-pub fn html_report_with(board: &Board, a: &Analysis, cross: Option<&CrossCheck>) -> Report {
-    let omitted = omissions(board, a);
-    let mut page = String::new();
-    // Writing to a String cannot fail.
-    let _ = write_html(&mut page, board, a, &omitted, cross);
-    Report {
-        document: page,
-        files: Vec::new(),
-        omitted,
-    }
+    Report::new(board, a).html()
 }
 
 /// What a report of `a` leaves out, in the order of its sections: figures
@@ -168,27 +239,6 @@ pub fn omissions(board: &Board, a: &Analysis) -> Vec<Omission> {
         });
     }
     out
-}
-
-/// The report as Markdown: with its charts as files beside it when `stem`
-/// is given (see [`markdown_with_charts`]), and a cross-check section when
-/// `cross` is given.
-pub fn markdown_report(
-    board: &Board,
-    a: &Analysis,
-    stem: Option<&str>,
-    cross: Option<&CrossCheck>,
-) -> Report {
-    let omitted = omissions(board, a);
-    let mut md = String::new();
-    let mut files = Vec::new();
-    // Writing to a String cannot fail.
-    let _ = write_markdown(&mut md, &mut files, board, a, stem, &omitted, cross);
-    Report {
-        document: md,
-        files,
-        omitted,
-    }
 }
 
 /// Adds a chart file and its image link, or a note why it is missing.
@@ -958,7 +1008,7 @@ mod tests {
     fn markdown_links_its_charts() {
         let board = Board::builtin_default();
         let a = Analysis::new(&board, &Options::default()).unwrap();
-        let report = markdown_with_charts(&board, &a, "out");
+        let report = Report::new(&board, &a).render_markdown(Some("out"));
         let names: Vec<&str> = report.files.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(
             names,
@@ -985,7 +1035,7 @@ mod tests {
         };
         let a = Analysis::with_limits(&board, &Options::default(), &limits).unwrap();
         assert!(!a.skipped.is_empty());
-        let report = html_report(&board, &a);
+        let report = Report::new(&board, &a).render_html();
         assert_eq!(report.omitted.len(), a.skipped.len());
         for o in &report.omitted {
             assert!(report.document.contains(&text::html(&o.to_string())), "{o}");

@@ -105,17 +105,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .format
         .or_else(|| args.output.as_deref().map(Format::of))
         .unwrap_or(Format::Markdown);
+    let mut doc = report::Report::new(&board, &analysis);
+    if let Some(c) = &cross {
+        doc = doc.with_cross_check(c);
+    }
     let rendered = match (format, &args.output) {
-        (Format::Html, _) => report::html_report_with(&board, &analysis, cross.as_ref()),
+        (Format::Html, _) => doc.render_html(),
         (Format::Markdown, Some(path)) => {
             let stem = path
                 .file_stem()
                 .map_or_else(|| "report".into(), |s| s.to_string_lossy());
-            report::markdown_report(&board, &analysis, Some(&stem), cross.as_ref())
+            doc.render_markdown(Some(&stem))
         }
-        (Format::Markdown, None) => {
-            report::markdown_report(&board, &analysis, None, cross.as_ref())
-        }
+        (Format::Markdown, None) => doc.render_markdown(None),
     };
     {
         let mut err = std::io::stderr().lock();
