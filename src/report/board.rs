@@ -77,10 +77,10 @@ pub fn heat_colour(t: f64) -> String {
 /// # Example
 /// ```
 /// use snakeladder::Board;
-/// use snakeladder::report::board::{board_svg, Overlay};
+/// use snakeladder::charts::{board_svg, Overlay};
 /// let svg = board_svg(&Board::builtin_default(), "The board", &Overlay::default())?;
 /// assert!(svg.starts_with("<svg"));
-/// # Ok::<(), snakeladder::report::charts::ChartError>(())
+/// # Ok::<(), snakeladder::charts::ChartError>(())
 /// ```
 pub fn board_svg(board: &Board, title: &str, overlay: &Overlay) -> Result<String, ChartError> {
     let n = board.last().get();

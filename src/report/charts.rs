@@ -12,7 +12,11 @@
 //! caller caps it, e.g. the most used jumps).
 
 use super::text;
-use crate::analysis::Turns;
+use crate::markov::analysis::Turns;
+
+pub use super::board::{
+    MAX_DRAWN_SQUARES, Overlay, board_svg, grid_position, heat_colour, legend_html,
+};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 

@@ -2,10 +2,10 @@
 //! beside the exact figures, each estimate with its standard error, and the
 //! verdict of [`check::compare()`] on every figure it compares.
 
-use crate::Board;
-use crate::analysis::Analysis;
-use crate::check::{self, CheckReport, Comparison, ExactFigures};
-use crate::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
+use crate::markov::analysis::Analysis;
+use crate::sim::check::{self, CheckReport, Comparison, ExactFigures};
+use crate::sim::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
+use crate::{Board, Seed};
 
 /// Why a report cannot carry a cross-check.
 #[derive(Debug, thiserror::Error)]
@@ -46,7 +46,7 @@ impl CrossCheck {
         board: &Board,
         analysis: &Analysis,
         games: u64,
-        seed: u64,
+        seed: Seed,
     ) -> Result<CrossCheck, CrossCheckError> {
         if !analysis.skipped.is_empty() {
             let skipped: Vec<String> = analysis

@@ -9,34 +9,22 @@
 //! and dark colour schemes follow the system.
 //!
 //! The parts are library functions other pages can reuse:
-//! [`board::board_svg`] draws a board, [`charts`] draws the length
-//! distribution and bar charts, [`text`] formats numbers and escapes
+//! [`charts::board_svg`] draws a board, [`charts`] draws the length
+//! distribution and bar charts, `text` formats numbers and escapes
 //! file-derived text, [`cross`] runs a simulation beside the exact figures.
 //! A report never drops a section silently: [`omissions`] lists what it
 //! leaves out, and the document says so too.
 //!
-//! # Example
-//! ```
-//! use snakeladder::Board;
-//! use snakeladder::analysis::{Analysis, Options};
-//! use snakeladder::report;
-//!
-//! let board = Board::builtin_default();
-//! let analysis = Analysis::new(&board, &Options::default())?;
-//! let md = report::markdown(&board, &analysis);
-//! assert!(md.contains("| mean | 39.598"));
-//! let html = report::html(&board, &analysis);
-//! assert!(html.starts_with("<!DOCTYPE html>"));
-//! # Ok::<(), snakeladder::analysis::AnalysisError>(())
-//! ```
+//! The public face is [`Report`]; [`charts`] (with the board drawing) and
+//! [`CrossCheck`](cross::CrossCheck) are public too.
 
-pub mod board;
+pub(crate) mod board;
 pub mod charts;
 pub mod cross;
-pub mod text;
+pub(crate) mod text;
 
-use crate::analysis::limits::Figure;
-use crate::analysis::{Analysis, JumpFigures};
+use crate::markov::analysis::limits::Figure;
+use crate::markov::analysis::{Analysis, JumpFigures};
 use crate::{Board, JumpKind};
 use charts::{Bar, BarKind, ChartError, Size};
 use cross::CrossCheck;
@@ -97,9 +85,7 @@ pub struct Rendered {
 ///
 /// # Example
 /// ```
-/// use snakeladder::Board;
-/// use snakeladder::analysis::{Analysis, Options};
-/// use snakeladder::report::Report;
+/// use snakeladder::{Analysis, Board, Options, Report};
 ///
 /// let board = Board::builtin_default();
 /// let analysis = Analysis::new(&board, &Options::default())?;
@@ -107,7 +93,7 @@ pub struct Rendered {
 /// assert!(report.markdown().contains("| mean | 39.598"));
 /// let html = report.html();
 /// assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<svg"));
-/// # Ok::<(), snakeladder::analysis::AnalysisError>(())
+/// # Ok::<(), snakeladder::AnalysisError>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Report<'a> {
@@ -187,19 +173,6 @@ impl<'a> Report<'a> {
     pub fn omissions(&self) -> Vec<Omission> {
         omissions(self.board, self.analysis)
     }
-}
-
-/// The report as Markdown (GitHub-flavoured tables), without charts.
-pub fn markdown(board: &Board, a: &Analysis) -> String {
-    Report::new(board, a).markdown()
-}
-
-/// The report as one self-contained HTML page with inline SVG charts: the
-/// board shaded by where turns end, the length distribution, seat odds and
-/// the use of each jump. A chart that cannot be drawn (a board too large
-/// to draw) is replaced by a note saying why.
-pub fn html(board: &Board, a: &Analysis) -> String {
-    Report::new(board, a).html()
 }
 
 /// What a report of `a` leaves out, in the order of its sections: figures
@@ -898,7 +871,7 @@ fn without_cells(without: Option<f64>, mean: f64) -> (String, String) {
     }
 }
 
-fn top_squares(a: &Analysis) -> Vec<&crate::analysis::SquareFigures> {
+fn top_squares(a: &Analysis) -> Vec<&crate::markov::analysis::SquareFigures> {
     let mut squares: Vec<_> = a.squares.iter().filter(|s| s.square.get() > 0).collect();
     squares.sort_by(|x, y| y.expected_rests.total_cmp(&x.expected_rests));
     squares.truncate(TOP_SQUARES);
@@ -912,7 +885,7 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Options;
+    use crate::markov::analysis::Options;
 
     fn analysed(json: &str) -> (Board, Analysis) {
         let board = Board::from_json_str(json).unwrap();
@@ -924,7 +897,7 @@ mod tests {
     fn markdown_names_every_jump_and_seat() {
         let board = Board::builtin_default();
         let a = Analysis::new(&board, &Options::default()).unwrap();
-        let md = markdown(&board, &a);
+        let md = Report::new(&board, &a).markdown();
         for j in board.jumps() {
             assert!(
                 md.contains(&format!("| {} {}→{} |", j.kind(), j.from(), j.to())),
@@ -938,7 +911,7 @@ mod tests {
     #[test]
     fn html_escapes_the_board_name() {
         let (board, a) = analysed(r#"{"name": "<script>alert('x')</script> & co", "squares": 12}"#);
-        let page = html(&board, &a);
+        let page = Report::new(&board, &a).html();
         assert_eq!(page.matches("<script").count(), 1, "only the page's own");
         assert!(!page.contains("<script>alert"));
         assert!(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; co"));
@@ -951,7 +924,7 @@ mod tests {
     #[test]
     fn hostile_names_forge_no_structure() {
         let (board, a) = analysed(HOSTILE);
-        let md = markdown(&board, &a);
+        let md = Report::new(&board, &a).markdown();
         let first = md.lines().next().unwrap();
         assert!(first.starts_with("# x "), "{first}");
         assert!(!md.contains("\n# Forged"));
@@ -959,7 +932,7 @@ mod tests {
         assert!(md.contains("\\<img"));
         assert!(!md.contains("\u{202E}") && !md.contains("\u{200B}") && !md.contains("\u{2028}"));
         assert!(md.contains("⟨U+202E⟩desrever"));
-        let page = html(&board, &a);
+        let page = Report::new(&board, &a).html();
         for raw in [
             "<!-- c",
             "<img",
@@ -977,7 +950,7 @@ mod tests {
     fn html_is_self_contained_and_responsive() {
         let board = Board::builtin_default();
         let a = Analysis::new(&board, &Options::default()).unwrap();
-        let page = html(&board, &a);
+        let page = Report::new(&board, &a).html();
         assert_eq!(
             page.matches("<svg class=\"chart").count(),
             6,
@@ -996,7 +969,7 @@ mod tests {
     fn small_probabilities_print_in_scientific_notation() {
         let board = Board::builtin_default();
         let a = Analysis::new(&board, &Options::default()).unwrap();
-        let md = markdown(&board, &a);
+        let md = Report::new(&board, &a).markdown();
         // The tail left out of the distribution is below 1e-12.
         let tail = text::probability(a.turns.tail);
         assert!(a.turns.tail < 1e-12 && tail.contains("e-"), "{tail}");
@@ -1029,11 +1002,7 @@ mod tests {
     #[test]
     fn skipped_figures_are_named_in_the_document() {
         let board = Board::builtin_default();
-        let limits = crate::analysis::Limits {
-            max_work: 1.0,
-            ..crate::analysis::Limits::default()
-        };
-        let a = Analysis::with_limits(&board, &Options::default(), &limits).unwrap();
+        let a = Analysis::new(&board, &Options::default().max_work(1.0)).unwrap();
         assert!(!a.skipped.is_empty());
         let report = Report::new(&board, &a).render_html();
         assert_eq!(report.omitted.len(), a.skipped.len());
@@ -1041,7 +1010,7 @@ mod tests {
             assert!(report.document.contains(&text::html(&o.to_string())), "{o}");
         }
         assert!(report.document.contains("--max-work"));
-        let md = markdown(&board, &a);
+        let md = Report::new(&board, &a).markdown();
         assert!(md.contains("Left out of this report") && md.contains("(--max-work)"));
     }
 

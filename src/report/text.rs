@@ -3,8 +3,12 @@
 //! file made safe for Markdown, HTML and SVG.
 
 /// Probabilities below this print in scientific notation: at four decimals
-/// they would read `0.0000` or keep a single significant digit.
-pub const SMALL_PROBABILITY: f64 = 1e-3;
+/// they would keep fewer than three significant digits (or read `0.0000`).
+pub const SMALL_PROBABILITY: f64 = 1e-2;
+
+/// Tick labels below this magnitude print in scientific notation (`5e-4`);
+/// above it a few decimals read better on an axis (`0.005`).
+pub const SMALL_TICK: f64 = 1e-3;
 
 /// Significant digits of a small probability in scientific notation.
 pub const SMALL_DIGITS: usize = 3;
@@ -13,14 +17,6 @@ pub const SMALL_DIGITS: usize = 3;
 /// `0` for zero, four decimals from [`SMALL_PROBABILITY`] up, and
 /// otherwise scientific notation with [`SMALL_DIGITS`] significant digits
 /// (`3.14e-7`), so a small value is never shown as `0.0000`.
-///
-/// # Example
-/// ```
-/// use snakeladder::report::text::probability;
-/// assert_eq!(probability(0.507803), "0.5078");
-/// assert_eq!(probability(0.000_031_415_9), "3.14e-5");
-/// assert_eq!(probability(0.0), "0");
-/// ```
 pub fn probability(p: f64) -> String {
     if p == 0.0 {
         "0".to_string()
@@ -42,17 +38,8 @@ pub fn signed(d: f64) -> String {
 
 /// A tick label for `value` on an axis whose ticks are at least `step`
 /// apart: enough digits that neighbouring ticks never read the same, and
-/// scientific notation for small magnitudes (below [`SMALL_PROBABILITY`]).
+/// scientific notation for small magnitudes (below [`SMALL_TICK`]).
 /// Trailing zeros are dropped (`0.02`, not `0.0200`).
-///
-/// # Example
-/// ```
-/// use snakeladder::report::text::tick;
-/// assert_eq!(tick(0.02, 0.005), "0.02");
-/// assert_eq!(tick(0.025, 0.005), "0.025");
-/// assert_eq!(tick(0.00015, 0.00005), "1.5e-4");
-/// assert_eq!(tick(40.0, 10.0), "40");
-/// ```
 pub fn tick(value: f64, step: f64) -> String {
     let step = if step > 0.0 && step.is_finite() {
         step
@@ -70,7 +57,7 @@ pub fn tick(value: f64, step: f64) -> String {
             scaled.round() >= 1.0 && (scaled - scaled.round()).abs() <= 1e-6 * scaled
         })
         .unwrap_or(15);
-    if value.abs().max(step) < SMALL_PROBABILITY {
+    if value.abs().max(step) < SMALL_TICK {
         let value_exp = value.abs().log10().floor() as i32;
         let digits = (step_decimals + value_exp).clamp(0, 8) as usize;
         trim_scientific(&format!("{value:.digits$e}"))
@@ -146,12 +133,6 @@ const MARKDOWN_SPECIAL: &str = "\\`*_[]<>#|!~&$";
 /// backslash-escaped, so it prints as itself. Characters that only matter
 /// at the start of a line (`-`, `+`, `.`) are left alone: a heading or a
 /// cell never starts a line with the escaped text.
-///
-/// # Example
-/// ```
-/// use snakeladder::report::text::markdown;
-/// assert_eq!(markdown("a|b\n# <!--c (1993)"), r"a\|b \# \<\!--c (1993)");
-/// ```
 pub fn markdown(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in visible(text).chars() {
@@ -174,9 +155,22 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn worked_examples() {
+        assert_eq!(probability(0.507803), "0.5078");
+        assert_eq!(probability(0.000_031_415_9), "3.14e-5");
+        assert_eq!(probability(0.0), "0");
+        assert_eq!(tick(0.02, 0.005), "0.02");
+        assert_eq!(tick(0.025, 0.005), "0.025");
+        assert_eq!(tick(0.00015, 0.00005), "1.5e-4");
+        assert_eq!(tick(40.0, 10.0), "40");
+        assert_eq!(markdown("a|b\n# <!--c (1993)"), r"a\|b \# \<\!--c (1993)");
+    }
+
+    #[test]
     fn probabilities_keep_three_significant_digits_when_small() {
-        assert_eq!(probability(0.001), "0.0010");
-        assert_eq!(probability(0.000_999_6), "1.00e-3");
+        assert_eq!(probability(0.01), "0.0100");
+        assert_eq!(probability(0.001_566), "1.57e-3");
+        assert_eq!(probability(0.009_996), "1.00e-2");
         assert_eq!(probability(1.234_56e-12), "1.23e-12");
         assert_eq!(probability(-2.5e-6), "-2.50e-6");
         assert_eq!(signed(2.5e-6), "+2.50e-6");

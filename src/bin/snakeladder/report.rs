@@ -1,12 +1,10 @@
 //! `snakeladder report`: the analysis of a board as a Markdown or HTML page.
 
+use crate::atomic::write_atomic;
 use crate::common::{self, CliError};
+use crate::memory;
 use clap::ValueEnum;
-use snakeladder::analysis::{Analysis, Limits, Options};
-use snakeladder::atomic::write_atomic;
-use snakeladder::report;
-use snakeladder::report::cross::{CrossCheck, CrossCheckError};
-use snakeladder::sparse::memory;
+use snakeladder::{Analysis, CrossCheck, CrossCheckError, Options, Report, Seed};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -70,25 +68,21 @@ pub struct Args {
     #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u64).range(1..))]
     cross_check: Option<u64>,
     /// Master seed of the cross-check's simulation.
-    #[arg(long, default_value_t = 0, requires = "cross_check")]
-    seed: u64,
+    #[arg(long, default_value_t = Seed::new(0), requires = "cross_check")]
+    seed: Seed,
 }
 
 /// Runs `report`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
-    let options = Options {
-        players: args.players,
-        exact: args.exact,
-    };
-    let mut limits = Limits::default();
-    if let Some(m) = args.max_memory {
-        limits.max_memory = m;
-    }
+    let mut options = Options::default()
+        .players(args.players)
+        .exact(args.exact)
+        .max_memory(args.max_memory.unwrap_or_else(memory::default_limit));
     if let Some(w) = args.max_work {
-        limits.max_work = w;
+        options = options.max_work(w);
     }
-    let analysis = Analysis::with_limits(&board, &options, &limits)?;
+    let analysis = Analysis::new(&board, &options)?;
     let mut notes = Vec::new();
     let cross = match args.cross_check {
         None => None,
@@ -105,7 +99,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         .format
         .or_else(|| args.output.as_deref().map(Format::of))
         .unwrap_or(Format::Markdown);
-    let mut doc = report::Report::new(&board, &analysis);
+    let mut doc = Report::new(&board, &analysis);
     if let Some(c) = &cross {
         doc = doc.with_cross_check(c);
     }
