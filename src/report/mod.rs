@@ -169,7 +169,8 @@ impl<'a> Report<'a> {
         }
     }
 
-    /// What the report leaves out (see [`omissions`]).
+    /// What the report leaves out: figures the analysis skipped past a
+    /// limit, a board too large to draw, jumps the table cannot list.
     pub fn omissions(&self) -> Vec<Omission> {
         omissions(self.board, self.analysis)
     }
