@@ -98,7 +98,8 @@ pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, See
 pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
 
 pub use analysis::{Analysis, AnalysisError, Limits, Options};
-pub use report::Report;
+pub use report::cross::{CrossCheck, CrossCheckError};
+pub use report::{ChartFile, Omission, Rendered, Report, charts};
 
 /// Exact fractions, as the rational mode gives them
 /// ([`Analysis::exact`]): `num_rational::BigRational`.

@@ -1,18 +1,65 @@
 //! Charts as self-contained SVG text, drawn with plotters.
 //!
-//! Each function returns a complete `<svg>` document as a `String`, ready to
-//! be embedded in an HTML page or written to a file. Text is emitted as SVG
-//! `<text>` elements, so no font files are needed to draw.
+//! Each function returns a complete `<svg>` element (with a `viewBox`, so it
+//! scales to its container) as a `String`, ready to be embedded in an HTML
+//! page or written to a file. Text is emitted as SVG `<text>` elements, so no
+//! font files are needed. Every chart is drawn at a [`Size`]: a page embeds
+//! a [`Size::WIDE`] and a [`Size::NARROW`] drawing and shows the one that
+//! fits the screen, so labels stay readable on a phone.
+//!
+//! Charts are bounded whatever the board: the length distribution is binned
+//! into at most [`Size::bars`] bars, and bar charts take a short list (the
+//! caller caps it, e.g. the most used jumps).
 
-use crate::{Board, JumpKind, Square};
+use super::text;
+use crate::markov::analysis::Turns;
+
+pub use super::board::{
+    MAX_DRAWN_SQUARES, Overlay, board_svg, grid_position, heat_colour, legend_html,
+};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// Boards with more squares than this are not drawn square by square: the
-/// picture would be unreadable and the SVG needlessly large.
-pub const MAX_DRAWN_SQUARES: u32 = 2_500;
+/// The drawing size of a chart and the size of its text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Width in SVG units (CSS pixels at scale 1).
+    pub width: u32,
+    /// Height of a plot (bar charts grow with their bars).
+    pub height: u32,
+    /// Size of tick and label text, as plotters takes it (its SVG text is
+    /// this size divided by 1.24, so 16 draws 12.9-pixel text).
+    pub font: u32,
+}
+
+impl Size {
+    /// For screens wider than a phone, and print.
+    pub const WIDE: Size = Size {
+        width: 760,
+        height: 380,
+        font: 17,
+    };
+    /// For a phone (360–420 CSS pixels): drawn at its display size.
+    pub const NARROW: Size = Size {
+        width: 360,
+        height: 340,
+        font: 16,
+    };
+
+    /// The most bars a distribution is drawn with at this size (one per
+    /// 3.5 units of width, so a bar stays visible; 217 on a wide chart).
+    pub fn bars(&self) -> usize {
+        (self.width * 2 / 7) as usize
+    }
+
+    fn caption(&self) -> u32 {
+        self.font + 3
+    }
+}
 
 /// Why a chart could not be drawn.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ChartError {
     /// The drawing backend failed.
     #[error("cannot draw the {chart} chart: {message}")]
@@ -23,10 +70,18 @@ pub enum ChartError {
         message: String,
     },
     /// The board has too many squares to draw.
-    #[error("the board has {squares} squares, more than the {MAX_DRAWN_SQUARES} a drawing shows")]
+    #[error("the board has {squares} squares, more than the {limit} a drawing shows")]
     TooManySquares {
         /// Squares on the board.
         squares: u32,
+        /// The most squares drawn.
+        limit: u32,
+    },
+    /// Nothing to draw (an empty distribution or no bars).
+    #[error("the {chart} chart has nothing to show")]
+    Empty {
+        /// Which chart.
+        chart: &'static str,
     },
 }
 
@@ -37,283 +92,481 @@ fn draw_error<E: std::fmt::Debug>(chart: &'static str) -> impl Fn(E) -> ChartErr
     }
 }
 
-/// A bar chart of the game-length distribution `P(T = t)` (`pmf[t - 1]`),
-/// cut where the cumulative probability reaches `shown_mass` (e.g. 0.999), with
-/// the mean marked.
+/// A step no larger than the distance between plotters' ticks on a range
+/// of `span` with at most `ticks` labels, and a power of ten, so that
+/// [`text::tick`] prints each tick with enough digits and no float noise.
+fn tick_step(span: f64, ticks: usize) -> f64 {
+    let estimate = span / ticks.max(1) as f64;
+    if estimate > 0.0 && estimate.is_finite() {
+        10f64.powi(estimate.log10().floor() as i32 - 1)
+    } else {
+        1.0
+    }
+}
+
+/// Adds a class and an accessible name to plotters' `<svg>` element.
+fn finish(svg: String, class: &str, title: &str) -> String {
+    let title = text::html(title);
+    match svg.find('>') {
+        Some(end) if svg.starts_with("<svg") => format!(
+            "<svg class=\"chart {class}\" role=\"img\" aria-label=\"{title}\"{}<title>{title}</title>{}",
+            &svg[4..=end],
+            &svg[end + 1..]
+        ),
+        _ => svg,
+    }
+}
+
+const BLUE: RGBColor = RGBColor(52, 101, 164);
+const CURVE: RGBColor = RGBColor(110, 110, 110);
+const LADDER: RGBColor = RGBColor(46, 139, 87);
+const SNAKE: RGBColor = RGBColor(192, 57, 43);
+
+/// The caption of the length chart.
+pub const LENGTH_TITLE: &str = "Game length of one player";
+
+/// The game-length distribution `P(T = t)` as bars up to where `P(T ≤ t)`
+/// reaches `shown_mass` (e.g. 0.999), with the cumulative curve on a second
+/// axis and the mean, median, 90th and 99th percentiles marked. Past
+/// [`Size::bars`] turns, turns are binned and each bar is the mean of
+/// `P(T = t)` over its bin (the axis says so).
 ///
 /// # Errors
+/// [`ChartError::Empty`] when the distribution was not computed;
 /// [`ChartError::Draw`] if plotters fails.
-pub fn length_chart(pmf: &[f64], mean: f64, shown_mass: f64) -> Result<String, ChartError> {
+pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String, ChartError> {
     const NAME: &str = "game length";
-    let mut cumulative = 0.0;
-    let shown = pmf
+    let pmf = &turns.pmf;
+    if pmf.is_empty() || turns.cdf.len() != pmf.len() {
+        return Err(ChartError::Empty { chart: NAME });
+    }
+    let shown = turns
+        .cdf
         .iter()
-        .position(|p| {
-            cumulative += p;
-            cumulative >= shown_mass
-        })
+        .position(|&c| c >= shown_mass)
         .map_or(pmf.len(), |i| i + 1)
+        .max(turns.p99.unwrap_or(1).min(pmf.len()))
         .max(1);
-    let top = pmf[..shown.min(pmf.len())]
+    let bin = shown.div_ceil(size.bars()).max(1);
+    let bins = shown.div_ceil(bin);
+    let bars: Vec<(f64, f64, f64, f64)> = (0..bins)
+        .map(|b| {
+            let (lo, hi) = (b * bin, ((b + 1) * bin).min(pmf.len()));
+            let mass: f64 = pmf[lo..hi].iter().sum();
+            let height = mass / bin as f64;
+            (lo as f64 + 0.5, hi as f64 + 0.5, height, turns.cdf[hi - 1])
+        })
+        .collect();
+    // On a narrow drawing the legend sits in a band above the bars and the
+    // cumulative curve, which both stop at 1/headroom of the height.
+    let narrow = size.width < 500;
+    let headroom = if narrow { 1.8 } else { 1.12 };
+    let top = bars
         .iter()
-        .copied()
+        .map(|b| b.2)
+        .filter(|h| h.is_finite())
         .fold(0.0_f64, f64::max)
         .max(f64::MIN_POSITIVE)
-        * 1.1;
+        * headroom;
+    let cdf_top = if narrow { headroom } else { 1.0 };
+    let x_end = bars.last().map_or(1.5, |b| b.1);
+    let (x_desc, y_desc) = match (bin, size.width < 500) {
+        (1, _) => ("turns t".to_string(), "P(T = t)".to_string()),
+        (_, false) => (
+            "turns t".to_string(),
+            format!("P(T = t), mean over {bin} turns"),
+        ),
+        (_, true) => (
+            format!("turns t (bars of {bin} turns)"),
+            "P(T = t), mean of a bar".to_string(),
+        ),
+    };
+    let font = size.font;
+    let y_ticks = 6;
+    let y_step = tick_step(top, y_ticks);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, 360)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (size.width, size.height)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error(NAME))?;
+        let y_area = if narrow { 62 } else { 76 };
         let mut chart = ChartBuilder::on(&root)
-            .caption("Game length: P(T = t) turns", ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
-            .build_cartesian_2d(0.5_f64..shown as f64 + 0.5, 0.0..top)
-            .map_err(draw_error(NAME))?;
+            .caption(LENGTH_TITLE, ("sans-serif", size.caption()))
+            .margin(8)
+            .margin_right(12)
+            .x_label_area_size(font * 3)
+            .y_label_area_size(y_area)
+            .right_y_label_area_size(font * 3 + 6)
+            .build_cartesian_2d(0.5_f64..x_end, 0.0..top)
+            .map_err(draw_error(NAME))?
+            .set_secondary_coord(0.5_f64..x_end, 0.0_f64..cdf_top);
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_desc("turns t")
-            .y_desc("probability")
+            .light_line_style(WHITE)
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_labels(if narrow { 5 } else { 10 })
+            .y_labels(y_ticks)
+            .label_style(("sans-serif", font))
+            .axis_desc_style(("sans-serif", font))
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.3}"))
+            .y_label_formatter(&|y| text::tick(*y, y_step))
             .draw()
             .map_err(draw_error(NAME))?;
         chart
-            .draw_series(pmf.iter().take(shown).enumerate().map(|(i, &p)| {
-                let t = i as f64 + 1.0;
-                Rectangle::new(
-                    [(t - 0.4, 0.0), (t + 0.4, p)],
-                    RGBColor(52, 101, 164).filled(),
-                )
-            }))
+            .configure_secondary_axes()
+            .y_desc("P(T ≤ t)")
+            .y_labels(5)
+            .label_style(("sans-serif", font))
+            .axis_desc_style(("sans-serif", font))
+            .y_label_formatter(&|y| {
+                if *y <= 1.0 + 1e-9 {
+                    format!("{y:.2}")
+                } else {
+                    String::new()
+                }
+            })
+            .draw()
             .map_err(draw_error(NAME))?;
+        let gap = if bin == 1 { 0.12 } else { 0.0 };
         chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(mean, 0.0), (mean, top)],
-                RGBColor(204, 0, 0).stroke_width(2),
-            )))
+            .draw_series(bars.iter().map(|&(lo, hi, h, _)| {
+                Rectangle::new([(lo + gap, 0.0), (hi - gap, h)], BLUE.mix(0.85).filled())
+            }))
             .map_err(draw_error(NAME))?
-            .label(format!("mean {mean:.2}"))
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], RGBColor(204, 0, 0)));
+            .label("P(T = t)")
+            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], BLUE.filled()));
+        chart
+            .draw_secondary_series(LineSeries::new(
+                std::iter::once((0.5, 0.0)).chain(bars.iter().map(|b| (b.1, b.3))),
+                CURVE.stroke_width(2),
+            ))
+            .map_err(draw_error(NAME))?
+            .label("P(T ≤ t), right axis")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], CURVE.stroke_width(2)));
+        let marks = [
+            (Some(turns.mean), format!("mean {:.2}", turns.mean), RED),
+            (
+                turns.median.map(|t| t as f64),
+                format!("median {}", turns.median.unwrap_or(0)),
+                RGBColor(230, 126, 34),
+            ),
+            (
+                turns.p90.map(|t| t as f64),
+                format!("90% by {}", turns.p90.unwrap_or(0)),
+                RGBColor(142, 68, 173),
+            ),
+            (
+                turns.p99.map(|t| t as f64),
+                format!("99% by {}", turns.p99.unwrap_or(0)),
+                BLACK,
+            ),
+        ];
+        for (at, label, colour) in marks {
+            let Some(at) = at.filter(|t| t.is_finite() && *t <= x_end) else {
+                continue;
+            };
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(at, 0.0), (at, top)],
+                    colour.stroke_width(2),
+                )))
+                .map_err(draw_error(NAME))?
+                .label(label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], colour.stroke_width(2))
+                });
+        }
         chart
             .configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
+            .position(if narrow {
+                SeriesLabelPosition::UpperRight
+            } else {
+                SeriesLabelPosition::MiddleRight
+            })
+            .label_font(("sans-serif", font - 1))
+            .border_style(BLACK.mix(0.3))
+            .background_style(WHITE.mix(0.85))
             .draw()
             .map_err(draw_error(NAME))?;
         root.present().map_err(draw_error(NAME))?;
     }
-    Ok(svg)
+    Ok(finish(svg, "length", LENGTH_TITLE))
 }
 
-/// Where square `s` (1..=N) is drawn on a serpentine grid of `width`
-/// columns: its (column, row) with row 0 at the bottom.
-pub fn grid_position(square: Square, width: u32) -> (u32, u32) {
-    let i = square.get().saturating_sub(1);
-    let row = i / width;
-    let col = if row % 2 == 0 {
-        i % width
-    } else {
-        width - 1 - i % width
-    };
-    (col, row)
+/// One bar of a horizontal bar chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    /// The label beside the bar (a seat, a jump).
+    pub label: String,
+    /// Its length, in the chart's unit.
+    pub value: f64,
+    /// The value as printed at the end of the bar.
+    pub note: String,
+    /// Its colour.
+    pub kind: BarKind,
 }
 
-/// The board drawn as a serpentine grid: square numbers, ladders in green and
-/// snakes in red, and, when `heat` is given (a value in [0, 1] per square,
-/// `heat[s]` for square `s`), each square shaded by it.
+/// The colour of a bar.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    /// Blue: a plain value.
+    Plain,
+    /// Green, as ladders are drawn on the board.
+    Ladder,
+    /// Red, as snakes are drawn on the board.
+    Snake,
+}
+
+impl BarKind {
+    fn colour(self) -> RGBColor {
+        match self {
+            BarKind::Plain => BLUE,
+            BarKind::Ladder => LADDER,
+            BarKind::Snake => SNAKE,
+        }
+    }
+}
+
+/// Horizontal bars, one per [`Bar`], the first at the top, each labelled on
+/// the left and its value printed at its end. Values may be negative (a
+/// difference): the axis then runs symmetrically around 0.
 ///
 /// # Errors
-/// [`ChartError::TooManySquares`] past [`MAX_DRAWN_SQUARES`];
-/// [`ChartError::Draw`] if plotters fails.
-pub fn board_chart(board: &Board, heat: Option<&[f64]>) -> Result<String, ChartError> {
-    const NAME: &str = "board";
-    let n = board.last().get();
-    if n > MAX_DRAWN_SQUARES {
-        return Err(ChartError::TooManySquares { squares: n });
-    }
-    let width = board.width();
-    let rows = n.div_ceil(width);
-    let cell = (640 / width.max(rows)).clamp(12, 64) as i32;
-    let (w, h) = (cell * width as i32 + 2, cell * rows as i32 + 2);
-    let centre = |s: Square| {
-        let (col, row) = grid_position(s, width);
-        (
-            col as i32 * cell + cell / 2 + 1,
-            (rows - 1 - row) as i32 * cell + cell / 2 + 1,
-        )
-    };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (w as u32, h as u32)).into_drawing_area();
-        root.fill(&WHITE).map_err(draw_error(NAME))?;
-        let font = ("sans-serif", (cell / 4).max(7))
-            .into_font()
-            .color(&BLACK.mix(0.7));
-        for s in 1..=n {
-            let (cx, cy) = centre(Square::new(s));
-            let (x0, y0) = (cx - cell / 2, cy - cell / 2);
-            let shade = heat.and_then(|h| h.get(s as usize)).copied().unwrap_or(0.0);
-            let fill = if heat.is_some() {
-                let t = shade.clamp(0.0, 1.0);
-                RGBColor(255, (255.0 - 120.0 * t) as u8, (255.0 - 200.0 * t) as u8)
-            } else if (grid_position(Square::new(s), width).0
-                + grid_position(Square::new(s), width).1)
-                % 2
-                == 0
-            {
-                RGBColor(250, 246, 232)
-            } else {
-                RGBColor(255, 255, 255)
-            };
-            root.draw(&Rectangle::new(
-                [(x0, y0), (x0 + cell, y0 + cell)],
-                fill.filled(),
-            ))
-            .map_err(draw_error(NAME))?;
-            root.draw(&Rectangle::new(
-                [(x0, y0), (x0 + cell, y0 + cell)],
-                BLACK.mix(0.25).stroke_width(1),
-            ))
-            .map_err(draw_error(NAME))?;
-            root.draw(&Text::new(s.to_string(), (x0 + 2, y0 + 2), font.clone()))
-                .map_err(draw_error(NAME))?;
-        }
-        for jump in board.jumps() {
-            let colour = match jump.kind() {
-                JumpKind::Ladder => RGBColor(46, 139, 87),
-                JumpKind::Snake => RGBColor(204, 0, 0),
-            };
-            let (from, to) = (centre(jump.from()), centre(jump.to()));
-            root.draw(&PathElement::new(
-                vec![from, to],
-                colour.mix(0.8).stroke_width((cell / 12).max(2) as u32),
-            ))
-            .map_err(draw_error(NAME))?;
-            root.draw(&Circle::new(to, (cell / 8).max(3), colour.filled()))
-                .map_err(draw_error(NAME))?;
-        }
-        root.present().map_err(draw_error(NAME))?;
-    }
-    Ok(svg)
-}
-
-/// Horizontal bars, one per labelled value (e.g. each seat's probability of
-/// winning, or each jump's expected uses).
-///
-/// # Errors
-/// [`ChartError::Draw`] if plotters fails.
+/// [`ChartError::Empty`] without bars; [`ChartError::Draw`] if plotters
+/// fails.
 pub fn bar_chart(
     title: &str,
-    bars: &[(String, f64)],
+    bars: &[Bar],
     value_desc: &str,
+    size: Size,
 ) -> Result<String, ChartError> {
     const NAME: &str = "bar";
-    let top = bars
+    if bars.is_empty() {
+        return Err(ChartError::Empty { chart: NAME });
+    }
+    let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
+    let reach = bars
         .iter()
-        .map(|b| b.1)
+        .map(|b| finite(b.value).abs())
         .fold(0.0_f64, f64::max)
-        .max(f64::MIN_POSITIVE)
-        * 1.15;
-    let height = 90 + 34 * bars.len().max(1) as u32;
+        .max(f64::MIN_POSITIVE);
+    let negative = bars.iter().any(|b| finite(b.value) < 0.0);
+    let font = size.font;
+    let longest = bars
+        .iter()
+        .map(|b| b.label.chars().count())
+        .max()
+        .unwrap_or(1) as u32;
+    let label_area = (longest * font * 6 / 10 + 14).min(size.width / 3);
+    // Room for the value printed past the end of the longest bar: the
+    // axis reaches past it by the width of the longest note.
+    let note_px = bars
+        .iter()
+        .map(|b| b.note.chars().count())
+        .max()
+        .unwrap_or(0) as f64
+        * f64::from(font)
+        * 0.58
+        + 10.0;
+    let plot_px = f64::from(size.width.saturating_sub(label_area + 30)).max(60.0);
+    let half_px = if negative { plot_px / 2.0 } else { plot_px };
+    let stretch = (half_px / (half_px - note_px).max(half_px / 4.0)).clamp(1.1, 4.0);
+    let (lo, hi) = if negative {
+        (-reach * stretch, reach * stretch)
+    } else {
+        (0.0, reach * stretch)
+    };
+    let row = (font * 2 + 6) as f64;
+    let height = 60 + font * 3 + (row * bars.len() as f64) as u32;
+    let x_ticks = if size.width < 500 { 4 } else { 7 };
+    let x_step = tick_step(hi - lo, x_ticks);
+    let n = bars.len();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (size.width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error(NAME))?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(32)
-            .y_label_area_size(120)
-            .build_cartesian_2d(0.0..top, (0..bars.len()).into_segmented())
+            .caption(title, ("sans-serif", size.caption()))
+            .margin(8)
+            .margin_right(14)
+            .x_label_area_size(font * 3)
+            .y_label_area_size(label_area)
+            .build_cartesian_2d(lo..hi, 0.0..n as f64)
             .map_err(draw_error(NAME))?;
         chart
             .configure_mesh()
             .disable_y_mesh()
+            .light_line_style(WHITE)
+            .y_labels(0)
+            .x_labels(x_ticks)
             .x_desc(value_desc)
-            .x_label_style(("sans-serif", 13))
-            .y_label_style(("sans-serif", 14))
-            .y_labels(bars.len().max(1))
-            .y_label_formatter(&|v| match v {
-                // The first bar is drawn at the top.
-                SegmentValue::CenterOf(i) if *i < bars.len() => bars[bars.len() - 1 - i].0.clone(),
-                _ => String::new(),
-            })
+            .label_style(("sans-serif", font))
+            .axis_desc_style(("sans-serif", font))
+            .x_label_formatter(&|x| text::tick(*x, x_step))
             .draw()
             .map_err(draw_error(NAME))?;
+        if negative {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(0.0, 0.0), (0.0, n as f64)],
+                    BLACK.stroke_width(1),
+                )))
+                .map_err(draw_error(NAME))?;
+        }
+        let slot = |i: usize| (n - 1 - i) as f64;
         chart
-            .draw_series(bars.iter().enumerate().map(|(i, (_, v))| {
-                let i = bars.len() - 1 - i;
-                let mut bar = Rectangle::new(
-                    [
-                        (0.0, SegmentValue::Exact(i)),
-                        (*v, SegmentValue::Exact(i + 1)),
-                    ],
-                    RGBColor(52, 101, 164).filled(),
-                );
-                bar.set_margin(5, 5, 0, 0);
-                bar
+            .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                let y = slot(i);
+                Rectangle::new(
+                    [(0.0, y + 0.18), (finite(b.value), y + 0.82)],
+                    b.kind.colour().filled(),
+                )
             }))
             .map_err(draw_error(NAME))?;
+        let area = chart.plotting_area();
+        let label_font = ("sans-serif", font).into_font().color(&BLACK);
+        for (i, b) in bars.iter().enumerate() {
+            let y = slot(i) + 0.5;
+            let (left, cy) = area.map_coordinate(&(lo, y));
+            root.draw(&Text::new(
+                b.label.clone(),
+                (left - 6, cy),
+                label_font.pos(Pos::new(HPos::Right, VPos::Center)),
+            ))
+            .map_err(draw_error(NAME))?;
+            let v = finite(b.value);
+            let (end, _) = area.map_coordinate(&(v, y));
+            let anchor = if v < 0.0 {
+                Pos::new(HPos::Right, VPos::Center)
+            } else {
+                Pos::new(HPos::Left, VPos::Center)
+            };
+            let offset = if v < 0.0 { -4 } else { 4 };
+            root.draw(&Text::new(
+                b.note.clone(),
+                (end + offset, cy),
+                ("sans-serif", font - 1)
+                    .into_font()
+                    .color(&BLACK.mix(0.8))
+                    .pos(anchor),
+            ))
+            .map_err(draw_error(NAME))?;
+        }
         root.present().map_err(draw_error(NAME))?;
     }
-    Ok(svg)
+    Ok(finish(svg, "bars", title))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn serpentine_rows_alternate() {
-        // 10 columns: 1..10 left to right on the bottom row, 11..20 right to left.
-        assert_eq!(grid_position(Square::new(1), 10), (0, 0));
-        assert_eq!(grid_position(Square::new(10), 10), (9, 0));
-        assert_eq!(grid_position(Square::new(11), 10), (9, 1));
-        assert_eq!(grid_position(Square::new(20), 10), (0, 1));
-        assert_eq!(grid_position(Square::new(21), 10), (0, 2));
-    }
-
-    #[test]
-    fn board_chart_draws_every_square_and_jump() {
-        let board = Board::builtin_default();
-        let svg = board_chart(&board, None).unwrap();
-        assert!(svg.starts_with("<svg"));
-        assert!(svg.contains("\n100\n</text>"), "square 100 is labelled");
-        // One circle marks the end of each jump.
-        assert_eq!(svg.matches("<circle").count(), board.jumps().len());
-    }
-
-    #[test]
-    fn huge_boards_are_refused_not_drawn() {
-        let board = Board::from_json_str(r#"{"squares": 10000}"#).unwrap();
-        assert!(matches!(
-            board_chart(&board, None),
-            Err(ChartError::TooManySquares { squares: 10000 })
-        ));
+    fn geometric(len: usize) -> Turns {
+        let pmf: Vec<f64> = (1..=len as i32).map(|t| 0.5_f64.powi(t)).collect();
+        let mut c = 0.0;
+        let cdf: Vec<f64> = pmf
+            .iter()
+            .map(|p| {
+                c += p;
+                c
+            })
+            .collect();
+        Turns {
+            mean: 2.0,
+            variance: 2.0,
+            std_dev: 2f64.sqrt(),
+            min: Some(1),
+            mode: Some(1),
+            median: Some(1),
+            p90: Some(4),
+            p99: Some(7),
+            tail: 0.5_f64.powi(len as i32),
+            pmf,
+            cdf,
+        }
     }
 
     #[test]
     fn length_chart_stops_at_the_shown_mass() {
-        // Geometric-ish pmf: 0.5, 0.25, ... ; 0.999 of the mass is reached at t = 10.
-        let pmf: Vec<f64> = (1..=40).map(|t| 0.5_f64.powi(t)).collect();
-        let svg = length_chart(&pmf, 2.0, 0.999).unwrap();
-        assert_eq!(svg.matches("fill=\"#3465A4\"").count(), 10);
+        // 0.5, 0.25, ... ; 0.999 of the mass is reached at t = 10.
+        let svg = length_chart(&geometric(40), 0.999, Size::WIDE).unwrap();
+        assert_eq!(
+            svg.matches("fill=\"#3465A4\"").count(),
+            10 + 1,
+            "bars and legend"
+        );
+        for label in ["mean 2.00", "median 1", "90% by 4", "99% by 7", "P(T ≤ t)"] {
+            assert!(svg.contains(label), "{label}");
+        }
     }
-}
-
-#[cfg(test)]
-mod examples {
-    //! Worked examples of this module's crate-private items.
 
     #[test]
-    fn example_at_line_48() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::report::charts::length_chart;
-        let pmf = [0.0, 0.25, 0.5, 0.25];
-        let svg = length_chart(&pmf, 3.0, 0.999)?;
-        assert!(svg.starts_with("<svg"));
-        Ok(())
+    fn long_distributions_are_binned() {
+        // A slowly decaying distribution over 100 000 turns.
+        let len = 100_000;
+        let pmf = vec![1.0 / len as f64; len];
+        let cdf: Vec<f64> = (1..=len).map(|t| t as f64 / len as f64).collect();
+        let turns = Turns {
+            mean: 50_000.5,
+            variance: 1.0,
+            std_dev: 1.0,
+            min: Some(1),
+            mode: Some(1),
+            median: Some(50_000),
+            p90: Some(90_000),
+            p99: Some(99_000),
+            tail: 0.0,
+            pmf,
+            cdf,
+        };
+        for size in [Size::WIDE, Size::NARROW] {
+            let svg = length_chart(&turns, 0.999, size).unwrap();
+            let bars = svg.matches("fill=\"#3465A4\"").count() - 1;
+            assert!(bars <= size.bars(), "{bars} bars");
+            assert!(svg.len() < 60_000, "{} bytes", svg.len());
+            // 0.999 of the mass is covered at t = 99 900.
+            let bin = 99_900usize.div_ceil(size.bars());
+            assert!(
+                svg.contains(&format!("{bin} turns")),
+                "the axis names the binning"
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_distribution_is_refused() {
+        let mut t = geometric(3);
+        t.pmf.clear();
+        t.cdf.clear();
+        assert!(matches!(
+            length_chart(&t, 0.999, Size::WIDE),
+            Err(ChartError::Empty { .. })
+        ));
+    }
+
+    #[test]
+    fn bars_are_labelled_coloured_and_titled() {
+        let bars = vec![
+            Bar {
+                label: "seat 1".into(),
+                value: 1.5,
+                note: "+1.5".into(),
+                kind: BarKind::Ladder,
+            },
+            Bar {
+                label: "seat 2".into(),
+                value: -1.5,
+                note: "-1.5".into(),
+                kind: BarKind::Snake,
+            },
+        ];
+        let svg = bar_chart("Odds <&>", &bars, "points", Size::NARROW).unwrap();
+        assert!(svg.starts_with("<svg class=\"chart bars\""));
+        assert!(svg.contains("<title>Odds &lt;&amp;&gt;</title>"));
+        for text in ["seat 1", "seat 2", "+1.5", "-1.5", "points"] {
+            assert!(svg.contains(text), "{text}");
+        }
+        assert!(svg.contains("#2E8B57") && svg.contains("#C0392B"));
     }
 }

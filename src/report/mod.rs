@@ -2,42 +2,270 @@
 //!
 //! Both render an [`Analysis`] of a [`Board`]; neither computes anything of
 //! its own. The HTML page embeds its charts as inline SVG and its style
-//! inline, so it is one file that opens anywhere, offline.
+//! inline, so it is one file that opens anywhere, offline (its
+//! Content-Security-Policy forbids any request). It reads from phone width
+//! to print: each chart is drawn at a wide and a narrow [`charts::Size`] and
+//! the page shows the one that fits; tables scroll in their own box; light
+//! and dark colour schemes follow the system.
 //!
-//! The public face is [`Report`].
+//! The parts are library functions other pages can reuse:
+//! [`charts::board_svg`] draws a board, [`charts`] draws the length
+//! distribution and bar charts, `text` formats numbers and escapes
+//! file-derived text, [`cross`] runs a simulation beside the exact figures.
+//! A report never drops a section silently: [`omissions`] lists what it
+//! leaves out, and the document says so too.
+//!
+//! The public face is [`Report`]; [`charts`] (with the board drawing) and
+//! [`CrossCheck`](cross::CrossCheck) are public too.
 
-pub(crate) mod charts;
+pub(crate) mod board;
+pub mod charts;
+pub mod cross;
+pub(crate) mod text;
 
-use crate::Board;
-use crate::markov::analysis::Analysis;
+use crate::markov::analysis::limits::Figure;
+use crate::markov::analysis::{Analysis, JumpFigures};
+use crate::{Board, JumpKind};
+use charts::{Bar, BarKind, ChartError, Size};
+use cross::CrossCheck;
 use std::fmt::Write;
 
 /// Squares listed in the "most visited" table.
 const TOP_SQUARES: usize = 10;
-/// The length chart shows t up to where this much probability is covered.
+/// The length chart shows t up to where this much probability is covered
+/// (and at least to the 99th percentile).
 const CHART_MASS: f64 = 0.999;
+/// Jumps drawn in the jump-use chart: the most used; the table lists more.
+pub const CHART_JUMPS: usize = 15;
+/// Rows of the jumps table. A board of a million squares has hundreds of
+/// thousands of jumps: the table keeps the most used, in board order, and
+/// says how many it leaves to `analyze --format json`, so a report stays a
+/// few megabytes at most.
+pub const TABLE_JUMPS: usize = 1_000;
 
-/// The report as Markdown (GitHub-flavoured tables).
-pub(crate) fn markdown(board: &Board, a: &Analysis) -> String {
-    let mut md = String::new();
-    // Writing to a String cannot fail.
-    let _ = write_markdown(&mut md, board, a);
-    md
+/// A part of a report left out, and why: named in the document itself,
+/// and by the CLI on standard error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Omission {
+    /// The section or figure left out.
+    pub section: &'static str,
+    /// Why, with what it would have cost and the flag that allows it.
+    pub reason: String,
 }
 
-fn write_markdown(md: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
-    let cell = |s: &str| s.replace('|', "\\|");
-    writeln!(md, "# {}\n", cell(title(a)))?;
+impl std::fmt::Display for Omission {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} left out: {}", self.section, self.reason)
+    }
+}
+
+/// A chart written beside a Markdown report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartFile {
+    /// The file name (`<stem>-length.svg`), relative to the report.
+    pub name: String,
+    /// The SVG document.
+    pub svg: String,
+}
+
+/// A rendered report: the document, the chart files a Markdown document
+/// links to (none for HTML, whose charts are inline), and what was left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    /// The Markdown or HTML text.
+    pub document: String,
+    /// Charts to write beside a Markdown document.
+    pub files: Vec<ChartFile>,
+    /// Sections left out (large boards), each named in the document too.
+    pub omitted: Vec<Omission>,
+}
+
+/// The analysis of a board as a document: Markdown, or one self-contained
+/// HTML page with charts.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Analysis, Board, Options, Report};
+///
+/// let board = Board::builtin_default();
+/// let analysis = Analysis::new(&board, &Options::default())?;
+/// let report = Report::new(&board, &analysis);
+/// assert!(report.markdown().contains("| mean | 39.598"));
+/// let html = report.html();
+/// assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<svg"));
+/// # Ok::<(), snakeladder::AnalysisError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Report<'a> {
+    board: &'a Board,
+    analysis: &'a Analysis,
+    cross: Option<&'a CrossCheck>,
+}
+
+impl<'a> Report<'a> {
+    /// The report of `analysis`, which must be the analysis of `board`.
+    pub fn new(board: &'a Board, analysis: &'a Analysis) -> Report<'a> {
+        Report {
+            board,
+            analysis,
+            cross: None,
+        }
+    }
+
+    /// Adds a section with a simulation beside the exact figures.
+    pub fn with_cross_check(self, cross: &'a CrossCheck) -> Report<'a> {
+        Report {
+            cross: Some(cross),
+            ..self
+        }
+    }
+
+    /// The report as Markdown, without chart files.
+    pub fn markdown(&self) -> String {
+        self.render_markdown(None).document
+    }
+
+    /// The report as one self-contained HTML page (inline SVG charts, no
+    /// external requests).
+    pub fn html(&self) -> String {
+        self.render_html().document
+    }
+
+    /// The report as Markdown; with `stem`, it links its charts as SVG
+    /// files beside it (`<stem>-length.svg`, `<stem>-board.svg`,
+    /// `<stem>-seats.svg`, `<stem>-jumps.svg`, those that can be drawn),
+    /// returned in [`Rendered::files`] for the caller to write.
+    pub fn render_markdown(&self, stem: Option<&str>) -> Rendered {
+        let omitted = omissions(self.board, self.analysis);
+        let mut md = String::new();
+        let mut files = Vec::new();
+        // Writing to a String cannot fail.
+        let _ = write_markdown(
+            &mut md,
+            &mut files,
+            self.board,
+            self.analysis,
+            stem,
+            &omitted,
+            self.cross,
+        );
+        Rendered {
+            document: md,
+            files,
+            omitted,
+        }
+    }
+
+    /// The report as HTML, with the list of what was left out.
+    pub fn render_html(&self) -> Rendered {
+        let omitted = omissions(self.board, self.analysis);
+        let mut page = String::new();
+        // Writing to a String cannot fail.
+        let _ = write_html(&mut page, self.board, self.analysis, &omitted, self.cross);
+        Rendered {
+            document: page,
+            files: Vec::new(),
+            omitted,
+        }
+    }
+
+    /// What the report leaves out: figures the analysis skipped past a
+    /// limit, a board too large to draw, jumps the table cannot list.
+    pub fn omissions(&self) -> Vec<Omission> {
+        omissions(self.board, self.analysis)
+    }
+}
+
+/// What a report of `a` leaves out, in the order of its sections: figures
+/// the analysis skipped past a limit, a board too large to draw, jumps the
+/// table cannot list.
+pub fn omissions(board: &Board, a: &Analysis) -> Vec<Omission> {
+    let mut out: Vec<Omission> = a
+        .skipped
+        .iter()
+        .map(|skip| Omission {
+            section: match skip.figure {
+                Figure::Distribution => "the length distribution, its quantiles and chart",
+                Figure::Players => "the section on several players",
+                Figure::RestProbabilities => "the P(rest) column of the squares",
+                Figure::Jumps => "the section on snakes and ladders",
+            },
+            reason: skip.to_string(),
+        })
+        .collect();
+    let n = board.last().get();
+    if n > board::MAX_DRAWN_SQUARES {
+        out.push(Omission {
+            section: "the drawing of the board",
+            reason: format!(
+                "the board has {n} squares, more than the {} a drawing shows (no flag draws more)",
+                board::MAX_DRAWN_SQUARES
+            ),
+        });
+    }
+    if a.jumps.len() > TABLE_JUMPS {
+        out.push(Omission {
+            section: "part of the jumps table",
+            reason: format!(
+                "it lists the {TABLE_JUMPS} most used of {} jumps; snakeladder analyze --format json gives every one",
+                a.jumps.len()
+            ),
+        });
+    }
+    out
+}
+
+/// Adds a chart file and its image link, or a note why it is missing.
+fn md_chart(
+    md: &mut String,
+    files: &mut Vec<ChartFile>,
+    stem: Option<&str>,
+    suffix: &str,
+    alt: &str,
+    chart: Result<String, ChartError>,
+) -> std::fmt::Result {
+    let Some(stem) = stem else { return Ok(()) };
+    match chart {
+        Ok(svg) => {
+            let name = format!("{stem}-{suffix}.svg");
+            // The link target is a file name the caller chose; angle brackets
+            // let it hold spaces.
+            writeln!(md, "![{alt}](<{}>)\n", name.replace(['<', '>', '\n'], ""))?;
+            files.push(ChartFile { name, svg });
+        }
+        Err(e) => writeln!(
+            md,
+            "*No {alt} chart: {}.*\n",
+            text::markdown(&e.to_string())
+        )?,
+    }
+    Ok(())
+}
+
+fn write_markdown(
+    md: &mut String,
+    files: &mut Vec<ChartFile>,
+    board: &Board,
+    a: &Analysis,
+    stem: Option<&str>,
+    omitted: &[Omission],
+    cross: Option<&CrossCheck>,
+) -> std::fmt::Result {
+    writeln!(md, "# {}\n", text::markdown(title(a)))?;
     writeln!(
         md,
-        "Fingerprint `{}` · {} squares · {} ladders · {} snakes · {} states  \nRules: {}\n",
+        "Fingerprint `{}` · {}  \nRules: {}\n",
         a.fingerprint,
-        a.board.squares,
-        a.board.ladders,
-        a.board.snakes,
-        a.board.states,
-        board.rules()
+        counts(a),
+        text::markdown(&board.rules().to_string())
     )?;
+    if !omitted.is_empty() {
+        writeln!(md, "> **Left out of this report:**")?;
+        for o in omitted {
+            writeln!(md, "> - {}", text::markdown(&o.to_string()))?;
+        }
+        writeln!(md)?;
+    }
     writeln!(md, "## Game length of one player\n")?;
     writeln!(md, "{}", length_table(a).markdown())?;
     writeln!(
@@ -51,150 +279,401 @@ fn write_markdown(md: &mut String, board: &Board, a: &Analysis) -> std::fmt::Res
     if let Some(line) = shortest_line(a) {
         writeln!(md, "{line}\n")?;
     }
+    if !a.turns.pmf.is_empty() {
+        md_chart(
+            md,
+            files,
+            stem,
+            "length",
+            "game length",
+            charts::length_chart(&a.turns, CHART_MASS, Size::WIDE),
+        )?;
+    }
+    if stem.is_some() {
+        writeln!(md, "## The board\n")?;
+        writeln!(md, "{}\n", BOARD_NOTE)?;
+        md_chart(
+            md,
+            files,
+            stem,
+            "board",
+            "board",
+            board::board_svg(board, &board_title(a), &overlay(board, a)),
+        )?;
+    }
     if !a.players.is_empty() {
         writeln!(md, "## Several players\n")?;
         writeln!(md, "{}", players_table(a).markdown())?;
+        if let Some(chart) = seat_chart(a, Size::WIDE) {
+            md_chart(md, files, stem, "seats", "seat odds", chart)?;
+        }
     }
     if !a.jumps.is_empty() {
         writeln!(md, "## Snakes and ladders\n")?;
         writeln!(md, "{}", jumps_table(a).markdown())?;
+        md_chart(
+            md,
+            files,
+            stem,
+            "jumps",
+            "jump use",
+            jump_chart(a, Size::WIDE),
+        )?;
     }
+    if let Some(c) = cross {
+        writeln!(md, "## Cross-check against a simulation\n")?;
+        writeln!(md, "{}\n", c.summary())?;
+        writeln!(md, "{}", cross_table(c, a).markdown())?;
+    }
+    // The sensitivity ranking of the design tools (issue 16) belongs here,
+    // after the jumps, once the analysis provides it.
     writeln!(md, "## Most visited squares\n")?;
     write!(md, "{}", squares_table(a).markdown())?;
     Ok(())
 }
 
-/// The report as one self-contained HTML page with inline SVG charts: the
-/// board shaded by how often each square is rested on, the length
-/// distribution, seat odds and the effect of each jump. A chart that cannot
-/// be drawn (a board too large to draw) is replaced by a note saying why.
-pub(crate) fn html(board: &Board, a: &Analysis) -> String {
-    let mut page = String::new();
-    // Writing to a String cannot fail.
-    let _ = write_html(&mut page, board, a);
-    page
+const BOARD_NOTE: &str = "Ladders in green (a dot at the foot, where one is taken), snakes in red (the head where one is met); each square shaded by the expected number of times a player's turn ends there.";
+
+fn board_title(a: &Analysis) -> String {
+    format!("The board: {}", text::visible(title(a)))
 }
 
-fn write_html(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
-    let title = escape(title(a));
+/// The figures a pointer shows over the board, and the shading: expected
+/// rests on each square.
+fn overlay(board: &Board, a: &Analysis) -> board::Overlay {
+    let size = board.last().index() + 1;
+    let mut shade = vec![0.0; size];
+    let mut square_notes = vec![String::new(); size];
+    for s in &a.squares {
+        let i = s.square.index();
+        if i >= size {
+            continue;
+        }
+        shade[i] = s.expected_rests;
+        let mut note = format!(
+            "square {}: {} expected rests",
+            s.square,
+            text::probability(s.expected_rests)
+        );
+        if let Some(p) = s.rest_probability {
+            let _ = write!(note, " · P(rest) {}", text::probability(p));
+        }
+        if let Some(t) = s.turns_left {
+            let _ = write!(note, " · {t:.2} turns left");
+        }
+        square_notes[i] = note;
+    }
+    for j in board.jumps() {
+        let i = j.from().index();
+        if i < size && square_notes[i].is_empty() {
+            square_notes[i] = format!(
+                "square {}: where {} {}→{} starts; no turn ends here",
+                j.from(),
+                j.kind(),
+                j.from(),
+                j.to()
+            );
+        }
+    }
+    let last = board.last().index();
+    if last < size && square_notes[last].is_empty() {
+        square_notes[last] = format!("square {}: the finish", board.last());
+    }
+    let jump_notes = board
+        .jumps()
+        .iter()
+        .map(|j| {
+            a.jumps
+                .iter()
+                .find(|f| f.from == j.from())
+                .map_or_else(|| j.to_string(), jump_note)
+        })
+        .collect();
+    board::Overlay {
+        shade: Some(shade),
+        square_notes,
+        jump_notes,
+    }
+}
+
+fn jump_note(j: &JumpFigures) -> String {
+    let mut note = format!(
+        "{} {}→{}: {} expected uses · P(used) {}",
+        j.kind,
+        j.from,
+        j.to,
+        text::probability(j.expected_uses),
+        text::probability(j.use_probability)
+    );
+    match j.mean_turns_without {
+        Some(w) => {
+            let _ = write!(note, " · mean {w:.2} turns without it");
+        }
+        None => note.push_str(" · without it a game may never end"),
+    }
+    note
+}
+
+/// Seat odds of the largest player count, as the difference from a fair
+/// 1/k in percentage points.
+fn seat_chart(a: &Analysis, size: Size) -> Option<Result<String, ChartError>> {
+    let p = a
+        .players
+        .iter()
+        .filter(|p| p.count > 1)
+        .max_by_key(|p| p.count)?;
+    let fair = 1.0 / f64::from(p.count);
+    let bars: Vec<Bar> = p
+        .win_probability
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| {
+            let d = 100.0 * (w - fair);
+            Bar {
+                label: format!("seat {}", i + 1),
+                value: d,
+                note: if size.width < 500 {
+                    points(d)
+                } else {
+                    format!("{} ({:.2}%)", points(d), 100.0 * w)
+                },
+                kind: if d >= 0.0 {
+                    BarKind::Ladder
+                } else {
+                    BarKind::Snake
+                },
+            }
+        })
+        .collect();
+    let title = if size.width < 500 {
+        format!("Who wins, {} players: vs fair 1/{}", p.count, p.count)
+    } else {
+        format!(
+            "Who wins, {} players: difference from fair (1/{} = {:.2}%)",
+            p.count,
+            p.count,
+            100.0 * fair
+        )
+    };
+    Some(charts::bar_chart(
+        &title,
+        &bars,
+        "percentage points from fair",
+        size,
+    ))
+}
+
+/// A difference in percentage points, with its sign.
+fn points(d: f64) -> String {
+    if d.abs() >= 0.01 || d == 0.0 {
+        format!("{d:+.2} pp")
+    } else {
+        format!("{} pp", text::signed(d))
+    }
+}
+
+/// The most used jumps, coloured by kind.
+fn jump_chart(a: &Analysis, size: Size) -> Result<String, ChartError> {
+    let mut jumps: Vec<&JumpFigures> = a.jumps.iter().collect();
+    jumps.sort_by(|x, y| y.expected_uses.total_cmp(&x.expected_uses));
+    let shown = jumps.len().min(CHART_JUMPS);
+    let bars: Vec<Bar> = jumps[..shown]
+        .iter()
+        .map(|j| Bar {
+            label: format!("{}→{}", j.from, j.to),
+            value: j.expected_uses,
+            note: text::probability(j.expected_uses),
+            kind: match j.kind {
+                JumpKind::Ladder => BarKind::Ladder,
+                JumpKind::Snake => BarKind::Snake,
+            },
+        })
+        .collect();
+    let title = match (shown < jumps.len(), size.width < 500) {
+        (true, false) => format!(
+            "Expected uses in one player's game: the {shown} most used of {}",
+            jumps.len()
+        ),
+        (true, true) => format!("Uses per game: {shown} most used of {}", jumps.len()),
+        (false, false) => "Expected uses in one player's game".to_string(),
+        (false, true) => "Expected uses in one game".to_string(),
+    };
+    charts::bar_chart(
+        &title,
+        &bars,
+        "expected uses (green ladder, red snake)",
+        size,
+    )
+}
+
+fn write_html(
+    h: &mut String,
+    board: &Board,
+    a: &Analysis,
+    omitted: &[Omission],
+    cross: Option<&CrossCheck>,
+) -> std::fmt::Result {
+    let title = text::html(title(a));
     writeln!(
         h,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">"
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+<meta name=\"color-scheme\" content=\"light dark\">\n\
+<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
     )?;
     writeln!(
         h,
-        "<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>"
+        "<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>"
     )?;
     writeln!(h, "<h1>{title}</h1>")?;
     writeln!(
         h,
-        "<p class=\"meta\">Fingerprint <code>{}</code> · {} squares · {} ladders · {} snakes · {} states<br>Rules: {}</p>",
-        escape(&a.fingerprint),
-        a.board.squares,
-        a.board.ladders,
-        a.board.snakes,
-        a.board.states,
-        escape(&board.rules().to_string())
+        "<p class=\"meta\">Fingerprint <code>{}</code> · {}<br>Rules: {}</p>",
+        text::html(&a.fingerprint),
+        counts(a),
+        text::html(&board.rules().to_string())
     )?;
+    if !omitted.is_empty() {
+        writeln!(
+            h,
+            "<div class=\"notes\" role=\"note\"><strong>Left out of this report:</strong><ul>"
+        )?;
+        for o in omitted {
+            writeln!(h, "<li>{}</li>", text::html(&o.to_string()))?;
+        }
+        writeln!(h, "</ul></div>")?;
+    }
 
-    writeln!(h, "<h2>Game length of one player</h2>")?;
+    writeln!(h, "<h2 id=\"length\">Game length of one player</h2>")?;
     write!(h, "{}", length_table(a).html())?;
     writeln!(
         h,
         "<p>Quantiles are the smallest t with P(T ≤ t) ≥ p. {}</p>",
-        escape(&tail_note(a))
+        text::html(&tail_note(a))
     )?;
     if let Some(exact) = &a.exact {
         writeln!(
             h,
             "<p>Exact mean: <code class=\"wrap\">{}</code></p>",
-            escape(&exact.mean_turns)
+            text::html(&exact.mean_turns)
         )?;
     }
     if let Some(line) = shortest_line(a) {
-        writeln!(h, "<p>{}</p>", escape(&line))?;
+        writeln!(h, "<p>{}</p>", text::html(&line))?;
     }
-    figure(
-        h,
-        charts::length_chart(&a.turns.pmf, a.turns.mean, CHART_MASS),
-        "game length",
-    )?;
+    if !a.turns.pmf.is_empty() {
+        figure(
+            h,
+            "game length",
+            charts::length_chart(&a.turns, CHART_MASS, Size::WIDE),
+            charts::length_chart(&a.turns, CHART_MASS, Size::NARROW),
+        )?;
+    }
 
-    writeln!(h, "<h2>The board</h2>")?;
-    writeln!(
-        h,
-        "<p>Ladders in green, snakes in red (a dot marks where each ends); squares shaded by the probability that a turn ends there.</p>"
-    )?;
-    let mut heat = vec![0.0; board.last().index() + 1];
-    for s in &a.squares {
-        if let Some(p) = s.rest_probability {
-            heat[s.square.index()] = p;
+    writeln!(h, "<h2 id=\"board\">The board</h2>")?;
+    writeln!(h, "<p>{BOARD_NOTE}</p>")?;
+    match board::board_svg(board, &board_title(a), &overlay(board, a)) {
+        Ok(svg) => {
+            let top = a
+                .squares
+                .iter()
+                .map(|s| s.expected_rests)
+                .fold(0.0, f64::max);
+            writeln!(
+                h,
+                "<figure class=\"board\">{svg}<figcaption>{}</figcaption></figure>",
+                board::legend_html("expected rests on a square in one player's game", top)
+            )?;
+            writeln!(
+                h,
+                "<p id=\"board-info\" class=\"meta\" aria-live=\"polite\">Hover over a square or a jump, or tap it, for its figures.</p>"
+            )?;
         }
+        Err(e) => writeln!(
+            h,
+            "<p class=\"meta\">No board chart: {}.</p>",
+            text::html(&e.to_string())
+        )?,
     }
-    figure(h, charts::board_chart(board, Some(&heat)), "board")?;
 
     if !a.players.is_empty() {
-        writeln!(h, "<h2>Several players</h2>")?;
+        writeln!(h, "<h2 id=\"players\">Several players</h2>")?;
         write!(h, "{}", players_table(a).html())?;
-        if let Some(p) = a.players.iter().max_by_key(|p| p.count) {
-            let bars: Vec<(String, f64)> = p
-                .win_probability
-                .iter()
-                .enumerate()
-                .map(|(i, w)| (format!("seat {}", i + 1), *w))
-                .collect();
-            let title = format!("Probability of winning, {} players", p.count);
-            figure(
-                h,
-                charts::bar_chart(&title, &bars, "probability"),
-                "seat odds",
-            )?;
+        if let (Some(wide), Some(narrow)) = (seat_chart(a, Size::WIDE), seat_chart(a, Size::NARROW))
+        {
+            figure(h, "seat odds", wide, narrow)?;
         }
     }
 
     if !a.jumps.is_empty() {
-        writeln!(h, "<h2>Snakes and ladders</h2>")?;
+        writeln!(h, "<h2 id=\"jumps\">Snakes and ladders</h2>")?;
         write!(h, "{}", jumps_table(a).html())?;
-        let bars: Vec<(String, f64)> = a
-            .jumps
-            .iter()
-            .map(|j| (format!("{} {}→{}", j.kind, j.from, j.to), j.expected_uses))
-            .collect();
         figure(
             h,
-            charts::bar_chart("Expected uses in one player's game", &bars, "uses"),
-            "jump uses",
+            "jump use",
+            jump_chart(a, Size::WIDE),
+            jump_chart(a, Size::NARROW),
         )?;
     }
+    if let Some(c) = cross {
+        writeln!(
+            h,
+            "<h2 id=\"cross-check\">Cross-check against a simulation</h2>"
+        )?;
+        writeln!(h, "<p>{}</p>", text::html(&c.summary()))?;
+        write!(h, "{}", cross_table(c, a).html())?;
+    }
+    // The sensitivity ranking of the design tools (issue 16) belongs here,
+    // after the jumps, once the analysis provides it.
 
-    writeln!(h, "<h2>Most visited squares</h2>")?;
+    writeln!(h, "<h2 id=\"squares\">Most visited squares</h2>")?;
     write!(h, "{}", squares_table(a).html())?;
     writeln!(
         h,
-        "<p class=\"meta\">Made by snakeladder {}.</p>",
+        "<p class=\"meta\">Made by snakeladder {}.</p>\n</main>",
         env!("CARGO_PKG_VERSION")
     )?;
+    writeln!(h, "<script>{SCRIPT}</script>")?;
     writeln!(h, "</body>\n</html>")
 }
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}\
-table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .6rem;text-align:right}\
-th{background:#f4f4f4}td:first-child{text-align:left}.meta{color:#555}figure{margin:1rem 0}\
-code.wrap{word-break:break-all}svg{max-width:100%;height:auto}";
+/// The page's style: readable from 360 px to print, light and dark.
+const STYLE: &str = include_str!("report.css");
+/// The page's only script: a tap on the board shows the figures of the
+/// square or jump tapped (a pointer shows them on hover without it).
+const SCRIPT: &str = include_str!("report.js");
 
+/// A chart drawn at both sizes (the page shows the one that fits), or a
+/// note saying why it is missing.
 fn figure(
     h: &mut String,
-    chart: Result<String, charts::ChartError>,
     what: &str,
+    wide: Result<String, ChartError>,
+    narrow: Result<String, ChartError>,
 ) -> std::fmt::Result {
-    match chart {
-        Ok(svg) => writeln!(h, "<figure>{svg}</figure>"),
-        Err(e) => writeln!(
+    match (wide, narrow) {
+        (Ok(wide), Ok(narrow)) => writeln!(
+            h,
+            "<figure class=\"chart\"><div class=\"wide\">{wide}</div><div class=\"narrow\">{narrow}</div></figure>"
+        ),
+        (Err(e), _) | (_, Err(e)) => writeln!(
             h,
             "<p class=\"meta\">No {what} chart: {}.</p>",
-            escape(&e.to_string())
+            text::html(&e.to_string())
         ),
     }
+}
+
+/// "100 squares · 9 ladders · 1 snake · 81 states".
+fn counts(a: &Analysis) -> String {
+    let n = |count: usize, one: &str| format!("{count} {one}{}", if count == 1 { "" } else { "s" });
+    format!(
+        "{} · {} · {} · {}",
+        n(a.board.squares as usize, "square"),
+        n(a.board.ladders, "ladder"),
+        n(a.board.snakes, "snake"),
+        n(a.board.states, "state")
+    )
 }
 
 fn title(a: &Analysis) -> &str {
@@ -220,7 +699,7 @@ impl Table {
 
     fn markdown(&self) -> String {
         let line = |cells: &[String]| {
-            let cells: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
+            let cells: Vec<String> = cells.iter().map(|c| text::markdown(c)).collect();
             format!("| {} |\n", cells.join(" | "))
         };
         let mut md = line(&self.header);
@@ -241,17 +720,26 @@ impl Table {
         let line = |tag: &str, cells: &[String]| {
             let cells: String = cells
                 .iter()
-                .map(|c| format!("<{tag}>{}</{tag}>", escape(c)))
+                .map(|c| format!("<{tag}>{}</{tag}>", text::html(c)))
                 .collect();
             format!("<tr>{cells}</tr>\n")
         };
-        let mut h = String::from("<table>\n");
+        let mut h = String::from("<div class=\"scroll\"><table>\n");
         h += &line("th", &self.header);
         for row in &self.rows {
             h += &line("td", row);
         }
-        h + "</table>\n"
+        h + "</table></div>\n"
     }
+}
+
+fn cross_table(c: &CrossCheck, a: &Analysis) -> Table {
+    let mut table = Table::new(
+        &["figure", "exact", "simulated", "standard error", "verdict"],
+        false,
+    );
+    table.rows = c.rows(a);
+    table
 }
 
 fn length_table(a: &Analysis) -> Table {
@@ -295,7 +783,7 @@ fn players_table(a: &Analysis) -> Table {
         row.extend((0..seats).map(|s| {
             p.win_probability
                 .get(s)
-                .map_or_else(String::new, |w| format!("{w:.4}"))
+                .map_or_else(String::new, |&w| text::probability(w))
         }));
         row.push(format!("{:.2}", p.expected_total_turns));
         row.push(format!("{:.2}", p.expected_rounds));
@@ -313,12 +801,19 @@ fn jumps_table(a: &Analysis) -> Table {
         "change",
     ];
     let mut table = Table::new(&header, false);
-    for j in &a.jumps {
+    // The most used jumps when there are too many, still in board order.
+    let mut kept: Vec<&JumpFigures> = a.jumps.iter().collect();
+    if kept.len() > TABLE_JUMPS {
+        kept.sort_by(|x, y| y.expected_uses.total_cmp(&x.expected_uses));
+        kept.truncate(TABLE_JUMPS);
+        kept.sort_by_key(|j| j.from);
+    }
+    for j in kept {
         let (without, change) = without_cells(j.mean_turns_without, a.turns.mean);
         table.rows.push(vec![
             format!("{} {}→{}", j.kind, j.from, j.to),
-            format!("{:.4}", j.expected_uses),
-            format!("{:.4}", j.use_probability),
+            text::probability(j.expected_uses),
+            text::probability(j.use_probability),
             without,
             change,
         ]);
@@ -332,8 +827,9 @@ fn squares_table(a: &Analysis) -> Table {
     for s in top_squares(a) {
         table.rows.push(vec![
             s.square.to_string(),
-            format!("{:.4}", s.expected_rests),
-            opt(s.rest_probability, 4),
+            text::probability(s.expected_rests),
+            s.rest_probability
+                .map_or_else(|| "–".to_string(), text::probability),
             opt(s.turns_left, 2),
         ]);
     }
@@ -341,10 +837,13 @@ fn squares_table(a: &Analysis) -> Table {
 }
 
 fn tail_note(a: &Analysis) -> String {
+    if a.turns.pmf.is_empty() {
+        return "The distribution was not computed (see the note above).".to_string();
+    }
     format!(
-        "The distribution is computed to t = {}, leaving a tail of {:.1e}.",
+        "The distribution is computed to t = {}, leaving a tail of {}.",
         a.turns.pmf.len(),
-        a.turns.tail
+        text::probability(a.turns.tail)
     )
 }
 
@@ -357,12 +856,12 @@ fn shortest_line(a: &Analysis) -> Option<String> {
         .copied()
         .unwrap_or(0.0);
     Some(format!(
-        "Shortest game: {} turns, e.g. rolling {} (probability {:.3e} for that sequence); P(T = {}) = {:.6}.",
+        "Shortest game: {} turns, e.g. rolling {} (probability {} for that sequence); P(T = {}) = {}.",
         s.turns,
         s.rolls_text(", "),
-        s.sequence_probability,
+        text::probability(s.sequence_probability),
         s.turns,
-        p_min
+        text::probability(p_min)
     ))
 }
 
@@ -384,61 +883,6 @@ fn opt(v: Option<f64>, digits: usize) -> String {
     v.map_or_else(|| "–".to_string(), |v| format!("{v:.digits$}"))
 }
 
-/// Escapes text for HTML element content and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The analysis of a board as a document: Markdown, or one self-contained
-/// HTML page with charts.
-///
-/// # Example
-/// ```
-/// use snakeladder::{Analysis, Board, Options, Report};
-///
-/// let board = Board::builtin_default();
-/// let analysis = Analysis::new(&board, &Options::default())?;
-/// let report = Report::new(&board, &analysis);
-/// assert!(report.markdown().contains("| mean | 39.598"));
-/// let html = report.html();
-/// assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<svg"));
-/// # Ok::<(), snakeladder::AnalysisError>(())
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Report<'a> {
-    board: &'a Board,
-    analysis: &'a Analysis,
-}
-
-impl<'a> Report<'a> {
-    /// The report of `analysis`, which must be the analysis of `board`.
-    pub fn new(board: &'a Board, analysis: &'a Analysis) -> Report<'a> {
-        Report { board, analysis }
-    }
-
-    /// The report as Markdown.
-    pub fn markdown(&self) -> String {
-        markdown(self.board, self.analysis)
-    }
-
-    /// The report as one self-contained HTML page (inline SVG charts, no
-    /// external requests).
-    pub fn html(&self) -> String {
-        html(self.board, self.analysis)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -454,7 +898,7 @@ mod tests {
     fn markdown_names_every_jump_and_seat() {
         let board = Board::builtin_default();
         let a = Analysis::new(&board, &Options::default()).unwrap();
-        let md = markdown(&board, &a);
+        let md = Report::new(&board, &a).markdown();
         for j in board.jumps() {
             assert!(
                 md.contains(&format!("| {} {}→{} |", j.kind(), j.from(), j.to())),
@@ -468,31 +912,142 @@ mod tests {
     #[test]
     fn html_escapes_the_board_name() {
         let (board, a) = analysed(r#"{"name": "<script>alert('x')</script> & co", "squares": 12}"#);
-        let page = html(&board, &a);
-        assert!(!page.contains("<script>"));
+        let page = Report::new(&board, &a).html();
+        assert_eq!(page.matches("<script").count(), 1, "only the page's own");
+        assert!(!page.contains("<script>alert"));
         assert!(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; co"));
     }
 
+    /// A name that tries every trick: it may not open a tag, a comment, a
+    /// heading, a table row, or reverse or hide the text after it.
+    const HOSTILE: &str = r#"{"name": "x\n# Forged heading\n| a | b |\n<!-- c --><img src=x onerror=alert(1)> \u202Edesrever \u200Bhidden \u2028line", "squares": 30, "ladders": [[3, 11]], "snakes": [[27, 5]]}"#;
+
     #[test]
-    fn html_is_self_contained() {
+    fn hostile_names_forge_no_structure() {
+        let (board, a) = analysed(HOSTILE);
+        let md = Report::new(&board, &a).markdown();
+        let first = md.lines().next().unwrap();
+        assert!(first.starts_with("# x "), "{first}");
+        assert!(!md.contains("\n# Forged"));
+        assert!(text::tests::all_escaped(&md, '<'), "{md}");
+        assert!(md.contains("\\<img"));
+        assert!(!md.contains("\u{202E}") && !md.contains("\u{200B}") && !md.contains("\u{2028}"));
+        assert!(md.contains("⟨U+202E⟩desrever"));
+        let page = Report::new(&board, &a).html();
+        for raw in [
+            "<!-- c",
+            "<img",
+            "\u{202E}",
+            "\u{200B}",
+            "\u{2028}",
+            "onerror=alert(1)>",
+        ] {
+            assert!(!page.contains(raw), "{raw:?}");
+        }
+        assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
+    }
+
+    #[test]
+    fn html_is_self_contained_and_responsive() {
         let board = Board::builtin_default();
         let a = Analysis::new(&board, &Options::default()).unwrap();
-        let page = html(&board, &a);
+        let page = Report::new(&board, &a).html();
         assert_eq!(
-            page.matches("<svg").count(),
-            4,
-            "length, board, seats, jumps"
+            page.matches("<svg class=\"chart").count(),
+            6,
+            "length, seats, jumps, each wide and narrow"
         );
-        for outside in ["src=\"http", "href=\"http", "<link", "<script"] {
+        assert_eq!(page.matches("class=\"sl-board\"").count(), 1);
+        assert!(page.contains("<meta name=\"viewport\""));
+        assert!(page.contains("prefers-color-scheme:dark") && page.contains("@media print"));
+        for outside in ["src=", "href=", "<link", "url(", "@import"] {
             assert!(!page.contains(outside), "{outside}");
         }
+        assert!(page.len() < 300_000, "{} bytes", page.len());
+    }
+
+    #[test]
+    fn small_probabilities_print_in_scientific_notation() {
+        let board = Board::builtin_default();
+        let a = Analysis::new(&board, &Options::default()).unwrap();
+        let md = Report::new(&board, &a).markdown();
+        // The tail left out of the distribution is below 1e-12.
+        let tail = text::probability(a.turns.tail);
+        assert!(a.turns.tail < 1e-12 && tail.contains("e-"), "{tail}");
+        assert!(md.contains(&format!("leaving a tail of {tail}.")));
+        assert!(!md.contains("0.0000 "), "{md}");
+    }
+
+    #[test]
+    fn markdown_links_its_charts() {
+        let board = Board::builtin_default();
+        let a = Analysis::new(&board, &Options::default()).unwrap();
+        let report = Report::new(&board, &a).render_markdown(Some("out"));
+        let names: Vec<&str> = report.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "out-length.svg",
+                "out-board.svg",
+                "out-seats.svg",
+                "out-jumps.svg"
+            ]
+        );
+        for name in names {
+            assert!(report.document.contains(&format!("](<{name}>)")), "{name}");
+        }
+        assert!(report.files.iter().all(|f| f.svg.starts_with("<svg")));
+        assert!(report.omitted.is_empty());
+    }
+
+    #[test]
+    fn skipped_figures_are_named_in_the_document() {
+        let board = Board::builtin_default();
+        let a = Analysis::new(&board, &Options::default().max_work(1.0)).unwrap();
+        assert!(!a.skipped.is_empty());
+        let report = Report::new(&board, &a).render_html();
+        assert_eq!(report.omitted.len(), a.skipped.len());
+        for o in &report.omitted {
+            assert!(report.document.contains(&text::html(&o.to_string())), "{o}");
+        }
+        assert!(report.document.contains("--max-work"));
+        let md = Report::new(&board, &a).markdown();
+        assert!(md.contains("Left out of this report") && md.contains("(--max-work)"));
+    }
+
+    #[test]
+    fn every_drawn_square_and_jump_has_its_figures() {
+        let board = Board::builtin_default();
+        let a = Analysis::new(&board, &Options::default()).unwrap();
+        let o = overlay(&board, &a);
+        // Square 1 is the foot of ladder 1→38: no turn ends there.
+        assert_eq!(
+            o.square_notes[1],
+            "square 1: where ladder 1→38 starts; no turn ends here"
+        );
+        assert!(o.square_notes[2].starts_with("square 2: "));
+        assert!(
+            o.square_notes[2].contains(" · P(rest) ") && o.square_notes[2].contains("turns left")
+        );
+        assert!(
+            (1..=100).all(|s| !o.square_notes[s].is_empty()),
+            "{:?}",
+            o.square_notes
+        );
+        assert_eq!(o.jump_notes.len(), board.jumps().len());
+        assert!(o.jump_notes[0].starts_with("ladder 1→38: 0.1667 expected uses"));
     }
 
     #[test]
     fn an_undrawable_chart_gets_a_note() {
         let mut page = String::new();
-        let refused = Err(charts::ChartError::TooManySquares { squares: 3000 });
-        figure(&mut page, refused, "board").unwrap();
+        let refused = || {
+            Err(charts::ChartError::TooManySquares {
+                squares: 3000,
+                limit: 2500,
+            })
+        };
+        figure(&mut page, "board", refused(), refused()).unwrap();
         assert_eq!(
             page,
             "<p class=\"meta\">No board chart: the board has 3000 squares, more than the 2500 a drawing shows.</p>\n"

@@ -633,7 +633,12 @@ impl Diff {
             let _ = writeln!(h, "<figure><figcaption>{}</figcaption>", esc(&title(side)));
             chart(
                 &mut h,
-                crate::report::charts::board_chart(board, None).map_err(|e| e.to_string()),
+                crate::report::charts::board_svg(
+                    board,
+                    &title(side),
+                    &crate::report::charts::Overlay::default(),
+                )
+                .map_err(|e| e.to_string()),
             );
             let _ = writeln!(h, "</figure>");
         }

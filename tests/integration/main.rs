@@ -17,6 +17,7 @@ mod foundation_cli;
 mod foundation_invalid;
 mod foundation_props;
 mod play_odds;
+mod report_browser;
 mod report_cli;
 mod robust_cli;
 mod robust_fuzz_regressions;

@@ -2,21 +2,33 @@
 
 use crate::atomic::write_atomic;
 use crate::common::{self, CliError};
+use crate::memory;
 use clap::ValueEnum;
-use snakeladder::Report;
-use snakeladder::{Analysis, Options};
+use snakeladder::{Analysis, CrossCheck, CrossCheckError, Options, Report, Seed};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Report format.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// Markdown with tables.
-    #[default]
+    /// Markdown with tables (and, with `-o`, its charts as SVG files beside it).
     Markdown,
     /// One self-contained HTML page with inline SVG charts.
     Html,
+}
+
+impl Format {
+    /// The format a file name asks for: HTML for `.html`/`.htm`, else
+    /// Markdown.
+    fn of(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm") => {
+                Format::Html
+            }
+            _ => Format::Markdown,
+        }
+    }
 }
 
 /// Arguments of `report`.
@@ -25,11 +37,14 @@ pub struct Args {
     /// The board file; `-` reads standard input. Without one, the built-in
     /// default board.
     board: Option<PathBuf>,
-    /// Report format.
-    #[arg(long, value_enum, default_value_t)]
-    format: Format,
+    /// Report format. Default: HTML when `-o` names an `.html` or `.htm`
+    /// file, else Markdown.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
     /// Write the report to this file (atomically: a failure never leaves a
     /// truncated file or clobbers the old one) instead of standard output.
+    /// A Markdown report writes its charts beside it, as `<name>-length.svg`,
+    /// `<name>-board.svg`, `<name>-seats.svg` and `<name>-jumps.svg`.
     #[arg(long, short)]
     output: Option<PathBuf>,
     /// Player counts for the seat odds, comma-separated.
@@ -39,26 +54,85 @@ pub struct Args {
     /// Also give the mean number of turns as an exact fraction.
     #[arg(long)]
     exact: bool,
+    /// Most memory the analysis may use (e.g. 8G, 512M); past it the board
+    /// is refused (exit 3) or a section left out, with the estimate, in the
+    /// report and on standard error. Default: half the machine's memory.
+    #[arg(long, value_parser = memory::parse_bytes)]
+    max_memory: Option<u64>,
+    /// Most multiply-adds one optional figure may take before its section is
+    /// left out with a note. Default 2e10, about half a minute.
+    #[arg(long)]
+    max_work: Option<f64>,
+    /// Also simulate this many games and show each simulated figure, with
+    /// its standard error, beside the exact one (as `check` compares them).
+    #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u64).range(1..))]
+    cross_check: Option<u64>,
+    /// Master seed of the cross-check's simulation.
+    #[arg(long, default_value_t = Seed::new(0), requires = "cross_check")]
+    seed: Seed,
 }
 
 /// Runs `report`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
-    let options = Options::default()
+    let mut options = Options::default()
         .players(args.players)
         .exact(args.exact)
-        .max_memory(crate::memory::default_limit());
+        .max_memory(args.max_memory.unwrap_or_else(memory::default_limit));
+    if let Some(w) = args.max_work {
+        options = options.max_work(w);
+    }
     let analysis = Analysis::new(&board, &options)?;
-    let report = Report::new(&board, &analysis);
-    let page = match args.format {
-        Format::Markdown => report.markdown(),
-        Format::Html => report.html(),
+    let mut notes = Vec::new();
+    let cross = match args.cross_check {
+        None => None,
+        Some(games) => match CrossCheck::run(&board, &analysis, games, args.seed) {
+            Ok(c) => Some(c),
+            Err(CrossCheckError::Simulate(e)) => return Err(e.into()),
+            Err(e) => {
+                notes.push(format!("the cross-check left out: {e}"));
+                None
+            }
+        },
     };
+    let format = args
+        .format
+        .or_else(|| args.output.as_deref().map(Format::of))
+        .unwrap_or(Format::Markdown);
+    let mut doc = Report::new(&board, &analysis);
+    if let Some(c) = &cross {
+        doc = doc.with_cross_check(c);
+    }
+    let rendered = match (format, &args.output) {
+        (Format::Html, _) => doc.render_html(),
+        (Format::Markdown, Some(path)) => {
+            let stem = path
+                .file_stem()
+                .map_or_else(|| "report".into(), |s| s.to_string_lossy());
+            doc.render_markdown(Some(&stem))
+        }
+        (Format::Markdown, None) => doc.render_markdown(None),
+    };
+    {
+        let mut err = std::io::stderr().lock();
+        for o in &rendered.omitted {
+            let _ = writeln!(err, "note: {o}");
+        }
+        for n in &notes {
+            let _ = writeln!(err, "note: {n}");
+        }
+    }
     match &args.output {
-        Some(path) => write_atomic(path, |w| w.write_all(page.as_bytes()))?,
+        Some(path) => {
+            let dir = path.parent().unwrap_or(Path::new(""));
+            for file in &rendered.files {
+                write_atomic(dir.join(&file.name), |w| w.write_all(file.svg.as_bytes()))?;
+            }
+            write_atomic(path, |w| w.write_all(rendered.document.as_bytes()))?;
+        }
         None => {
             let mut out = common::stdout();
-            out.write_all(page.as_bytes())?;
+            out.write_all(rendered.document.as_bytes())?;
             out.flush()?;
         }
     }

@@ -1,0 +1,1 @@
+(function(){var info=document.getElementById("board-info");var board=document.querySelector(".sl-board");if(!info||!board)return;var on=null;board.addEventListener("click",function(e){var g=e.target.closest(".sl-sq,.sl-jump");if(!g)return;if(on)on.classList.remove("sl-on");on=g;g.classList.add("sl-on");var t=g.querySelector("title");info.textContent=t?t.textContent:"";});})();
