@@ -51,7 +51,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         limits.max_work = w;
     }
     let analysis = Analysis::with_limits(&board, &options, &limits)?;
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut out, &analysis).map_err(std::io::Error::from)?;

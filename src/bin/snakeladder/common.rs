@@ -12,7 +12,8 @@ use std::process::ExitCode;
 pub const EXIT_OK: u8 = 0;
 /// Exit code: a board is invalid or unreadable, or a check failed.
 pub const EXIT_FAILURE: u8 = 1;
-// Exit code 2, command-line misuse, is clap's own.
+/// Exit code: command-line misuse (clap's own for bad arguments).
+pub const EXIT_MISUSE: u8 = 2;
 /// Exit code: the work could not be done (a limit, an output error).
 pub const EXIT_CANNOT: u8 = 3;
 
@@ -31,9 +32,15 @@ pub enum CliError {
     /// A simulation could not run.
     #[error(transparent)]
     Simulate(#[from] snakeladder::simulate::SimulateError),
+    /// An output path could not be used or written.
+    #[error(transparent)]
+    Destination(#[from] crate::output::OutputError),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
+    /// Reading standard input (for `--interactive`) failed.
+    #[error("cannot read standard input: {0}")]
+    Input(io::Error),
 }
 
 impl From<io::Error> for CliError {
@@ -59,7 +66,12 @@ impl CliError {
                 | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
                 _ => EXIT_FAILURE,
             },
-            CliError::Output(_) | CliError::Write(_) | CliError::Simulate(_) => EXIT_CANNOT,
+            CliError::Destination(e) if e.is_misuse() => EXIT_MISUSE,
+            CliError::Output(_)
+            | CliError::Input(_)
+            | CliError::Destination(_)
+            | CliError::Write(_)
+            | CliError::Simulate(_) => EXIT_CANNOT,
         };
         let _ = writeln!(io::stderr(), "error: {self}");
         ExitCode::from(code)
@@ -94,8 +106,44 @@ pub fn load_board(path: Option<&Path>) -> Result<Board, CliError> {
 }
 
 /// Standard output, buffered and locked.
-pub fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
-    io::BufWriter::new(io::stdout().lock())
+///
+/// # Errors
+/// [`CliError::Output`] when standard output is closed (`>&-`): the output
+/// would be lost, so the command ends with exit 3 instead of pretending.
+pub fn stdout() -> Result<io::BufWriter<io::StdoutLock<'static>>, CliError> {
+    if stdout_is_closed() {
+        return Err(CliError::Output(io::Error::other(
+            "standard output is closed",
+        )));
+    }
+    Ok(io::BufWriter::new(io::stdout().lock()))
+}
+
+/// Whether the process was started with standard output closed.
+///
+/// Rust's runtime, before `main`, reopens a closed descriptor 0, 1 or 2 on
+/// `/dev/null` for reading and writing, so writes to a closed standard
+/// output vanish without an error. A shell's `> /dev/null` opens it for
+/// writing only; so descriptor 1 open read-write on `/dev/null` (character
+/// device 1:3 on Linux) is taken as "closed". (`1<> /dev/null` is the one
+/// redirection mistaken for it.)
+fn stdout_is_closed() -> bool {
+    use rustix::fs::{FileType, OFlags, fcntl_getfl, fstat, major, minor};
+    use std::os::fd::AsFd;
+    let stdout = io::stdout();
+    let fd = stdout.as_fd();
+    let Ok(flags) = fcntl_getfl(fd) else {
+        return true;
+    };
+    if !flags.contains(OFlags::RDWR) {
+        return false;
+    }
+    let Ok(stat) = fstat(fd) else {
+        return true;
+    };
+    FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice
+        && major(stat.st_rdev) == 1
+        && minor(stat.st_rdev) == 3
 }
 
 /// Output format of the commands that print figures.

@@ -1,12 +1,12 @@
 //! `snakeladder generate`: write a seeded random board file, for trying big
 //! boards without checking huge files in.
 
-use crate::common::{self, CliError, EXIT_FAILURE};
+use crate::common::{CliError, EXIT_FAILURE};
 use snakeladder::Board;
-use snakeladder::atomic::write_atomic;
+use crate::output::Output;
 use snakeladder::generate::{GenerateError, Layout, generate_spec};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Exit code of a request that cannot make a board (too many jumps for the
@@ -35,14 +35,16 @@ pub struct Args {
     #[arg(long)]
     name: Option<String>,
     /// Where to write the board; `-` (the default) for standard output. A
-    /// file is written whole or not at all (a temporary file in the same
-    /// directory, then renamed).
+    /// regular file is written whole or not at all (a temporary file in the
+    /// same directory, then renamed; a symbolic link's target is replaced);
+    /// a device or FIFO is written straight; a directory is refused.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
 }
 
 /// Runs `generate`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let output = Output::resolve(&args.output, &[])?;
     let layout = Layout {
         squares: args.squares,
         snakes: args.snakes,
@@ -66,12 +68,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let mut json = serde_json::to_vec(&spec).map_err(std::io::Error::from)?;
     json.push(b'\n');
-    if args.output == Path::new("-") {
-        let mut out = common::stdout();
-        out.write_all(&json)?;
-        out.flush()?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    write_atomic(&args.output, |w| w.write_all(&json))?;
+    output.write(|w| w.write_all(&json))?;
     Ok(ExitCode::SUCCESS)
 }

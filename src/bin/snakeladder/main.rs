@@ -6,12 +6,14 @@ mod analyze;
 mod check;
 mod common;
 mod generate;
+mod output;
 mod play;
 mod report;
 mod simulate;
 mod validate;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Exact analysis, validation, simulation and play of Snakes and Ladders boards.
@@ -46,6 +48,14 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(err) = output::remove_temporaries_on_signals() {
+        // Output is still written atomically; only an interruption could
+        // leave a temporary file.
+        let _ = writeln!(
+            std::io::stderr(),
+            "warning: cannot install the signal handler that removes temporary files: {err}"
+        );
+    }
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Report(args) => report::run(args),

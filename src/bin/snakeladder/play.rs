@@ -2,13 +2,13 @@
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
 use snakeladder::analysis::odds::live_odds;
-use snakeladder::atomic::{AtomicWriteError, write_atomic};
+use crate::output::Output;
 use snakeladder::game::check_players;
 use snakeladder::{
     Board, Chain, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Square, Status,
     TurnResult, narrate,
 };
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -20,6 +20,11 @@ pub const DEFAULT_MAX_TURNS: u64 = 1_000_000;
 
 /// Exit code of command-line misuse, as clap gives it.
 const EXIT_MISUSE: u8 = 2;
+
+/// Longest line `--interactive` reads from standard input: it waits for
+/// Enter, so anything longer is not a person pressing a key (`< /dev/zero`
+/// would otherwise grow one line without bound).
+pub const MAX_INPUT_LINE: u64 = 1024;
 
 /// Prints one line on standard error; a closed standard error is ignored,
 /// never a panic.
@@ -46,7 +51,11 @@ pub struct Args {
     /// Wait for Enter on standard input before each roll.
     #[arg(long)]
     interactive: bool,
-    /// Write the replayable record of the game (JSON) to this file.
+    /// Write the replayable record of the game (JSON) to this file; `-`
+    /// writes it on standard output and the game's transcript on standard
+    /// error. A regular file is replaced atomically (a symbolic link's
+    /// target is replaced); a device or FIFO is written straight; a
+    /// directory or the board file is refused.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Replay a recorded game, checking every roll, and print it.
@@ -149,6 +158,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         complain!("error: --interactive reads standard input, so the board cannot come from `-`");
         return Ok(ExitCode::from(EXIT_MISUSE));
     }
+    let record = match &args.record {
+        Some(path) => Some(Output::resolve(
+            path,
+            &args.board.as_deref().into_iter().collect::<Vec<_>>(),
+        )?),
+        None => None,
+    };
+    let record_on_stdout = args.record.as_deref() == Some(Path::new("-"));
     let board = Arc::new(common::load_board(args.board.as_deref())?);
     let players = args
         .players
@@ -167,7 +184,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok(game) => game,
         Err(err) => return Ok(cannot(&err)),
     };
-    let mut out = common::stdout();
+    let mut out: Box<dyn Write> = if record_on_stdout {
+        Box::new(io::BufWriter::new(io::stderr()))
+    } else {
+        Box::new(common::stdout()?)
+    };
     writeln!(out, "{}", header(game.board(), game.players(), Some(seed)))?;
     if drawn {
         writeln!(out, "(seed drawn at random; replay with --seed {seed})")?;
@@ -195,10 +216,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if args.interactive {
             out.flush()?;
             let _ = write!(io::stderr(), "{current} to roll, press Enter: ");
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
+            let mut line = Vec::new();
+            let read = (&mut input)
+                .take(MAX_INPUT_LINE)
+                .read_until(b'\n', &mut line)
+                .map_err(CliError::Input)?;
+            if read == 0 {
                 let _ = writeln!(io::stderr());
                 stopped = Some("standard input closed; game stopped".to_string());
+                break;
+            }
+            if line.last() != Some(&b'\n') && read as u64 == MAX_INPUT_LINE {
+                let _ = writeln!(io::stderr());
+                stopped = Some(format!(
+                    "an input line longer than {MAX_INPUT_LINE} bytes (press Enter to roll); game stopped"
+                ));
                 break;
             }
         }
@@ -212,8 +244,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     summary(&mut out, game.status(), &game.ranking())?;
     out.flush()?;
-    if let Some(path) = &args.record {
-        if let Err(err) = write_record(path, &game.record()) {
+    drop(out);
+    if let Some(record) = &record {
+        if let Err(err) = write_record(record, &game.record()) {
             complain!("error: cannot write record: {err}");
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
@@ -256,10 +289,10 @@ fn summary(
     Ok(())
 }
 
-/// Writes the record beside its target and renames it into place, so a
-/// reader never sees half a file.
-fn write_record(path: &Path, record: &GameRecord) -> Result<(), AtomicWriteError> {
-    write_atomic(path, |w| {
+/// Writes the record (a regular file beside its target, then renamed into
+/// place, so a reader never sees half a file).
+fn write_record(output: &Output, record: &GameRecord) -> Result<(), CliError> {
+    output.write(|w| {
         w.write_all(record.to_json().as_bytes())?;
         w.write_all(b"\n")
     })
@@ -268,7 +301,6 @@ fn write_record(path: &Path, record: &GameRecord) -> Result<(), AtomicWriteError
 /// Reads a record, refusing one larger than a board file may be (a record
 /// is a board plus a few hundred bytes a roll).
 fn read_capped(path: &Path) -> io::Result<String> {
-    use std::io::Read;
     let cap = snakeladder::board::MAX_FILE_BYTES;
     let mut text = String::new();
     std::fs::File::open(path)?
@@ -295,7 +327,7 @@ fn replay(path: &Path) -> Result<ExitCode, CliError> {
             return Ok(ExitCode::from(common::EXIT_FAILURE));
         }
     };
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     let seed = game.dice().seed();
     writeln!(out, "{}", header(game.board(), game.players(), seed))?;
     for event in game.history() {

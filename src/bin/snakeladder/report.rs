@@ -3,9 +3,8 @@
 use crate::common::{self, CliError};
 use clap::ValueEnum;
 use snakeladder::analysis::{Analysis, Options};
-use snakeladder::atomic::write_atomic;
+use crate::output::Output;
 use snakeladder::report;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -28,8 +27,11 @@ pub struct Args {
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
-    /// Write the report to this file (atomically: a failure never leaves a
-    /// truncated file or clobbers the old one) instead of standard output.
+    /// Write the report to this file instead of standard output (`-`). A
+    /// regular file is replaced atomically (a failure never leaves a
+    /// truncated file or clobbers the old one; a symbolic link's target is
+    /// replaced); a device or FIFO is written straight; a directory or the
+    /// board file itself is refused.
     #[arg(long, short)]
     output: Option<PathBuf>,
     /// Player counts for the seat odds, comma-separated.
@@ -43,6 +45,10 @@ pub struct Args {
 
 /// Runs `report`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let output = match &args.output {
+        Some(path) => Output::resolve(path, &args.board.as_deref().into_iter().collect::<Vec<_>>())?,
+        None => Output::resolve(std::path::Path::new("-"), &[])?,
+    };
     let board = common::load_board(args.board.as_deref())?;
     let options = Options {
         players: args.players,
@@ -53,13 +59,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Format::Markdown => report::markdown(&board, &analysis),
         Format::Html => report::html(&board, &analysis),
     };
-    match &args.output {
-        Some(path) => write_atomic(path, |w| w.write_all(page.as_bytes()))?,
-        None => {
-            let mut out = common::stdout();
-            out.write_all(page.as_bytes())?;
-            out.flush()?;
-        }
-    }
+    output.write(|w| w.write_all(page.as_bytes()))?;
     Ok(ExitCode::SUCCESS)
 }

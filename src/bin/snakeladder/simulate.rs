@@ -94,7 +94,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let bar = args.run.bar();
     let report = simulate::simulate_with_progress(&board, &config, &bar)?;
     bar.finish();
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::from)?;

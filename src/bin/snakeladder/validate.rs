@@ -52,7 +52,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             }
         }
     }
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut out, &reports).map_err(std::io::Error::from)?;
