@@ -2,8 +2,8 @@
 //! boards without checking huge files in.
 
 use crate::common::{CliError, EXIT_FAILURE};
-use snakeladder::Board;
 use crate::output::Output;
+use snakeladder::Board;
 use snakeladder::generate::{GenerateError, Layout, generate_spec};
 use std::io::Write;
 use std::path::PathBuf;

@@ -137,7 +137,7 @@ impl Output {
     /// links, a component that is not a directory, no permission).
     pub fn resolve(path: &Path, inputs: &[&Path]) -> Result<Output, OutputError> {
         let shown = path.to_path_buf();
-        if path == Path::new("-") {
+        if path == Path::new("-") || names_stdout(path) {
             return Ok(Output {
                 shown,
                 target: Target::Stdout,
@@ -228,6 +228,26 @@ fn refuse_inputs(path: &Path, meta: &fs::Metadata, inputs: &[&Path]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Whether `path` is, or links to, this process's standard output
+/// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`). It is written through
+/// the open descriptor: reopening it would fail for a pipe or terminal that
+/// belongs to another user.
+fn names_stdout(path: &Path) -> bool {
+    const STDOUT: [&str; 3] = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        if STDOUT.iter().any(|s| current == Path::new(s)) {
+            return true;
+        }
+        match fs::read_link(&current) {
+            Ok(link) if link.is_absolute() => current = link,
+            Ok(link) => current = current.parent().unwrap_or(Path::new(".")).join(link),
+            Err(_) => return false,
+        }
+    }
+    false
 }
 
 /// Follows symbolic links at the last component of `path` until it names
@@ -335,13 +355,12 @@ where
 {
     use std::os::unix::fs::PermissionsExt;
     let old = fs::metadata(target).ok().filter(|m| m.is_file());
-    let (mut temp, file) = Temporary::create(target, 0o666).map_err(|source| {
-        OutputError::Create {
+    let (mut temp, file) =
+        Temporary::create(target, 0o666).map_err(|source| OutputError::Create {
             path: shown.to_path_buf(),
             dir: parent(target).to_path_buf(),
             source,
-        }
-    })?;
+        })?;
     let write_error = |source| OutputError::Write {
         path: shown.to_path_buf(),
         source,
@@ -423,7 +442,12 @@ mod tests {
         fs::write(&real, "old").unwrap();
         std::os::unix::fs::symlink("real.md", &link).unwrap();
         write(&Output::resolve(&link, &[]).unwrap(), "new").unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
         assert_eq!(names(dir.path()), ["link.md", "real.md"]);
     }
@@ -434,7 +458,10 @@ mod tests {
         let link = dir.path().join("link.md");
         std::os::unix::fs::symlink("made.md", &link).unwrap();
         write(&Output::resolve(&link, &[]).unwrap(), "made").unwrap();
-        assert_eq!(fs::read_to_string(dir.path().join("made.md")).unwrap(), "made");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("made.md")).unwrap(),
+            "made"
+        );
     }
 
     #[test]
@@ -455,10 +482,18 @@ mod tests {
     #[test]
     fn a_character_device_is_written_straight() {
         let output = Output::resolve(Path::new("/dev/null"), &[]).unwrap();
-        assert!(matches!(output.target, Target::Straight { .. }), "{output:?}");
+        assert!(
+            matches!(output.target, Target::Straight { .. }),
+            "{output:?}"
+        );
         write(&output, "gone").unwrap();
         use std::os::unix::fs::FileTypeExt;
-        assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+        assert!(
+            fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
     }
 
     #[test]

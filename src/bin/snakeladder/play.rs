@@ -1,8 +1,8 @@
 //! `snakeladder play`: play a game in the terminal, one line per roll.
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
-use snakeladder::analysis::odds::live_odds;
 use crate::output::Output;
+use snakeladder::analysis::odds::live_odds;
 use snakeladder::game::check_players;
 use snakeladder::{
     Board, Chain, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Square, Status,

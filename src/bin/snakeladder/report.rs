@@ -1,9 +1,9 @@
 //! `snakeladder report`: the analysis of a board as a Markdown or HTML page.
 
 use crate::common::{self, CliError};
+use crate::output::Output;
 use clap::ValueEnum;
 use snakeladder::analysis::{Analysis, Options};
-use crate::output::Output;
 use snakeladder::report;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,7 +46,9 @@ pub struct Args {
 /// Runs `report`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let output = match &args.output {
-        Some(path) => Output::resolve(path, &args.board.as_deref().into_iter().collect::<Vec<_>>())?,
+        Some(path) => {
+            Output::resolve(path, &args.board.as_deref().into_iter().collect::<Vec<_>>())?
+        }
         None => Output::resolve(std::path::Path::new("-"), &[])?,
     };
     let board = common::load_board(args.board.as_deref())?;
