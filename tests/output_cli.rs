@@ -442,3 +442,25 @@ fn no_temporary_file_is_left_after_a_signal() {
         }
     }
 }
+
+#[test]
+fn completions_name_every_command_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = Command::new(BIN)
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}: {out:?}");
+        let script = String::from_utf8_lossy(&out.stdout);
+        for command in [
+            "analyze", "report", "generate", "validate", "play", "simulate", "check",
+        ] {
+            assert!(script.contains(command), "{shell} lacks {command}");
+        }
+    }
+    let out = Command::new(BIN)
+        .args(["completions", "nosh"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}

@@ -44,6 +44,25 @@ enum Command {
     Simulate(simulate::Args),
     /// Compare the exact analysis with a simulation; exit 1 if any figure disagrees.
     Check(check::Args),
+    /// Print the shell completion script for SHELL on standard output.
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Writes the completion script of `shell` on standard output.
+fn completions(shell: clap_complete::Shell) -> Result<ExitCode, common::CliError> {
+    use clap::CommandFactory;
+    // Generated into memory first: clap_complete panics when its writer
+    // fails, and a closed pipe must end quietly.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "snakeladder", &mut script);
+    let mut out = common::stdout()?;
+    out.write_all(&script)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {
@@ -64,6 +83,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Check(args) => check::run(args),
+        Command::Completions { shell } => completions(shell),
     };
     match result {
         Ok(code) => code,
