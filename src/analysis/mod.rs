@@ -45,8 +45,11 @@ pub enum AnalysisError {
     /// Exact mode failed.
     #[error(transparent)]
     Exact(#[from] ExactError),
-    /// A player count below 1.
-    #[error("a game needs at least one player, not {count}")]
+    /// A player count below 1 or above [`crate::game::MAX_PLAYERS`].
+    #[error(
+        "players must be a whole number from 1 to {}, not {count}",
+        crate::game::MAX_PLAYERS
+    )]
     Players {
         /// The count asked for.
         count: u32,
@@ -238,7 +241,11 @@ impl Analysis {
         options: &Options,
         limits: &Limits,
     ) -> Result<Analysis, AnalysisError> {
-        if let Some(&count) = options.players.iter().find(|&&c| c == 0) {
+        if let Some(&count) = options
+            .players
+            .iter()
+            .find(|&&c| c == 0 || c as usize > crate::game::MAX_PLAYERS)
+        {
             return Err(AnalysisError::Players { count });
         }
         let needed = limits::chain_bytes(board);

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod charts;
+pub mod numbers;
 
 use crate::Board;
 use crate::analysis::Analysis;

@@ -65,8 +65,9 @@ use serde::Serialize;
 pub const BATCH_GAMES: u64 = 1 << 16;
 /// Most games one simulation may play: 10^12, a week of one core.
 pub const MAX_GAMES: u64 = 1_000_000_000_000;
-/// Most players of one game.
-pub const MAX_PLAYERS: u32 = 1_000;
+/// Most players of one game: the one limit of every command,
+/// [`crate::game::MAX_PLAYERS`].
+pub const MAX_PLAYERS: u32 = crate::game::MAX_PLAYERS as u32;
 /// Most worker threads.
 pub const MAX_THREADS: usize = 1_024;
 /// Most rolls one token may make before the simulation gives up. A valid
@@ -86,7 +87,7 @@ pub enum SimulateError {
         games: u64,
     },
     /// `players` is 0 or more than [`MAX_PLAYERS`].
-    #[error("players must be between 1 and {MAX_PLAYERS}, not {players}")]
+    #[error("players must be a whole number from 1 to {MAX_PLAYERS}, not {players}")]
     Players {
         /// The value asked for.
         players: u32,

@@ -4,6 +4,7 @@ use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
 use crate::output::Output;
 use snakeladder::analysis::odds::live_odds;
 use snakeladder::game::check_players;
+use snakeladder::report::numbers::percent;
 use snakeladder::{
     Board, Chain, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Square, Status,
     TurnResult, narrate,
@@ -142,7 +143,7 @@ impl Odds {
         by_seat.sort_by_key(|&(seat, _)| seat);
         let shown: Vec<String> = by_seat
             .iter()
-            .map(|&(seat, p)| format!("{} {:.1}%", game.players()[seat], 100.0 * p))
+            .map(|&(seat, p)| format!("{} {}", game.players()[seat], percent(p, 1)))
             .collect();
         writeln!(out, "  odds: {}", shown.join(", "))
     }

@@ -34,9 +34,9 @@ pub struct Args {
     /// board file itself is refused.
     #[arg(long, short)]
     output: Option<PathBuf>,
-    /// Player counts for the seat odds, comma-separated.
+    /// Player counts for the seat odds, comma-separated (each 1 to 100).
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6",
-          value_parser = clap::value_parser!(u32).range(1..=64))]
+          value_parser = clap::value_parser!(u32).range(1..=snakeladder::game::MAX_PLAYERS as i64))]
     players: Vec<u32>,
     /// Also give the mean number of turns as an exact fraction.
     #[arg(long)]
