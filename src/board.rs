@@ -99,7 +99,7 @@ impl Board {
     /// [`BoardError::Json`] for malformed JSON (with line and column) or
     /// [`BoardError::Invalid`] for a board that breaks the rules.
     pub fn from_json_str(json: &str) -> Result<Board, BoardError> {
-        let spec: BoardSpec = serde_json::from_str(json).map_err(|e| BoardError::json(None, &e))?;
+        let spec = crate::error::parse_spec(json.as_bytes())?;
         Self::from_spec(&spec)
     }
 
@@ -108,8 +108,7 @@ impl Board {
     /// # Errors
     /// As [`Board::from_json_str`].
     pub fn from_json_slice(json: &[u8]) -> Result<Board, BoardError> {
-        let spec: BoardSpec =
-            serde_json::from_slice(json).map_err(|e| BoardError::json(None, &e))?;
+        let spec = crate::error::parse_spec(json)?;
         Self::from_spec(&spec)
     }
 

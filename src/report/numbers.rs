@@ -93,6 +93,26 @@ pub fn rate(per_second: f64, unit: &str) -> String {
     format!("{per_second:.1} {unit}/s")
 }
 
+/// A whole number with thousands separated by commas: `10,000,000`.
+///
+/// # Example
+/// ```
+/// use snakeladder::report::numbers::grouped;
+/// assert_eq!(grouped(10_000_000), "10,000,000");
+/// assert_eq!(grouped(999), "999");
+/// ```
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
