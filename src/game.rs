@@ -47,6 +47,17 @@ pub enum Status {
     Aborted,
 }
 
+impl fmt::Display for Status {
+    /// In words: `in progress`, `won by Bo`, `aborted (every player left)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::InProgress => f.write_str("in progress"),
+            Status::Won { winner } => write!(f, "won by {winner}"),
+            Status::Aborted => f.write_str("aborted (every player left)"),
+        }
+    }
+}
+
 impl Status {
     /// Whether the game is over (won or aborted).
     pub fn is_over(&self) -> bool {

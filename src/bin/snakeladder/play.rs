@@ -4,6 +4,7 @@ use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
 use crate::output::Output;
 use snakeladder::analysis::odds::live_odds;
 use snakeladder::game::check_players;
+use snakeladder::record::MAX_RECORD_BYTES;
 use snakeladder::report::numbers::percent;
 use snakeladder::{
     Board, Chain, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Square, Status,
@@ -247,7 +248,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     out.flush()?;
     drop(out);
     if let Some(record) = &record {
-        if let Err(err) = write_record(record, &game.record()) {
+        let json = game.record().to_json();
+        if json.len() as u64 + 1 > MAX_RECORD_BYTES {
+            complain!(
+                "error: the record would be {} bytes, more than the {MAX_RECORD_BYTES} bytes --replay reads; not written",
+                json.len() + 1
+            );
+            return Ok(ExitCode::from(EXIT_CANNOT));
+        }
+        if let Err(err) = write_record(record, &json) {
             complain!("error: cannot write record: {err}");
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
@@ -292,17 +301,17 @@ fn summary(
 
 /// Writes the record (a regular file beside its target, then renamed into
 /// place, so a reader never sees half a file).
-fn write_record(output: &Output, record: &GameRecord) -> Result<(), CliError> {
+fn write_record(output: &Output, json: &str) -> Result<(), CliError> {
     output.write(|w| {
-        w.write_all(record.to_json().as_bytes())?;
+        w.write_all(json.as_bytes())?;
         w.write_all(b"\n")
     })
 }
 
-/// Reads a record, refusing one larger than a board file may be (a record
-/// is a board plus a few hundred bytes a roll).
+/// Reads a record, refusing one larger than [`MAX_RECORD_BYTES`] (which
+/// `play --record` never writes).
 fn read_capped(path: &Path) -> io::Result<String> {
-    let cap = snakeladder::board::MAX_FILE_BYTES;
+    let cap = MAX_RECORD_BYTES;
     let mut text = String::new();
     std::fs::File::open(path)?
         .take(cap + 1)
@@ -341,5 +350,15 @@ fn replay(path: &Path) -> Result<ExitCode, CliError> {
     }
     summary(&mut out, game.status(), &game.ranking())?;
     out.flush()?;
+    if !game.status().is_over() {
+        // The record was cut short (--max-turns, or input closed): it
+        // replays, and ends as the game that wrote it did.
+        complain!(
+            "error: {}: the recorded game is unfinished after {} rolls",
+            path.display(),
+            game.turns_played()
+        );
+        return Ok(ExitCode::from(EXIT_CANNOT));
+    }
     Ok(ExitCode::from(EXIT_OK))
 }
