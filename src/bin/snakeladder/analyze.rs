@@ -32,8 +32,8 @@ pub struct Args {
     max_memory: Option<u64>,
     /// Most multiply-adds one optional figure (distribution, per-jump
     /// figures, rest probabilities) may take before it is skipped with a
-    /// note. Default 2e10, about half a minute.
-    #[arg(long)]
+    /// note. Default 2e10, about half a minute; at most 1e18.
+    #[arg(long, value_parser = snakeladder::analysis::limits::parse_work)]
     max_work: Option<f64>,
 }
 
