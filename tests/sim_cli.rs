@@ -181,22 +181,27 @@ fn check_misuse_exits_2() {
 }
 
 #[test]
-fn simulate_refuses_a_board_too_large_for_its_table_with_exit_3() {
-    // 1,000,000 squares × 6 rolls is more entries than MAX_TABLE_ENTRIES.
-    let dir = std::env::temp_dir().join(format!("sim-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("huge.json");
+fn a_million_squares_simulate_and_a_memory_limit_refuses_before_any_work() {
+    // 1,000,000 squares × 6 rolls: past the old fixed cap of 2^22 entries.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.json");
     std::fs::write(
         &path,
         r#"{"squares": 1000000, "rules": {"overshoot": "win"}}"#,
     )
     .unwrap();
-    let out = snakeladder(&["simulate", "--games", "10", path.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(out.status.code(), Some(3));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("move table") && err.contains("entries"),
-        "{err}"
-    );
+    let path = path.to_str().unwrap();
+    let out = snakeladder(&["simulate", "--games", "10", "--threads", "1", path]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("10 games"), "{text}");
+    for command in ["simulate", "check"] {
+        let out = snakeladder(&[command, "--games", "10", "--max-memory", "10M", path]);
+        assert_eq!(out.status.code(), Some(3), "{command}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("would need about") && err.contains("over the limit of 10.0 MiB"),
+            "{command}: {err}"
+        );
+    }
 }

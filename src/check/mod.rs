@@ -158,12 +158,19 @@ pub fn check_with_progress(
     config: &SimulationConfig,
     progress: &dyn Progress,
 ) -> Result<CheckReport, CheckError> {
+    // The simulation's limits are checked before the exact side runs, so a
+    // board the simulation refuses fails at once.
+    simulate::check_memory(board, config)?;
     let k = config.players();
     let options = Options {
         players: if k > 1 { vec![k] } else { Vec::new() },
         exact: false,
     };
-    let analysis = Analysis::new(board, &options)?;
+    let limits = crate::analysis::Limits {
+        max_memory: config.max_memory(),
+        ..crate::analysis::Limits::default()
+    };
+    let analysis = Analysis::with_limits(board, &options, &limits)?;
     let exact = ExactFigures::from_analysis(&analysis, k);
     let sim = simulate::simulate_with_progress(board, config, progress)?;
     Ok(compare(&exact, &sim))

@@ -39,6 +39,11 @@ pub struct RunArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     threads: Option<u64>,
+    /// Most memory the simulation may use (e.g. 8G, 512M), estimated from
+    /// the board before anything is built; past it the board is refused
+    /// (exit 3) with the estimate. Default: half the machine's memory.
+    #[arg(long, value_parser = snakeladder::sparse::memory::parse_bytes)]
+    max_memory: Option<u64>,
 }
 
 impl RunArgs {
@@ -48,6 +53,9 @@ impl RunArgs {
             SimulationConfig::new(self.games, self.seed)?.with_players(self.players)?;
         if let Some(t) = self.threads {
             config = config.with_threads(t as usize)?;
+        }
+        if let Some(bytes) = self.max_memory {
+            config = config.with_max_memory(bytes);
         }
         Ok(config)
     }
