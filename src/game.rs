@@ -90,12 +90,16 @@ pub enum GameError {
     },
     /// A player id with a control character (a newline would break every
     /// transcript line it is printed in).
-    #[error("player {seat}'s id {player:?} has a control character")]
+    #[error(
+        "player {seat}'s id {player:?} has the character U+{code_point:04X}, which is not allowed in a player id (a control, bidirectional or invisible character)"
+    )]
     PlayerIdControl {
         /// The seat (1-based).
         seat: usize,
         /// The id.
         player: String,
+        /// The first such character ([`crate::validation::hidden_character`]).
+        code_point: u32,
     },
     /// A player id longer than [`MAX_PLAYER_ID_CHARS`].
     #[error("player id {player:?} is longer than {max} characters")]
@@ -180,10 +184,11 @@ pub fn check_players<S: AsRef<str>>(players: &[S]) -> Result<(), GameError> {
         if p.trim().is_empty() {
             return Err(GameError::EmptyPlayerId { seat: i + 1 });
         }
-        if p.chars().any(char::is_control) {
+        if let Some(c) = crate::validation::hidden_character(p) {
             return Err(GameError::PlayerIdControl {
                 seat: i + 1,
                 player: p.to_string(),
+                code_point: u32::from(c),
             });
         }
         if p.chars().count() > MAX_PLAYER_ID_CHARS {

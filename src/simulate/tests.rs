@@ -254,9 +254,15 @@ fn the_path_bound_covers_every_path_of_a_follow_chain_table() {
         .map(|id| table.path(id).len() as u64)
         .sum();
     assert!(listed <= bound, "{listed} > {bound}");
-    assert_eq!(MoveTable::entries_needed(&board), table.entries().len() as u64);
+    assert_eq!(
+        MoveTable::entries_needed(&board),
+        table.entries().len() as u64
+    );
     // The estimate is refused past a limit below it, and accepted at it.
-    let config = SimulationConfig::new(10, 1).unwrap().with_threads(1).unwrap();
+    let config = SimulationConfig::new(10, 1)
+        .unwrap()
+        .with_threads(1)
+        .unwrap();
     let estimate = super::estimate_memory(&board, &config).total();
     assert!(super::check_memory(&board, &config.clone().with_max_memory(estimate)).is_ok());
     assert!(matches!(

@@ -69,7 +69,7 @@ fn show(t: Option<usize>) -> String {
 }
 
 fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Result<()> {
-    let name = a.board.name.as_deref().unwrap_or("Unnamed board");
+    let name = common::shown(a.board.name.as_deref().unwrap_or("Unnamed board"));
     writeln!(out, "{name}")?;
     writeln!(
         out,

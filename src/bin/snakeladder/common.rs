@@ -155,3 +155,33 @@ pub enum Format {
     /// Every figure as JSON, for machines.
     Json,
 }
+
+/// Text from a file (a board's name, a player id) made safe for a terminal:
+/// every control, bidirectional or invisible character
+/// ([`snakeladder::validation::hidden_character`]) is written as `\u{1b}`.
+/// Validation refuses such names already; this holds even if one got
+/// through.
+pub fn shown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let mut buf = [0u8; 4];
+        if snakeladder::validation::hidden_character(c.encode_utf8(&mut buf)).is_some() {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hidden_characters_are_escaped() {
+        assert_eq!(super::shown("Ana"), "Ana");
+        assert_eq!(
+            super::shown("x\u{1b}[2J\r\u{202e}y\u{2028}"),
+            "x\\u{1b}[2J\\u{d}\\u{202e}y\\u{2028}"
+        );
+    }
+}

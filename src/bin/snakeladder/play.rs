@@ -42,8 +42,10 @@ pub struct Args {
     /// Board file (`-` for standard input); the built-in default board if omitted.
     board: Option<PathBuf>,
     /// Players in seat order, comma-separated: `Ana,Bo,Cy`.
-    #[arg(long, value_parser = parse_players, required_unless_present = "replay")]
-    players: Option<Players>,
+    /// (Checked in `run`, not by clap, whose message would echo a hostile
+    /// id raw.)
+    #[arg(long, required_unless_present = "replay")]
+    players: Option<String>,
     /// Seed of the dice; drawn at random (and printed) if omitted.
     #[arg(long)]
     seed: Option<Seed>,
@@ -73,14 +75,12 @@ pub struct Args {
     max_turns: u64,
 }
 
-/// A validated player list.
-#[derive(Clone, Debug)]
-struct Players(Vec<String>);
-
-fn parse_players(s: &str) -> Result<Players, String> {
+/// The player list of `--players`, checked: the error's message escapes
+/// the ids it quotes.
+fn parse_players(s: &str) -> Result<Vec<String>, String> {
     let names: Vec<String> = s.split(',').map(|p| p.trim().to_string()).collect();
     check_players(&names).map_err(|e| e.to_string())?;
-    Ok(Players(names))
+    Ok(names)
 }
 
 /// Something that prints after every roll: the transcript, and with
@@ -144,7 +144,7 @@ impl Odds {
         by_seat.sort_by_key(|&(seat, _)| seat);
         let shown: Vec<String> = by_seat
             .iter()
-            .map(|&(seat, p)| format!("{} {}", game.players()[seat], percent(p, 1)))
+            .map(|&(seat, p)| format!("{} {}", common::shown(&game.players()[seat]), percent(p, 1)))
             .collect();
         writeln!(out, "  odds: {}", shown.join(", "))
     }
@@ -160,6 +160,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         complain!("error: --interactive reads standard input, so the board cannot come from `-`");
         return Ok(ExitCode::from(EXIT_MISUSE));
     }
+    let players = match parse_players(
+        args.players
+            .as_deref()
+            .expect("clap requires --players without --replay"),
+    ) {
+        Ok(players) => players,
+        Err(why) => {
+            complain!("error: --players: {}", common::shown(&why));
+            return Ok(ExitCode::from(EXIT_MISUSE));
+        }
+    };
     let record = match &args.record {
         Some(path) => Some(Output::resolve(
             path,
@@ -169,10 +180,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     let record_on_stdout = args.record.as_deref() == Some(Path::new("-"));
     let board = Arc::new(common::load_board(args.board.as_deref())?);
-    let players = args
-        .players
-        .expect("clap requires --players without --replay")
-        .0;
+
     let drawn = args.seed.is_none();
     // The one place entropy enters: a seed drawn for a game the user did
     // not seed, printed so it can be replayed.
@@ -274,12 +282,12 @@ fn cannot(err: &dyn std::error::Error) -> ExitCode {
 }
 
 fn header(board: &Board, players: &[String], seed: Option<Seed>) -> String {
-    let name = board.name().unwrap_or("Board");
+    let name = common::shown(board.name().unwrap_or("Board"));
     let dice = match seed {
         Some(seed) => format!("seed {seed}"),
         None => "recorded rolls".to_string(),
     };
-    format!("{name}: {}; {dice}", players.join(", "))
+    format!("{name}: {}; {dice}", common::shown(&players.join(", ")))
 }
 
 fn summary(
@@ -344,7 +352,7 @@ fn replay(path: &Path) -> Result<ExitCode, CliError> {
         match event {
             Event::Turn(turn) => writeln!(out, "{}", narrate::describe(game.board(), turn))?,
             Event::Forfeit { players, .. } => {
-                writeln!(out, "{} left the game", players.join(", "))?
+                writeln!(out, "{} left the game", common::shown(&players.join(", ")))?
             }
         }
     }

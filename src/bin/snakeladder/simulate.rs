@@ -124,7 +124,7 @@ fn write_text(
     board: &snakeladder::Board,
     r: &SimulationReport,
 ) -> std::io::Result<()> {
-    let name = board.name().unwrap_or("board");
+    let name = common::shown(board.name().unwrap_or("board"));
     let players = r.game().count;
     writeln!(
         out,
