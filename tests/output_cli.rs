@@ -464,3 +464,39 @@ fn completions_name_every_command_for_every_shell() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+#[test]
+fn every_json_output_names_its_schema_and_board() {
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/althoen-1993.json");
+    let board = board.to_str().unwrap();
+    let mut fingerprints = Vec::new();
+    for args in [
+        &["analyze", "--format", "json"][..],
+        &["simulate", "--games", "100", "--format", "json"],
+        &["check", "--games", "1000", "--format", "json"],
+    ] {
+        let out = Command::new(BIN).args(args).arg(board).output().unwrap();
+        assert!(
+            out.status.code() == Some(0) || out.status.code() == Some(1),
+            "{out:?}"
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["schema"], 1, "{args:?}");
+        assert!(
+            v["board"]["name"].as_str().unwrap().contains("1993"),
+            "{args:?}"
+        );
+        // analyze has its fingerprint at the top, beside the board's figures.
+        let fingerprint = if args[0] == "analyze" {
+            &v["fingerprint"]
+        } else {
+            &v["board"]["fingerprint"]
+        };
+        fingerprints.push(fingerprint.clone());
+    }
+    assert!(fingerprints[0].as_str().unwrap().len() == 16);
+    assert!(
+        fingerprints.iter().all(|f| *f == fingerprints[0]),
+        "{fingerprints:?}"
+    );
+}

@@ -55,8 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &analysis).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            common::write_json(&mut out, None, &analysis)?;
         }
         Format::Text => write_text(&mut out, &board, &analysis)?,
     }

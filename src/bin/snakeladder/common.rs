@@ -185,3 +185,59 @@ mod tests {
         );
     }
 }
+
+/// The version of the JSON shapes of `analyze`, `simulate` and `check`, in
+/// every JSON output's `"schema"` key: raised when a key is renamed or
+/// removed or changes meaning (adding a key does not raise it).
+pub const JSON_SCHEMA: u32 = 1;
+
+/// Which board a JSON output is about.
+#[derive(serde::Serialize)]
+pub struct BoardId {
+    /// The board's name, `null` when the file gave none.
+    pub name: Option<String>,
+    /// Its fingerprint ([`snakeladder::fingerprint::fingerprint`]).
+    pub fingerprint: String,
+    /// Its last square N.
+    pub squares: u32,
+}
+
+impl BoardId {
+    /// The name, fingerprint and size of `board`.
+    pub fn of(board: &Board) -> BoardId {
+        BoardId {
+            name: board.name().map(str::to_string),
+            fingerprint: snakeladder::fingerprint::fingerprint(board),
+            squares: board.last().get(),
+        }
+    }
+}
+
+/// A JSON output: `{"schema": 1, "board": {...}, ...the body's keys}`.
+#[derive(serde::Serialize)]
+pub struct Versioned<'a, T: serde::Serialize> {
+    /// [`JSON_SCHEMA`].
+    pub schema: u32,
+    /// The board, when the body does not name it itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardId>,
+    /// The command's figures.
+    #[serde(flatten)]
+    pub body: &'a T,
+}
+
+/// Writes `body` as pretty JSON with the schema version and, if given, the
+/// board, followed by a newline.
+pub fn write_json<T: serde::Serialize>(
+    out: &mut impl Write,
+    board: Option<BoardId>,
+    body: &T,
+) -> io::Result<()> {
+    let versioned = Versioned {
+        schema: JSON_SCHEMA,
+        board,
+        body,
+    };
+    serde_json::to_writer_pretty(&mut *out, &versioned).map_err(io::Error::from)?;
+    writeln!(out)
+}

@@ -110,8 +110,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            common::write_json(&mut out, Some(common::BoardId::of(&board)), &report)?;
         }
         Format::Text => write_text(&mut out, &board, &report)?,
     }
