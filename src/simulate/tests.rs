@@ -264,7 +264,7 @@ fn the_path_bound_covers_every_path_of_a_follow_chain_table() {
         .with_threads(1)
         .unwrap();
     let estimate = super::estimate_memory(&board, &config).total();
-    assert!(super::check_memory(&board, &config.clone().with_max_memory(estimate)).is_ok());
+    assert!(super::check_memory(&board, &config.with_max_memory(estimate)).is_ok());
     assert!(matches!(
         super::check_memory(&board, &config.with_max_memory(estimate - 1)),
         Err(SimulateError::Memory { .. })
