@@ -500,3 +500,64 @@ fn every_json_output_names_its_schema_and_board() {
         "{fingerprints:?}"
     );
 }
+
+/// Text that must never appear in what a command prints: a probability
+/// rounded to zero, an exponent of zero, Rust's own names for types and
+/// values, and NaN (issue 14, items 4 and 5).
+const NEVER_PRINTED: &[&str] = &[
+    "0.000000",
+    "e0 ",
+    "e0)",
+    "e0,",
+    "e0\n",
+    "e0%",
+    "Square(",
+    "TurnResult",
+    "InProgress",
+    "Won {",
+    "BoardSpec",
+    "Some(",
+    "expected i64",
+    "expected u32",
+    "expected f64",
+    "NaN",
+];
+
+#[test]
+fn no_command_prints_rounded_zeros_zero_exponents_or_rust_type_names() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut boards: Vec<PathBuf> = fs::read_dir(root.join("boards"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    boards.sort();
+    assert!(boards.len() >= 10);
+    let mut failures = Vec::new();
+    for board in &boards {
+        let board = board.to_str().unwrap();
+        for args in [
+            &["analyze", "--players", "2,7"][..],
+            &["analyze", "--format", "json"],
+            &["simulate", "--games", "2000", "--players", "3"],
+            &["simulate", "--games", "1"],
+            &["check", "--games", "2000"],
+            &["play", "--players", "Ana,Bo,Cy", "--seed", "7", "--odds"],
+            &["validate"],
+        ] {
+            let out = Command::new(BIN).args(args).arg(board).output().unwrap();
+            let all = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            for bad in NEVER_PRINTED {
+                if let Some(at) = all.find(bad) {
+                    let from = all[..at].rfind('\n').map_or(0, |n| n + 1);
+                    let to = all[at..].find('\n').map_or(all.len(), |n| at + n);
+                    failures.push(format!("{args:?} {board}: {bad:?} in {:?}", &all[from..to]));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
