@@ -17,7 +17,7 @@ pub const SCIENTIFIC_BELOW: f64 = 1e-3;
 ///
 /// # Example
 /// ```
-/// use snakeladder::report::numbers::probability;
+/// use snakeladder::numbers::probability;
 /// assert_eq!(probability(0.111_111_1, 6), "0.111111");
 /// assert_eq!(probability(2.5e-7, 6), "2.50e-7");
 /// assert_eq!(probability(0.0, 6), "0");
@@ -38,7 +38,7 @@ pub fn probability(p: f64, decimals: usize) -> String {
 ///
 /// # Example
 /// ```
-/// use snakeladder::report::numbers::percent;
+/// use snakeladder::numbers::percent;
 /// assert_eq!(percent(0.534_72, 2), "53.47%");
 /// assert_eq!(percent(2.5e-7, 2), "2.50e-5%");
 /// assert_eq!(percent(0.0, 2), "0%");
@@ -59,7 +59,7 @@ pub fn percent(p: f64, decimals: usize) -> String {
 ///
 /// # Example
 /// ```
-/// use snakeladder::report::numbers::tiny;
+/// use snakeladder::numbers::tiny;
 /// assert_eq!(tiny(9.1e-13), "9.1e-13");
 /// assert_eq!(tiny(1.0), "1");
 /// assert_eq!(tiny(0.0), "0");
@@ -79,7 +79,7 @@ pub fn tiny(x: f64) -> String {
 ///
 /// # Example
 /// ```
-/// use snakeladder::report::numbers::rate;
+/// use snakeladder::numbers::rate;
 /// assert_eq!(rate(3_208_206.893_7, "games"), "3.2 M games/s");
 /// assert_eq!(rate(950.0, "games"), "950.0 games/s");
 /// ```
@@ -91,26 +91,6 @@ pub fn rate(per_second: f64, unit: &str) -> String {
         }
     }
     format!("{per_second:.1} {unit}/s")
-}
-
-/// A whole number with thousands separated by commas: `10,000,000`.
-///
-/// # Example
-/// ```
-/// use snakeladder::report::numbers::grouped;
-/// assert_eq!(grouped(10_000_000), "10,000,000");
-/// assert_eq!(grouped(999), "999");
-/// ```
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! `snakeladder analyze`: every exact figure of a board.
 
 use crate::common::{self, CliError, Format};
+use crate::memory;
 use snakeladder::Board;
-use snakeladder::analysis::{Analysis, Limits, Options};
-use snakeladder::report::numbers::{percent, probability, tiny};
-use snakeladder::sparse::memory;
+use snakeladder::numbers::{percent, probability, tiny};
+use snakeladder::{Analysis, Options};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,7 +17,7 @@ pub struct Args {
     board: Option<PathBuf>,
     /// Player counts for the seat odds, comma-separated (each 1 to 100).
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6",
-          value_parser = clap::value_parser!(u32).range(1..=snakeladder::game::MAX_PLAYERS as i64))]
+          value_parser = clap::value_parser!(u32).range(1..=snakeladder::MAX_PLAYERS as i64))]
     players: Vec<u32>,
     /// Also compute the mean number of turns as an exact fraction.
     #[arg(long)]
@@ -33,25 +33,21 @@ pub struct Args {
     /// Most multiply-adds one optional figure (distribution, per-jump
     /// figures, rest probabilities) may take before it is skipped with a
     /// note. Default 2e10, about half a minute; at most 1e18.
-    #[arg(long, value_parser = snakeladder::analysis::limits::parse_work)]
+    #[arg(long, value_parser = memory::parse_work)]
     max_work: Option<f64>,
 }
 
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
-    let options = Options {
-        players: args.players,
-        exact: args.exact,
-    };
-    let mut limits = Limits::default();
-    if let Some(m) = args.max_memory {
-        limits.max_memory = m;
-    }
+    let mut options = Options::default()
+        .players(args.players)
+        .exact(args.exact)
+        .max_memory(args.max_memory.unwrap_or_else(memory::default_limit));
     if let Some(w) = args.max_work {
-        limits.max_work = w;
+        options = options.max_work(w);
     }
-    let analysis = Analysis::with_limits(&board, &options, &limits)?;
+    let analysis = Analysis::new(&board, &options)?;
     let mut out = common::stdout()?;
     match args.format {
         Format::Json => {

@@ -2,10 +2,10 @@
 //! and the errors that map to exit codes.
 
 use snakeladder::analysis::AnalysisError;
-use snakeladder::analysis::solve::SolveError;
+use snakeladder::analysis::SolveError;
 use snakeladder::{Board, BoardError};
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Exit code: everything went well.
@@ -26,9 +26,6 @@ pub enum CliError {
     /// A board could not be analysed.
     #[error(transparent)]
     Analysis(#[from] snakeladder::analysis::AnalysisError),
-    /// A file could not be written (the old one, if any, is left intact).
-    #[error(transparent)]
-    Write(#[from] snakeladder::atomic::AtomicWriteError),
     /// A simulation could not run.
     #[error(transparent)]
     Simulate(#[from] snakeladder::simulate::SimulateError),
@@ -70,7 +67,6 @@ impl CliError {
             CliError::Output(_)
             | CliError::Input(_)
             | CliError::Destination(_)
-            | CliError::Write(_)
             | CliError::Simulate(_) => EXIT_CANNOT,
         };
         let _ = writeln!(io::stderr(), "error: {self}");
@@ -83,24 +79,7 @@ impl CliError {
 pub fn load_board(path: Option<&Path>) -> Result<Board, CliError> {
     match path {
         None => Ok(Board::builtin_default()),
-        Some(p) if p == Path::new("-") => {
-            let mut bytes = Vec::new();
-            io::stdin()
-                .take(snakeladder::board::MAX_FILE_BYTES + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|source| BoardError::Io {
-                    path: PathBuf::from("<stdin>"),
-                    source,
-                })?;
-            if bytes.len() as u64 > snakeladder::board::MAX_FILE_BYTES {
-                return Err(BoardError::TooLarge {
-                    path: PathBuf::from("<stdin>"),
-                    bytes: bytes.len() as u64,
-                }
-                .into());
-            }
-            Ok(Board::from_json_slice(&bytes).map_err(|e| e.with_path(Path::new("<stdin>")))?)
-        }
+        Some(p) if p == Path::new("-") => Ok(Board::from_reader(io::stdin(), "<stdin>")?),
         Some(p) => Ok(Board::from_path(p)?),
     }
 }
@@ -158,14 +137,14 @@ pub enum Format {
 
 /// Text from a file (a board's name, a player id) made safe for a terminal:
 /// every control, bidirectional or invisible character
-/// ([`snakeladder::validation::hidden_character`]) is written as `\u{1b}`.
+/// ([`snakeladder::hidden_character`]) is written as `\u{1b}`.
 /// Validation refuses such names already; this holds even if one got
 /// through.
 pub fn shown(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         let mut buf = [0u8; 4];
-        if snakeladder::validation::hidden_character(c.encode_utf8(&mut buf)).is_some() {
+        if snakeladder::hidden_character(c.encode_utf8(&mut buf)).is_some() {
             out.push_str(&c.escape_unicode().to_string());
         } else {
             out.push(c);
@@ -196,7 +175,7 @@ pub const JSON_SCHEMA: u32 = 1;
 pub struct BoardId {
     /// The board's name, `null` when the file gave none.
     pub name: Option<String>,
-    /// Its fingerprint ([`snakeladder::fingerprint::fingerprint`]).
+    /// Its fingerprint ([`Board::fingerprint`]).
     pub fingerprint: String,
     /// Its last square N.
     pub squares: u32,
@@ -207,7 +186,7 @@ impl BoardId {
     pub fn of(board: &Board) -> BoardId {
         BoardId {
             name: board.name().map(str::to_string),
-            fingerprint: snakeladder::fingerprint::fingerprint(board),
+            fingerprint: board.fingerprint(),
             squares: board.last().get(),
         }
     }

@@ -3,8 +3,8 @@
 
 use crate::common::{CliError, EXIT_FAILURE};
 use crate::output::Output;
-use snakeladder::Board;
-use snakeladder::generate::{GenerateError, Layout, generate_spec};
+use snakeladder::design::{GenerateError, Layout, generate_spec};
+use snakeladder::{Board, Seed};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,8 +29,8 @@ pub struct Args {
     #[arg(long)]
     max_length: Option<u32>,
     /// Seed of the generator: the same seed gives the same board.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[arg(long, default_value_t = Seed::new(0))]
+    seed: Seed,
     /// A name for the board.
     #[arg(long)]
     name: Option<String>,

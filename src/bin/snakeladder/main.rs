@@ -6,6 +6,7 @@ mod analyze;
 mod check;
 mod common;
 mod generate;
+mod memory;
 mod output;
 mod play;
 mod report;

@@ -2,14 +2,12 @@
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
 use crate::output::Output;
-use snakeladder::analysis::odds::live_odds;
-use snakeladder::game::check_players;
-use snakeladder::record::MAX_RECORD_BYTES;
-use snakeladder::report::numbers::percent;
+use snakeladder::analysis::LiveOdds;
+use snakeladder::numbers::percent;
 use snakeladder::{
-    Board, Chain, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Square, Status,
-    TurnResult, narrate,
+    Board, Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square, Status,
 };
+use snakeladder::{MAX_RECORD_BYTES, check_players};
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -89,7 +87,7 @@ trait AfterTurn {
     fn after_turn(
         &mut self,
         game: &Game<SeededDice>,
-        turn: &TurnResult,
+        turn: &RollResult,
         out: &mut dyn Write,
     ) -> io::Result<()>;
 }
@@ -101,10 +99,10 @@ impl AfterTurn for Narrator {
     fn after_turn(
         &mut self,
         game: &Game<SeededDice>,
-        turn: &TurnResult,
+        turn: &RollResult,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        writeln!(out, "{}", narrate::describe(game.board(), turn))
+        writeln!(out, "{}", turn.describe(game.board()))
     }
 }
 
@@ -117,14 +115,14 @@ impl AfterTurn for Narrator {
 /// (extra rolls) the odds are not a function of the squares alone, so no
 /// line is printed there.
 struct Odds {
-    chain: Chain,
+    odds: LiveOdds,
 }
 
 impl AfterTurn for Odds {
     fn after_turn(
         &mut self,
         game: &Game<SeededDice>,
-        _turn: &TurnResult,
+        _turn: &RollResult,
         out: &mut dyn Write,
     ) -> io::Result<()> {
         self.print(game, out)
@@ -139,7 +137,7 @@ impl Odds {
             return Ok(());
         }
         let squares: Vec<Square> = order.iter().map(|&seat| game.positions()[seat]).collect();
-        let odds = live_odds(&self.chain, &squares, 0).map_err(io::Error::other)?;
+        let odds = self.odds.odds(&squares, 0).map_err(io::Error::other)?;
         let mut by_seat: Vec<(usize, f64)> = order.into_iter().zip(odds).collect();
         by_seat.sort_by_key(|&(seat, _)| seat);
         let shown: Vec<String> = by_seat
@@ -205,8 +203,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let mut hooks: Vec<Box<dyn AfterTurn>> = vec![Box::new(Narrator)];
     if args.odds {
-        let odds = match Chain::compile(game.board()) {
-            Ok(chain) => Odds { chain },
+        let odds = match LiveOdds::new(game.board()) {
+            Ok(odds) => Odds { odds },
             Err(err) => return Ok(cannot(&err)),
         };
         odds.print(&game, &mut out)?;
@@ -216,7 +214,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut input = stdin.lock();
     let mut stopped = None;
     while let Some(current) = game.current().map(str::to_string) {
-        if game.turns_played() >= args.max_turns {
+        if game.rolls_played() >= args.max_turns {
             stopped = Some(format!(
                 "the game did not end within {} rolls (--max-turns); stopped",
                 args.max_turns
@@ -244,7 +242,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 break;
             }
         }
-        let turn = match game.play_turn() {
+        let turn = match game.roll() {
             Ok(turn) => turn,
             Err(err) => return Ok(cannot(&err)),
         };
@@ -270,7 +268,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     }
     if let Some(why) = stopped {
-        complain!("error: {why} after {} rolls", game.turns_played());
+        complain!("error: {why} after {} rolls", game.rolls_played());
         return Ok(ExitCode::from(EXIT_CANNOT));
     }
     Ok(ExitCode::from(EXIT_OK))
@@ -302,7 +300,7 @@ fn summary(
     }
     writeln!(out, "Ranking:")?;
     for st in ranking {
-        writeln!(out, "  {}", narrate::standing(st))?;
+        writeln!(out, "  {}", st.describe())?;
     }
     Ok(())
 }
@@ -350,7 +348,7 @@ fn replay(path: &Path) -> Result<ExitCode, CliError> {
     writeln!(out, "{}", header(game.board(), game.players(), seed))?;
     for event in game.history() {
         match event {
-            Event::Turn(turn) => writeln!(out, "{}", narrate::describe(game.board(), turn))?,
+            Event::Roll(turn) => writeln!(out, "{}", turn.describe(game.board()))?,
             Event::Forfeit { players, .. } => {
                 writeln!(out, "{} left the game", common::shown(&players.join(", ")))?
             }
@@ -364,7 +362,7 @@ fn replay(path: &Path) -> Result<ExitCode, CliError> {
         complain!(
             "error: {}: the recorded game is unfinished after {} rolls",
             path.display(),
-            game.turns_played()
+            game.rolls_played()
         );
         return Ok(ExitCode::from(EXIT_CANNOT));
     }

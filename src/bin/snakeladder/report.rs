@@ -3,8 +3,8 @@
 use crate::common::{self, CliError};
 use crate::output::Output;
 use clap::ValueEnum;
-use snakeladder::analysis::{Analysis, Options};
-use snakeladder::report;
+use snakeladder::Report;
+use snakeladder::{Analysis, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,7 +36,7 @@ pub struct Args {
     output: Option<PathBuf>,
     /// Player counts for the seat odds, comma-separated (each 1 to 100).
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6",
-          value_parser = clap::value_parser!(u32).range(1..=snakeladder::game::MAX_PLAYERS as i64))]
+          value_parser = clap::value_parser!(u32).range(1..=snakeladder::MAX_PLAYERS as i64))]
     players: Vec<u32>,
     /// Also give the mean number of turns as an exact fraction.
     #[arg(long)]
@@ -52,14 +52,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         None => Output::resolve(std::path::Path::new("-"), &[])?,
     };
     let board = common::load_board(args.board.as_deref())?;
-    let options = Options {
-        players: args.players,
-        exact: args.exact,
-    };
+    let options = Options::default()
+        .players(args.players)
+        .exact(args.exact)
+        .max_memory(crate::memory::default_limit());
     let analysis = Analysis::new(&board, &options)?;
+    let report = Report::new(&board, &analysis);
     let page = match args.format {
-        Format::Markdown => report::markdown(&board, &analysis),
-        Format::Html => report::html(&board, &analysis),
+        Format::Markdown => report.markdown(),
+        Format::Html => report.html(),
     };
     output.write(|w| w.write_all(page.as_bytes()))?;
     Ok(ExitCode::SUCCESS)

@@ -3,7 +3,8 @@
 
 use crate::common::{self, CliError, Format};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
-use snakeladder::report::numbers::{percent, rate};
+use snakeladder::Seed;
+use snakeladder::numbers::{percent, rate};
 use snakeladder::simulate::{
     self, MAX_GAMES, MAX_PLAYERS, MAX_THREADS, Progress, SimulationConfig, SimulationReport,
 };
@@ -31,8 +32,8 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: u64,
     /// Master seed: the same seed gives the same numbers on any thread count.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[arg(long, default_value_t = Seed::new(0))]
+    seed: Seed,
     /// Players per game (seats take turns; the first to finish wins).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_PLAYERS)))]
     players: u32,
@@ -42,7 +43,7 @@ pub struct RunArgs {
     /// Most memory the simulation may use (e.g. 8G, 512M), estimated from
     /// the board before anything is built; past it the board is refused
     /// (exit 3) with the estimate. Default: half the machine's memory.
-    #[arg(long, value_parser = snakeladder::sparse::memory::parse_bytes)]
+    #[arg(long, value_parser = crate::memory::parse_bytes)]
     max_memory: Option<u64>,
 }
 

@@ -1,0 +1,713 @@
+//! The hostile-input table: every command that reads a board, on every kind
+//! of bad input, exits with its documented code and one line that names the
+//! file and the problem, and never panics.
+//!
+//! Small inputs live in `tests/hostile/`; big or unusual ones (10 million
+//! jumps, 50 MB, a file past the size cap, symbolic links, an unreadable file)
+//! are made at test time in a temporary directory.
+//!
+//! Unreadable files: the tests may run as root, for whom `chmod 000` changes
+//! nothing, so "unreadable" is a file whose read fails for everyone:
+//! `/proc/self/mem` (reading at offset 0 gives EIO on Linux), a symbolic link
+//! loop (ELOOP), and a path through a regular file (ENOTDIR).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Every command that takes a board path as its last argument, with the
+/// arguments it needs to run quickly. Adding a command to the table is one
+/// line here; a case whose answer differs for one command says so with
+/// [`Case::except`].
+const COMMANDS: &[&[&str]] = &[
+    &["validate"],
+    &["analyze"],
+    &["report", "--format", "html"],
+    &["play", "--players", "Ana,Bo", "--seed", "1"],
+    &["simulate", "--games", "100", "--seed", "1"],
+    &["check", "--games", "100", "--seed", "1"],
+];
+
+const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
+
+/// Where a case's board comes from.
+enum Input {
+    /// A file of `tests/hostile/`.
+    Hostile(&'static str),
+    /// A file written into the temporary directory at test time.
+    Made(&'static str, fn() -> Vec<u8>),
+    /// A path that is given as is (relative to the temporary directory).
+    Path(&'static str),
+    /// Bytes on standard input, with `-` as the path.
+    Stdin(&'static [u8]),
+}
+
+/// What a command must do.
+#[derive(Clone, Copy)]
+struct Expect {
+    code: i32,
+    /// Text that must appear, on one line with the file's name (for exit
+    /// code 1), in the output.
+    text: &'static str,
+}
+
+struct Case {
+    name: &'static str,
+    input: Input,
+    expect: Expect,
+    /// Commands (first argument) that answer differently.
+    except: Vec<(&'static str, Expect)>,
+}
+
+impl Case {
+    fn except(mut self, command: &'static str, code: i32, text: &'static str) -> Case {
+        self.except.push((command, Expect { code, text }));
+        self
+    }
+}
+
+fn case(name: &'static str, input: Input, code: i32, text: &'static str) -> Case {
+    Case {
+        name,
+        input,
+        expect: Expect { code, text },
+        except: Vec::new(),
+    }
+}
+
+fn hostile(name: &'static str) -> Input {
+    Input::Hostile(name)
+}
+
+fn ten_million_jumps() -> Vec<u8> {
+    let mut s = String::from(r#"{"squares": 100, "ladders": ["#);
+    s.push_str(&["[1,2]"; 10_000_000].join(","));
+    s.push_str("]}");
+    s.into_bytes()
+}
+
+/// 50 MB: a valid board padded with spaces.
+fn fifty_mb_padded() -> Vec<u8> {
+    let mut v = vec![b' '; 50 * 1024 * 1024];
+    v.extend_from_slice(br#"{"squares": 10, "ladders": [[2, 7]], "snakes": [[9, 3]]}"#);
+    v
+}
+
+/// 50 MB of bytes that are not JSON.
+fn fifty_mb_garbage() -> Vec<u8> {
+    (0..50 * 1024 * 1024u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect()
+}
+
+fn deep_nesting() -> Vec<u8> {
+    let mut v = br#"{"squares": 10, "name": "#.to_vec();
+    v.extend(std::iter::repeat_n(b'[', 1_000_000));
+    v
+}
+
+fn deep_nesting_top() -> Vec<u8> {
+    vec![b'{'; 1_000_000]
+}
+
+fn long_name() -> Vec<u8> {
+    format!(r#"{{"squares": 10, "name": "{}"}}"#, "n".repeat(10_000_000)).into_bytes()
+}
+
+/// Characters no output may carry raw: terminal escapes and bells, a
+/// carriage return, a right-to-left override, a zero-width space and a line
+/// separator (issue 14, item 8).
+const RAW_NEVER: &[char] = &['\u{1b}', '\u{7}', '\r', '\u{202e}', '\u{200b}', '\u{2028}'];
+
+/// A valid board whose name carries `name` (JSON-escaped).
+fn named(name: &str) -> Vec<u8> {
+    format!(r#"{{"squares": 10, "name": "{name}", "ladders": [[2, 7]]}}"#).into_bytes()
+}
+
+fn name_csi_red() -> Vec<u8> {
+    named("Red\\u001b[31m board")
+}
+fn name_osc_title() -> Vec<u8> {
+    named("\\u001b]0;title\\u0007 board")
+}
+fn name_carriage_return() -> Vec<u8> {
+    named("fake\\rline")
+}
+fn name_clear_screen() -> Vec<u8> {
+    named("\\u001b[2J")
+}
+fn name_rtl_override() -> Vec<u8> {
+    named("abc\\u202Edef")
+}
+fn name_zero_width() -> Vec<u8> {
+    named("A\\u200BB")
+}
+fn name_line_separator() -> Vec<u8> {
+    named("one\\u2028two")
+}
+
+fn huge_numbers_everywhere() -> Vec<u8> {
+    let big = "9".repeat(100_000);
+    format!(r#"{{"squares": {big}}}"#).into_bytes()
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        // Files that are not there or cannot be read.
+        case(
+            "missing file",
+            Input::Path("no-such-board.json"),
+            1,
+            "cannot read: No such file or directory",
+        ),
+        case(
+            "dangling symbolic link",
+            Input::Path("dangling.json"),
+            1,
+            "cannot read: No such file or directory",
+        ),
+        case(
+            "symbolic link loop",
+            Input::Path("loop-a.json"),
+            1,
+            "cannot read: Too many levels of symbolic links",
+        ),
+        case(
+            "path through a file",
+            Input::Path("plain.json/board.json"),
+            1,
+            "cannot read: Not a directory",
+        ),
+        case(
+            "unreadable file",
+            Input::Path("/proc/self/mem"),
+            1,
+            "cannot read: Input/output error",
+        ),
+        case(
+            "directory instead of a file",
+            Input::Path("a-directory"),
+            1,
+            "cannot read: is a directory",
+        )
+        // validate walks a directory: this one holds one invalid board.
+        .except("validate", 1, "snakes[0] 3→8: a snake must go down"),
+        case(
+            "file past the size cap",
+            Input::Path("huge-sparse.json"),
+            1,
+            "bytes, more than the 268435456 bytes a board file may have",
+        ),
+        // Bytes that are not JSON.
+        case(
+            "empty file",
+            hostile("empty.json"),
+            1,
+            "line 1, column 0: EOF while parsing a value",
+        ),
+        case(
+            "whitespace only",
+            hostile("whitespace.json"),
+            1,
+            "EOF while parsing a value",
+        ),
+        case(
+            "garbage bytes",
+            hostile("garbage.bin"),
+            1,
+            "line 1, column 1: expected value",
+        ),
+        case(
+            "50 MB of garbage",
+            Input::Made("garbage-50mb.json", fifty_mb_garbage),
+            1,
+            "expected value",
+        ),
+        case(
+            "invalid UTF-8 in a string",
+            hostile("invalid-utf8.json"),
+            1,
+            "invalid unicode code point",
+        ),
+        case(
+            "UTF-16 text",
+            hostile("utf16.json"),
+            1,
+            "line 1, column 1: expected value",
+        ),
+        case(
+            "byte-order mark",
+            hostile("bom.json"),
+            1,
+            "line 1, column 1: expected value",
+        ),
+        case("NUL bytes", hostile("nul.json"), 1, "expected value"),
+        case(
+            "truncated file",
+            hostile("truncated.json"),
+            1,
+            "EOF while parsing",
+        ),
+        case(
+            "trailing garbage",
+            hostile("trailing.json"),
+            1,
+            "trailing characters",
+        ),
+        case("a comment", hostile("comment.json"), 1, "expected value"),
+        case("lone surrogate", hostile("surrogate.json"), 1, "hex escape"),
+        case(
+            "deeply nested JSON in a field",
+            Input::Made("deep.json", deep_nesting),
+            1,
+            "`name` must be a string, not a list",
+        ),
+        case(
+            "deeply nested JSON at the top",
+            Input::Made("deep-top.json", deep_nesting_top),
+            1,
+            "key must be a string",
+        ),
+        // Names that would rewrite a terminal or hide text: a validation
+        // problem naming the field and the code point, never printed raw.
+        case(
+            "name with a colour escape",
+            Input::Made("csi.json", name_csi_red),
+            1,
+            "name: has the character U+001B, which is not allowed in a name (a control character)",
+        ),
+        case(
+            "name that sets the window title",
+            Input::Made("osc.json", name_osc_title),
+            1,
+            "name: has the character U+001B",
+        ),
+        case(
+            "name with a carriage return",
+            Input::Made("cr.json", name_carriage_return),
+            1,
+            "name: has the character U+000D",
+        ),
+        case(
+            "name that clears the screen",
+            Input::Made("clear.json", name_clear_screen),
+            1,
+            "name: has the character U+001B",
+        ),
+        case(
+            "name with a right-to-left override",
+            Input::Made("rtl.json", name_rtl_override),
+            1,
+            "name: has the character U+202E, which is not allowed in a name (a bidirectional control)",
+        ),
+        case(
+            "name with a zero-width space",
+            Input::Made("zwsp.json", name_zero_width),
+            1,
+            "name: has the character U+200B, which is not allowed in a name (an invisible character)",
+        ),
+        case(
+            "name with a line separator",
+            Input::Made("ls.json", name_line_separator),
+            1,
+            "name: has the character U+2028",
+        ),
+        // JSON, but not a board file.
+        case(
+            "null",
+            hostile("null.json"),
+            1,
+            "a board file must be a JSON object ({\"squares\": 100, \"ladders\": [[1, 38]], \"snakes\": [[16, 6]]}), not null",
+        ),
+        case(
+            "a bare number",
+            hostile("number.json"),
+            1,
+            "a board file must be a JSON object ({\"squares\": 100, \"ladders\": [[1, 38]], \"snakes\": [[16, 6]]}), not 100",
+        ),
+        case(
+            "a board written as an array of its fields",
+            hostile("array.json"),
+            1,
+            "a board file must be a JSON object ({\"squares\": 100, \"ladders\": [[1, 38]], \"snakes\": [[16, 6]]}), not a list",
+        ),
+        case(
+            "an empty array",
+            hostile("empty-array.json"),
+            1,
+            "a board file must be a JSON object",
+        ),
+        case(
+            "missing squares",
+            hostile("no-squares.json"),
+            1,
+            "missing field `squares`",
+        ),
+        case(
+            "unknown field",
+            hostile("typo.json"),
+            1,
+            "unknown field `ladder`",
+        ),
+        case(
+            "unknown rule value",
+            hostile("bad-overshoot.json"),
+            1,
+            "unknown variant `bounc`",
+        ),
+        case(
+            "duplicate field",
+            hostile("duplicate-field.json"),
+            1,
+            "duplicate field `squares`",
+        ),
+        case(
+            "squares as a string",
+            hostile("squares-string.json"),
+            1,
+            "`squares` must be a whole number from 2 to 10,000,000, not the text \"100\"",
+        ),
+        case(
+            "squares as a fraction",
+            hostile("squares-fraction.json"),
+            1,
+            "`squares` must be a whole number from 2 to 10,000,000, not 10.5",
+        ),
+        case(
+            "a jump of one number",
+            hostile("short-jump.json"),
+            1,
+            "`ladders[0]` must be a [from, to] pair of squares, not a list of length 1",
+        ),
+        // Numbers too large for any integer, and negative squares.
+        case(
+            "squares past i64",
+            hostile("squares-huge.json"),
+            1,
+            "`squares` must be a whole number from 2 to 10,000,000, not 1e+23",
+        ),
+        case(
+            "squares past f64",
+            hostile("squares-1e400.json"),
+            1,
+            "`squares` must be a whole number from 2 to 10,000,000, not a number this large",
+        ),
+        case(
+            "100,000 digits",
+            Input::Made("digits.json", huge_numbers_everywhere),
+            1,
+            "not a number this large",
+        ),
+        case(
+            "a jump past u64",
+            hostile("jump-huge.json"),
+            1,
+            "`ladders[0][1]` must be a whole number, a square of the board, not 1.8446744073709552e+19",
+        ),
+        case(
+            "negative squares",
+            hostile("squares-negative.json"),
+            1,
+            "squares: -100 is out of range (2..=10000000)",
+        ),
+        case(
+            "squares = i64::MIN",
+            hostile("squares-min.json"),
+            1,
+            "squares: -9223372036854775808 is out of range",
+        ),
+        case(
+            "a negative jump",
+            hostile("jump-negative.json"),
+            1,
+            "ladders[0] -5→3: starts on -5, off the board (1..=10)",
+        ),
+        case(
+            "a weight past f64",
+            hostile("weight-huge.json"),
+            1,
+            "`rules.dice.weights[1]` must be a number, 0 or more, not a number this large",
+        ),
+        case(
+            "ten million dice",
+            hostile("dice-many.json"),
+            1,
+            "rules.dice.count: 10000000 dice is out of range",
+        ),
+        case(
+            "a million faces",
+            hostile("faces-many.json"),
+            1,
+            "a die with 1000000 faces is out of range",
+        ),
+        case(
+            "ten million jumps",
+            Input::Made("ten-million-jumps.json", ten_million_jumps),
+            1,
+            "10000000 jumps, but a board of 100 squares has only 99 squares a jump can start on",
+        ),
+        // Big but fine.
+        case(
+            "50 MB, a valid board padded",
+            Input::Made("padded-50mb.json", fifty_mb_padded),
+            0,
+            "",
+        ),
+        case(
+            "a 10 MB name",
+            Input::Made("long-name.json", long_name),
+            0,
+            "",
+        ),
+        case("CRLF line ends", hostile("crlf.json"), 0, ""),
+        // Standard input.
+        case(
+            "a board on stdin",
+            Input::Stdin(br#"{"squares": 10, "ladders": [[2, 7]]}"#),
+            0,
+            "",
+        ),
+        case(
+            "an invalid board on stdin",
+            Input::Stdin(br#"{"squares": 10, "snakes": [[3, 8]]}"#),
+            1,
+            "snakes[0] 3→8: a snake must go down",
+        ),
+        case(
+            "empty stdin",
+            Input::Stdin(b""),
+            1,
+            "line 1, column 0: EOF while parsing a value",
+        ),
+        case(
+            "garbage on stdin",
+            Input::Stdin(b"\xff\xfe\x00garbage"),
+            1,
+            "expected value",
+        ),
+    ]
+}
+
+/// Makes the inputs that are not plain files in `tests/hostile/`.
+fn scratch() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::write(p.join("plain.json"), "{}").unwrap();
+    std::fs::create_dir(p.join("a-directory")).unwrap();
+    std::fs::write(
+        p.join("a-directory/climbing-snake.json"),
+        r#"{"squares": 10, "snakes": [[3, 8]]}"#,
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::symlink;
+        symlink(p.join("nowhere.json"), p.join("dangling.json")).unwrap();
+        symlink(p.join("loop-b.json"), p.join("loop-a.json")).unwrap();
+        symlink(p.join("loop-a.json"), p.join("loop-b.json")).unwrap();
+    }
+    // Past MAX_FILE_BYTES (256 MiB) without writing it: a sparse file.
+    let huge = std::fs::File::create(p.join("huge-sparse.json")).unwrap();
+    huge.set_len(300 * 1024 * 1024).unwrap();
+    dir
+}
+
+fn run(command: &[&str], input: &Input, dir: &Path) -> (String, Output) {
+    let (path, stdin): (PathBuf, Option<&[u8]>) = match input {
+        Input::Hostile(name) => (
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/hostile")
+                .join(name),
+            None,
+        ),
+        Input::Made(name, make) => {
+            let path = dir.join(name);
+            std::fs::write(&path, make()).unwrap();
+            (path, None)
+        }
+        Input::Path(p) => (dir.join(p), None),
+        Input::Stdin(bytes) => (PathBuf::from("-"), Some(bytes)),
+    };
+    let mut child = Command::new(BIN)
+        .args(command)
+        .arg(&path)
+        .current_dir(dir)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        // The command may stop reading early; a closed pipe is fine here.
+        let _ = child.stdin.take().unwrap().write_all(bytes);
+    }
+    let output = child.wait_with_output().unwrap();
+    if let Input::Made(..) = input {
+        std::fs::remove_file(&path).unwrap();
+    }
+    let shown = match input {
+        Input::Stdin(_) => "<stdin>".to_string(),
+        _ => path.display().to_string(),
+    };
+    (shown, output)
+}
+
+#[test]
+fn hostile_inputs() {
+    let dir = scratch();
+    let cases = cases();
+    assert!(cases.len() >= 30);
+    let mut failures = Vec::new();
+    for command in COMMANDS {
+        for case in &cases {
+            if cfg!(not(target_os = "linux")) && case.name == "unreadable file" {
+                continue;
+            }
+            let expect = case
+                .except
+                .iter()
+                .find(|(c, _)| *c == command[0])
+                .map_or(case.expect, |(_, e)| *e);
+            let (shown, out) = run(command, &case.input, dir.path());
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let all = format!("{stdout}{stderr}");
+            let mut wrong = Vec::new();
+            if out.status.code() != Some(expect.code) {
+                wrong.push(format!(
+                    "exit {:?}, expected {}",
+                    out.status.code(),
+                    expect.code
+                ));
+            }
+            if all.contains("panicked") || all.contains("RUST_BACKTRACE") {
+                wrong.push("panicked".to_string());
+            }
+            if let Some(c) = all.chars().find(|&c| RAW_NEVER.contains(&c)) {
+                wrong.push(format!("a raw U+{:04X} reached the output", u32::from(c)));
+            }
+            if stderr.lines().count() > 1 {
+                wrong.push("more than one line on stderr".to_string());
+            }
+            if expect.code == 1 {
+                // One line naming the file (or, for a directory, a file in
+                // it) and the problem.
+                let named = all
+                    .lines()
+                    .any(|l| l.contains(expect.text) && l.contains(&shown));
+                if !named {
+                    wrong.push(format!("no line names {shown} and {:?}", expect.text));
+                }
+            }
+            if !wrong.is_empty() {
+                failures.push(format!(
+                    "{} on {}: {}\n  stdout: {}\n  stderr: {}",
+                    command.join(" "),
+                    case.name,
+                    wrong.join("; "),
+                    stdout.chars().take(300).collect::<String>(),
+                    stderr.chars().take(300).collect::<String>(),
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Command-line misuse is exit code 2, from clap, for every command.
+#[test]
+fn misuse_is_exit_code_two() {
+    for command in COMMANDS {
+        let out = Command::new(BIN)
+            .args(*command)
+            .arg("--no-such-flag")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--no-such-flag"));
+    }
+    for args in [
+        &["no-such-command"][..],
+        &[],
+        &["validate", "--format", "yaml"],
+    ] {
+        let out = Command::new(BIN).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// A reader that closes the pipe early (`snakeladder ... | head -c 100`) ends
+/// the command quietly with success. The output is made long enough to fill
+/// the pipe's buffer (64 KiB on Linux) many times over: `validate` on a board
+/// with 20,000 problems prints 20,000 lines.
+#[test]
+fn a_closed_pipe_ends_quietly_with_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many-problems.json");
+    let snakes: Vec<String> = (0..20_000)
+        .map(|i| format!("[{}, {}]", i + 2, i + 3))
+        .collect();
+    let board = format!(
+        r#"{{"squares": 100000, "snakes": [{}]}}"#,
+        snakes.join(", ")
+    );
+    std::fs::write(&path, board).unwrap();
+    let mut child = Command::new(BIN)
+        .args(["validate"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 100];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Player ids with terminal escapes, bidirectional overrides, invisible
+/// characters or line separators are refused (exit 2) naming the code
+/// point, and no output carries them raw.
+#[test]
+fn hostile_player_ids_are_refused_and_never_printed_raw() {
+    for (ids, code_point) in [
+        ("Ana\u{1b}[31m,Bo", "U+001B"),
+        ("\u{1b}]0;title\u{7},Bo", "U+001B"),
+        ("An\ra,Bo", "U+000D"),
+        ("A\u{202e}B,Bo", "U+202E"),
+        ("A\u{200b}B,AB", "U+200B"),
+        ("one\u{2028}two,Bo", "U+2028"),
+    ] {
+        let out = Command::new(BIN)
+            .args(["play", "--seed", "1", "--players", ids])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{ids:?}: {out:?}");
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(all.contains(code_point), "{ids:?}: {all}");
+        assert!(
+            !all.chars().any(|c| RAW_NEVER.contains(&c)),
+            "{ids:?} reached the output raw: {all:?}"
+        );
+    }
+}
