@@ -78,7 +78,7 @@ pub use model::dice::{Dice, DiceSpec, Outcome};
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::limits::{
-    MAX_DICE, MAX_FACES, MAX_FILE_BYTES, MAX_MOVES_TO_CHECK, MAX_SQUARES, MAX_TOTALS,
+    MAX_DICE, MAX_FACES, MAX_FILE_BYTES, MAX_MOVES_TO_CHECK, MAX_PLAYERS, MAX_SQUARES, MAX_TOTALS,
 };
 pub use model::movement::{Blocked, Move};
 pub use model::problem::{JumpList, JumpRef, Problem, Squares, hidden_character};
@@ -89,8 +89,8 @@ pub use model::square::Square;
 pub use model::turn::RollStep;
 
 pub use play::game::{
-    Event, Finish, Game, GameError, MAX_PLAYER_ID_CHARS, MAX_PLAYERS, Observer, Placing,
-    RollResult, Standing, Status, check_players,
+    Event, Finish, Game, GameError, MAX_PLAYER_ID_CHARS, Observer, Placing, RollResult, Standing,
+    Status, check_players,
 };
 pub use play::record::{GameRecord, MAX_RECORD_BYTES, RECORD_FORMAT, ReplayError};
 pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};

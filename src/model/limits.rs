@@ -16,6 +16,10 @@ pub const MAX_FACES: u32 = 1_000;
 /// row of the compiled chain.
 pub const MAX_TOTALS: u32 = 10_000;
 
+/// Most players of one game, for every command and figure: seat odds,
+/// simulations and real games alike.
+pub const MAX_PLAYERS: usize = 100;
+
 /// Most moves (squares × totals) the reachability check will enumerate.
 /// Each costs 8 bytes of edge list, so the check stays under about 1 GB.
 pub const MAX_MOVES_TO_CHECK: u64 = 120_000_000;

@@ -7,6 +7,7 @@
 //! only place the rules of movement live. Online play wraps a game in a
 //! [`Table`](crate::Table).
 
+use crate::model::limits::MAX_PLAYERS;
 use crate::model::movement::Blocked;
 use crate::play::roller::{RollError, Roller, SeededDice};
 use crate::{Board, Jump, Seed, Square};
@@ -14,8 +15,6 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
-/// Most players at one table.
-pub const MAX_PLAYERS: usize = 100;
 /// Longest player id, in characters; ids are printed in every move line.
 pub const MAX_PLAYER_ID_CHARS: usize = 64;
 

@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use snakeladder::Seed;
 use snakeladder::numbers::{percent, rate};
 use snakeladder::simulate::{
-    self, MAX_GAMES, MAX_PLAYERS, MAX_THREADS, Progress, SimulationConfig, SimulationReport,
+    self, MAX_GAMES, MAX_THREADS, Progress, SimulationConfig, SimulationReport,
 };
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -35,7 +35,7 @@ pub struct RunArgs {
     #[arg(long, default_value_t = Seed::new(0))]
     seed: Seed,
     /// Players per game (seats take turns; the first to finish wins).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_PLAYERS)))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=snakeladder::MAX_PLAYERS as i64))]
     players: u32,
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
@@ -140,7 +140,7 @@ fn write_text(
             "(one game: no standard error or std dev can be estimated; play at least 2)"
         )?;
     }
-    let line = |out: &mut dyn Write, what: &str, s: &simulate::Summary| {
+    let line = |out: &mut dyn Write, what: &str, s: &simulate::SampleSummary| {
         writeln!(
             out,
             "{what:<12} mean {:.4} ± {} (s.e.), std dev {}, median {}, p90 {}, p99 {}, min {}, max {}",

@@ -22,9 +22,9 @@
 //! sums `Σ x_b`, `Σ x_b²`, `Σ m_b x_b` and `Σ m_b²`.
 
 use super::marks::{MarkTally, Marks, entry_marks};
-use super::sampler::{Roller, Sample};
+use super::sampler::{DiceStream, Sample};
 use super::stats::Tally;
-use super::table::{EXTRA, Entry, FINISHED, PATH};
+use super::table::{EXTRA, FINISHED, PATH, TableEntry};
 use super::{
     BATCH_GAMES, JumpEstimate, MAX_ROLLS_PER_TOKEN, MoveTable, PlayersEstimate, SimulationConfig,
     SimulationReport, SquareEstimate,
@@ -126,7 +126,7 @@ impl<'a> Engine<'a> {
     pub(super) fn batch<S: Sample>(
         &self,
         acc: &mut Accumulator,
-        roller: &mut Roller<S>,
+        roller: &mut DiceStream<S>,
         games: u64,
     ) -> Result<(), u64> {
         let k = u64::from(self.players);
@@ -287,9 +287,9 @@ impl<'a> Engine<'a> {
 fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
     table: &MoveTable,
     acc: &mut Accumulator,
-    roller: &mut Roller<S>,
+    roller: &mut DiceStream<S>,
 ) -> Result<(u64, u64), u64> {
-    let entries: &[Entry] = table.entries();
+    let entries: &[TableEntry] = table.entries();
     let counts: &mut [u64] = &mut acc.entry_count;
     let rest_seen: &mut [[u64; 2]] = &mut acc.rest_seen;
     let path_seen: &mut [[u64; 2]] = &mut acc.path_seen;
@@ -350,9 +350,9 @@ fn marked_token<S: Sample, const EXTRA_ROLLS: bool>(
     table: &MoveTable,
     marks: &[Marks],
     acc: &mut Accumulator,
-    roller: &mut Roller<S>,
+    roller: &mut DiceStream<S>,
 ) -> Result<(u64, u64), u64> {
-    let entries: &[Entry] = table.entries();
+    let entries: &[TableEntry] = table.entries();
     // Slices of the same length as `entries`, so that one bounds check
     // covers all three.
     let counts: &mut [u64] = &mut acc.entry_count[..entries.len()];

@@ -50,16 +50,17 @@ mod table;
 
 use crate::markov::analysis::limits::DEFAULT_MAX_MEMORY;
 use crate::markov::sparse::memory::Bytes;
-pub use stats::{Histogram, QUANTILES, Quantile, Summary};
+pub use stats::{Histogram, QUANTILES, Quantile, SampleSummary};
 pub use table::{MAX_TABLE_ENTRIES, MoveTable, TableError, TableMove};
 
+use crate::model::limits::MAX_PLAYERS;
 use crate::model::seed::Seed;
 use crate::{Board, JumpKind, Square};
 use engine::Engine;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use sampler::{Roller, Sampler};
+use sampler::{DiceStream, Sampler};
 use serde::Serialize;
 
 /// Games per batch. Fixed (never derived from the thread count) so the
@@ -68,9 +69,6 @@ use serde::Serialize;
 pub const BATCH_GAMES: u64 = 1 << 16;
 /// Most games one simulation may play: 10^12, a week of one core.
 pub const MAX_GAMES: u64 = 1_000_000_000_000;
-/// Most players of one game: the one limit of every command,
-/// [`crate::MAX_PLAYERS`].
-pub const MAX_PLAYERS: u32 = crate::MAX_PLAYERS as u32;
 /// Most worker threads.
 pub const MAX_THREADS: usize = 1_024;
 /// Most rolls one token may make before the simulation gives up. A valid
@@ -90,7 +88,10 @@ pub enum SimulateError {
         games: u64,
     },
     /// `players` is 0 or more than [`MAX_PLAYERS`].
-    #[error("players must be a whole number from 1 to {MAX_PLAYERS}, not {players}")]
+    #[error(
+        "players must be a whole number from 1 to {}, not {players}",
+        MAX_PLAYERS
+    )]
     Players {
         /// The value asked for.
         players: u32,
@@ -199,7 +200,7 @@ impl SimulationConfig {
     /// # Errors
     /// [`SimulateError::Players`] unless `1 ≤ players ≤ MAX_PLAYERS`.
     pub fn with_players(self, players: u32) -> Result<SimulationConfig, SimulateError> {
-        if players == 0 || players > MAX_PLAYERS {
+        if players == 0 || players as usize > MAX_PLAYERS {
             return Err(SimulateError::Players { players });
         }
         Ok(SimulationConfig { players, ..self })
@@ -329,7 +330,7 @@ pub struct PlayersEstimate {
     /// Its standard error.
     pub expected_rounds_std_error: f64,
     /// Turns of the whole game: spread and quantiles.
-    pub total_turns: Summary,
+    pub total_turns: SampleSummary,
 }
 
 /// Everything a simulation measured, each estimate with its standard error.
@@ -353,9 +354,9 @@ pub struct SimulationReport {
     /// (their degrees of freedom are one fewer).
     pub clusters: u64,
     /// Turns of one token until it finishes.
-    pub turns: Summary,
+    pub turns: SampleSummary,
     /// Rolls of one token until it finishes.
-    pub rolls: Summary,
+    pub rolls: SampleSummary,
     /// Every square a token can rest on (jump starts left out).
     pub squares: Vec<SquareEstimate>,
     /// Every jump, in board order.
@@ -503,12 +504,14 @@ fn run_engine(
                     let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
                     let rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed.get(), b));
                     match &sampler {
-                        Sampler::Six(s) => engine.batch(&mut acc, &mut Roller::new(rng, *s), games),
+                        Sampler::Six(s) => {
+                            engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games)
+                        }
                         Sampler::Uniform(s) => {
-                            engine.batch(&mut acc, &mut Roller::new(rng, *s), games)
+                            engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games)
                         }
                         Sampler::Alias(a) => {
-                            engine.batch(&mut acc, &mut Roller::new(rng, a.view()), games)
+                            engine.batch(&mut acc, &mut DiceStream::new(rng, a.view()), games)
                         }
                     }
                     .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;

@@ -79,7 +79,7 @@ fn integer_weights(dice: &Dice) -> Vec<u64> {
 /// Draws a roll index.
 ///
 /// Samplers are small `Copy` values (tables are borrowed), so that the game
-/// loop can keep a copy in registers (see [`Roller`]).
+/// loop can keep a copy in registers (see [`DiceStream`]).
 pub(crate) trait Sample: Copy {
     /// One outcome index.
     fn sample(&mut self, rng: &mut Xoshiro256PlusPlus) -> usize;
@@ -92,14 +92,14 @@ pub(crate) trait Sample: Copy {
 /// through a `&mut` the compiler writes the generator's four words back to
 /// memory after every draw.
 #[derive(Clone, Debug)]
-pub(crate) struct Roller<S> {
+pub(crate) struct DiceStream<S> {
     rng: Xoshiro256PlusPlus,
     sampler: S,
 }
 
-impl<S: Sample> Roller<S> {
-    pub(crate) fn new(rng: Xoshiro256PlusPlus, sampler: S) -> Roller<S> {
-        Roller { rng, sampler }
+impl<S: Sample> DiceStream<S> {
+    pub(crate) fn new(rng: Xoshiro256PlusPlus, sampler: S) -> DiceStream<S> {
+        DiceStream { rng, sampler }
     }
 
     /// The next roll's outcome index.

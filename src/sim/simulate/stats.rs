@@ -174,7 +174,7 @@ impl Tally {
         self.histogram.merge(&other.histogram);
     }
 
-    pub fn summary(&self) -> Summary {
+    pub fn summary(&self) -> SampleSummary {
         let (mean, variance) = moments(self.n, self.sum, self.sum_sq);
         let quantiles = QUANTILES
             .iter()
@@ -184,7 +184,7 @@ impl Tally {
                     .map(|value| Quantile { p, value })
             })
             .collect();
-        Summary {
+        SampleSummary {
             mean,
             std_error: std_error(self.n, variance),
             variance,
@@ -242,7 +242,7 @@ pub struct Quantile {
 
 /// Mean, spread and quantiles of a per-game count (turns, rolls, …).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Summary {
+pub struct SampleSummary {
     /// Sample mean.
     pub mean: f64,
     /// Standard error of the mean, `std_dev / √n`.

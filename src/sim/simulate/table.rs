@@ -28,11 +28,11 @@ use std::collections::HashMap;
 /// packing exact.
 pub const MAX_TABLE_ENTRIES: u64 = u32::MAX as u64;
 
-/// Flag bit of [`Entry::info`]: the roll ends on the last square.
+/// Flag bit of [`TableEntry::info`]: the roll ends on the last square.
 pub(crate) const FINISHED: u32 = 1 << 31;
-/// Flag bit of [`Entry::info`]: the same player rolls again.
+/// Flag bit of [`TableEntry::info`]: the same player rolls again.
 pub(crate) const EXTRA: u32 = 1 << 30;
-/// Mask of [`Entry::info`]: 1 + the index of the roll's jump path, 0 for none.
+/// Mask of [`TableEntry::info`]: 1 + the index of the roll's jump path, 0 for none.
 pub(crate) const PATH: u32 = EXTRA - 1;
 
 /// One roll from one square, packed into one 64-bit word for the inner
@@ -41,11 +41,11 @@ pub(crate) const PATH: u32 = EXTRA - 1;
 /// one load gives both halves, the finished flag being the word's sign.
 /// The end square is kept apart ([`MoveTable::ends`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Entry(u64);
+pub(crate) struct TableEntry(u64);
 
-impl Entry {
-    fn new(row: u32, info: u32) -> Entry {
-        Entry(u64::from(info) << 32 | u64::from(row))
+impl TableEntry {
+    fn new(row: u32, info: u32) -> TableEntry {
+        TableEntry(u64::from(info) << 32 | u64::from(row))
     }
 
     /// `end × rolls`: the offset of the end square's row within a phase,
@@ -110,7 +110,7 @@ pub struct MoveTable {
     /// First `rolls_before` of each phase, increasing, starting at 0.
     phase_starts: Vec<u32>,
     /// `entries[(phase * squares + square) * rolls + roll_index]`.
-    entries: Vec<Entry>,
+    entries: Vec<TableEntry>,
     /// The square each entry's roll ends on, at the same index.
     ends: Vec<u32>,
     /// `paths[p]`: the indices into `Board::jumps` of the jumps taken, in order.
@@ -180,7 +180,7 @@ impl MoveTable {
                         info |= EXTRA;
                         has_extra = true;
                     }
-                    entries.push(Entry::new(step.mv.end.get() * rolls as u32, info));
+                    entries.push(TableEntry::new(step.mv.end.get() * rolls as u32, info));
                     ends.push(step.mv.end.get());
                 }
             }
@@ -292,7 +292,7 @@ impl MoveTable {
         for phase in 0..self.phase_starts.len() {
             let i = (phase * self.squares + square.index()) * self.rolls + roll;
             let keep = self.entries[i].info() & EXTRA;
-            self.entries[i] = Entry::new(
+            self.entries[i] = TableEntry::new(
                 end.get() * self.rolls as u32,
                 keep | if end == last { FINISHED } else { 0 },
             );
@@ -301,7 +301,7 @@ impl MoveTable {
     }
 
     /// The whole table, phase-major, for the inner loop.
-    pub(crate) fn entries(&self) -> &[Entry] {
+    pub(crate) fn entries(&self) -> &[TableEntry] {
         &self.entries
     }
 
@@ -311,7 +311,7 @@ impl MoveTable {
     }
 
     /// The jumps (indices into [`Board::jumps`]) of path `id` (1-based as in
-    /// [`Entry::info`]).
+    /// [`TableEntry::info`]).
     #[inline]
     pub(crate) fn path(&self, id: u32) -> &[u32] {
         &self.paths[id as usize - 1]
