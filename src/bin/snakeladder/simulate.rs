@@ -55,9 +55,8 @@ impl RunArgs {
         if let Some(t) = self.threads {
             config = config.with_threads(t as usize)?;
         }
-        if let Some(bytes) = self.max_memory {
-            config = config.with_max_memory(bytes);
-        }
+        config =
+            config.with_max_memory(self.max_memory.unwrap_or_else(crate::memory::default_limit));
         Ok(config)
     }
 
