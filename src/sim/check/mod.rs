@@ -125,6 +125,16 @@ pub enum CheckError {
     /// The simulation failed.
     #[error(transparent)]
     Simulate(#[from] SimulateError),
+    /// The exact analysis skipped figures past its limits, so they cannot be
+    /// compared; refused before simulating rather than compared in part.
+    #[error(
+        "the exact analysis skipped figures a check compares, so nothing was simulated: {}",
+        skipped.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    Skipped {
+        /// What was skipped and why.
+        skipped: Vec<crate::markov::analysis::limits::Skipped>,
+    },
 }
 
 /// Analyses `board` exactly, simulates it as `config` says, and compares
@@ -166,6 +176,11 @@ pub fn check_with_progress(
         .players(if k > 1 { vec![k] } else { Vec::new() })
         .max_memory(config.max_memory());
     let analysis = Analysis::new(board, &options)?;
+    if !analysis.skipped.is_empty() {
+        return Err(CheckError::Skipped {
+            skipped: analysis.skipped.clone(),
+        });
+    }
     let exact = ExactFigures::from_analysis(&analysis, k);
     let sim = simulate::simulate_with_progress(board, config, progress)?;
     Ok(compare(&exact, &sim))
