@@ -58,7 +58,8 @@
 //!
 //! # Features
 //! - `cli` (default): the `snakeladder` command. Without it
-//!   (`default-features = false`) neither clap, indicatif nor tempfile is
+//!   (`default-features = false`) none of clap, clap_complete, indicatif,
+//!   rustix and signal-hook is
 //!   compiled.
 
 // The layers, lowest first: each uses only the ones above it in this list.
@@ -82,7 +83,7 @@ pub use model::limits::{
     MAX_DICE, MAX_FACES, MAX_FILE_BYTES, MAX_MOVES_TO_CHECK, MAX_PLAYERS, MAX_SQUARES, MAX_TOTALS,
 };
 pub use model::movement::{Blocked, Move};
-pub use model::problem::{JumpList, JumpRef, Problem, Squares};
+pub use model::problem::{JumpList, JumpRef, Problem, Squares, hidden_character};
 pub use model::read::DEFAULT_BOARD_JSON;
 pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
 pub use model::seed::Seed;
@@ -93,12 +94,13 @@ pub use play::game::{
     Event, Finish, Game, GameError, MAX_PLAYER_ID_CHARS, Observer, Placing, RollResult, Standing,
     Status, check_players,
 };
-pub use play::record::{GameRecord, RECORD_FORMAT, ReplayError};
+pub use play::record::{GameRecord, MAX_RECORD_BYTES, RECORD_FORMAT, ReplayError};
 pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
 pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
 
 pub use analysis::{Analysis, AnalysisError, Limits, Options};
 pub use report::cross::{CrossCheck, CrossCheckError};
+pub use report::numbers;
 pub use report::{ChartFile, Omission, Rendered, Report, charts};
 
 /// Exact fractions, as the rational mode gives them

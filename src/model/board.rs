@@ -11,8 +11,12 @@ use serde::{Deserialize, Serialize};
 /// Unknown fields are errors, so a typo such as `"ladder"` is refused rather
 /// than silently ignored. Numbers are read as wide signed integers so that a
 /// negative or huge square is reported by validation with its jump named.
+///
+/// A board file is a JSON object: serde would also read a struct written as
+/// an array of its fields in order (`["name", 30, null, ...]`), which is
+/// refused here.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, remote = "Self")]
 pub struct BoardSpec {
     /// A name to show in reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -187,5 +191,32 @@ pub(super) fn default_width(last: u32) -> u32 {
         root
     } else {
         10.min(last)
+    }
+}
+
+// `remote = "Self"` turns the derives into inherent functions, so that the
+// trait impls below can insist on an object before using them.
+impl Serialize for BoardSpec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        BoardSpec::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for BoardSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<BoardSpec, D::Error> {
+        struct ObjectOnly;
+        impl<'de> serde::de::Visitor<'de> for ObjectOnly {
+            type Value = BoardSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("struct BoardSpec")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<BoardSpec, A::Error> {
+                BoardSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        deserializer.deserialize_map(ObjectOnly)
     }
 }

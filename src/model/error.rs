@@ -65,6 +65,140 @@ fn summary(problems: &[Problem]) -> String {
     }
 }
 
+/// Parses the JSON of a board file into its spec. A board file is a JSON
+/// object; a type error names the field and what it must be, in the
+/// board's words (`squares` must be a whole number from 2 to 10,000,000),
+/// never a Rust type.
+pub(crate) fn parse_spec(json: &[u8]) -> Result<crate::model::board::BoardSpec, BoardError> {
+    let mut de = serde_json::Deserializer::from_slice(json);
+    let spec = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let mut error = BoardError::json(None, e.inner());
+        if let BoardError::Json { message, .. } = &mut error {
+            *message = explain(&path, message);
+        }
+        error
+    })?;
+    de.end().map_err(|e| BoardError::json(None, &e))?;
+    Ok(spec)
+}
+
+/// What a board file looks like, for messages.
+const OBJECT_EXAMPLE: &str = r#"{"squares": 100, "ladders": [[1, 38]], "snakes": [[16, 6]]}"#;
+
+/// What the field at `path` (as serde_path_to_error writes it:
+/// `rules.dice.count`, `ladders[0][1]`, `.` for the whole file) must be.
+fn must_be(path: &str) -> String {
+    use crate::model::limits::{MAX_DICE, MAX_FACES, MAX_SQUARES};
+    let field = path.rsplit('.').next().unwrap_or(path);
+    let in_jump = (path.starts_with("ladders[") || path.starts_with("snakes["))
+        && path.matches('[').count() == 2;
+    match field {
+        "" => format!("a JSON object ({OBJECT_EXAMPLE})"),
+        "squares" => format!(
+            "a whole number from 2 to {}",
+            grouped(u64::from(MAX_SQUARES))
+        ),
+        "width" => "a whole number from 1 to the number of squares".to_string(),
+        "name" => "a string".to_string(),
+        "count" => format!("a whole number from 1 to {MAX_DICE}"),
+        "faces" => format!("a whole number from 2 to {}", grouped(u64::from(MAX_FACES))),
+        "start" => "0 or 1".to_string(),
+        "on" => "a whole number the dice can roll".to_string(),
+        "max_extra" | "forfeit_after" => "a whole number, or null for none".to_string(),
+        "ladders" | "snakes" => "a list of [from, to] pairs of squares".to_string(),
+        _ if in_jump => "a whole number, a square of the board".to_string(),
+        _ if path.starts_with("ladders[") || path.starts_with("snakes[") => {
+            "a [from, to] pair of squares".to_string()
+        }
+        _ if path.contains("weights[") => "a number, 0 or more".to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A whole number with thousands separated by commas: `10,000,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Rewrites serde's message for the field at `path` in the board's words.
+fn explain(path: &str, message: &str) -> String {
+    let shown = if path == "." { "the board" } else { path };
+    let what = must_be(if path == "." { "" } else { path });
+    let type_error = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+        .or_else(|| message.strip_prefix("invalid length "))
+        .and_then(|rest| rest.rsplit_once(", expected "));
+    match type_error {
+        Some((found, expected)) => {
+            let found = found.replace('`', "");
+            let found = if let Some(n) = found
+                .strip_prefix("floating point ")
+                .or_else(|| found.strip_prefix("integer "))
+            {
+                n.to_string()
+            } else if let Some(text) = found.strip_prefix("string ") {
+                format!("the text {text}")
+            } else {
+                match found.as_str() {
+                    "map" => "an object".to_string(),
+                    "sequence" => "a list".to_string(),
+                    "boolean true" | "boolean false" => found[8..].to_string(),
+                    _ => found,
+                }
+            };
+            let what = if what.is_empty() {
+                plain_words(expected)
+            } else {
+                what
+            };
+            if path == "." {
+                format!("a board file must be {what}, not {found}")
+            } else if message.starts_with("invalid length ") {
+                format!("`{shown}` must be {what}, not a list of length {found}")
+            } else {
+                format!("`{shown}` must be {what}, not {found}")
+            }
+        }
+        None if path == "." => message.to_string(),
+        None if message.starts_with("unknown field") || message.starts_with("duplicate field") => {
+            match path.rsplit_once('.') {
+                Some((parent, _)) => format!("`{parent}`: {message}"),
+                None => message.to_string(),
+            }
+        }
+        None if message == "number out of range" || message.starts_with("number out of range") => {
+            let what = if what.is_empty() {
+                "a number".to_string()
+            } else {
+                what
+            };
+            format!("`{shown}` must be {what}, not a number this large")
+        }
+        None => format!("`{shown}`: {message}"),
+    }
+}
+
+/// serde's name for an expected type, in words.
+fn plain_words(expected: &str) -> String {
+    match expected {
+        "i64" | "u64" | "u32" | "i32" | "usize" => "a whole number".to_string(),
+        "f64" | "f32" => "a number".to_string(),
+        e if e.starts_with("struct ") => "a JSON object".to_string(),
+        e if e.starts_with("a sequence") => "a list".to_string(),
+        e => e.to_string(),
+    }
+}
+
 impl BoardError {
     pub(crate) fn json(path: Option<&Path>, e: &serde_json::Error) -> BoardError {
         // serde_json appends " at line L column C" to its message; the

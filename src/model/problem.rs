@@ -72,6 +72,50 @@ impl fmt::Display for Squares {
     }
 }
 
+/// The first character of `text` that must not appear in a name or player
+/// id: a control character (C0, DEL, C1: terminal escapes, `\r`, `\n`), a
+/// bidirectional mark, embedding, override or isolate (U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069), a zero-width or invisible character
+/// (U+200B–U+200D, U+2060–U+2064, U+FEFF) or a line or paragraph separator
+/// (U+2028, U+2029). Printed, these rewrite a terminal, reorder or hide
+/// text, or make two different ids look the same (`A\u{200B}B` and `AB`).
+///
+/// # Example
+/// ```
+/// use snakeladder::hidden_character;
+/// assert_eq!(hidden_character("Ana"), None);
+/// assert_eq!(hidden_character("x\u{1b}[31m"), Some('\u{1b}'));
+/// assert_eq!(hidden_character("\u{202e}evil"), Some('\u{202e}'));
+/// ```
+pub fn hidden_character(text: &str) -> Option<char> {
+    text.chars().find(|&c| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{200B}'..='\u{200F}'
+                    | '\u{2028}'..='\u{202E}'
+                    | '\u{2060}'..='\u{2064}'
+                    | '\u{2066}'..='\u{2069}'
+                    | '\u{FEFF}'
+            )
+    })
+}
+
+/// `U+001B`.
+fn code_point_name(code_point: u32) -> String {
+    format!("U+{code_point:04X}")
+}
+
+/// What kind of hidden character a code point is, in words.
+fn hidden_kind(code_point: u32) -> &'static str {
+    match code_point {
+        0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069 => "a bidirectional control",
+        0x2028 | 0x2029 => "a line or paragraph separator",
+        0x200B..=0x200D | 0x2060..=0x2064 | 0xFEFF => "an invisible character",
+        _ => "a control character",
+    }
+}
+
 /// One thing wrong with a board file. Each names the field, the jump or the
 /// squares involved.
 #[derive(
@@ -280,6 +324,17 @@ pub enum Problem {
         value: f64,
         /// The values allowed.
         range: &'static str,
+    },
+    /// A name holds a character that could rewrite a terminal or a page or
+    /// make two names look alike: a control character (terminal escapes,
+    /// `\r`, newlines), a bidirectional override or isolate, a zero-width
+    /// character or a line separator ([`hidden_character`]).
+    #[error("{field}: has the character {}, which is not allowed in a name ({})", code_point_name(*code_point), hidden_kind(*code_point))]
+    NameCharacter {
+        /// The field (`name`).
+        field: String,
+        /// The first such character's code point.
+        code_point: u32,
     },
     /// Squares a token can reach from the start but from which the last square
     /// can never be reached.

@@ -1,7 +1,7 @@
 //! Reading a board: from JSON text, bytes, a file or any reader, each with
 //! the size cap of [`MAX_FILE_BYTES`], then validated.
 
-use crate::model::board::{Board, BoardSpec};
+use crate::model::board::Board;
 use crate::model::error::BoardError;
 use crate::model::limits::MAX_FILE_BYTES;
 use std::io::Read;
@@ -18,7 +18,7 @@ impl Board {
     /// [`BoardError::Json`] for malformed JSON (with line and column) or
     /// [`BoardError::Invalid`] for a board that breaks the rules.
     pub fn from_json_str(json: &str) -> Result<Board, BoardError> {
-        let spec: BoardSpec = serde_json::from_str(json).map_err(|e| BoardError::json(None, &e))?;
+        let spec = crate::model::error::parse_spec(json.as_bytes())?;
         Self::from_spec(&spec)
     }
 
@@ -27,8 +27,7 @@ impl Board {
     /// # Errors
     /// As [`Board::from_json_str`].
     pub fn from_json_slice(json: &[u8]) -> Result<Board, BoardError> {
-        let spec: BoardSpec =
-            serde_json::from_slice(json).map_err(|e| BoardError::json(None, &e))?;
+        let spec = crate::model::error::parse_spec(json)?;
         Self::from_spec(&spec)
     }
 

@@ -32,6 +32,16 @@ impl Board {
 
     fn validate_spec(spec: &BoardSpec) -> Result<Board, Vec<Problem>> {
         let mut problems = Vec::new();
+        if let Some(c) = spec
+            .name
+            .as_deref()
+            .and_then(crate::model::problem::hidden_character)
+        {
+            problems.push(Problem::NameCharacter {
+                field: "name".to_string(),
+                code_point: u32::from(c),
+            });
+        }
         let last = match u32::try_from(spec.squares) {
             Ok(n) if (2..=MAX_SQUARES).contains(&n) => Some(n),
             _ => {

@@ -45,6 +45,17 @@ pub enum Status {
     Aborted,
 }
 
+impl fmt::Display for Status {
+    /// In words: `in progress`, `won by Bo`, `aborted (every player left)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::InProgress => f.write_str("in progress"),
+            Status::Won { winner } => write!(f, "won by {winner}"),
+            Status::Aborted => f.write_str("aborted (every player left)"),
+        }
+    }
+}
+
 impl Status {
     /// Whether the game is over (won or aborted).
     pub fn is_over(&self) -> bool {
@@ -77,12 +88,16 @@ pub enum GameError {
     },
     /// A player id with a control character (a newline would break every
     /// transcript line it is printed in).
-    #[error("player {seat}'s id {player:?} has a control character")]
+    #[error(
+        "player {seat}'s id {player:?} has the character U+{code_point:04X}, which is not allowed in a player id (a control, bidirectional or invisible character)"
+    )]
     PlayerIdControl {
         /// The seat (1-based).
         seat: usize,
         /// The id.
         player: String,
+        /// The first such character ([`crate::model::problem::hidden_character`]).
+        code_point: u32,
     },
     /// A player id longer than [`MAX_PLAYER_ID_CHARS`].
     #[error("player id {player:?} is longer than {max} characters")]
@@ -167,10 +182,11 @@ pub fn check_players<S: AsRef<str>>(players: &[S]) -> Result<(), GameError> {
         if p.trim().is_empty() {
             return Err(GameError::EmptyPlayerId { seat: i + 1 });
         }
-        if p.chars().any(char::is_control) {
+        if let Some(c) = crate::model::problem::hidden_character(p) {
             return Err(GameError::PlayerIdControl {
                 seat: i + 1,
                 player: p.to_string(),
+                code_point: u32::from(c),
             });
         }
         if p.chars().count() > MAX_PLAYER_ID_CHARS {

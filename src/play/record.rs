@@ -15,6 +15,12 @@ use std::sync::Arc;
 /// The record format this crate writes and reads.
 pub const RECORD_FORMAT: u32 = 1;
 
+/// Largest record `play --replay` reads, and so the largest `play --record`
+/// writes: 1 GiB, a board file at its cap plus some 2.5 million rolls of a
+/// few hundred bytes each. A game whose record would be larger is refused
+/// before writing, so every record written can be replayed.
+pub const MAX_RECORD_BYTES: u64 = 1 << 30;
+
 /// Why a record could not be replayed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
@@ -31,19 +37,17 @@ pub enum ReplayError {
     #[error(transparent)]
     Board(#[from] BoardError),
     /// The game refused a recorded event.
-    #[error("event {event}: {source}")]
+    #[error("event {}: {source}", event + 1)]
     Game {
-        /// The event's index (0-based).
+        /// The event's index (0-based; messages count from 1).
         event: usize,
         /// The refusal.
         source: GameError,
     },
     /// A replayed turn differs from the recorded one.
-    #[error(
-        "event {event}: the replay diverges from the record (recorded {recorded:?}, replayed {replayed:?})"
-    )]
+    #[error("{}", divergence(recorded, replayed))]
     Diverged {
-        /// The event's index (0-based).
+        /// The event's index (0-based; messages name the turn, from 1).
         event: usize,
         /// What the record says.
         recorded: Box<RollResult>,
@@ -52,10 +56,10 @@ pub enum ReplayError {
     },
     /// A forfeit event was recorded after a different number of turns.
     #[error(
-        "event {event}: forfeit recorded after turn {recorded}, replayed after turn {replayed}"
+        "event {}: the record has players leaving after turn {recorded}, the replay had played {replayed} turns", event + 1
     )]
     ForfeitMisplaced {
-        /// The event's index (0-based).
+        /// The event's index (0-based; messages count from 1).
         event: usize,
         /// The turn the record names.
         recorded: u64,
@@ -63,13 +67,79 @@ pub enum ReplayError {
         replayed: u64,
     },
     /// The replay ends with another status or ranking than the record.
-    #[error("the replay ends as {replayed:?}, the record as {recorded:?}")]
+    #[error("{}", ending(recorded, replayed))]
     Ending {
         /// What the record says.
         recorded: Status,
         /// What the replay reached.
         replayed: Status,
     },
+}
+
+/// A replayed ending against the recorded one, in words.
+fn ending(recorded: &Status, replayed: &Status) -> String {
+    if recorded == replayed {
+        format!(
+            "the replayed game is {replayed} as recorded, but its ranking differs from the record's"
+        )
+    } else {
+        format!("the replayed game is {replayed}, the record says {recorded}")
+    }
+}
+
+/// A replayed turn against the recorded one, in words:
+/// `turn 5 (Ana): the record says 3 → 44, the replay rolled 5 → 49`.
+fn divergence(recorded: &RollResult, replayed: &RollResult) -> String {
+    let head = format!("turn {} ({})", recorded.number(), recorded.player());
+    if recorded.roll() != replayed.roll() || recorded.end() != replayed.end() {
+        return format!(
+            "{head}: the record says {} → {}, the replay rolled {} → {}",
+            recorded.roll(),
+            recorded.end(),
+            replayed.roll(),
+            replayed.end()
+        );
+    }
+    let mut differ = Vec::new();
+    let fields: [(&str, bool); 10] = [
+        ("the roll number", recorded.number() != replayed.number()),
+        ("the player", recorded.player() != replayed.player()),
+        ("the seat", recorded.seat() != replayed.seat()),
+        (
+            "the roll's place in the turn",
+            recorded.roll_in_turn() != replayed.roll_in_turn(),
+        ),
+        ("the start square", recorded.start() != replayed.start()),
+        (
+            "the landing square",
+            recorded.landing() != replayed.landing(),
+        ),
+        ("the jumps taken", recorded.jumps() != replayed.jumps()),
+        (
+            "why the token did not move",
+            recorded.blocked() != replayed.blocked(),
+        ),
+        (
+            "the finishing place",
+            recorded.place() != replayed.place() || recorded.finished() != replayed.finished(),
+        ),
+        (
+            "who rolls next",
+            recorded.extra_roll() != replayed.extra_roll()
+                || recorded.next_player() != replayed.next_player(),
+        ),
+    ];
+    for (name, differs) in fields {
+        if differs {
+            differ.push(name);
+        }
+    }
+    format!(
+        "{head}: the record and the replay agree on the roll ({}) and the end ({}) but differ in {}",
+        recorded.roll(),
+        recorded.end(),
+        differ.join(", ")
+    )
 }
 
 /// Everything needed to play a game again, and what happened in it.

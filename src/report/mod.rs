@@ -21,6 +21,7 @@
 pub(crate) mod board;
 pub mod charts;
 pub mod cross;
+pub mod numbers;
 pub(crate) mod text;
 
 use crate::markov::analysis::limits::Figure;

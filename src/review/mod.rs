@@ -118,6 +118,7 @@ pub fn field_of(problem: &Problem, spec: &BoardSpec) -> FieldPath {
         | Problem::TooLargeToCheck { .. }
         | Problem::Unwinnable { .. } => FieldPath::key("squares"),
         Problem::WidthOutOfRange { .. } => FieldPath::key("width"),
+        Problem::NameCharacter { .. } => FieldPath::key("name"),
         Problem::StartOutOfRange { .. } => FieldPath::key("rules.start"),
         Problem::TooManyJumps { .. } => FieldPath::key(if spec.snakes.len() > spec.ladders.len() {
             "snakes"

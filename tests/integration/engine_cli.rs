@@ -173,7 +173,13 @@ fn a_record_replays_to_the_same_transcript() {
     std::fs::write(&record, value.to_string()).unwrap();
     let out = run(&["play", "--replay", record.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("event 3"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(": turn 4 ("), "{stderr}");
+    assert!(stderr.contains("the record says"), "{stderr}");
+    assert!(
+        !stderr.contains("TurnResult") && !stderr.contains("Square("),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -286,9 +292,16 @@ fn the_turn_cap_stops_a_long_game_with_exit_3() {
             .unwrap()
             .contains("did not end within 5 rolls")
     );
-    // The unfinished game's record still replays.
-    let replayed = stdout_ok(&["play", "--replay", record.to_str().unwrap()]);
-    assert_eq!(replayed, stdout);
+    // The unfinished game's record still replays, and ends as the game
+    // did: unfinished, exit 3 (issue 14: not exit 0).
+    let replayed = run(&["play", "--replay", record.to_str().unwrap()]);
+    assert_eq!(replayed.status.code(), Some(3), "{replayed:?}");
+    assert_eq!(String::from_utf8(replayed.stdout).unwrap(), stdout);
+    let stderr = String::from_utf8_lossy(&replayed.stderr);
+    assert!(
+        stderr.contains("the recorded game is unfinished after 5 rolls"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -344,4 +357,34 @@ fn unwritable_record_and_unreadable_inputs_fail_cleanly() {
         "Ana,Bo",
     ]);
     assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_record_whose_ending_differs_says_so_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.json");
+    stdout_ok(&[
+        "play",
+        "--players",
+        "Ana,Bo",
+        "--seed",
+        "1",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let winner = value["status"]["winner"].as_str().unwrap().to_string();
+    let other = if winner == "Ana" { "Bo" } else { "Ana" };
+    value["status"]["winner"] = serde_json::json!(other);
+    std::fs::write(&record, value.to_string()).unwrap();
+    let out = run(&["play", "--replay", record.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "the replayed game is won by {winner}, the record says won by {other}"
+        )),
+        "{stderr}"
+    );
 }

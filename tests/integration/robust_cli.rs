@@ -114,6 +114,38 @@ fn long_name() -> Vec<u8> {
     format!(r#"{{"squares": 10, "name": "{}"}}"#, "n".repeat(10_000_000)).into_bytes()
 }
 
+/// Characters no output may carry raw: terminal escapes and bells, a
+/// carriage return, a right-to-left override, a zero-width space and a line
+/// separator (issue 14, item 8).
+const RAW_NEVER: &[char] = &['\u{1b}', '\u{7}', '\r', '\u{202e}', '\u{200b}', '\u{2028}'];
+
+/// A valid board whose name carries `name` (JSON-escaped).
+fn named(name: &str) -> Vec<u8> {
+    format!(r#"{{"squares": 10, "name": "{name}", "ladders": [[2, 7]]}}"#).into_bytes()
+}
+
+fn name_csi_red() -> Vec<u8> {
+    named("Red\\u001b[31m board")
+}
+fn name_osc_title() -> Vec<u8> {
+    named("\\u001b]0;title\\u0007 board")
+}
+fn name_carriage_return() -> Vec<u8> {
+    named("fake\\rline")
+}
+fn name_clear_screen() -> Vec<u8> {
+    named("\\u001b[2J")
+}
+fn name_rtl_override() -> Vec<u8> {
+    named("abc\\u202Edef")
+}
+fn name_zero_width() -> Vec<u8> {
+    named("A\\u200BB")
+}
+fn name_line_separator() -> Vec<u8> {
+    named("one\\u2028two")
+}
+
 fn huge_numbers_everywhere() -> Vec<u8> {
     let big = "9".repeat(100_000);
     format!(r#"{{"squares": {big}}}"#).into_bytes()
@@ -233,7 +265,7 @@ fn cases() -> Vec<Case> {
             "deeply nested JSON in a field",
             Input::Made("deep.json", deep_nesting),
             1,
-            "invalid type: sequence, expected a string",
+            "`name` must be a string, not a list",
         ),
         case(
             "deeply nested JSON at the top",
@@ -241,18 +273,74 @@ fn cases() -> Vec<Case> {
             1,
             "key must be a string",
         ),
+        // Names that would rewrite a terminal or hide text: a validation
+        // problem naming the field and the code point, never printed raw.
+        case(
+            "name with a colour escape",
+            Input::Made("csi.json", name_csi_red),
+            1,
+            "name: has the character U+001B, which is not allowed in a name (a control character)",
+        ),
+        case(
+            "name that sets the window title",
+            Input::Made("osc.json", name_osc_title),
+            1,
+            "name: has the character U+001B",
+        ),
+        case(
+            "name with a carriage return",
+            Input::Made("cr.json", name_carriage_return),
+            1,
+            "name: has the character U+000D",
+        ),
+        case(
+            "name that clears the screen",
+            Input::Made("clear.json", name_clear_screen),
+            1,
+            "name: has the character U+001B",
+        ),
+        case(
+            "name with a right-to-left override",
+            Input::Made("rtl.json", name_rtl_override),
+            1,
+            "name: has the character U+202E, which is not allowed in a name (a bidirectional control)",
+        ),
+        case(
+            "name with a zero-width space",
+            Input::Made("zwsp.json", name_zero_width),
+            1,
+            "name: has the character U+200B, which is not allowed in a name (an invisible character)",
+        ),
+        case(
+            "name with a line separator",
+            Input::Made("ls.json", name_line_separator),
+            1,
+            "name: has the character U+2028",
+        ),
         // JSON, but not a board file.
         case(
             "null",
             hostile("null.json"),
             1,
-            "invalid type: null, expected struct BoardSpec",
+            "a board file must be a JSON object ({\"squares\": 100, \"ladders\": [[1, 38]], \"snakes\": [[16, 6]]}), not null",
         ),
         case(
             "a bare number",
             hostile("number.json"),
             1,
-            "invalid type: integer `100`, expected struct BoardSpec",
+            "a board file must be a JSON object ({\"squares\": 100, \"ladders\": [[1, 38]], \"snakes\": [[16, 6]]}), not 100",
+        ),
+        case(
+            "a board written as an array of its fields",
+            hostile("array.json"),
+            1,
+            "a board file must be a JSON object ({\"squares\": 100, \"ladders\": [[1, 38]], \"snakes\": [[16, 6]]}), not a list",
+        ),
+        case(
+            "an empty array",
+            hostile("empty-array.json"),
+            1,
+            "a board file must be a JSON object",
         ),
         case(
             "missing squares",
@@ -282,44 +370,44 @@ fn cases() -> Vec<Case> {
             "squares as a string",
             hostile("squares-string.json"),
             1,
-            "invalid type: string \"100\", expected i64",
+            "`squares` must be a whole number from 2 to 10,000,000, not the text \"100\"",
         ),
         case(
             "squares as a fraction",
             hostile("squares-fraction.json"),
             1,
-            "invalid type: floating point `10.5`, expected i64",
+            "`squares` must be a whole number from 2 to 10,000,000, not 10.5",
         ),
         case(
             "a jump of one number",
             hostile("short-jump.json"),
             1,
-            "invalid length 1, expected an array of length 2",
+            "`ladders[0]` must be a [from, to] pair of squares, not a list of length 1",
         ),
         // Numbers too large for any integer, and negative squares.
         case(
             "squares past i64",
             hostile("squares-huge.json"),
             1,
-            "expected i64",
+            "`squares` must be a whole number from 2 to 10,000,000, not 1e+23",
         ),
         case(
             "squares past f64",
             hostile("squares-1e400.json"),
             1,
-            "number out of range",
+            "`squares` must be a whole number from 2 to 10,000,000, not a number this large",
         ),
         case(
             "100,000 digits",
             Input::Made("digits.json", huge_numbers_everywhere),
             1,
-            "number out of range",
+            "not a number this large",
         ),
         case(
             "a jump past u64",
             hostile("jump-huge.json"),
             1,
-            "expected i64",
+            "`ladders[0][1]` must be a whole number, a square of the board, not 1.8446744073709552e+19",
         ),
         case(
             "negative squares",
@@ -343,7 +431,7 @@ fn cases() -> Vec<Case> {
             "a weight past f64",
             hostile("weight-huge.json"),
             1,
-            "number out of range",
+            "`rules.dice.weights[1]` must be a number, 0 or more, not a number this large",
         ),
         case(
             "ten million dice",
@@ -509,6 +597,9 @@ fn hostile_inputs() {
             if all.contains("panicked") || all.contains("RUST_BACKTRACE") {
                 wrong.push("panicked".to_string());
             }
+            if let Some(c) = all.chars().find(|&c| RAW_NEVER.contains(&c)) {
+                wrong.push(format!("a raw U+{:04X} reached the output", u32::from(c)));
+            }
             if stderr.lines().count() > 1 {
                 wrong.push("more than one line on stderr".to_string());
             }
@@ -598,4 +689,35 @@ fn a_closed_pipe_ends_quietly_with_success() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Player ids with terminal escapes, bidirectional overrides, invisible
+/// characters or line separators are refused (exit 2) naming the code
+/// point, and no output carries them raw.
+#[test]
+fn hostile_player_ids_are_refused_and_never_printed_raw() {
+    for (ids, code_point) in [
+        ("Ana\u{1b}[31m,Bo", "U+001B"),
+        ("\u{1b}]0;title\u{7},Bo", "U+001B"),
+        ("An\ra,Bo", "U+000D"),
+        ("A\u{202e}B,Bo", "U+202E"),
+        ("A\u{200b}B,AB", "U+200B"),
+        ("one\u{2028}two,Bo", "U+2028"),
+    ] {
+        let out = Command::new(BIN)
+            .args(["play", "--seed", "1", "--players", ids])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{ids:?}: {out:?}");
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(all.contains(code_point), "{ids:?}: {all}");
+        assert!(
+            !all.chars().any(|c| RAW_NEVER.contains(&c)),
+            "{ids:?} reached the output raw: {all:?}"
+        );
+    }
 }

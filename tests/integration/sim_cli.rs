@@ -111,6 +111,10 @@ fn simulate_misuse_exits_2_and_bad_boards_exit_1() {
         &["simulate", "--games", "0"][..],
         &["simulate", "--players", "0"],
         &["simulate", "--players", "1001"],
+        &["simulate", "--players", "101"],
+        &["check", "--players", "101"],
+        &["analyze", "--players", "101"],
+        &["report", "--players", "2,101"],
         &["simulate", "--threads", "0"],
         &["simulate", "--games", "many"],
         &["simulate", "--format", "xml"],
@@ -132,8 +136,8 @@ fn check_agrees_on_the_default_board_and_prints_each_comparison() {
         String::from_utf8_lossy(&out.stdout)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("distribution of turns"), "{text}");
-    assert!(text.contains("mean turns"), "{text}");
+    assert!(text.contains("turns: distribution"), "{text}");
+    assert!(text.contains("turns: mean"), "{text}");
     assert!(
         text.lines().last().unwrap().starts_with("agree: all "),
         "{text}"
@@ -162,11 +166,7 @@ fn check_json_has_statistic_threshold_and_verdict() {
         assert!(c["statistic"].as_f64().unwrap() <= c["threshold"].as_f64().unwrap());
         assert_eq!(c["agrees"], true);
     }
-    assert!(
-        comparisons
-            .iter()
-            .any(|c| c["name"] == "seat 2: win probability")
-    );
+    assert!(comparisons.iter().any(|c| c["name"] == "seat 2: wins"));
 }
 
 #[test]
@@ -181,22 +181,27 @@ fn check_misuse_exits_2() {
 }
 
 #[test]
-fn simulate_refuses_a_board_too_large_for_its_table_with_exit_3() {
-    // 1,000,000 squares × 6 rolls is more entries than MAX_TABLE_ENTRIES.
-    let dir = std::env::temp_dir().join(format!("sim-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("huge.json");
+fn a_million_squares_simulate_and_a_memory_limit_refuses_before_any_work() {
+    // 1,000,000 squares × 6 rolls: past the old fixed cap of 2^22 entries.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.json");
     std::fs::write(
         &path,
         r#"{"squares": 1000000, "rules": {"overshoot": "win"}}"#,
     )
     .unwrap();
-    let out = snakeladder(&["simulate", "--games", "10", path.to_str().unwrap()]);
-    std::fs::remove_dir_all(&dir).ok();
-    assert_eq!(out.status.code(), Some(3));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("move table") && err.contains("entries"),
-        "{err}"
-    );
+    let path = path.to_str().unwrap();
+    let out = snakeladder(&["simulate", "--games", "10", "--threads", "1", path]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("10 games"), "{text}");
+    for command in ["simulate", "check"] {
+        let out = snakeladder(&[command, "--games", "10", "--max-memory", "10M", path]);
+        assert_eq!(out.status.code(), Some(3), "{command}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("would need about") && err.contains("over the limit of 10.0 MiB"),
+            "{command}: {err}"
+        );
+    }
 }

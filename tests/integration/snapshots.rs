@@ -122,8 +122,7 @@ fn generate() {
 fn help() {
     insta::assert_snapshot!("help", run(&["--help"]));
     for command in [
-        "analyze", "report", "simulate", "check", "generate", "validate", "play", "diff",
-        "tune",
+        "analyze", "report", "simulate", "check", "generate", "validate", "play", "diff", "tune",
     ] {
         insta::assert_snapshot!(format!("help-{command}"), run(&[command, "--help"]));
     }
@@ -192,4 +191,52 @@ fn outline_keeps_structure_only() {
             .join("boards")
             .is_dir()
     );
+}
+
+/// Issue 14's messages and number formats: a simulation of one game (no
+/// standard error: `-`, never NaN), a small probability in scientific
+/// notation, every seat of seven players, board type errors in the board's
+/// words, and a replay that diverges, in words and counting from 1.
+#[test]
+fn messages_and_number_formats() {
+    insta::assert_snapshot!(
+        "simulate-one-game",
+        run(&["simulate", "--games", "1", "boards/seed-ten-squares.json"])
+    );
+    insta::assert_snapshot!(
+        "analyze-seven-players",
+        run(&["analyze", "--players", "7", "boards/seed-ten-squares.json"])
+    );
+    let mut errors = String::new();
+    for file in [
+        "squares-string.json",
+        "squares-fraction.json",
+        "short-jump.json",
+        "array.json",
+        "number.json",
+        "weight-huge.json",
+    ] {
+        errors += &run(&["validate", &format!("tests/hostile/{file}")]);
+    }
+    insta::assert_snapshot!("board-type-errors", errors);
+
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.json");
+    let record = record.to_str().unwrap();
+    run(&[
+        "play",
+        "--players",
+        "Ana,Bo",
+        "--seed",
+        "1",
+        "--record",
+        record,
+    ]);
+    let text = std::fs::read_to_string(record).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value["events"][4]["turn"]["roll"] = serde_json::json!(6);
+    value["events"][4]["turn"]["end"] = serde_json::json!(49);
+    std::fs::write(record, value.to_string()).unwrap();
+    let replayed = run(&["play", "--replay", record]).replace(record, "game.json");
+    insta::assert_snapshot!("replay-diverges", replayed);
 }

@@ -101,5 +101,14 @@ fn analyze_refuses_past_max_memory_with_the_estimate() {
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(v["solver"], "sparse");
     assert_eq!(v["skipped"][0]["figure"], "distribution");
-    assert_eq!(v["skipped"][0]["cost"]["kind"], "work");
+    assert_eq!(v["skipped"][0]["reason"], "work");
+    assert_eq!(v["skipped"][0]["limit"], 1000.0);
+    assert_eq!(v["skipped"][0]["flag"], "--max-work");
+    assert!(v["skipped"][0]["estimate"].as_f64().unwrap() > 1000.0);
+    // Non-finite and absurd limits are refused, not wrapped to 0.
+    for value in ["inf", "nan", "1e30", "-5"] {
+        let bad = run(&["analyze", path, &format!("--max-work={value}")]);
+        assert_eq!(bad.status.code(), Some(2), "--max-work {value}");
+        assert!(text(&bad.stderr).contains("from 0 to 1e18"), "{value}");
+    }
 }

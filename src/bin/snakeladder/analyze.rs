@@ -4,6 +4,7 @@ use crate::common::{self, CliError, Format};
 use crate::memory;
 use snakeladder::Board;
 use snakeladder::design;
+use snakeladder::numbers::{percent, probability, tiny};
 use snakeladder::{Analysis, Options};
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,7 +16,7 @@ pub struct Args {
     /// The board file; `-` reads standard input. Without one, the built-in
     /// default board (Milton Bradley, chute 48→26).
     board: Option<PathBuf>,
-    /// Player counts for the seat odds, comma-separated.
+    /// Player counts for the seat odds, comma-separated (each 1 to 100).
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6",
           value_parser = clap::value_parser!(u32).range(1..=snakeladder::MAX_PLAYERS as i64))]
     players: Vec<u32>,
@@ -37,8 +38,8 @@ pub struct Args {
     max_memory: Option<u64>,
     /// Most multiply-adds one optional figure (distribution, per-jump
     /// figures, rest probabilities) may take before it is skipped with a
-    /// note. Default 2e10, about half a minute.
-    #[arg(long)]
+    /// note. Default 2e10, about half a minute; at most 1e18.
+    #[arg(long, value_parser = memory::parse_work)]
     max_work: Option<f64>,
 }
 
@@ -59,7 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     } else {
         None
     };
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
             // The sensitivity, when asked for, is one more field after the
@@ -75,8 +76,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 analysis: &analysis,
                 sensitivity: sensitivity.as_ref(),
             };
-            serde_json::to_writer_pretty(&mut out, &json).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            common::write_json(&mut out, None, &json)?;
         }
         Format::Text => {
             write_text(&mut out, &board, &analysis)?;
@@ -95,12 +95,16 @@ fn show(t: Option<usize>) -> String {
 }
 
 fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Result<()> {
-    let name = a.board.name.as_deref().unwrap_or("Unnamed board");
+    let name = common::shown(a.board.name.as_deref().unwrap_or("Unnamed board"));
     writeln!(out, "{name}")?;
     writeln!(
         out,
-        "  fingerprint {}  ·  {} squares, {} snakes, {} ladders  ·  {} states",
-        a.fingerprint, a.board.squares, a.board.snakes, a.board.ladders, a.board.states
+        "  fingerprint {}  ·  {} squares, {}, {}  ·  {} states",
+        a.fingerprint,
+        a.board.squares,
+        plural(a.board.snakes, "snake"),
+        plural(a.board.ladders, "ladder"),
+        a.board.states
     )?;
     writeln!(out, "  rules: {}", board.rules())?;
     for skip in &a.skipped {
@@ -117,7 +121,7 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     )?;
     writeln!(
         out,
-        "  min {}   mode {}   median {}   90% by {}   99% by {}",
+        "  min {}   mode {}   median {}   p90 {}   p99 {}",
         show(t.min),
         show(t.mode),
         show(t.median),
@@ -128,8 +132,8 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         writeln!(out, "  exact mean {} (≈ {:.12})", ex.mean_turns, t.mean)?;
         writeln!(
             out,
-            "    (agrees with the floating-point mean to {:.1e} relative)",
-            ex.relative_difference
+            "    (agrees with the floating-point mean to {} relative)",
+            tiny(ex.relative_difference)
         )?;
     }
     if board.rules().extra_turn().is_some() {
@@ -143,56 +147,24 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         let p = t.pmf.get(s.turns - 1).copied().unwrap_or(0.0);
         writeln!(
             out,
-            "  shortest game {} turn{}, e.g. rolling {} (P(T = {}) = {:.6})",
+            "  shortest game {} turn{}, e.g. rolling {} (P(T = {}) = {})",
             s.turns,
             if s.turns == 1 { "" } else { "s" },
             s.rolls_text(" "),
             s.turns,
-            p
+            probability(p, 6)
         )?;
     }
     write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;
     writeln!(
         out,
-        "  (quantiles: the smallest t with P(T ≤ t) ≥ p; distribution to a tail of {:.1e})",
-        t.tail
+        "  (p90, p99: the smallest t with P(T ≤ t) ≥ 0.9, 0.99; distribution to a tail of {})",
+        tiny(t.tail)
     )?;
     writeln!(out)?;
 
     if !a.players.is_empty() {
-        let widest = a.players.iter().map(|p| p.count).max().unwrap_or(0) as usize;
-        let seats = widest.min(6);
-        writeln!(
-            out,
-            "Players (each seat's chance of winning; seats in turn order)"
-        )?;
-        let mut header = "  players".to_string();
-        for i in 1..=seats {
-            header += &format!("  seat {i:<3}");
-        }
-        if widest > seats {
-            header += "  …      ";
-        }
-        header += "  turns in all  rounds";
-        writeln!(out, "{header}")?;
-        for p in &a.players {
-            let mut line = format!("  {:>7}", p.count);
-            for i in 0..seats {
-                match p.win_probability.get(i) {
-                    Some(w) => line += &format!("  {:>7.3}%", 100.0 * w),
-                    None => line += "          ",
-                }
-            }
-            if widest > seats {
-                line += "         ";
-            }
-            line += &format!(
-                "  {:>12.2}  {:>6.2}",
-                p.expected_total_turns, p.expected_rounds
-            );
-            writeln!(out, "{line}")?;
-        }
-        writeln!(out)?;
+        write_players(out, a)?;
     }
 
     if !a.jumps.is_empty() {
@@ -208,9 +180,9 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
             };
             writeln!(
                 out,
-                "  {label:<20} {:>10.4}   {:>17.2}%   {without}",
+                "  {label:<20} {:>10.4}   {:>18}   {without}",
                 j.expected_uses,
-                100.0 * j.use_probability
+                percent(j.use_probability, 2)
             )?;
         }
         writeln!(out)?;
@@ -234,7 +206,7 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     for s in busiest.iter().take(8) {
         let p = s
             .rest_probability
-            .map_or_else(|| "-".to_string(), |p| format!("{:.2}%", 100.0 * p));
+            .map_or_else(|| "-".to_string(), |p| percent(p, 2));
         let left = s
             .turns_left
             .map_or_else(|| "-".to_string(), |t| format!("{t:.2}"));
@@ -264,7 +236,57 @@ fn write_histogram(out: &mut impl Write, pmf: &[f64], until: usize) -> std::io::
     for (lo, p) in bins {
         let hi = lo + width - 1;
         let bar = "█".repeat(((p / top) * 40.0).round() as usize);
-        writeln!(out, "  {lo:>5}–{hi:<5} {:>6.2}%  {bar}", 100.0 * p)?;
+        writeln!(out, "  {lo:>5}–{hi:<5} {:>7}  {bar}", percent(p, 2))?;
     }
     Ok(())
+}
+
+/// `1 snake`, `2 snakes`.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Seats shown on one line of the players table; more wrap onto
+/// continuation lines, so every requested seat is shown.
+const SEATS_PER_LINE: usize = 6;
+
+/// The players table: per player count, the total turns, the rounds and
+/// every seat's chance of winning.
+fn write_players(out: &mut impl Write, a: &Analysis) -> std::io::Result<()> {
+    let widest = a.players.iter().map(|p| p.count).max().unwrap_or(0) as usize;
+    writeln!(
+        out,
+        "Players (each seat's chance of winning; seats in turn order)"
+    )?;
+    let mut header = "  players  total turns  rounds".to_string();
+    for i in 1..=widest.min(SEATS_PER_LINE) {
+        header += &format!("  {:>8}", format!("seat {i}"));
+    }
+    writeln!(out, "{header}")?;
+    let indent = "  players  total turns  rounds".len();
+    for p in &a.players {
+        let mut line = format!(
+            "  {:>7}  {:>11.2}  {:>6.2}",
+            p.count, p.expected_total_turns, p.expected_rounds
+        );
+        for (i, w) in p.win_probability.iter().enumerate() {
+            if i > 0 && i % SEATS_PER_LINE == 0 {
+                writeln!(out, "{line}")?;
+                let last = (i + SEATS_PER_LINE).min(p.win_probability.len());
+                let seats = if last == i + 1 {
+                    format!("seat {last}:")
+                } else {
+                    format!("seats {}–{last}:", i + 1)
+                };
+                line = format!("{seats:>width$}", width = indent);
+            }
+            line += &format!("  {:>8}", percent(*w, 3));
+        }
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out)
 }

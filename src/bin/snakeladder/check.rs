@@ -3,6 +3,7 @@
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE, Format};
 use snakeladder::check::{self, CheckError, CheckReport, Test};
+use snakeladder::numbers::{probability, tiny};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -24,11 +25,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     };
     bar.finish();
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            common::write_json(&mut out, Some(common::BoardId::of(&board)), &report)?;
         }
         Format::Text => write_text(&mut out, &report)?,
     }
@@ -39,23 +39,38 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 fn write_text(out: &mut impl Write, r: &CheckReport) -> std::io::Result<()> {
     writeln!(
         out,
-        "{} games, seed {}; family-wise error rate {:e}, {:.3e} per comparison",
-        r.games, r.seed, r.family_error_rate, r.comparison_error_rate
+        "{} games, seed {}; family-wise error rate {}, {} per comparison",
+        r.games,
+        r.seed,
+        tiny(r.family_error_rate),
+        probability(r.comparison_error_rate, 6)
     )?;
     for c in &r.comparisons {
         let (test, figures) = match c.test {
             Test::KolmogorovSmirnov => ("KS D", String::new()),
             Test::ZMean => (
                 "|z|",
-                format!("  exact {:.6}, simulated {:.6}", c.exact, c.simulated),
+                format!(
+                    "  exact {}, simulated {}",
+                    probability(c.exact, 6),
+                    probability(c.simulated, 6)
+                ),
             ),
             Test::StudentT => (
                 "|t|",
-                format!("  exact {:.6}, simulated {:.6}", c.exact, c.simulated),
+                format!(
+                    "  exact {}, simulated {}",
+                    probability(c.exact, 6),
+                    probability(c.simulated, 6)
+                ),
             ),
             Test::BinomialZ => (
                 "|z| binomial",
-                format!("  exact {:.6}, simulated {:.6}", c.exact, c.simulated),
+                format!(
+                    "  exact {}, simulated {}",
+                    probability(c.exact, 6),
+                    probability(c.simulated, 6)
+                ),
             ),
         };
         writeln!(

@@ -27,9 +27,6 @@ pub enum CliError {
     /// A board could not be analysed.
     #[error(transparent)]
     Analysis(#[from] snakeladder::analysis::AnalysisError),
-    /// A file could not be written (the old one, if any, is left intact).
-    #[error(transparent)]
-    Write(#[from] crate::atomic::AtomicWriteError),
     /// A simulation could not run.
     #[error(transparent)]
     Simulate(#[from] snakeladder::simulate::SimulateError),
@@ -40,9 +37,15 @@ pub enum CliError {
     /// A design tool could not do what was asked.
     #[error(transparent)]
     Design(#[from] snakeladder::design::DesignError),
+    /// An output path could not be used or written.
+    #[error(transparent)]
+    Destination(#[from] crate::output::OutputError),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
+    /// Reading standard input (for `--interactive`) failed.
+    #[error("cannot read standard input: {0}")]
+    Input(io::Error),
 }
 
 impl From<io::Error> for CliError {
@@ -79,7 +82,11 @@ impl CliError {
                 DesignError::Analysis(_) => EXIT_FAILURE,
                 _ => EXIT_CANNOT,
             },
-            CliError::Output(_) | CliError::Write(_) | CliError::Simulate(_) => EXIT_CANNOT,
+            CliError::Destination(e) if e.is_misuse() => EXIT_USAGE,
+            CliError::Output(_)
+            | CliError::Input(_)
+            | CliError::Destination(_)
+            | CliError::Simulate(_) => EXIT_CANNOT,
         };
         let _ = writeln!(io::stderr(), "error: {self}");
         ExitCode::from(code)
@@ -97,8 +104,44 @@ pub fn load_board(path: Option<&Path>) -> Result<Board, CliError> {
 }
 
 /// Standard output, buffered and locked.
-pub fn stdout() -> io::BufWriter<io::StdoutLock<'static>> {
-    io::BufWriter::new(io::stdout().lock())
+///
+/// # Errors
+/// [`CliError::Output`] when standard output is closed (`>&-`): the output
+/// would be lost, so the command ends with exit 3 instead of pretending.
+pub fn stdout() -> Result<io::BufWriter<io::StdoutLock<'static>>, CliError> {
+    if stdout_is_closed() {
+        return Err(CliError::Output(io::Error::other(
+            "standard output is closed",
+        )));
+    }
+    Ok(io::BufWriter::new(io::stdout().lock()))
+}
+
+/// Whether the process was started with standard output closed.
+///
+/// Rust's runtime, before `main`, reopens a closed descriptor 0, 1 or 2 on
+/// `/dev/null` for reading and writing, so writes to a closed standard
+/// output vanish without an error. A shell's `> /dev/null` opens it for
+/// writing only; so descriptor 1 open read-write on `/dev/null` (character
+/// device 1:3 on Linux) is taken as "closed". (`1<> /dev/null` is the one
+/// redirection mistaken for it.)
+fn stdout_is_closed() -> bool {
+    use rustix::fs::{FileType, OFlags, fcntl_getfl, fstat, major, minor};
+    use std::os::fd::AsFd;
+    let stdout = io::stdout();
+    let fd = stdout.as_fd();
+    let Ok(flags) = fcntl_getfl(fd) else {
+        return true;
+    };
+    if !flags.contains(OFlags::RDWR) {
+        return false;
+    }
+    let Ok(stat) = fstat(fd) else {
+        return true;
+    };
+    FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice
+        && major(stat.st_rdev) == 1
+        && minor(stat.st_rdev) == 3
 }
 
 /// Output format of the commands that print figures.
@@ -109,4 +152,90 @@ pub enum Format {
     Text,
     /// Every figure as JSON, for machines.
     Json,
+}
+
+/// Text from a file (a board's name, a player id) made safe for a terminal:
+/// every control, bidirectional or invisible character
+/// ([`snakeladder::hidden_character`]) is written as `\u{1b}`.
+/// Validation refuses such names already; this holds even if one got
+/// through.
+pub fn shown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let mut buf = [0u8; 4];
+        if snakeladder::hidden_character(c.encode_utf8(&mut buf)).is_some() {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hidden_characters_are_escaped() {
+        assert_eq!(super::shown("Ana"), "Ana");
+        assert_eq!(
+            super::shown("x\u{1b}[2J\r\u{202e}y\u{2028}"),
+            "x\\u{1b}[2J\\u{d}\\u{202e}y\\u{2028}"
+        );
+    }
+}
+
+/// The version of the JSON shapes of `analyze`, `simulate` and `check`, in
+/// every JSON output's `"schema"` key: raised when a key is renamed or
+/// removed or changes meaning (adding a key does not raise it).
+pub const JSON_SCHEMA: u32 = 1;
+
+/// Which board a JSON output is about.
+#[derive(serde::Serialize)]
+pub struct BoardId {
+    /// The board's name, `null` when the file gave none.
+    pub name: Option<String>,
+    /// Its fingerprint ([`Board::fingerprint`]).
+    pub fingerprint: String,
+    /// Its last square N.
+    pub squares: u32,
+}
+
+impl BoardId {
+    /// The name, fingerprint and size of `board`.
+    pub fn of(board: &Board) -> BoardId {
+        BoardId {
+            name: board.name().map(str::to_string),
+            fingerprint: board.fingerprint(),
+            squares: board.last().get(),
+        }
+    }
+}
+
+/// A JSON output: `{"schema": 1, "board": {...}, ...the body's keys}`.
+#[derive(serde::Serialize)]
+pub struct Versioned<'a, T: serde::Serialize> {
+    /// [`JSON_SCHEMA`].
+    pub schema: u32,
+    /// The board, when the body does not name it itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardId>,
+    /// The command's figures.
+    #[serde(flatten)]
+    pub body: &'a T,
+}
+
+/// Writes `body` as pretty JSON with the schema version and, if given, the
+/// board, followed by a newline.
+pub fn write_json<T: serde::Serialize>(
+    out: &mut impl Write,
+    board: Option<BoardId>,
+    body: &T,
+) -> io::Result<()> {
+    let versioned = Versioned {
+        schema: JSON_SCHEMA,
+        board,
+        body,
+    };
+    serde_json::to_writer_pretty(&mut *out, &versioned).map_err(io::Error::from)?;
+    writeln!(out)
 }

@@ -2,8 +2,8 @@
 //! `analyze --sensitivity`): parsing a target, the progress spinner, and
 //! printing a list of jump changes.
 
-use crate::atomic::write_atomic;
-use crate::common::{self, CliError};
+use crate::common::CliError;
+use crate::output::Output;
 use indicatif::{ProgressBar, ProgressStyle};
 use snakeladder::RulesSpec;
 use snakeladder::design::Layout;
@@ -235,13 +235,7 @@ pub fn generate_to_target(
     let found = result?;
     let mut json = serde_json::to_vec(&found.spec()).map_err(std::io::Error::from)?;
     json.push(b'\n');
-    if output == Path::new("-") {
-        let mut out = common::stdout();
-        out.write_all(&json)?;
-        out.flush()?;
-    } else {
-        write_atomic(output, |w| w.write_all(&json))?;
-    }
+    Output::resolve(output, &[])?.write(|w| w.write_all(&json))?;
     let mut err = std::io::stderr();
     let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {
         format!(", first-seat advantage {:.3}%", 100.0 * a)

@@ -72,7 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         (&old, &old_a, shown(&args.old)),
         (&new, &new_a, shown(&args.new)),
     );
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     match args.format {
         DiffFormat::Text => out.write_all(diff.text().as_bytes())?,
         DiffFormat::Markdown => out.write_all(diff.markdown().as_bytes())?,

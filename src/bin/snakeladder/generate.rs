@@ -1,12 +1,12 @@
 //! `snakeladder generate`: write a seeded random board file, for trying big
 //! boards without checking huge files in.
 
-use crate::atomic::write_atomic;
-use crate::common::{self, CliError, EXIT_FAILURE};
+use crate::common::{CliError, EXIT_FAILURE};
+use crate::output::Output;
 use snakeladder::design::{GenerateError, Layout, generate_spec};
 use snakeladder::{Board, Seed};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Exit code of a request that cannot make a board (too many jumps for the
@@ -48,8 +48,9 @@ pub struct Args {
     #[arg(long)]
     rules: Option<PathBuf>,
     /// Where to write the board; `-` (the default) for standard output. A
-    /// file is written whole or not at all (a temporary file in the same
-    /// directory, then renamed).
+    /// regular file is written whole or not at all (a temporary file in the
+    /// same directory, then renamed; a symbolic link's target is replaced);
+    /// a device or FIFO is written straight; a directory is refused.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
 }
@@ -57,6 +58,7 @@ pub struct Args {
 /// Runs `generate`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let default_jumps = if args.target_turns.is_some() { 10 } else { 0 };
+    let output = Output::resolve(&args.output, &[])?;
     let layout = Layout {
         squares: args.squares,
         snakes: args.snakes.unwrap_or(default_jumps),
@@ -87,12 +89,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let mut json = serde_json::to_vec(&spec).map_err(std::io::Error::from)?;
     json.push(b'\n');
-    if args.output == Path::new("-") {
-        let mut out = common::stdout();
-        out.write_all(&json)?;
-        out.flush()?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    write_atomic(&args.output, |w| w.write_all(&json))?;
+    output.write(|w| w.write_all(&json))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -3,13 +3,13 @@
 //! here.
 
 mod analyze;
-mod atomic;
 mod check;
 mod common;
-mod diff;
 mod design;
+mod diff;
 mod generate;
 mod memory;
+mod output;
 mod play;
 mod report;
 mod simulate;
@@ -17,6 +17,7 @@ mod tune;
 mod validate;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Exact analysis, validation, simulation and play of Snakes and Ladders boards.
@@ -51,10 +52,37 @@ enum Command {
     Diff(diff::Args),
     /// Find the fewest jump moves that bring a board's mean length into a band.
     Tune(tune::Args),
+    /// Print the shell completion script for SHELL on standard output.
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Writes the completion script of `shell` on standard output.
+fn completions(shell: clap_complete::Shell) -> Result<ExitCode, common::CliError> {
+    use clap::CommandFactory;
+    // Generated into memory first: clap_complete panics when its writer
+    // fails, and a closed pipe must end quietly.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "snakeladder", &mut script);
+    let mut out = common::stdout()?;
+    out.write_all(&script)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(err) = output::remove_temporaries_on_signals() {
+        // Output is still written atomically; only an interruption could
+        // leave a temporary file.
+        let _ = writeln!(
+            std::io::stderr(),
+            "warning: cannot install the signal handler that removes temporary files: {err}"
+        );
+    }
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(args),
         Command::Report(args) => report::run(args),
@@ -65,6 +93,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Completions { shell } => completions(shell),
     };
     match result {
         Ok(code) => code,

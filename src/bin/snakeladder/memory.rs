@@ -106,3 +106,46 @@ mod tests {
         assert!(parse_bytes("lots").is_err());
     }
 }
+
+/// The largest `--max-work`: 10¹⁸ multiply-adds, some thirty years of one
+/// core. Anything larger is a typo, and every work count stays exact in a
+/// `u64`.
+pub const MAX_WORK_LIMIT: f64 = 1e18;
+
+/// Parses a `--max-work` value: a number of multiply-adds from 0 to
+/// [`MAX_WORK_LIMIT`] (`2e10`, `5000000`). Infinity, NaN, negative and
+/// larger values are refused with a message saying what is allowed.
+///
+/// # Errors
+/// A message naming the text and the allowed range.
+///
+/// # Example
+/// ```
+/// /// assert_eq!(parse_work("2e10"), Ok(2e10));
+/// assert!(parse_work("inf").is_err());
+/// assert!(parse_work("nan").is_err());
+/// assert!(parse_work("1e30").is_err());
+/// ```
+pub fn parse_work(text: &str) -> Result<f64, String> {
+    let refuse = || format!("`{text}` is not a number of multiply-adds from 0 to 1e18 (e.g. 2e10)");
+    let work: f64 = text.trim().parse().map_err(|_| refuse())?;
+    if work.is_finite() && (0.0..=MAX_WORK_LIMIT).contains(&work) {
+        Ok(work)
+    } else {
+        Err(refuse())
+    }
+}
+
+#[cfg(test)]
+mod work_tests {
+    use super::parse_work;
+
+    #[test]
+    fn work_limits_are_finite_and_in_range() {
+        assert_eq!(parse_work("2e10"), Ok(2e10));
+        assert_eq!(parse_work("0"), Ok(0.0));
+        for bad in ["inf", "nan", "1e30", "-5", "lots"] {
+            assert!(parse_work(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,13 +1,14 @@
 //! `snakeladder play`: play a game in the terminal, one line per roll.
 
-use crate::atomic::{AtomicWriteError, write_atomic};
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
+use crate::output::Output;
 use snakeladder::analysis::LiveOdds;
-use snakeladder::check_players;
+use snakeladder::numbers::percent;
 use snakeladder::{
     Board, Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square, Status,
 };
-use std::io::{self, BufRead, Write};
+use snakeladder::{MAX_RECORD_BYTES, check_players};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -18,7 +19,12 @@ use std::sync::Arc;
 pub const DEFAULT_MAX_TURNS: u64 = 1_000_000;
 
 /// Exit code of command-line misuse, as clap gives it.
-const EXIT_MISUSE: u8 = 2;
+const EXIT_USAGE: u8 = 2;
+
+/// Longest line `--interactive` reads from standard input: it waits for
+/// Enter, so anything longer is not a person pressing a key (`< /dev/zero`
+/// would otherwise grow one line without bound).
+pub const MAX_INPUT_LINE: u64 = 1024;
 
 /// Prints one line on standard error; a closed standard error is ignored,
 /// never a panic.
@@ -34,8 +40,10 @@ pub struct Args {
     /// Board file (`-` for standard input); the built-in default board if omitted.
     board: Option<PathBuf>,
     /// Players in seat order, comma-separated: `Ana,Bo,Cy`.
-    #[arg(long, value_parser = parse_players, required_unless_present = "replay")]
-    players: Option<Players>,
+    /// (Checked in `run`, not by clap, whose message would echo a hostile
+    /// id raw.)
+    #[arg(long, required_unless_present = "replay")]
+    players: Option<String>,
     /// Seed of the dice; drawn at random (and printed) if omitted.
     #[arg(long)]
     seed: Option<Seed>,
@@ -45,7 +53,11 @@ pub struct Args {
     /// Wait for Enter on standard input before each roll.
     #[arg(long)]
     interactive: bool,
-    /// Write the replayable record of the game (JSON) to this file.
+    /// Write the replayable record of the game (JSON) to this file; `-`
+    /// writes it on standard output and the game's transcript on standard
+    /// error. A regular file is replaced atomically (a symbolic link's
+    /// target is replaced); a device or FIFO is written straight; a
+    /// directory or the board file is refused.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Replay a recorded game, checking every roll, and print it.
@@ -61,14 +73,12 @@ pub struct Args {
     max_turns: u64,
 }
 
-/// A validated player list.
-#[derive(Clone, Debug)]
-struct Players(Vec<String>);
-
-fn parse_players(s: &str) -> Result<Players, String> {
+/// The player list of `--players`, checked: the error's message escapes
+/// the ids it quotes.
+fn parse_players(s: &str) -> Result<Vec<String>, String> {
     let names: Vec<String> = s.split(',').map(|p| p.trim().to_string()).collect();
     check_players(&names).map_err(|e| e.to_string())?;
-    Ok(Players(names))
+    Ok(names)
 }
 
 /// Something that prints after every roll: the transcript, and with
@@ -132,7 +142,7 @@ impl Odds {
         by_seat.sort_by_key(|&(seat, _)| seat);
         let shown: Vec<String> = by_seat
             .iter()
-            .map(|&(seat, p)| format!("{} {:.1}%", game.players()[seat], 100.0 * p))
+            .map(|&(seat, p)| format!("{} {}", common::shown(&game.players()[seat]), percent(p, 1)))
             .collect();
         writeln!(out, "  odds: {}", shown.join(", "))
     }
@@ -146,13 +156,29 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.interactive && args.board.as_deref() == Some(Path::new("-")) {
         // Both would read standard input: the board would swallow the Enters.
         complain!("error: --interactive reads standard input, so the board cannot come from `-`");
-        return Ok(ExitCode::from(EXIT_MISUSE));
+        return Ok(ExitCode::from(EXIT_USAGE));
     }
+    let players = match parse_players(
+        args.players
+            .as_deref()
+            .expect("clap requires --players without --replay"),
+    ) {
+        Ok(players) => players,
+        Err(why) => {
+            complain!("error: --players: {}", common::shown(&why));
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
+    let record = match &args.record {
+        Some(path) => Some(Output::resolve(
+            path,
+            &args.board.as_deref().into_iter().collect::<Vec<_>>(),
+        )?),
+        None => None,
+    };
+    let record_on_stdout = args.record.as_deref() == Some(Path::new("-"));
     let board = Arc::new(common::load_board(args.board.as_deref())?);
-    let players = args
-        .players
-        .expect("clap requires --players without --replay")
-        .0;
+
     let drawn = args.seed.is_none();
     // The one place entropy enters: a seed drawn for a game the user did
     // not seed, printed so it can be replayed.
@@ -166,7 +192,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok(game) => game,
         Err(err) => return Ok(cannot(&err)),
     };
-    let mut out = common::stdout();
+    let mut out: Box<dyn Write> = if record_on_stdout {
+        Box::new(io::BufWriter::new(io::stderr()))
+    } else {
+        Box::new(common::stdout()?)
+    };
     writeln!(out, "{}", header(game.board(), game.players(), Some(seed)))?;
     if drawn {
         writeln!(out, "(seed drawn at random; replay with --seed {seed})")?;
@@ -194,10 +224,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if args.interactive {
             out.flush()?;
             let _ = write!(io::stderr(), "{current} to roll, press Enter: ");
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
+            let mut line = Vec::new();
+            let read = (&mut input)
+                .take(MAX_INPUT_LINE)
+                .read_until(b'\n', &mut line)
+                .map_err(CliError::Input)?;
+            if read == 0 {
                 let _ = writeln!(io::stderr());
                 stopped = Some("standard input closed; game stopped".to_string());
+                break;
+            }
+            if line.last() != Some(&b'\n') && read as u64 == MAX_INPUT_LINE {
+                let _ = writeln!(io::stderr());
+                stopped = Some(format!(
+                    "an input line longer than {MAX_INPUT_LINE} bytes (press Enter to roll); game stopped"
+                ));
                 break;
             }
         }
@@ -211,8 +252,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     summary(&mut out, game.status(), &game.ranking())?;
     out.flush()?;
-    if let Some(path) = &args.record {
-        if let Err(err) = write_record(path, &game.record()) {
+    drop(out);
+    if let Some(record) = &record {
+        let json = game.record().to_json();
+        if json.len() as u64 + 1 > MAX_RECORD_BYTES {
+            complain!(
+                "error: the record would be {} bytes, more than the {MAX_RECORD_BYTES} bytes --replay reads; not written",
+                json.len() + 1
+            );
+            return Ok(ExitCode::from(EXIT_CANNOT));
+        }
+        if let Err(err) = write_record(record, &json) {
             complain!("error: cannot write record: {err}");
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
@@ -230,12 +280,12 @@ fn cannot(err: &dyn std::error::Error) -> ExitCode {
 }
 
 fn header(board: &Board, players: &[String], seed: Option<Seed>) -> String {
-    let name = board.name().unwrap_or("Board");
+    let name = common::shown(board.name().unwrap_or("Board"));
     let dice = match seed {
         Some(seed) => format!("seed {seed}"),
         None => "recorded rolls".to_string(),
     };
-    format!("{name}: {}; {dice}", players.join(", "))
+    format!("{name}: {}; {dice}", common::shown(&players.join(", ")))
 }
 
 fn summary(
@@ -255,20 +305,19 @@ fn summary(
     Ok(())
 }
 
-/// Writes the record beside its target and renames it into place, so a
-/// reader never sees half a file.
-fn write_record(path: &Path, record: &GameRecord) -> Result<(), AtomicWriteError> {
-    write_atomic(path, |w| {
-        w.write_all(record.to_json().as_bytes())?;
+/// Writes the record (a regular file beside its target, then renamed into
+/// place, so a reader never sees half a file).
+fn write_record(output: &Output, json: &str) -> Result<(), CliError> {
+    output.write(|w| {
+        w.write_all(json.as_bytes())?;
         w.write_all(b"\n")
     })
 }
 
-/// Reads a record, refusing one larger than a board file may be (a record
-/// is a board plus a few hundred bytes a roll).
+/// Reads a record, refusing one larger than [`MAX_RECORD_BYTES`] (which
+/// `play --record` never writes).
 fn read_capped(path: &Path) -> io::Result<String> {
-    use std::io::Read;
-    let cap = snakeladder::MAX_FILE_BYTES;
+    let cap = MAX_RECORD_BYTES;
     let mut text = String::new();
     std::fs::File::open(path)?
         .take(cap + 1)
@@ -294,18 +343,28 @@ fn replay(path: &Path) -> Result<ExitCode, CliError> {
             return Ok(ExitCode::from(common::EXIT_FAILURE));
         }
     };
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     let seed = game.dice().seed();
     writeln!(out, "{}", header(game.board(), game.players(), seed))?;
     for event in game.history() {
         match event {
             Event::Roll(turn) => writeln!(out, "{}", turn.describe(game.board()))?,
             Event::Forfeit { players, .. } => {
-                writeln!(out, "{} left the game", players.join(", "))?
+                writeln!(out, "{} left the game", common::shown(&players.join(", ")))?
             }
         }
     }
     summary(&mut out, game.status(), &game.ranking())?;
     out.flush()?;
+    if !game.status().is_over() {
+        // The record was cut short (--max-turns, or input closed): it
+        // replays, and ends as the game that wrote it did.
+        complain!(
+            "error: {}: the recorded game is unfinished after {} rolls",
+            path.display(),
+            game.rolls_played()
+        );
+        return Ok(ExitCode::from(EXIT_CANNOT));
+    }
     Ok(ExitCode::from(EXIT_OK))
 }

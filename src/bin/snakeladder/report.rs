@@ -1,8 +1,8 @@
 //! `snakeladder report`: the analysis of a board as a Markdown or HTML page.
 
-use crate::atomic::write_atomic;
 use crate::common::{self, CliError};
 use crate::memory;
+use crate::output::Output;
 use clap::ValueEnum;
 use snakeladder::{Analysis, CrossCheck, CrossCheckError, Options, Report, Seed};
 use std::io::Write;
@@ -74,6 +74,13 @@ pub struct Args {
 
 /// Runs `report`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    // `-o -` is standard output, as for every command; any other path is
+    // checked (not a directory, not the board itself) before the work.
+    let inputs: Vec<&Path> = args.board.as_deref().into_iter().collect();
+    let output = match args.output.as_deref() {
+        Some(path) if path != Path::new("-") => Some((path, Output::resolve(path, &inputs)?)),
+        _ => None,
+    };
     let board = common::load_board(args.board.as_deref())?;
     let mut options = Options::default()
         .players(args.players)
@@ -97,13 +104,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     let format = args
         .format
-        .or_else(|| args.output.as_deref().map(Format::of))
+        .or_else(|| output.as_ref().map(|(path, _)| Format::of(path)))
         .unwrap_or(Format::Markdown);
     let mut doc = Report::new(&board, &analysis);
     if let Some(c) = &cross {
         doc = doc.with_cross_check(c);
     }
-    let rendered = match (format, &args.output) {
+    let rendered = match (format, output.as_ref().map(|(path, _)| *path)) {
         (Format::Html, _) => doc.render_html(),
         (Format::Markdown, Some(path)) => {
             let stem = path
@@ -122,16 +129,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             let _ = writeln!(err, "note: {n}");
         }
     }
-    match &args.output {
-        Some(path) => {
+    match &output {
+        Some((path, output)) => {
             let dir = path.parent().unwrap_or(Path::new(""));
             for file in &rendered.files {
-                write_atomic(dir.join(&file.name), |w| w.write_all(file.svg.as_bytes()))?;
+                Output::resolve(&dir.join(&file.name), &inputs)?
+                    .write(|w| w.write_all(file.svg.as_bytes()))?;
             }
-            write_atomic(path, |w| w.write_all(rendered.document.as_bytes()))?;
+            output.write(|w| w.write_all(rendered.document.as_bytes()))?;
         }
         None => {
-            let mut out = common::stdout();
+            let mut out = common::stdout()?;
             out.write_all(rendered.document.as_bytes())?;
             out.flush()?;
         }

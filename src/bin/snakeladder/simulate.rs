@@ -2,8 +2,9 @@
 //! statistic with its standard error.
 
 use crate::common::{self, CliError, Format};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use snakeladder::Seed;
+use snakeladder::numbers::{percent, rate};
 use snakeladder::simulate::{
     self, MAX_GAMES, MAX_THREADS, Progress, SimulationConfig, SimulationReport,
 };
@@ -39,6 +40,11 @@ pub struct RunArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
     threads: Option<u64>,
+    /// Most memory the simulation may use (e.g. 8G, 512M), estimated from
+    /// the board before anything is built; past it the board is refused
+    /// (exit 3) with the estimate. Default: half the machine's memory.
+    #[arg(long, value_parser = crate::memory::parse_bytes)]
+    max_memory: Option<u64>,
 }
 
 impl RunArgs {
@@ -49,6 +55,8 @@ impl RunArgs {
         if let Some(t) = self.threads {
             config = config.with_threads(t as usize)?;
         }
+        config =
+            config.with_max_memory(self.max_memory.unwrap_or_else(crate::memory::default_limit));
         Ok(config)
     }
 
@@ -80,10 +88,14 @@ fn progress_bar(games: u64) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(games);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {rate}, eta {eta}")
     {
-        bar.set_style(style);
+        bar.set_style(style.with_key(
+            "rate",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate(state.per_sec(), "games"));
+            },
+        ));
     }
     bar
 }
@@ -95,11 +107,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let bar = args.run.bar();
     let report = simulate::simulate_with_progress(&board, &config, &bar)?;
     bar.finish();
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            common::write_json(&mut out, Some(common::BoardId::of(&board)), &report)?;
         }
         Format::Text => write_text(&mut out, &board, &report)?,
     }
@@ -112,30 +123,47 @@ fn write_text(
     board: &snakeladder::Board,
     r: &SimulationReport,
 ) -> std::io::Result<()> {
-    let name = board.name().unwrap_or("board");
+    let name = common::shown(board.name().unwrap_or("board"));
+    let players = r.game().count;
     writeln!(
         out,
-        "{name}: {} games, {} player(s), seed {}",
+        "{name}: {} game{}, {players} player{}, seed {}",
         r.games,
-        r.game().count,
+        if r.games == 1 { "" } else { "s" },
+        if players == 1 { "" } else { "s" },
         r.seed
     )?;
+    if r.games < 2 {
+        writeln!(
+            out,
+            "(one game: no standard error or std dev can be estimated; play at least 2)"
+        )?;
+    }
     let line = |out: &mut dyn Write, what: &str, s: &simulate::SampleSummary| {
         writeln!(
             out,
-            "{what:<12} mean {:.4} ± {:.4} (s.e.), sd {:.3}, median {}, p90 {}, p99 {}, min {}, max {}",
-            s.mean, s.std_error, s.std_dev, s.median, s.p90, s.p99, s.min, s.max
+            "{what:<12} mean {:.4} ± {} (s.e.), std dev {}, median {}, p90 {}, p99 {}, min {}, max {}",
+            s.mean,
+            spread(s.std_error, 4),
+            spread(s.std_dev, 3),
+            s.median,
+            s.p90,
+            s.p99,
+            s.min,
+            s.max
         )
     };
     line(out, "turns", &r.turns)?;
     line(out, "rolls", &r.rolls)?;
     let game = r.game();
     if game.count > 1 {
-        line(out, "game turns", &game.total_turns)?;
+        line(out, "total turns", &game.total_turns)?;
         writeln!(
             out,
-            "{:<12} mean {:.4} ± {:.4} (s.e.)",
-            "rounds", game.expected_rounds, game.expected_rounds_std_error
+            "{:<12} mean {:.4} ± {} (s.e.)",
+            "rounds",
+            game.expected_rounds,
+            spread(game.expected_rounds_std_error, 4)
         )?;
         for (seat, (p, se)) in game
             .win_probability
@@ -143,21 +171,54 @@ fn write_text(
             .zip(&game.win_probability_std_error)
             .enumerate()
         {
-            writeln!(out, "seat {:<3} wins {p:.5} ± {se:.5}", seat + 1)?;
+            writeln!(
+                out,
+                "seat {:<3} wins {} ± {}",
+                seat + 1,
+                percent(*p, 3),
+                spread_percent(if r.games < 2 { f64::NAN } else { *se }, 3)
+            )?;
         }
     }
     for j in &r.jumps {
         writeln!(
             out,
-            "{:<6} {:>3}→{:<3} uses {:.4} ± {:.4}, used by {:.4} ± {:.4} of tokens",
+            "{:<6} {:>3}→{:<3} uses a game {:.4} ± {}, used at least once {} ± {}",
             j.kind.as_str(),
             j.from,
             j.to,
             j.expected_uses,
-            j.expected_uses_std_error,
-            j.use_probability,
-            j.use_probability_std_error
+            spread(j.expected_uses_std_error, 4),
+            percent(j.use_probability, 2),
+            spread_percent(
+                if r.games < 2 {
+                    f64::NAN
+                } else {
+                    j.use_probability_std_error
+                },
+                2
+            )
         )?;
     }
     Ok(())
+}
+
+/// A standard error or deviation: `-` when it cannot be estimated (one
+/// game), never `NaN`.
+fn spread(x: f64, decimals: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.decimals$}")
+    } else {
+        "-".to_string()
+    }
+}
+
+/// A standard error of a probability, as a percentage; `-` when it cannot
+/// be estimated.
+fn spread_percent(x: f64, decimals: usize) -> String {
+    if x.is_finite() {
+        format!("{:.decimals$}%", 100.0 * x)
+    } else {
+        "-".to_string()
+    }
 }

@@ -1,9 +1,9 @@
 //! `snakeladder tune`: the fewest jump moves that bring a board into a
 //! target band of mean turns.
 
-use crate::atomic::write_atomic;
 use crate::common::{self, CliError};
 use crate::design::{self, Band};
+use crate::output::Output;
 use snakeladder::Seed;
 use snakeladder::design::{TuneOptions, tune_with_progress};
 use std::io::Write;
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut report: Box<dyn Write> = if to_stdout {
         Box::new(std::io::stderr())
     } else {
-        Box::new(common::stdout())
+        Box::new(common::stdout()?)
     };
     let name = args
         .board
@@ -104,12 +104,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     json.push(b'\n');
     match args.output.as_deref() {
         Some(p) if p == Path::new("-") => {
-            let mut out = common::stdout();
+            let mut out = common::stdout()?;
             out.write_all(&json)?;
             out.flush()?;
         }
         Some(p) => {
-            write_atomic(p, |w| w.write_all(&json))?;
+            let inputs: Vec<&Path> = args.board.as_deref().into_iter().collect();
+            Output::resolve(p, &inputs)?.write(|w| w.write_all(&json))?;
             writeln!(report, "Wrote the tuned board to {}.", p.display())?;
         }
         None => writeln!(report, "(-o FILE writes the tuned board.)")?,

@@ -169,7 +169,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     );
 
     let summary = output::Tally::new(&reports, &other);
-    let mut out = common::stdout();
+    let mut out = common::stdout()?;
     match args.format {
         ValidateFormat::Text => out.write_all(output::text(&reports, &other).as_bytes())?,
         ValidateFormat::Github => out.write_all(output::github(&reports, &other).as_bytes())?,

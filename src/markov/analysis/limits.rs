@@ -106,12 +106,55 @@ pub enum Cost {
 }
 
 /// A figure left out of an analysis, and why.
+///
+/// In JSON: `{"figure": "jumps", "reason": "work", "estimate": 3.4e4,
+/// "limit": 10.0, "flag": "--max-work", "needs": null}`; `reason` is
+/// `memory` (estimate and limit in bytes), `work` (in multiply-adds) or
+/// `needs` (another skipped figure, named in `needs`; no estimate).
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[serde(into = "SkippedJson")]
 pub struct Skipped {
     /// The figure.
     pub figure: Figure,
     /// Why.
     pub cost: Cost,
+}
+
+/// The JSON shape of [`Skipped`]: every key always present.
+#[derive(Serialize)]
+struct SkippedJson {
+    figure: Figure,
+    reason: &'static str,
+    estimate: Option<f64>,
+    limit: Option<f64>,
+    flag: Option<&'static str>,
+    needs: Option<Figure>,
+}
+
+impl From<Skipped> for SkippedJson {
+    fn from(s: Skipped) -> SkippedJson {
+        let (reason, estimate, limit, flag, needs) = match s.cost {
+            Cost::Memory { needed, limit } => (
+                "memory",
+                Some(needed as f64),
+                Some(limit as f64),
+                Some("--max-memory"),
+                None,
+            ),
+            Cost::Work { needed, limit } => {
+                ("work", Some(needed), Some(limit), Some("--max-work"), None)
+            }
+            Cost::Needs { figure } => ("needs", None, None, None, Some(figure)),
+        };
+        SkippedJson {
+            figure: s.figure,
+            reason,
+            estimate,
+            limit,
+            flag,
+            needs,
+        }
+    }
 }
 
 impl fmt::Display for Skipped {
@@ -126,10 +169,22 @@ impl fmt::Display for Skipped {
             ),
             Cost::Work { needed, limit } => write!(
                 f,
-                "it needs about {needed:.1e} multiply-adds, over the limit of {limit:.1e} (--max-work)"
+                "it needs about {} multiply-adds, over the limit of {} (--max-work)",
+                multiply_adds(needed),
+                multiply_adds(limit)
             ),
             Cost::Needs { figure } => write!(f, "it needs {figure}, which was skipped"),
         }
+    }
+}
+
+/// A count of multiply-adds for people: whole below 10,000 (`0`, `10`),
+/// else two significant digits in scientific notation (`3.8e5`).
+fn multiply_adds(x: f64) -> String {
+    if x < 1e4 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1e}")
     }
 }
 

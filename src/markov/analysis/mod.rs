@@ -50,8 +50,11 @@ pub enum AnalysisError {
     /// Exact mode failed.
     #[error(transparent)]
     Exact(#[from] ExactError),
-    /// A player count below 1.
-    #[error("a game needs at least one player, not {count}")]
+    /// A player count below 1 or above [`crate::MAX_PLAYERS`].
+    #[error(
+        "players must be a whole number from 1 to {}, not {count}",
+        crate::MAX_PLAYERS
+    )]
     Players {
         /// The count asked for.
         count: u32,
@@ -290,7 +293,11 @@ impl Analysis {
     /// ```
     pub fn new(board: &Board, options: &Options) -> Result<Analysis, AnalysisError> {
         let limits = &options.limits;
-        if let Some(&count) = options.players.iter().find(|&&c| c == 0) {
+        if let Some(&count) = options
+            .players
+            .iter()
+            .find(|&&c| c == 0 || c as usize > crate::MAX_PLAYERS)
+        {
             return Err(AnalysisError::Players { count });
         }
         let needed = limits::chain_bytes(board);

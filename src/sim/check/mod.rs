@@ -125,6 +125,16 @@ pub enum CheckError {
     /// The simulation failed.
     #[error(transparent)]
     Simulate(#[from] SimulateError),
+    /// The exact analysis skipped figures past its limits, so they cannot be
+    /// compared; refused before simulating rather than compared in part.
+    #[error(
+        "the exact analysis skipped figures a check compares, so nothing was simulated: {}",
+        skipped.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    Skipped {
+        /// What was skipped and why.
+        skipped: Vec<crate::markov::analysis::limits::Skipped>,
+    },
 }
 
 /// Analyses `board` exactly, simulates it as `config` says, and compares
@@ -158,9 +168,19 @@ pub fn check_with_progress(
     config: &SimulationConfig,
     progress: &dyn Progress,
 ) -> Result<CheckReport, CheckError> {
+    // The simulation's limits are checked before the exact side runs, so a
+    // board the simulation refuses fails at once.
+    simulate::check_memory(board, config)?;
     let k = config.players();
-    let options = Options::default().players(if k > 1 { vec![k] } else { Vec::new() });
+    let options = Options::default()
+        .players(if k > 1 { vec![k] } else { Vec::new() })
+        .max_memory(config.max_memory());
     let analysis = Analysis::new(board, &options)?;
+    if !analysis.skipped.is_empty() {
+        return Err(CheckError::Skipped {
+            skipped: analysis.skipped.clone(),
+        });
+    }
     let exact = ExactFigures::from_analysis(&analysis, k);
     let sim = simulate::simulate_with_progress(board, config, progress)?;
     Ok(compare(&exact, &sim))
@@ -284,13 +304,13 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
     let mut pending = Vec::new();
     let mut skipped = Vec::new();
     pending.push(Pending::Z {
-        name: "mean turns".into(),
+        name: "turns: mean".into(),
         exact: exact.mean_turns,
         mean: sim.turns.mean,
         se: (exact.variance_turns / nf).sqrt(),
     });
     pending.push(Pending::Z {
-        name: "mean rolls".into(),
+        name: "rolls: mean".into(),
         exact: exact.mean_rolls,
         mean: sim.rolls.mean,
         se: (exact.variance_rolls / nf).sqrt(),
@@ -302,24 +322,24 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
         let name = format!("{} {}→{}", s.kind, s.from, s.to);
         if nf * e.use_probability >= MIN_EXPECTED_COUNT {
             pending.push(Pending::T {
-                name: format!("{name}: expected uses"),
+                name: format!("{name}: uses a game"),
                 exact: e.expected_uses,
                 mean: s.expected_uses,
                 se: s.expected_uses_std_error,
                 df,
             });
         } else {
-            skipped.push(format!("{name}: expected uses"));
+            skipped.push(format!("{name}: uses a game"));
         }
         if frequent(e.use_probability) {
             pending.push(Pending::Binomial {
-                name: format!("{name}: use probability"),
+                name: format!("{name}: used at least once"),
                 p: e.use_probability,
                 hits: s.tokens_using,
                 n,
             });
         } else {
-            skipped.push(format!("{name}: use probability"));
+            skipped.push(format!("{name}: used at least once"));
         }
     }
     for e in &exact.squares {
@@ -331,23 +351,23 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
         let reach = s.rest_probability.max(e.rest_probability.unwrap_or(0.0));
         if nf * reach >= MIN_EXPECTED_COUNT {
             pending.push(Pending::T {
-                name: format!("square {}: expected rests", e.square),
+                name: format!("square {}: rests a game", e.square),
                 exact: e.expected_rests,
                 mean: s.expected_rests,
                 se: s.expected_rests_std_error,
                 df,
             });
         } else {
-            skipped.push(format!("square {}: expected rests", e.square));
+            skipped.push(format!("square {}: rests a game", e.square));
         }
         match e.rest_probability {
             Some(p) if frequent(p) && !sim.has_extra_rolls => pending.push(Pending::Binomial {
-                name: format!("square {}: rest probability", e.square),
+                name: format!("square {}: P(ever rests there)", e.square),
                 p,
                 hits: s.tokens_resting,
                 n,
             }),
-            Some(_) => skipped.push(format!("square {}: rest probability", e.square)),
+            Some(_) => skipped.push(format!("square {}: P(ever rests there)", e.square)),
             None => {}
         }
     }
@@ -355,7 +375,7 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
         let game = sim.game();
         assert_eq!(p.count, game.count, "different player counts");
         for (seat, (&q, &hits)) in p.win_probability.iter().zip(&game.wins).enumerate() {
-            let name = format!("seat {}: win probability", seat + 1);
+            let name = format!("seat {}: wins", seat + 1);
             let g = sim.games as f64;
             if g * q >= MIN_EXPECTED_COUNT && g * (1.0 - q) >= MIN_EXPECTED_COUNT {
                 pending.push(Pending::Binomial {
@@ -370,14 +390,14 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
         }
         let df = sim.games.saturating_sub(1);
         pending.push(Pending::T {
-            name: "expected total turns".into(),
+            name: "total turns: mean".into(),
             exact: p.expected_total_turns,
             mean: game.expected_total_turns,
             se: game.expected_total_turns_std_error,
             df,
         });
         pending.push(Pending::T {
-            name: "expected rounds".into(),
+            name: "rounds: mean".into(),
             exact: p.expected_rounds,
             mean: game.expected_rounds,
             se: game.expected_rounds_std_error,
@@ -389,7 +409,7 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
     let counts: Vec<(u64, u64)> = sim.turns_histogram.iter().collect();
     let cdf = &exact.turns_cdf;
     let mut comparisons = vec![kolmogorov_smirnov(
-        "distribution of turns",
+        "turns: distribution",
         &counts,
         |t| match t {
             0 => 0.0,

@@ -33,13 +33,13 @@ fn default_board_passes_with_two_players() {
     assert!(report.passed, "{}", explain(&report));
     let names: Vec<&str> = report.comparisons.iter().map(|c| c.name.as_str()).collect();
     for wanted in [
-        "distribution of turns",
-        "mean turns",
-        "seat 1: win probability",
-        "expected total turns",
-        "snake 48→26: expected uses",
-        "ladder 1→38: use probability",
-        "square 47: expected rests",
+        "turns: distribution",
+        "turns: mean",
+        "seat 1: wins",
+        "total turns: mean",
+        "snake 48→26: uses a game",
+        "ladder 1→38: used at least once",
+        "square 47: rests a game",
     ] {
         assert!(names.contains(&wanted), "{wanted} in {names:?}");
     }
@@ -63,7 +63,7 @@ fn a_wrong_transition_in_the_simulation_is_caught() {
     assert!(!report.passed);
     let failed: Vec<&str> = report.failures().map(|c| c.name.as_str()).collect();
     assert!(
-        failed.contains(&"ladder 1→38: use probability"),
+        failed.contains(&"ladder 1→38: used at least once"),
         "{failed:?}"
     );
 }
@@ -81,7 +81,7 @@ fn a_subtly_wrong_transition_is_caught() {
     let report = compare(&exact_of(&board, 1), &sim);
     let failed: Vec<&str> = report.failures().map(|c| c.name.as_str()).collect();
     assert!(
-        failed.contains(&"square 94: expected rests"),
+        failed.contains(&"square 94: rests a game"),
         "the check missed a wrong transition: {failed:?}"
     );
 }
@@ -100,7 +100,7 @@ fn a_wrong_chain_on_the_exact_side_is_caught() {
     .unwrap();
     let report = compare(&exact_of(&aks, 1), &sim);
     assert!(!report.passed);
-    assert!(report.failures().any(|c| c.name == "mean turns"));
+    assert!(report.failures().any(|c| c.name == "turns: mean"));
     // And the right exact side agrees with the same simulation.
     let right = compare(&exact_of(&default, 1), &sim);
     assert!(right.passed, "{}", explain(&right));

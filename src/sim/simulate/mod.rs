@@ -48,6 +48,8 @@ mod sampler;
 mod stats;
 mod table;
 
+use crate::markov::analysis::limits::DEFAULT_MAX_MEMORY;
+use crate::markov::sparse::memory::Bytes;
 pub use stats::{Histogram, QUANTILES, Quantile, SampleSummary};
 pub use table::{MAX_TABLE_ENTRIES, MoveTable, TableError, TableMove};
 
@@ -86,7 +88,10 @@ pub enum SimulateError {
         games: u64,
     },
     /// `players` is 0 or more than [`MAX_PLAYERS`].
-    #[error("players must be between 1 and {}, not {players}", MAX_PLAYERS)]
+    #[error(
+        "players must be a whole number from 1 to {}, not {players}",
+        MAX_PLAYERS
+    )]
     Players {
         /// The value asked for.
         players: u32,
@@ -100,6 +105,17 @@ pub enum SimulateError {
     /// The board is too large for a move table.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The simulation would need more memory than allowed.
+    #[error(
+        "simulating this board would need about {} of memory (move table {}, {} per worker), over the limit of {} (see --max-memory)",
+        Bytes(estimate.total()), Bytes(estimate.table), Bytes(estimate.per_worker), Bytes(*limit)
+    )]
+    Memory {
+        /// The estimate.
+        estimate: MemoryEstimate,
+        /// The limit.
+        limit: u64,
+    },
     /// A token made more than [`MAX_ROLLS_PER_TOKEN`] rolls without finishing.
     #[error(
         "a token made {rolls} rolls without finishing (batch {batch}); the board's games are too long to simulate"
@@ -137,6 +153,7 @@ pub struct SimulationConfig {
     seed: Seed,
     players: u32,
     threads: Option<usize>,
+    max_memory: Option<u64>,
 }
 
 impl SimulationConfig {
@@ -153,7 +170,29 @@ impl SimulationConfig {
             seed,
             players: 1,
             threads: None,
+            max_memory: None,
         })
+    }
+
+    /// The same, refusing ([`SimulateError::Memory`]) a board whose
+    /// simulation is estimated to need more than `bytes` (default
+    /// [`DEFAULT_MAX_MEMORY`], as the analysis).
+    pub fn with_max_memory(self, bytes: u64) -> SimulationConfig {
+        SimulationConfig {
+            max_memory: Some(bytes),
+            ..self
+        }
+    }
+
+    /// The memory limit: the one given, else [`DEFAULT_MAX_MEMORY`].
+    pub fn max_memory(&self) -> u64 {
+        self.max_memory.unwrap_or(DEFAULT_MAX_MEMORY)
+    }
+
+    /// The worker threads the simulation will use.
+    fn worker_threads(&self) -> usize {
+        self.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
     }
 
     /// The same with `players` seats per game.
@@ -363,8 +402,68 @@ pub fn simulate_with_progress(
     config: &SimulationConfig,
     progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
+    check_memory(board, config)?;
     let table = MoveTable::new(board)?;
     simulate_table(board, &table, config, progress)
+}
+
+/// What a simulation of a board is estimated to hold in memory at most.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MemoryEstimate {
+    /// The move table, its jump paths and what building them holds.
+    pub table: u64,
+    /// One worker's tallies (a count per table entry, sums per square and
+    /// per jump).
+    pub per_worker: u64,
+    /// Tallies alive at once: two per thread (rayon's fold and reduce) and
+    /// one more.
+    pub workers: u64,
+}
+
+impl MemoryEstimate {
+    /// The whole estimate in bytes.
+    pub fn total(&self) -> u64 {
+        self.table
+            .saturating_add(self.per_worker.saturating_mul(self.workers))
+    }
+}
+
+/// Estimates the memory a simulation of `board` under `config` holds at
+/// most, from the board alone and in time linear in its size: nothing is
+/// allocated for it.
+pub fn estimate_memory(board: &Board, config: &SimulationConfig) -> MemoryEstimate {
+    let squares = board.last().index() as u64 + 1;
+    let entries = MoveTable::entries_needed(board);
+    let jumps = board.jumps().len() as u64;
+    let path_jumps = MoveTable::path_jumps_bound(board);
+    // Per entry: the packed entry (8) and its end square (4). Per path: its
+    // Vec (24 + 4 a jump), the HashMap key cloned while building (the same
+    // again) and the map's slot (~40); a quarter more for the allocator's
+    // slack on many small lists, and 16 MiB for the process itself (a
+    // 40,000-square follow chain measured 5.99 GiB against 6.0 estimated
+    // without them).
+    let table = entries * 12 + path_jumps * 10 + jumps * (24 + 24 + 40) + (16 << 20);
+    // Per entry a count (8); per square seen-stamps (16), cluster sums
+    // (8 + 16 + 16) and scratch (8); the same per jump and per path.
+    let per_worker = entries * 8 + squares * 64 + jumps * (64 + 16) + 16;
+    MemoryEstimate {
+        table,
+        per_worker,
+        workers: 2 * config.worker_threads() as u64 + 1,
+    }
+}
+
+/// Refuses a board whose simulation would pass `config`'s memory limit.
+///
+/// # Errors
+/// [`SimulateError::Memory`] with the estimate.
+pub fn check_memory(board: &Board, config: &SimulationConfig) -> Result<(), SimulateError> {
+    let estimate = estimate_memory(board, config);
+    let limit = config.max_memory();
+    if estimate.total() > limit {
+        return Err(SimulateError::Memory { estimate, limit });
+    }
+    Ok(())
 }
 
 /// [`simulate_with_progress`] over a given table: the tests hand it a
@@ -387,9 +486,7 @@ fn run_engine(
     progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
     let sampler = Sampler::new(board.rules().dice());
-    let threads = config
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let threads = config.worker_threads();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -21,12 +21,12 @@
 use crate::{Board, Square};
 use std::collections::HashMap;
 
-/// Most entries (squares × rolls × phases) a table may hold: 2^22 entries
-/// of 12 bytes (the entry and its end square) is 48 MiB, and each worker
-/// keeps a count per entry too (another 32 MiB); more than a simulation
-/// should spend. Larger boards are
-/// for the exact analysis.
-pub const MAX_TABLE_ENTRIES: u64 = 1 << 22;
+/// Most entries (squares × rolls × phases) a table may hold: the entry
+/// index, times the dice's totals, must fit the `u32` row offset of an
+/// table entry. The memory a table needs is estimated and limited before
+/// building it ([`super::estimate_memory`]); this bound only keeps the
+/// packing exact.
+pub const MAX_TABLE_ENTRIES: u64 = u32::MAX as u64;
 
 /// Flag bit of [`TableEntry::info`]: the roll ends on the last square.
 pub(crate) const FINISHED: u32 = 1 << 31;
@@ -133,7 +133,7 @@ impl MoveTable {
         let outcomes = board.rules().dice().outcomes();
         let rolls = outcomes.len();
         let phase_starts = phase_starts(board);
-        let entries_needed = squares as u64 * rolls as u64 * phase_starts.len() as u64;
+        let entries_needed = Self::entries_needed(board);
         if entries_needed > MAX_TABLE_ENTRIES {
             return Err(TableError::TooLarge {
                 squares: squares as u64,
@@ -197,6 +197,43 @@ impl MoveTable {
             has_extra,
             start: board.rules().start().get(),
         })
+    }
+
+    /// The entries (squares × rolls × phases) a table of `board` holds.
+    pub fn entries_needed(board: &Board) -> u64 {
+        (board.last().index() as u64 + 1)
+            * board.rules().dice().outcomes().len() as u64
+            * phase_starts(board).len() as u64
+    }
+
+    /// An upper bound of the jumps listed over all distinct paths of a
+    /// table of `board`: under `forbid` one per jump; under `follow` a
+    /// path is a jump and the rest of its chain, so at most the sum over
+    /// jumps of their chain's length, found in one pass with memoisation.
+    pub fn path_jumps_bound(board: &Board) -> u64 {
+        let jumps = board.jumps();
+        let mut depth: Vec<u64> = vec![0; jumps.len()];
+        let mut total = 0u64;
+        let mut stack = Vec::new();
+        for start in 0..jumps.len() {
+            let mut j = start;
+            // Validation rules out cycles under `follow` (and `forbid` has
+            // no chains); the length check only keeps this loop finite.
+            while depth[j] == 0 && stack.len() <= jumps.len() {
+                stack.push(j);
+                match board.jump_index(jumps[j].to()) {
+                    Some(next) => j = next,
+                    None => break,
+                }
+            }
+            let mut below = depth[j];
+            while let Some(k) = stack.pop() {
+                below += 1;
+                depth[k] = below;
+            }
+            total = total.saturating_add(depth[start]);
+        }
+        total
     }
 
     /// Squares 0..=N: the number of rows of one phase.

@@ -237,3 +237,37 @@ fn cluster_standard_errors_match_the_binomial_where_both_apply() {
     let ratio = ladder.expected_uses_std_error / ladder.use_probability_std_error;
     assert!((ratio - 1.0).abs() < RELATIVE, "ratio {ratio}");
 }
+
+#[test]
+fn the_path_bound_covers_every_path_of_a_follow_chain_table() {
+    // Ladders 1→2→3→…→50 under `follow`: the path from ladder i is the
+    // rest of the chain, 50 − i + 1 jumps; the bound is their sum.
+    let ladders: Vec<String> = (1..=50).map(|i| format!("[{i},{}]", i + 1)).collect();
+    let json = format!(
+        r#"{{"squares": 60, "ladders": [{}], "rules": {{"chains": "follow"}}}}"#,
+        ladders.join(",")
+    );
+    let board = Board::from_json_str(&json).unwrap();
+    let bound = MoveTable::path_jumps_bound(&board);
+    assert_eq!(bound, 50 * 51 / 2);
+    let table = MoveTable::new(&board).unwrap();
+    let listed: u64 = (1..=table.paths() as u32)
+        .map(|id| table.path(id).len() as u64)
+        .sum();
+    assert!(listed <= bound, "{listed} > {bound}");
+    assert_eq!(
+        MoveTable::entries_needed(&board),
+        table.entries().len() as u64
+    );
+    // The estimate is refused past a limit below it, and accepted at it.
+    let config = SimulationConfig::new(10, Seed::new(1))
+        .unwrap()
+        .with_threads(1)
+        .unwrap();
+    let estimate = super::estimate_memory(&board, &config).total();
+    assert!(super::check_memory(&board, &config.with_max_memory(estimate)).is_ok());
+    assert!(matches!(
+        super::check_memory(&board, &config.with_max_memory(estimate - 1)),
+        Err(SimulateError::Memory { .. })
+    ));
+}

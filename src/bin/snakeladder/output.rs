@@ -1,0 +1,526 @@
+//! Where a command's output goes, and writing it there without ever
+//! destroying what stands at the path.
+//!
+//! Every command that writes a file (`report -o`, `generate -o`,
+//! `play --record`) goes through [`Output`]:
+//!
+//! - `-` is standard output;
+//! - a regular file (or a path that does not exist yet) is replaced
+//!   atomically: the output is written into a temporary file in the same
+//!   directory, flushed to disk, then renamed over the path, so a failure
+//!   or an interruption leaves the old file as it was;
+//! - a symbolic link is followed and its target replaced (the link stays a
+//!   link);
+//! - anything else that can be opened for writing (a character device such
+//!   as `/dev/null`, a FIFO, `/dev/stdout`) is written straight, with no
+//!   temporary file: renaming over it would replace the device or pipe;
+//! - a directory is refused, and so is a path that is one of the command's
+//!   own inputs (it would be overwritten while, or before, being read).
+//!
+//! Temporary files are registered while they exist, and
+//! [`remove_temporaries_on_signals`] deletes them when SIGINT, SIGTERM or
+//! SIGHUP ends the process. SIGKILL cannot be caught: a process killed by it
+//! while writing leaves its `.NAME.PID.N.tmp` file behind.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Most symbolic links followed from an output path to its target, as
+/// Linux's own limit for one path (`MAXSYMLINKS`).
+const MAX_LINKS: usize = 40;
+
+/// Why an output could not be written. Each variant names the path as the
+/// user gave it.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The output path is a directory.
+    #[error("{}: is a directory; give a file name for the output", path.display())]
+    Directory {
+        /// The output path.
+        path: PathBuf,
+    },
+    /// The output path is one of the command's inputs.
+    #[error("{}: is also an input of this command ({}); write the output elsewhere", path.display(), input.display())]
+    SameAsInput {
+        /// The output path.
+        path: PathBuf,
+        /// The input it names.
+        input: PathBuf,
+    },
+    /// The output path could not be examined or its links resolved.
+    #[error("{}: cannot use as output: {source}", path.display())]
+    Resolve {
+        /// The output path.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// The temporary file could not be made beside the target.
+    #[error("{}: cannot create a temporary file in {}: {source}", path.display(), dir.display())]
+    Create {
+        /// The output path.
+        path: PathBuf,
+        /// The directory the temporary file was to go in.
+        dir: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// A path written straight (device, FIFO) could not be opened.
+    #[error("{}: cannot open for writing: {source}", path.display())]
+    Open {
+        /// The output path.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// Writing, flushing or syncing failed.
+    #[error("{}: cannot write: {source}", path.display())]
+    Write {
+        /// The output path.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// The finished temporary file could not be renamed over the target.
+    #[error("{}: cannot replace the file: {source}", path.display())]
+    Persist {
+        /// The output path.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+}
+
+impl OutputError {
+    /// Whether the error is a mistake in the command line (exit 2) rather
+    /// than output that could not be written (exit 3).
+    pub fn is_misuse(&self) -> bool {
+        matches!(self, OutputError::SameAsInput { .. })
+    }
+}
+
+/// How an output path is written.
+#[derive(Debug)]
+enum Target {
+    /// Standard output.
+    Stdout,
+    /// Opened and written in place: a device, a FIFO, a `/proc` descriptor.
+    Straight {
+        /// Whether to truncate on opening (a regular file reached through
+        /// `/dev/stdout` or `/proc/self/fd/N`).
+        truncate: bool,
+    },
+    /// A regular file (or none yet), replaced atomically at this resolved
+    /// path.
+    Replace(PathBuf),
+}
+
+/// A resolved output destination.
+#[derive(Debug)]
+pub struct Output {
+    /// The path as the user gave it, for messages.
+    shown: PathBuf,
+    target: Target,
+}
+
+impl Output {
+    /// Resolves `path` (`-` is standard output), refusing a directory and
+    /// any of `inputs` (the files the command reads; `-` entries are
+    /// ignored).
+    ///
+    /// # Errors
+    /// [`OutputError::Directory`], [`OutputError::SameAsInput`], or
+    /// [`OutputError::Resolve`] when the path cannot be examined (a loop of
+    /// links, a component that is not a directory, no permission).
+    pub fn resolve(path: &Path, inputs: &[&Path]) -> Result<Output, OutputError> {
+        let shown = path.to_path_buf();
+        if path == Path::new("-") || names_stdout(path) {
+            return Ok(Output {
+                shown,
+                target: Target::Stdout,
+            });
+        }
+        let resolve_error = |source| OutputError::Resolve {
+            path: shown.clone(),
+            source,
+        };
+        let target = match fs::metadata(path) {
+            Ok(meta) => {
+                if meta.is_dir() {
+                    return Err(OutputError::Directory { path: shown });
+                }
+                refuse_inputs(path, &meta, inputs)?;
+                let resolved = resolve_links(path).map_err(resolve_error)?;
+                // A descriptor link of /proc (`/dev/stdout` is one) points at
+                // an open file, pipe or terminal: write through it, never
+                // rename over it.
+                let via_proc = resolved.starts_with("/proc/");
+                if !meta.is_file() || via_proc {
+                    Target::Straight {
+                        truncate: meta.is_file(),
+                    }
+                } else {
+                    Target::Replace(resolved)
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                // Nothing there yet, or a dangling link: write its target.
+                Target::Replace(resolve_links(path).map_err(resolve_error)?)
+            }
+            Err(e) => return Err(resolve_error(e)),
+        };
+        Ok(Output { shown, target })
+    }
+
+    /// Writes the output: `write` fills a buffered writer, and the result
+    /// reaches the destination whole or (for a replaced file) not at all.
+    ///
+    /// # Errors
+    /// [`OutputError`] naming the path. For a replaced file the old file is
+    /// left as it was and no temporary file remains.
+    pub fn write<F>(&self, write: F) -> Result<(), crate::common::CliError>
+    where
+        F: FnOnce(&mut dyn Write) -> io::Result<()>,
+    {
+        let write_error = |source| OutputError::Write {
+            path: self.shown.clone(),
+            source,
+        };
+        match &self.target {
+            Target::Stdout => {
+                let mut out = crate::common::stdout()?;
+                write(&mut out)?;
+                out.flush()?;
+            }
+            Target::Straight { truncate } => {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .truncate(*truncate)
+                    .open(&self.shown)
+                    .map_err(|source| OutputError::Open {
+                        path: self.shown.clone(),
+                        source,
+                    })?;
+                let mut out = BufWriter::new(file);
+                write(&mut out).map_err(write_error)?;
+                out.flush().map_err(write_error)?;
+            }
+            Target::Replace(target) => replace(&self.shown, target, write)?,
+        }
+        Ok(())
+    }
+}
+
+/// Refuses an output that is the same file as one of the inputs.
+fn refuse_inputs(path: &Path, meta: &fs::Metadata, inputs: &[&Path]) -> Result<(), OutputError> {
+    use std::os::unix::fs::MetadataExt;
+    for input in inputs.iter().filter(|p| **p != Path::new("-")) {
+        if let Ok(other) = fs::metadata(input) {
+            if other.dev() == meta.dev() && other.ino() == meta.ino() {
+                return Err(OutputError::SameAsInput {
+                    path: path.to_path_buf(),
+                    input: input.to_path_buf(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` is, or links to, this process's standard output
+/// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`). It is written through
+/// the open descriptor: reopening it would fail for a pipe or terminal that
+/// belongs to another user.
+fn names_stdout(path: &Path) -> bool {
+    const STDOUT: [&str; 3] = ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        if STDOUT.iter().any(|s| current == Path::new(s)) {
+            return true;
+        }
+        match fs::read_link(&current) {
+            Ok(link) if link.is_absolute() => current = link,
+            Ok(link) => current = current.parent().unwrap_or(Path::new(".")).join(link),
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// Follows symbolic links at the last component of `path` until it names
+/// something that is not a link (or nothing). Directory components need no
+/// resolving: the rename goes through them.
+fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&current)?;
+                current = if link.is_absolute() {
+                    link
+                } else {
+                    current.parent().unwrap_or(Path::new(".")).join(link)
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Temporary files that exist right now, removed by the signal handler.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Distinguishes the temporary files of one process.
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A registered temporary file, removed (and unregistered) when dropped
+/// unless it was renamed into place first.
+struct Temporary {
+    path: PathBuf,
+    persisted: bool,
+}
+
+impl Temporary {
+    /// Registers, then creates, a new temporary file beside `target`; the
+    /// path is registered before the file exists, so a signal can never
+    /// leave an unregistered one.
+    fn create(target: &Path, mode: u32) -> io::Result<(Temporary, File)> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = parent(target);
+        let name = target
+            .file_name()
+            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+        loop {
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+            pending().push(path.clone());
+            let temp = Temporary {
+                path,
+                persisted: false,
+            };
+            match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(mode)
+                .open(&temp.path)
+            {
+                Ok(file) => return Ok((temp, file)),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    // Not ours: forget it without removing it.
+                    let mut temp = temp;
+                    temp.persisted = true;
+                    continue;
+                }
+                Err(e) => {
+                    let mut temp = temp;
+                    temp.persisted = true;
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if !self.persisted {
+            let _ = fs::remove_file(&self.path);
+        }
+        pending().retain(|p| p != &self.path);
+    }
+}
+
+/// The directory a temporary file for `target` goes in.
+fn parent(target: &Path) -> &Path {
+    match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes `target` atomically: a temporary file beside it, flushed and
+/// synced, then renamed over it. The new file keeps the old one's
+/// permissions, or gets 0o666 less the umask when there was none.
+fn replace<F>(shown: &Path, target: &Path, write: F) -> Result<(), OutputError>
+where
+    F: FnOnce(&mut dyn Write) -> io::Result<()>,
+{
+    use std::os::unix::fs::PermissionsExt;
+    let old = fs::metadata(target).ok().filter(|m| m.is_file());
+    let (mut temp, file) =
+        Temporary::create(target, 0o666).map_err(|source| OutputError::Create {
+            path: shown.to_path_buf(),
+            dir: parent(target).to_path_buf(),
+            source,
+        })?;
+    let write_error = |source| OutputError::Write {
+        path: shown.to_path_buf(),
+        source,
+    };
+    if let Some(old) = old {
+        let mode = old.permissions().mode();
+        file.set_permissions(fs::Permissions::from_mode(mode))
+            .map_err(write_error)?;
+    }
+    let mut out = BufWriter::new(file);
+    write(&mut out).map_err(write_error)?;
+    let file = out.into_inner().map_err(|e| write_error(e.into_error()))?;
+    file.sync_all().map_err(write_error)?;
+    drop(file);
+    fs::rename(&temp.path, target).map_err(|source| OutputError::Persist {
+        path: shown.to_path_buf(),
+        source,
+    })?;
+    temp.persisted = true;
+    Ok(())
+}
+
+/// Installs a handler that, on SIGINT, SIGTERM or SIGHUP, removes every
+/// temporary file being written and then ends the process as the signal
+/// would have.
+///
+/// # Errors
+/// When the handler cannot be installed.
+pub fn remove_temporaries_on_signals() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                for path in pending().drain(..) {
+                    let _ = fs::remove_file(path);
+                }
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names in a directory, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn write(output: &Output, text: &str) -> Result<(), crate::common::CliError> {
+        output.write(|w| w.write_all(text.as_bytes()))
+    }
+
+    #[test]
+    fn a_new_file_is_written_and_an_old_one_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        write(&Output::resolve(&path, &[]).unwrap(), "first").unwrap();
+        write(&Output::resolve(&path, &[]).unwrap(), "second").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "second");
+        assert_eq!(names(dir.path()), ["out.txt"]);
+    }
+
+    #[test]
+    fn a_symlink_stays_a_link_and_its_target_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.md");
+        let link = dir.path().join("link.md");
+        fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink("real.md", &link).unwrap();
+        write(&Output::resolve(&link, &[]).unwrap(), "new").unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        assert_eq!(names(dir.path()), ["link.md", "real.md"]);
+    }
+
+    #[test]
+    fn a_dangling_symlink_creates_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("link.md");
+        std::os::unix::fs::symlink("made.md", &link).unwrap();
+        write(&Output::resolve(&link, &[]).unwrap(), "made").unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.path().join("made.md")).unwrap(),
+            "made"
+        );
+    }
+
+    #[test]
+    fn a_directory_and_an_input_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Output::resolve(dir.path(), &[]).unwrap_err();
+        assert!(matches!(err, OutputError::Directory { .. }), "{err}");
+        let board = dir.path().join("board.json");
+        fs::write(&board, "{}").unwrap();
+        let link = dir.path().join("alias.json");
+        std::os::unix::fs::symlink(&board, &link).unwrap();
+        let err = Output::resolve(&link, &[&board]).unwrap_err();
+        assert!(matches!(err, OutputError::SameAsInput { .. }), "{err}");
+        assert!(err.is_misuse());
+        assert!(err.to_string().contains("alias.json"), "{err}");
+    }
+
+    #[test]
+    fn a_character_device_is_written_straight() {
+        let output = Output::resolve(Path::new("/dev/null"), &[]).unwrap();
+        assert!(
+            matches!(output.target, Target::Straight { .. }),
+            "{output:?}"
+        );
+        write(&output, "gone").unwrap();
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+    }
+
+    #[test]
+    fn a_failing_writer_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        fs::write(&path, "kept").unwrap();
+        let output = Output::resolve(&path, &[]).unwrap();
+        let result = output.write(|w| {
+            w.write_all(&[b'x'; 100_000])?;
+            Err(io::Error::other("gave up"))
+        });
+        assert!(result.is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "kept");
+        assert_eq!(names(dir.path()), ["out.txt"]);
+        assert!(!pending().iter().any(|p| p.starts_with(dir.path())));
+    }
+
+    #[test]
+    fn the_old_permissions_are_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        write(&Output::resolve(&path, &[]).unwrap(), "new").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+    }
+}

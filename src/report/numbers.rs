@@ -1,0 +1,124 @@
+//! How figures are written for people, in one place, so that every command
+//! and report writes the same figure the same way.
+//!
+//! The rule for probabilities: a value that fixed-point notation would
+//! round to zero, or to one or two digits, is written in scientific notation
+//! with three significant digits (`1.23e-5`), never as `0.000000`; zero is
+//! `0`. Nothing is ever written with an exponent of zero (`1.0e0`).
+
+/// Below this, a probability is written in scientific notation: with the
+/// four to six decimals the text uses, anything smaller keeps at most two
+/// significant digits.
+pub const SCIENTIFIC_BELOW: f64 = 1e-3;
+
+/// A probability (or any small non-negative figure) with `decimals`
+/// decimals, or in scientific notation with three significant digits when
+/// it is below [`SCIENTIFIC_BELOW`].
+///
+/// # Example
+/// ```
+/// use snakeladder::numbers::probability;
+/// assert_eq!(probability(0.111_111_1, 6), "0.111111");
+/// assert_eq!(probability(2.5e-7, 6), "2.50e-7");
+/// assert_eq!(probability(0.0, 6), "0");
+/// ```
+pub fn probability(p: f64, decimals: usize) -> String {
+    if p == 0.0 {
+        "0".to_string()
+    } else if p.is_finite() && p.abs() < SCIENTIFIC_BELOW {
+        format!("{p:.2e}")
+    } else {
+        format!("{p:.decimals$}")
+    }
+}
+
+/// A probability as a percentage with `decimals` decimals (`53.47%`), or,
+/// when the probability is below [`SCIENTIFIC_BELOW`], the percentage in
+/// scientific notation with three significant digits (`2.50e-5%`).
+///
+/// # Example
+/// ```
+/// use snakeladder::numbers::percent;
+/// assert_eq!(percent(0.534_72, 2), "53.47%");
+/// assert_eq!(percent(2.5e-7, 2), "2.50e-5%");
+/// assert_eq!(percent(0.0, 2), "0%");
+/// ```
+pub fn percent(p: f64, decimals: usize) -> String {
+    if p == 0.0 {
+        "0%".to_string()
+    } else if p.is_finite() && p.abs() < SCIENTIFIC_BELOW {
+        format!("{:.2e}%", 100.0 * p)
+    } else {
+        format!("{:.decimals$}%", 100.0 * p)
+    }
+}
+
+/// A small positive quantity (a tail mass, a relative error) in scientific
+/// notation with two significant digits, `0` for zero; a value from 0.01 up
+/// is written plainly (`0.25`, `1`) rather than as `2.5e-1` or `1.0e0`.
+///
+/// # Example
+/// ```
+/// use snakeladder::numbers::tiny;
+/// assert_eq!(tiny(9.1e-13), "9.1e-13");
+/// assert_eq!(tiny(1.0), "1");
+/// assert_eq!(tiny(0.0), "0");
+/// ```
+pub fn tiny(x: f64) -> String {
+    if x == 0.0 {
+        "0".to_string()
+    } else if x.is_finite() && x.abs() < 0.01 {
+        format!("{x:.1e}")
+    } else {
+        let s = format!("{x:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// A rate per second with an SI prefix and one decimal: `3.2 M games/s`.
+///
+/// # Example
+/// ```
+/// use snakeladder::numbers::rate;
+/// assert_eq!(rate(3_208_206.893_7, "games"), "3.2 M games/s");
+/// assert_eq!(rate(950.0, "games"), "950.0 games/s");
+/// ```
+pub fn rate(per_second: f64, unit: &str) -> String {
+    const PREFIXES: [(f64, &str); 4] = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")];
+    for (scale, prefix) in PREFIXES {
+        if per_second >= scale {
+            return format!("{:.1} {prefix} {unit}/s", per_second / scale);
+        }
+    }
+    format!("{per_second:.1} {unit}/s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_figure_is_written_as_a_rounded_zero_or_with_exponent_zero() {
+        for p in [1e-300, 1e-12, 4.9e-7, 9.99e-4, 1e-3, 0.5, 1.0] {
+            for text in [probability(p, 6), percent(p, 2), tiny(p)] {
+                assert!(!text.starts_with("0.000"), "{p}: {text}");
+                assert!(
+                    !text.ends_with("e0") && !text.contains("e0%"),
+                    "{p}: {text}"
+                );
+                let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+                assert!(!digits.trim_matches('0').is_empty(), "{p}: {text}");
+            }
+        }
+        assert_eq!(probability(9.99e-4, 6), "9.99e-4");
+        assert_eq!(probability(1e-3, 6), "0.001000");
+        assert_eq!(tiny(0.25), "0.25");
+    }
+
+    #[test]
+    fn rates_take_the_largest_prefix_below_them() {
+        assert_eq!(rate(999.94, "games"), "999.9 games/s");
+        assert_eq!(rate(1_000.0, "games"), "1.0 k games/s");
+        assert_eq!(rate(12_345_678_901.0, "rolls"), "12.3 G rolls/s");
+    }
+}
