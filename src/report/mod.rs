@@ -921,7 +921,18 @@ mod tests {
 
     /// A name that tries every trick: it may not open a tag, a comment, a
     /// heading, a table row, or reverse or hide the text after it.
-    const HOSTILE: &str = r#"{"name": "x\n# Forged heading\n| a | b |\n<!-- c --><img src=x onerror=alert(1)> \u202Edesrever \u200Bhidden \u2028line", "squares": 30, "ladders": [[3, 11]], "snakes": [[27, 5]]}"#;
+    /// A name with every structure-forging character validation lets
+    /// through (control, bidirectional and invisible characters are refused
+    /// by validation as `name_character`; `text`'s own tests feed those to
+    /// the escaping functions directly).
+    const HOSTILE: &str = r##"{"name": "x # Forged heading | a | b | <!-- c --><img src=x onerror=alert(1)> [link](http://x) *em*", "squares": 30, "ladders": [[3, 11]], "snakes": [[27, 5]]}"##;
+
+    #[test]
+    fn names_with_hidden_characters_never_reach_a_report() {
+        let hidden = r#"{"name": "x\n# Forged \u202Edesrever", "squares": 30}"#;
+        let err = Board::from_json_str(hidden).unwrap_err();
+        assert_eq!(err.problems()[0].kind(), "name_character");
+    }
 
     #[test]
     fn hostile_names_forge_no_structure() {
@@ -930,19 +941,12 @@ mod tests {
         let first = md.lines().next().unwrap();
         assert!(first.starts_with("# x "), "{first}");
         assert!(!md.contains("\n# Forged"));
+        assert!(md.contains("\\# Forged"), "{first}");
         assert!(text::tests::all_escaped(&md, '<'), "{md}");
         assert!(md.contains("\\<img"));
-        assert!(!md.contains("\u{202E}") && !md.contains("\u{200B}") && !md.contains("\u{2028}"));
-        assert!(md.contains("⟨U+202E⟩desrever"));
+        assert!(!md.contains("[link](http"), "{first}");
         let page = Report::new(&board, &a).html();
-        for raw in [
-            "<!-- c",
-            "<img",
-            "\u{202E}",
-            "\u{200B}",
-            "\u{2028}",
-            "onerror=alert(1)>",
-        ] {
+        for raw in ["<!-- c", "<img", "onerror=alert(1)>"] {
             assert!(!page.contains(raw), "{raw:?}");
         }
         assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
