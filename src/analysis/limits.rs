@@ -156,7 +156,8 @@ impl Limits {
 /// # Formula
 /// A turn makes at most `L` rolls (1 without extra rolls, `max_extra + 1`
 /// or `forfeit_after` with a cap, and without one the `L` at which
-/// `p(on)^L` falls below [`tolerance::BONUS_CUTOFF`]); each roll of each
+/// `p(on)^L` falls below [`tolerance::BONUS_CUTOFF`], at least
+/// [`tolerance::BONUS_FULL_ROLLS`] and at most the squares); each roll of each
 /// total gives at most one kernel entry, one rest and a jump use. About 100
 /// bytes per entry (first as a row, then as CSR with its rewards) and 256
 /// per square.
@@ -171,7 +172,9 @@ pub fn chain_bytes(board: &Board) -> u64 {
             (None, Some(k)) => u64::from(k),
             (None, None) => {
                 let p = rules.dice().probability(x.on());
-                (tolerance::BONUS_CUTOFF.ln() / p.ln()).ceil().max(1.0) as u64
+                ((tolerance::BONUS_CUTOFF.ln() / p.ln()).ceil().max(1.0) as u64)
+                    .max(tolerance::BONUS_FULL_ROLLS as u64)
+                    .min(u64::from(board.last().get()) + 1)
             }
         },
     };
