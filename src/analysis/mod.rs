@@ -128,7 +128,9 @@ pub struct Turns {
     pub variance: f64,
     /// Standard deviation.
     pub std_dev: f64,
-    /// The fewest turns with positive probability.
+    /// The fewest turns with positive probability, found from the moves
+    /// ([`shortest`]), so a game whose probability is below the kernel's
+    /// cutoff or the range of `f64` still counts.
     pub min: Option<usize>,
     /// The smallest most likely number of turns.
     pub mode: Option<usize>,
@@ -380,6 +382,7 @@ impl Analysis {
             None
         };
         let variance = turns.variance[start];
+        let shortest = shortest::shortest(board);
         Ok(Analysis {
             board: BoardSummary {
                 name: board.name().map(str::to_string),
@@ -394,7 +397,7 @@ impl Analysis {
                 mean,
                 variance,
                 std_dev: variance.sqrt(),
-                min: dist.min(),
+                min: shortest.as_ref().map(|s| s.turns),
                 mode: dist.mode(),
                 median: dist.quantile(0.5),
                 p90: dist.quantile(0.9),
@@ -414,7 +417,7 @@ impl Analysis {
                 diagonal.as_deref(),
             ),
             jumps,
-            shortest: shortest::shortest(board, chain),
+            shortest,
             players,
             exact,
             solver: solver.method(),

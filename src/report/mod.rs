@@ -23,6 +23,7 @@ pub mod charts;
 
 use crate::Board;
 use crate::analysis::Analysis;
+use crate::analysis::shortest::probability_text;
 use std::fmt::Write;
 
 /// Squares listed in the "most visited" table.
@@ -363,19 +364,13 @@ fn tail_note(a: &Analysis) -> String {
 
 fn shortest_line(a: &Analysis) -> Option<String> {
     let s = a.shortest.as_ref()?;
-    let p_min = a
-        .turns
-        .pmf
-        .get(s.turns.checked_sub(1)?)
-        .copied()
-        .unwrap_or(0.0);
     Some(format!(
-        "Shortest game: {} turns, e.g. rolling {} (probability {:.3e} for that sequence); P(T = {}) = {:.6}.",
+        "Shortest game: {} turns, e.g. rolling {} (probability {} for that sequence); P(T = {}) = {}.",
         s.turns,
         s.rolls_text(", "),
-        s.sequence_probability,
+        probability_text(s.sequence_probability_log10),
         s.turns,
-        p_min
+        probability_text(s.probability_log10)
     ))
 }
 

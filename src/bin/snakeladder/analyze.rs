@@ -2,6 +2,7 @@
 
 use crate::common::{self, CliError, Format};
 use snakeladder::Board;
+use snakeladder::analysis::shortest::probability_text;
 use snakeladder::analysis::{Analysis, Limits, Options};
 use snakeladder::sparse::memory;
 use std::io::Write;
@@ -113,15 +114,14 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         )?;
     }
     if let Some(s) = &a.shortest {
-        let p = t.pmf.get(s.turns - 1).copied().unwrap_or(0.0);
         writeln!(
             out,
-            "  shortest game {} turn{}, e.g. rolling {} (P(T = {}) = {:.6})",
+            "  shortest game {} turn{}, e.g. rolling {} (P(T = {}) = {})",
             s.turns,
             if s.turns == 1 { "" } else { "s" },
             s.rolls_text(" "),
             s.turns,
-            p
+            probability_text(s.probability_log10)
         )?;
     }
     write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;
