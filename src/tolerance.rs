@@ -66,3 +66,16 @@ pub const SINGULAR_PIVOT: f64 = 1e-13;
 /// or they come out negative or infinite, which are checked too). 1e9 leaves
 /// a factor of ten. A genuine board this slow only pays for the search.
 pub const TRAP_SUSPECT_TURNS: f64 = 1e9;
+
+/// Two terms of the `f64` length distribution closer than this, relative to
+/// the larger, may be tied in exact arithmetic; a `P(T ≤ t)` closer than
+/// this (absolutely) to a quantile's level may lie on either side of it.
+/// Such near-ties of the mode and the quantiles are decided by recomputing
+/// the terms exactly ([`crate::analysis::ties`]).
+///
+/// Each term comes from t sparse products of non-negative numbers, so its
+/// relative error is at most about `t·k·u` for rows of k entries (u =
+/// 1.1e-16), and a partial sum of the terms adds as much absolutely: below
+/// 1e-9 for every `t·k` up to 10⁷, that is, for every distribution exact
+/// arithmetic can afford to recompute.
+pub const TIE: f64 = 1e-9;

@@ -63,6 +63,9 @@ pub enum Figure {
     RestProbabilities,
     /// Per-jump figures: use probability and mean without each jump.
     Jumps,
+    /// Deciding near-ties of the mode and quantiles in exact arithmetic;
+    /// when skipped, the `f64` decision stands.
+    ExactTies,
 }
 
 impl fmt::Display for Figure {
@@ -72,6 +75,9 @@ impl fmt::Display for Figure {
             Figure::Players => "seat odds for several players",
             Figure::RestProbabilities => "the probability of ever resting on each square",
             Figure::Jumps => "per-jump figures (uses, use probability, mean without it)",
+            Figure::ExactTies => {
+                "deciding near-ties of the mode and quantiles exactly (the floating-point choice stands)"
+            }
         })
     }
 }
@@ -99,6 +105,9 @@ pub enum Cost {
         /// That figure.
         figure: Figure,
     },
+    /// Exact arithmetic cannot handle the board (more states than
+    /// [`crate::exact::MAX_EXACT_STATES`], or a turn too long to sum).
+    NoExact,
 }
 
 /// A figure left out of an analysis, and why.
@@ -125,6 +134,7 @@ impl fmt::Display for Skipped {
                 "it needs about {needed:.1e} multiply-adds, over the limit of {limit:.1e} (--max-work)"
             ),
             Cost::Needs { figure } => write!(f, "it needs {figure}, which was skipped"),
+            Cost::NoExact => write!(f, "the board is beyond exact arithmetic"),
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod players;
 pub mod shortest;
 pub mod solve;
 pub mod squares;
+pub mod ties;
 
 use crate::chain::{Chain, ChainError};
 use crate::exact::ExactError;
@@ -132,7 +133,8 @@ pub struct Turns {
     /// ([`shortest`]), so a game whose probability is below the kernel's
     /// cutoff or the range of `f64` still counts.
     pub min: Option<usize>,
-    /// The smallest most likely number of turns.
+    /// The smallest most likely number of turns (near-ties decided
+    /// exactly, [`ties`]).
     pub mode: Option<usize>,
     /// The smallest t with `P(T ≤ t) ≥ 1/2`.
     pub median: Option<usize>,
@@ -334,6 +336,8 @@ impl Analysis {
             pmf: Vec::new(),
             survival: vec![1.0],
         });
+        let (decided, tie_skip) = ties::decide(board, chain, &dist, limits);
+        skipped.extend(tie_skip);
         let estimate = Solver::estimate(chain);
         let held = limits::held_bytes(chain) + estimate.bytes;
         let diagonal = match limits.check(
@@ -398,10 +402,10 @@ impl Analysis {
                 variance,
                 std_dev: variance.sqrt(),
                 min: shortest.as_ref().map(|s| s.turns),
-                mode: dist.mode(),
-                median: dist.quantile(0.5),
-                p90: dist.quantile(0.9),
-                p99: dist.quantile(0.99),
+                mode: decided.mode,
+                median: decided.median,
+                p90: decided.p90,
+                p99: decided.p99,
                 cdf: dist.cdf(),
                 tail: dist.tail(),
                 pmf: dist.pmf.clone(),
