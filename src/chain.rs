@@ -171,6 +171,7 @@ pub struct Chain {
     rest_offsets: Vec<usize>,
     rests: Vec<Rest>,
     dropped: f64,
+    entry_rounding: f64,
 }
 
 /// The rows as the compiler first builds them, in discovery order and keyed
@@ -188,6 +189,9 @@ struct RawRows {
     starts: Vec<[usize; 3]>,
     rolls_squared: Vec<f64>,
     dropped: Vec<f64>,
+    /// Rounding steps behind the row's entries (see
+    /// [`tolerance::KERNEL_ROUNDING`]).
+    steps: Vec<usize>,
 }
 
 impl RawRows {
@@ -281,6 +285,7 @@ impl Chain {
             rest_offsets: Vec::with_capacity(n + 1),
             rests: Vec::with_capacity(raw.rests.len()),
             dropped: 0.0,
+            entry_rounding: 0.0,
             squares: Vec::new(),
         };
         chain.row_offsets.push(0);
@@ -319,6 +324,9 @@ impl Chain {
             );
             chain.rest_offsets.push(chain.rests.len());
             chain.dropped = chain.dropped.max(raw.dropped[r]);
+            chain.entry_rounding = chain
+                .entry_rounding
+                .max(raw.steps[r] as f64 * tolerance::KERNEL_ROUNDING);
         }
         chain.squares = squares;
         Ok(chain)
@@ -440,6 +448,13 @@ impl Chain {
     /// cut).
     pub fn dropped(&self) -> f64 {
         self.dropped
+    }
+
+    /// A bound on the relative rounding error of any kernel entry: the
+    /// kernel is the exact one (of the same dice) with every entry
+    /// perturbed by at most this factor, plus [`Chain::dropped`].
+    pub fn entry_rounding(&self) -> f64 {
+        self.entry_rounding
     }
 
     /// The squares of the states from which the finish cannot be reached:
@@ -756,6 +771,10 @@ fn raw_row(board: &Board, from: Square, rows: &mut RawRows, path: &mut TurnPath<
         .push([rows.ends.len(), rows.jumps.len(), rows.rests.len()]);
     rows.rolls_squared.push(rolls_squared);
     rows.dropped.push(path.cut.unwrap_or(0.0));
+    // A layer's weight is a product of as many roundings as its rolls, a
+    // cycle sum adds a few, and merging adds one per term merged.
+    rows.steps
+        .push(path.layers.len() * (dice.outcomes().len() + 1) + 8);
 }
 
 /// Sorts `v[from..]` by key and merges its entries with equal keys.

@@ -53,6 +53,16 @@ pub enum ExactError {
         /// The limit.
         limit: usize,
     },
+    /// Eliminating the system would take more work than allowed.
+    #[error(
+        "exact mode would need about {needed:.1e} word operations, over the limit of {limit:.1e} (see --max-work)"
+    )]
+    TooMuchWork {
+        /// Estimated 64-bit word multiply-adds.
+        needed: f64,
+        /// The limit.
+        limit: f64,
+    },
     /// The system is singular: some square never finishes.
     #[error("the exact system is singular: some square never finishes")]
     Singular,
@@ -86,6 +96,36 @@ pub enum ExactError {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn mean_turns(board: &Board, chain: &Chain) -> Result<BigRational, ExactError> {
+    mean_turns_within(board, chain, f64::INFINITY)
+}
+
+/// An upper estimate of the 64-bit word operations of the elimination of
+/// `n` rows whose integer entries have at most `bits` bits: step k updates
+/// `(n − k)²` entries with two products of numbers of about `k·(bits +
+/// log₂ n)` bits (Bareiss's entries are minors, bounded by Hadamard), each
+/// product costing `w^1.585` word operations for `w` words (Karatsuba). It
+/// assumes a dense matrix; a sparse one skips its zeros and costs less.
+pub fn elimination_work(n: usize, bits: u64) -> f64 {
+    let per = bits as f64 + (n.max(2) as f64).log2();
+    (0..n)
+        .map(|k| {
+            let words = ((k + 1) as f64 * per / 64.0).max(1.0);
+            let rest = (n - k) as f64;
+            2.0 * rest * rest * words.powf(1.585)
+        })
+        .sum()
+}
+
+/// [`mean_turns`], refused before the elimination when its estimated
+/// work ([`elimination_work`]) is above `max_work`.
+///
+/// # Errors
+/// As [`mean_turns`], and [`ExactError::TooMuchWork`].
+pub fn mean_turns_within(
+    board: &Board,
+    chain: &Chain,
+    max_work: f64,
+) -> Result<BigRational, ExactError> {
     let n = chain.len();
     if n > MAX_EXACT_STATES {
         return Err(ExactError::TooLarge {
@@ -118,6 +158,18 @@ pub fn mean_turns(board: &Board, chain: &Chain) -> Result<BigRational, ExactErro
             row[position(e)] -= p.numer() * (&scale / p.denom());
         }
         rows[i] = row;
+    }
+    let bits = rows
+        .iter()
+        .flat_map(|row| row.iter().map(BigInt::bits))
+        .max()
+        .unwrap_or(1);
+    let needed = elimination_work(n, bits);
+    if needed > max_work {
+        return Err(ExactError::TooMuchWork {
+            needed,
+            limit: max_work,
+        });
     }
     let (numerator, denominator) = bareiss_last(rows)?;
     Ok(BigRational::new(numerator, denominator))

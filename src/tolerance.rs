@@ -79,3 +79,17 @@ pub const TRAP_SUSPECT_TURNS: f64 = 1e9;
 /// 1e-9 for every `t·k` up to 10⁷, that is, for every distribution exact
 /// arithmetic can afford to recompute.
 pub const TIE: f64 = 1e-9;
+
+/// Largest relative rounding error of one entry of the `f64` turn kernel,
+/// per rounding step: an entry is a product along a turn's path of bonus
+/// rolls (one rounding per roll), a closed-form cycle sum (a few), and a
+/// sum of such terms merged by target (one per term). The compiler counts
+/// the steps of its longest row and reports `steps × KERNEL_ROUNDING`
+/// ([`crate::chain::Chain::entry_rounding`]); this is the unit roundoff
+/// 2⁻⁵³ doubled, for the rounding of the dice probabilities themselves.
+pub const KERNEL_ROUNDING: f64 = f64::EPSILON;
+
+/// A mean whose relative error bound exceeds this is recomputed exactly
+/// when exact arithmetic is affordable, and otherwise printed with a
+/// warning naming the bound (issue 13: every printed mean to 1e-9).
+pub const MEAN_TRUST: f64 = 1e-9;

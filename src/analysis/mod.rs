@@ -7,6 +7,7 @@
 //! the length distribution up to its reported tail); [`Analysis::exact`]
 //! adds the mean as a fraction on request.
 
+pub mod accuracy;
 pub mod distribution;
 pub mod jumps;
 pub mod limits;
@@ -52,6 +53,17 @@ pub enum AnalysisError {
         /// The count asked for.
         count: u32,
     },
+    /// The `f64` solve failed on a board whose every square can finish: the
+    /// chain is too ill-conditioned for floating point (a chance of
+    /// finishing per turn near or below what `f64` resolves). The exact
+    /// mean is given when exact arithmetic could compute it.
+    #[error("{source}: the chain is too ill-conditioned for floating point; {}", exact_text(.exact))]
+    Numerical {
+        /// The solver's failure.
+        source: SolveError,
+        /// The exact mean as `(fraction, value)`, or why it is missing.
+        exact: Result<(String, f64), String>,
+    },
     /// An essential step would need more memory than [`Limits::max_memory`].
     #[error(
         "{stage} would need about {} of memory, over the limit of {} (see --max-memory)",
@@ -66,6 +78,13 @@ pub enum AnalysisError {
         /// The limit.
         limit: u64,
     },
+}
+
+fn exact_text(exact: &Result<(String, f64), String>) -> String {
+    match exact {
+        Ok((fraction, value)) => format!("the exact mean is {fraction} (≈ {value:e}) turns"),
+        Err(reason) => format!("the exact mean could not be computed either: {reason}"),
+    }
 }
 
 /// An essential step of an analysis, as named in [`AnalysisError::Memory`].
@@ -125,6 +144,9 @@ pub struct BoardSummary {
 pub struct Turns {
     /// Expected turns.
     pub mean: f64,
+    /// An upper bound on the relative error of `mean` ([`accuracy`]; the
+    /// rounding of the exact fraction when it was recomputed exactly).
+    pub mean_error_bound: f64,
     /// Variance of the turns.
     pub variance: f64,
     /// Standard deviation.
@@ -151,12 +173,72 @@ pub struct Turns {
     pub tail: f64,
 }
 
+/// Something a reader of the figures must know: they are less exact than
+/// the rest of the analysis promises.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Warning {
+    /// The `f64` mean's relative error bound ([`accuracy`]) passed
+    /// [`tolerance::MEAN_TRUST`](crate::tolerance::MEAN_TRUST), and the
+    /// mean was recomputed exactly.
+    MeanRecomputed {
+        /// The `f64` mean.
+        float: f64,
+        /// Its error bound, relative.
+        bound: f64,
+        /// Its measured error against the exact mean, relative.
+        error: f64,
+    },
+    /// The `f64` mean's error bound passed the trust level and exact
+    /// arithmetic was not affordable: the mean is printed with its bound.
+    MeanUncertain {
+        /// The bound, relative (infinite: the solve failed outright).
+        bound: f64,
+        /// Why the exact mean was not computed.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Warning::MeanRecomputed {
+                float,
+                bound,
+                error,
+            } => write!(
+                f,
+                "the floating-point mean {float} could be off by {} relative (an ill-conditioned chain) \
+                 and was off by {error:.1e}; the mean shown is the exact one. The variance, distribution \
+                 and odds come from the same floating-point solve and may be off by as much",
+                bound_text(*bound)
+            ),
+            Warning::MeanUncertain { bound, reason } => write!(
+                f,
+                "the floating-point mean could be off by {} relative (an ill-conditioned chain), \
+                 and the exact mean was not computed: {reason}",
+                bound_text(*bound)
+            ),
+        }
+    }
+}
+
+/// A relative error bound as text: infinite means the solve is no answer.
+fn bound_text(bound: f64) -> String {
+    if bound.is_finite() {
+        format!("{bound:.1e}")
+    } else {
+        "any amount".to_string()
+    }
+}
+
 /// The exact figures of exact mode.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Exact {
     /// The mean turns as a reduced fraction `numerator/denominator`.
     pub mean_turns: String,
-    /// Relative difference from the `f64` mean (checked below 1e-12).
+    /// Relative difference of the `f64` solve's mean from it.
     pub relative_difference: f64,
 }
 
@@ -205,6 +287,9 @@ pub struct Analysis {
     /// each with its estimated cost; empty when everything was computed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
+    /// What makes some figures less exact than promised; empty normally.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
 }
 
 impl Analysis {
@@ -262,7 +347,22 @@ impl Analysis {
                 limit: limits.max_memory,
             });
         }
-        let solver = Solver::new(&chain)?;
+        let solver = match Solver::new(&chain) {
+            Ok(solver) => solver,
+            Err(
+                source @ (SolveError::IllConditioned { .. }
+                | SolveError::SparseIllConditioned { .. }),
+            ) => {
+                let exact = crate::exact::mean_turns_within(board, &chain, limits.max_work)
+                    .map(|f| {
+                        let value = num_traits::ToPrimitive::to_f64(&f).unwrap_or(f64::NAN);
+                        (format!("{}/{}", f.numer(), f.denom()), value)
+                    })
+                    .map_err(|e| e.to_string());
+                return Err(AnalysisError::Numerical { source, exact });
+            }
+            Err(e) => return Err(e.into()),
+        };
         Self::with_chain_limits(board, &chain, &solver, options, limits)
     }
 
@@ -374,14 +474,38 @@ impl Analysis {
             }
             None => jumps::figures(board, chain, solver, &visits, &turns.mean),
         };
-        let mean = turns.mean[start];
-        let exact = if options.exact {
-            let fraction = crate::exact::checked_mean_turns(board, chain, mean)?;
-            let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
-            Some(Exact {
-                mean_turns: format!("{}/{}", fraction.numer(), fraction.denom()),
-                relative_difference: ((value - mean) / value).abs(),
-            })
+        let mut mean = turns.mean[start];
+        let mut mean_error_bound = accuracy::mean_error_bound(chain, &turns.mean);
+        let mut warnings = Vec::new();
+        let untrusted = mean_error_bound > crate::tolerance::MEAN_TRUST;
+        let exact = if options.exact || untrusted {
+            match crate::exact::mean_turns_within(board, chain, limits.max_work) {
+                Ok(fraction) => {
+                    let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
+                    let error = ((value - mean) / value).abs();
+                    if untrusted || error > crate::tolerance::MEAN_TRUST {
+                        warnings.push(Warning::MeanRecomputed {
+                            float: mean,
+                            bound: mean_error_bound,
+                            error,
+                        });
+                        mean = value;
+                        mean_error_bound = f64::EPSILON / 2.0;
+                    }
+                    Some(Exact {
+                        mean_turns: format!("{}/{}", fraction.numer(), fraction.denom()),
+                        relative_difference: error,
+                    })
+                }
+                Err(e) if options.exact => return Err(e.into()),
+                Err(e) => {
+                    warnings.push(Warning::MeanUncertain {
+                        bound: mean_error_bound,
+                        reason: e.to_string(),
+                    });
+                    None
+                }
+            }
         } else {
             None
         };
@@ -399,6 +523,7 @@ impl Analysis {
             rules: board.rules().spec(),
             turns: Turns {
                 mean,
+                mean_error_bound,
                 variance,
                 std_dev: variance.sqrt(),
                 min: shortest.as_ref().map(|s| s.turns),
@@ -426,6 +551,7 @@ impl Analysis {
             exact,
             solver: solver.method(),
             skipped,
+            warnings,
         })
     }
 }

@@ -80,6 +80,9 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     for skip in &a.skipped {
         writeln!(out, "  note: {skip}")?;
     }
+    for warning in &a.warnings {
+        writeln!(out, "  warning: {warning}")?;
+    }
     writeln!(out)?;
 
     let t = &a.turns;
@@ -100,11 +103,19 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     )?;
     if let Some(ex) = &a.exact {
         writeln!(out, "  exact mean {} (≈ {:.12})", ex.mean_turns, t.mean)?;
-        writeln!(
-            out,
-            "    (agrees with the floating-point mean to {:.1e} relative)",
-            ex.relative_difference
-        )?;
+        if ex.relative_difference <= snakeladder::tolerance::MEAN_TRUST {
+            writeln!(
+                out,
+                "    (agrees with the floating-point mean to {:.1e} relative)",
+                ex.relative_difference
+            )?;
+        } else {
+            writeln!(
+                out,
+                "    (the floating-point solve was off by {:.1e} relative; the figures above use the exact mean)",
+                ex.relative_difference
+            )?;
+        }
     }
     if board.rules().extra_turn().is_some() {
         writeln!(

@@ -55,6 +55,7 @@ impl CliError {
             CliError::Board(_) => EXIT_FAILURE,
             CliError::Analysis(e) => match e {
                 AnalysisError::Exact(_)
+                | AnalysisError::Numerical { .. }
                 | AnalysisError::Memory { .. }
                 | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
                 _ => EXIT_FAILURE,
