@@ -93,3 +93,10 @@ pub const KERNEL_ROUNDING: f64 = f64::EPSILON;
 /// when exact arithmetic is affordable, and otherwise printed with a
 /// warning naming the bound (issue 13: every printed mean to 1e-9).
 pub const MEAN_TRUST: f64 = 1e-9;
+
+/// A length distribution whose tail is above this when it stops was cut
+/// off (by [`MAX_DISTRIBUTION_TURNS`] or the work limit) rather than
+/// finished: figures that need the whole distribution (seat odds) are
+/// skipped, and the analysis warns. 1e-9 leaves the normal stopping tail
+/// ([`TAIL`]) a factor of 1,000, and is far below any printed digit.
+pub const TRUNCATED: f64 = 1e-9;

@@ -144,6 +144,16 @@ pub fn from_state(chain: &Chain, from: StateIndex) -> Distribution {
 /// neither subtracts, so small probabilities keep their precision. Runs until
 /// the survival of each of `wanted` is below [`tolerance::TAIL`].
 pub fn from_states(chain: &Chain, wanted: &[StateIndex]) -> Vec<Distribution> {
+    from_states_within(chain, wanted, tolerance::MAX_DISTRIBUTION_TURNS)
+}
+
+/// [`from_states`] for at most `max_turns` turns: the tails left say what
+/// was not followed.
+pub fn from_states_within(
+    chain: &Chain,
+    wanted: &[StateIndex],
+    max_turns: usize,
+) -> Vec<Distribution> {
     let n = chain.len();
     let q = split(chain);
     let mut f: Vec<f64> = chain
@@ -159,7 +169,7 @@ pub fn from_states(chain: &Chain, wanted: &[StateIndex]) -> Vec<Distribution> {
             survival: vec![1.0],
         })
         .collect();
-    for _ in 0..tolerance::MAX_DISTRIBUTION_TURNS {
+    for _ in 0..max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS) {
         for s in 0..n {
             let (mut fs, mut gs) = (0.0, 0.0);
             let range = q.offsets[s]..q.offsets[s + 1];

@@ -105,6 +105,12 @@ pub enum Cost {
         /// That figure.
         figure: Figure,
     },
+    /// The distribution it needs was cut off with this much probability
+    /// left out.
+    Truncated {
+        /// `P(T > turns followed)`.
+        tail: f64,
+    },
     /// Exact arithmetic cannot handle the board (more states than
     /// [`crate::exact::MAX_EXACT_STATES`], or a turn too long to sum).
     NoExact,
@@ -134,6 +140,10 @@ impl fmt::Display for Skipped {
                 "it needs about {needed:.1e} multiply-adds, over the limit of {limit:.1e} (--max-work)"
             ),
             Cost::Needs { figure } => write!(f, "it needs {figure}, which was skipped"),
+            Cost::Truncated { tail } => write!(
+                f,
+                "the length distribution was cut off with {tail:.2e} of the probability left out"
+            ),
             Cost::NoExact => write!(f, "the board is beyond exact arithmetic"),
         }
     }

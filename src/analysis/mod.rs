@@ -190,6 +190,17 @@ pub enum Warning {
         /// Its measured error against the exact mean, relative.
         error: f64,
     },
+    /// The length distribution was cut off before its tail fell below
+    /// [`tolerance::TAIL`](crate::tolerance::TAIL) (a game that lasts past
+    /// the turn cap or the work limit): seat odds are skipped, the mode is
+    /// given only when no later term can pass it, and quantiles only when
+    /// the computed terms reach them.
+    Truncated {
+        /// Turns followed.
+        turns: usize,
+        /// The probability left out, `P(T > turns)`.
+        tail: f64,
+    },
     /// The `f64` mean's error bound passed the trust level and exact
     /// arithmetic was not affordable: the mean is printed with its bound.
     MeanUncertain {
@@ -213,6 +224,12 @@ impl std::fmt::Display for Warning {
                  and was off by {error:.1e}; the mean shown is the exact one. The variance, distribution \
                  and odds come from the same floating-point solve and may be off by as much",
                 bound_text(*bound)
+            ),
+            Warning::Truncated { turns, tail } => write!(
+                f,
+                "the length distribution was followed for {turns} turns and leaves out {tail:.2e} \
+                 of the probability: seat odds are skipped, and the mode and quantiles are given \
+                 only where the computed terms settle them"
             ),
             Warning::MeanUncertain { bound, reason } => write!(
                 f,
@@ -412,6 +429,16 @@ impl Analysis {
             )),
             None => Some(distribution::from_state(chain, chain.start())),
         };
+        let mut warnings = Vec::new();
+        let truncated = dist
+            .as_ref()
+            .filter(|d| d.tail() > crate::tolerance::TRUNCATED);
+        if let Some(d) = truncated {
+            warnings.push(Warning::Truncated {
+                turns: d.pmf.len(),
+                tail: d.tail(),
+            });
+        }
         let mut e = vec![0.0; chain.len()];
         e[start] = 1.0;
         let visits = solver.solve_transpose(&e);
@@ -421,7 +448,17 @@ impl Analysis {
                 return Err(AnalysisError::Players { count });
             }
             if let Some(dist) = &dist {
-                players.push(players::figures(dist, count));
+                if truncated.is_none() {
+                    players.push(players::figures(dist, count));
+                }
+            }
+        }
+        if let Some(d) = truncated {
+            if !options.players.is_empty() {
+                skipped.push(Skipped {
+                    figure: limits::Figure::Players,
+                    cost: limits::Cost::Truncated { tail: d.tail() },
+                });
             }
         }
         if dist.is_none() && !options.players.is_empty() {
@@ -436,8 +473,15 @@ impl Analysis {
             pmf: Vec::new(),
             survival: vec![1.0],
         });
-        let (decided, tie_skip) = ties::decide(board, chain, &dist, limits);
+        let (mut decided, tie_skip) = ties::decide(board, chain, &dist, limits);
         skipped.extend(tie_skip);
+        if dist.tail() > crate::tolerance::TRUNCATED {
+            // A term past the computed ones could be the largest.
+            let top = dist.pmf.iter().copied().fold(0.0, f64::max);
+            if top <= dist.tail() {
+                decided.mode = None;
+            }
+        }
         let estimate = Solver::estimate(chain);
         let held = limits::held_bytes(chain) + estimate.bytes;
         let diagonal = match limits.check(
@@ -476,7 +520,6 @@ impl Analysis {
         };
         let mut mean = turns.mean[start];
         let mut mean_error_bound = accuracy::mean_error_bound(chain, &turns.mean);
-        let mut warnings = Vec::new();
         let untrusted = mean_error_bound > crate::tolerance::MEAN_TRUST;
         let exact = if options.exact || untrusted {
             match crate::exact::mean_turns_within(board, chain, limits.max_work) {

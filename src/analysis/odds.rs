@@ -64,6 +64,34 @@ pub enum OddsError {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn live_odds(chain: &Chain, squares: &[Square], to_move: usize) -> Result<Vec<f64>, OddsError> {
+    live_odds_within(chain, squares, to_move, f64::INFINITY).map(|o| o.odds)
+}
+
+/// Live odds computed within a budget of work, and what they leave out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveOdds {
+    /// Each player's chance of winning, in the order of the squares given.
+    pub odds: Vec<f64>,
+    /// The probability that the race is still undecided after the turns
+    /// followed (`1 − Σ odds`); below 1e-12 unless the work limit or the
+    /// turn cap cut the distributions short, when the odds are lower
+    /// bounds and must be shown as such.
+    pub left_out: f64,
+    /// Turns followed.
+    pub turns: usize,
+}
+
+/// [`live_odds`] following at most `max_work / (2·entries)` turns (two
+/// sparse products a turn), so a huge board answers within the budget.
+///
+/// # Errors
+/// As [`live_odds`].
+pub fn live_odds_within(
+    chain: &Chain,
+    squares: &[Square],
+    to_move: usize,
+    max_work: f64,
+) -> Result<LiveOdds, OddsError> {
     if squares.is_empty() {
         return Err(OddsError::NoPlayers);
     }
@@ -85,13 +113,22 @@ pub fn live_odds(chain: &Chain, squares: &[Square], to_move: usize) -> Result<Ve
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let dists = distribution::from_states(chain, &states);
+    let per_turn = 2.0 * chain.entries().max(1) as f64;
+    let max_turns = (max_work / per_turn).min(usize::MAX as f64) as usize;
+    let dists = distribution::from_states_within(chain, &states, max_turns.max(1));
+    let turns = dists.iter().map(|d| d.pmf.len()).max().unwrap_or(0);
     let in_order = players::race(&dists);
     let mut odds = vec![0.0; k];
     for (i, &p) in order.iter().enumerate() {
         odds[p] = in_order[i];
     }
-    Ok(odds)
+    // Undecided: every player still going after the turns followed.
+    let left_out = dists.iter().map(|d| d.tail()).product::<f64>();
+    Ok(LiveOdds {
+        odds,
+        left_out,
+        turns,
+    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! `snakeladder play`: play a game in the terminal, one line per roll.
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
-use snakeladder::analysis::odds::live_odds;
+use snakeladder::analysis::odds::live_odds_within;
+use snakeladder::analysis::shortest::probability_text;
 use snakeladder::atomic::{AtomicWriteError, write_atomic};
 use snakeladder::game::check_players;
 use snakeladder::{
@@ -128,16 +129,47 @@ impl Odds {
             return Ok(());
         }
         let squares: Vec<Square> = order.iter().map(|&seat| game.positions()[seat]).collect();
-        let odds = live_odds(&self.chain, &squares, 0).map_err(io::Error::other)?;
-        let mut by_seat: Vec<(usize, f64)> = order.into_iter().zip(odds).collect();
+        let live = live_odds_within(&self.chain, &squares, 0, ODDS_MAX_WORK)
+            .map_err(io::Error::other)?;
+        if live.left_out >= 0.5 {
+            return writeln!(
+                out,
+                "  odds: not computed (after {} turns, the {:.1e} multiply-adds a line may take, the race is still undecided with probability {:.2})",
+                live.turns, ODDS_MAX_WORK, live.left_out
+            );
+        }
+        let mut by_seat: Vec<(usize, f64)> = order.into_iter().zip(live.odds).collect();
         by_seat.sort_by_key(|&(seat, _)| seat);
+        let at_least = if live.left_out > ODDS_LEFT_OUT {
+            "at least "
+        } else {
+            ""
+        };
         let shown: Vec<String> = by_seat
             .iter()
-            .map(|&(seat, p)| format!("{} {:.1}%", game.players()[seat], 100.0 * p))
+            .map(|&(seat, p)| format!("{} {at_least}{:.1}%", game.players()[seat], 100.0 * p))
             .collect();
-        writeln!(out, "  odds: {}", shown.join(", "))
+        write!(out, "  odds: {}", shown.join(", "))?;
+        if live.left_out > ODDS_LEFT_OUT {
+            write!(
+                out,
+                " (still undecided after the {} turns followed: probability {})",
+                live.turns,
+                probability_text(live.left_out.log10())
+            )?;
+        }
+        writeln!(out)
     }
 }
+
+/// Multiply-adds one line of live odds may take (about a second): the
+/// distributions are followed turn by turn until the race is decided to
+/// 1e-12, or this budget ends it.
+const ODDS_MAX_WORK: f64 = 1e9;
+
+/// Undecided probability above which the odds are marked as lower bounds:
+/// below it no printed digit (0.1%) can change.
+const ODDS_LEFT_OUT: f64 = 1e-9;
 
 /// Runs `play`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
