@@ -129,8 +129,8 @@ impl Odds {
             return Ok(());
         }
         let squares: Vec<Square> = order.iter().map(|&seat| game.positions()[seat]).collect();
-        let live = live_odds_within(&self.chain, &squares, 0, ODDS_MAX_WORK)
-            .map_err(io::Error::other)?;
+        let live =
+            live_odds_within(&self.chain, &squares, 0, ODDS_MAX_WORK).map_err(io::Error::other)?;
         if live.left_out >= 0.5 {
             return writeln!(
                 out,
