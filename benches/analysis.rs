@@ -6,9 +6,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::DMatrix;
+use snakeladder::Board;
 use snakeladder::analysis::{Analysis, Options, mean_turns};
-use snakeladder::chain::Chain;
-use snakeladder::{Board, exact};
+use snakeladder::internals::Chain;
+use snakeladder::internals::exact;
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {

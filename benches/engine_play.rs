@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion) {
         let mut g =
             Game::seeded(board.clone(), players, Seed::new(seed), Finish::FirstWinner).unwrap();
         g.play_out(u64::MAX).unwrap();
-        assert_eq!(g.turns_played(), bare(&board, seed));
+        assert_eq!(g.rolls_played(), bare(&board, seed));
         assert!(g.positions().contains(&Square::new(100)));
     }
     let mut group = c.benchmark_group("100 seeded games, 3 players, default board");
@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion) {
                     )
                     .unwrap();
                     g.play_out(u64::MAX).unwrap();
-                    g.turns_played()
+                    g.rolls_played()
                 })
                 .sum::<u64>()
         })
@@ -82,8 +82,11 @@ fn bench(c: &mut Criterion) {
                     let mut who = "Ana".to_string();
                     loop {
                         match table.roll(&who, seen).unwrap() {
-                            RollAnswer::Ok { turn, turn_number } => {
-                                seen = turn_number;
+                            RollAnswer::Ok {
+                                result: turn,
+                                roll_number,
+                            } => {
+                                seen = roll_number;
                                 match turn.next_player() {
                                     Some(p) => who = p.to_string(),
                                     None => break seen,

@@ -16,6 +16,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use snakeladder::Seed;
 use snakeladder::simulate::{SimulationConfig, simulate};
 use snakeladder::{Board, Square};
 use std::hint::black_box;
@@ -57,7 +58,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| baseline(black_box(&next), last, GAMES, 1))
     });
     for threads in [1, 2] {
-        let config = SimulationConfig::new(GAMES, 1)
+        let config = SimulationConfig::new(GAMES, Seed::new(1))
             .unwrap()
             .with_threads(threads)
             .unwrap();
@@ -73,7 +74,7 @@ fn bench(c: &mut Criterion) {
     // The whole process, 10 million games on every core.
     const PROCESS_GAMES: u64 = 10_000_000;
     let rolls = {
-        let config = SimulationConfig::new(PROCESS_GAMES, 0).unwrap();
+        let config = SimulationConfig::new(PROCESS_GAMES, Seed::new(0)).unwrap();
         let report = simulate(&board, &config).unwrap();
         (report.rolls.mean * report.tokens as f64).round() as u64
     };

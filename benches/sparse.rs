@@ -13,15 +13,17 @@
 //! noisy, so compare ratios within one run.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use snakeladder::analysis::solve::{Method, Solver};
-use snakeladder::analysis::{Analysis, Limits, Options};
-use snakeladder::chain::Chain;
-use snakeladder::generate::{Layout, generate};
+use snakeladder::Seed;
+use snakeladder::analysis::Options;
+use snakeladder::design::{Layout, generate};
+use snakeladder::internals;
+use snakeladder::internals::Chain;
+use snakeladder::internals::{Method, Solver};
 use std::hint::black_box;
 use std::time::Duration;
 
 fn board(squares: u32, jumps: u32) -> (snakeladder::Board, Chain) {
-    let board = generate(&Layout::new(squares, jumps / 2, jumps / 2, 42)).unwrap();
+    let board = generate(&Layout::new(squares, jumps / 2, jumps / 2, Seed::new(42))).unwrap();
     let chain = Chain::compile(&board).unwrap();
     (board, chain)
 }
@@ -33,7 +35,6 @@ fn crossover(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_millis(500));
     let options = Options::default();
-    let limits = Limits::default();
     for squares in [25u32, 50, 100, 300, 1_000, 2_000] {
         let (board, chain) = board(squares, squares / 25);
         for method in [Method::Dense, Method::Sparse] {
@@ -42,8 +43,7 @@ fn crossover(c: &mut Criterion) {
                 b.iter(|| {
                     let solver = Solver::with_method(&chain, method).unwrap();
                     black_box(
-                        Analysis::with_chain_limits(&board, &chain, &solver, &options, &limits)
-                            .unwrap(),
+                        internals::analysis_with_chain(&board, &chain, &solver, &options).unwrap(),
                     )
                 })
             });

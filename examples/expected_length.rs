@@ -9,7 +9,13 @@ use snakeladder::Board;
 use snakeladder::analysis::mean_turns;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let board = match std::env::args().nth(1) {
+    run(std::env::args().nth(1))
+}
+
+/// Prints the expected length of the board at `path` (the built-in board
+/// without one).
+fn run(path: Option<String>) -> Result<(), Box<dyn std::error::Error>> {
+    let board = match path {
         Some(path) => Board::from_path(path)?,
         None => Board::builtin_default(),
     };
@@ -22,6 +28,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 mod tests {
     #[test]
     fn runs() {
-        super::main().unwrap()
+        super::run(None).unwrap();
+        let althoen = concat!(env!("CARGO_MANIFEST_DIR"), "/boards/althoen-1993.json");
+        super::run(Some(althoen.to_string())).unwrap();
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! `cargo run --example seeded_game`
 
-use snakeladder::{Board, Finish, Game, GameRecord, Seed, Status, narrate};
+use snakeladder::{Board, Finish, Game, GameRecord, Seed, Status};
 use std::sync::Arc;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -15,21 +15,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Finish::FirstWinner,
     )?;
     while !game.status().is_over() {
-        let turn = game.play_turn()?;
-        println!("{}", narrate::describe(&board, &turn));
+        let turn = game.roll()?;
+        println!("{}", turn.describe(&board));
     }
     if let Status::Won { winner } = game.status() {
-        println!("Winner: {winner} after {} rolls", game.turns_played());
+        println!("Winner: {winner} after {} rolls", game.rolls_played());
     }
     for standing in game.ranking() {
-        println!("  {}", narrate::standing(&standing));
+        println!("  {}", standing.describe());
     }
     let record = GameRecord::from_json(&game.record().to_json())?;
     let replayed = record.replay()?;
     assert_eq!(replayed.history(), game.history());
     println!(
         "The record replays the same {} rolls.",
-        replayed.turns_played()
+        replayed.rolls_played()
     );
     Ok(())
 }

@@ -5,11 +5,12 @@
 //! Run with `cargo run --release --example simulate_board`.
 
 use snakeladder::Board;
+use snakeladder::Seed;
 use snakeladder::simulate::{SimulationConfig, simulate};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let board = Board::builtin_default();
-    let config = SimulationConfig::new(100_000, 2026)?.with_players(2)?;
+    let config = SimulationConfig::new(100_000, Seed::new(2026))?.with_players(2)?;
     let report = simulate(&board, &config)?;
     println!(
         "{} games of {}: one player needs {:.3} ± {:.3} turns (mean ± standard error)",

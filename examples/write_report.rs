@@ -4,14 +4,17 @@
 //! board (the built-in default without one) and writes `report.md` and
 //! `report.html` into OUT_DIR (a temporary directory without one).
 
-use snakeladder::Board;
-use snakeladder::analysis::{Analysis, Options};
-use snakeladder::report;
+use snakeladder::{Analysis, Board, Options, Report};
 use std::error::Error;
 use std::path::PathBuf;
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let mut args = std::env::args().skip(1);
+    run(std::env::args().skip(1))
+}
+
+/// Writes the reports of the board named by the first argument into the
+/// directory named by the second.
+fn run(mut args: impl Iterator<Item = String>) -> Result<(), Box<dyn Error>> {
     let board = match args.next() {
         Some(path) => Board::from_path(path)?,
         None => Board::builtin_default(),
@@ -20,8 +23,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     let analysis = Analysis::new(&board, &Options::default())?;
     let md = dir.join("report.md");
     let html = dir.join("report.html");
-    std::fs::write(&md, report::markdown(&board, &analysis))?;
-    std::fs::write(&html, report::html(&board, &analysis))?;
+    let report = Report::new(&board, &analysis);
+    std::fs::write(&md, report.markdown())?;
+    std::fs::write(&html, report.html())?;
     println!(
         "mean {:.4} turns; wrote {} and {}",
         analysis.turns.mean,
@@ -35,6 +39,12 @@ fn main() -> Result<(), Box<dyn Error>> {
 mod tests {
     #[test]
     fn runs() {
-        super::main().unwrap();
+        let dir = std::env::temp_dir().join(format!("write-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let board = concat!(env!("CARGO_MANIFEST_DIR"), "/boards/althoen-1993.json");
+        super::run([board.to_string(), dir.display().to_string()].into_iter()).unwrap();
+        let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        assert!(md.contains("39.2251"), "{md}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -8,8 +8,9 @@
 //! broken invariant panics, which is what the fuzzer reports.
 
 use snakeladder::analysis::mean_turns;
-use snakeladder::tolerance::ROW_SUM;
-use snakeladder::{Blocked, Board, BoardSpec, Chain, Chains, Square};
+use snakeladder::internals::Chain;
+use snakeladder::internals::tolerance::ROW_SUM;
+use snakeladder::{Blocked, Board, BoardSpec, Chains, Square};
 
 /// Boards with more squares than this skip the per-square move checks, so one
 /// input stays well under a millisecond or so and the fuzzer keeps its pace.

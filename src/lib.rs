@@ -5,18 +5,41 @@
 //! last, how often is each snake and ladder used, how unfair is the first
 //! seat.
 //!
+//! The expected length of a game, in three lines:
+//!
+//! ```
+//! use snakeladder::{Analysis, Board, Options};
+//!
+//! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/boards/althoen-1993.json");
+//! let board = Board::from_path(path)?;
+//! let analysis = Analysis::new(&board, &Options::default().exact(true))?;
+//! assert_eq!(format!("{:.4}", analysis.turns.mean), "39.2251");
+//! // The exact mean is a fraction (`BigRational`), not a rounded float.
+//! let exact = &analysis.exact.as_ref().unwrap().mean;
+//! assert!(exact.denom() > &1.into());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The pieces
+//!
 //! A [`Board`] (squares 1..=N, tokens start on 0 off the board, snakes and
 //! ladders as one kind of [`Jump`]) and its [`Rules`] are read from JSON and
-//! validated once at construction; a `Board` that exists is valid and never
-//! changes. One move function, [`Board::move_token`], is the only place the
-//! rules of movement live, and [`Board::play_roll`] adds the extra-roll rule
-//! on top of it for whole turns.
+//! validated once at construction: a `Board` that exists is valid and never
+//! changes, and an invalid file is refused with every [`Problem`] named.
+//! One move function, [`Board::move_token`], is the only place the rules of
+//! movement live; [`Board::play_roll`] adds the extra-roll rule on top of it.
 //!
-//! A [`Game`] plays real games on top of `play_roll`: dice are injected
-//! through the [`Roller`] trait (seeded [`FairDice`] or [`LoadedDie`],
-//! [`ScriptedDice`] for tests), every roll yields a [`TurnResult`], and a
-//! [`GameRecord`] replays the game exactly. A [`Table`] serves one game to
-//! many threads; a [`Registry`] keeps many tables.
+//! - [`Analysis`] compiles the board into an absorbing Markov chain and
+//!   derives every figure from it exactly (module [`analysis`]).
+//! - [`simulate`] plays millions of seeded games on every core, and
+//!   [`check`] compares every exact figure with them.
+//! - [`Report`] writes the analysis as Markdown or a self-contained HTML
+//!   page; [`design`] makes seeded random layouts.
+//! - A [`Game`] plays real games: dice are injected through the [`Roller`]
+//!   trait (seeded [`FairDice`] or [`LoadedDie`], [`ScriptedDice`] for
+//!   tests), every roll yields a [`RollResult`], and a [`GameRecord`]
+//!   replays the game exactly. A [`Table`] serves one game to many threads;
+//!   a [`Registry`] keeps many tables.
 //!
 //! ```
 //! use snakeladder::{Board, Square};
@@ -32,47 +55,73 @@
 //!     .unwrap_err();
 //! assert_eq!(err.problems().len(), 2);
 //! ```
+//!
+//! # Features
+//! - `cli` (default): the `snakeladder` command. Without it
+//!   (`default-features = false`) neither clap, indicatif nor tempfile is
+//!   compiled.
 
-pub mod analysis;
-pub mod atomic;
-pub mod board;
-pub mod chain;
-pub mod check;
-pub mod dice;
-pub mod error;
-pub mod exact;
-pub mod fingerprint;
-pub mod game;
-pub mod generate;
-pub mod jump;
-pub mod movement;
-pub mod narrate;
-pub mod record;
-pub mod roller;
-pub mod rules;
-pub mod simulate;
-pub mod sparse;
-pub mod square;
-pub mod table;
-pub mod tolerance;
-pub mod turn;
-pub mod validation;
+// The layers, lowest first: each uses only the ones above it in this list.
+pub mod design;
+mod markov;
+mod model;
+mod play;
+mod report;
+mod sim;
 
-pub use analysis::{Analysis, AnalysisError};
-pub use board::{Board, BoardSpec};
-pub use chain::{Chain, ChainError, StateIndex};
-pub use dice::{Dice, DiceSpec, Outcome};
-pub use error::BoardError;
-pub use game::{
-    Finish, Game, GameError, Observer, Placing, Standing, Status, TurnResult, check_players,
+pub use markov::analysis;
+pub use sim::{check, simulate};
+
+pub use model::board::{Board, BoardSpec};
+pub use model::dice::{Dice, DiceSpec, Outcome};
+pub use model::error::BoardError;
+pub use model::jump::{Jump, JumpKind};
+pub use model::limits::{
+    MAX_DICE, MAX_FACES, MAX_FILE_BYTES, MAX_MOVES_TO_CHECK, MAX_SQUARES, MAX_TOTALS,
 };
-pub use jump::{Jump, JumpKind};
-pub use movement::{Blocked, Move};
-pub use record::{Event, GameRecord, ReplayError};
-pub use roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, Seed, SeededDice};
-pub use rules::{Chains, Entry, ExtraTurn, Overshoot, Rules};
-pub use square::Square;
-pub use table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
-pub use turn::RollStep;
-pub use validation::{JumpRef, Problem};
-pub mod report;
+pub use model::movement::{Blocked, Move};
+pub use model::problem::{JumpList, JumpRef, Problem, Squares};
+pub use model::read::DEFAULT_BOARD_JSON;
+pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
+pub use model::seed::Seed;
+pub use model::square::Square;
+pub use model::turn::RollStep;
+
+pub use play::game::{
+    Event, Finish, Game, GameError, MAX_PLAYER_ID_CHARS, MAX_PLAYERS, Observer, Placing,
+    RollResult, Standing, Status, check_players,
+};
+pub use play::record::{GameRecord, RECORD_FORMAT, ReplayError};
+pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
+pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
+
+pub use analysis::{Analysis, AnalysisError, Limits, Options};
+pub use report::Report;
+
+/// Exact fractions, as the rational mode gives them
+/// ([`Analysis::exact`]): `num_rational::BigRational`.
+pub use num_rational::BigRational;
+
+/// The pieces the crate's own benchmarks, fuzz target and white-box tests
+/// reach into: the compiled chain, the solver, the rational mode and the
+/// tolerances. Not part of the public API and under no semver promise.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::markov::analysis::solve::{DENSE_MAX_STATES, Method, Solver};
+    pub use crate::markov::chain::{Chain, StateIndex};
+    pub use crate::markov::exact;
+    pub use crate::markov::tolerance;
+    pub use crate::model::fingerprint::fingerprint;
+
+    use crate::{Analysis, AnalysisError, Board, Options};
+
+    /// [`Analysis::new`] on a chain already compiled and factored.
+    pub fn analysis_with_chain(
+        board: &Board,
+        chain: &Chain,
+        solver: &Solver,
+        options: &Options,
+    ) -> Result<Analysis, AnalysisError> {
+        Analysis::with_chain(board, chain, solver, options)
+    }
+}

@@ -43,15 +43,6 @@ fn draw_error<E: std::fmt::Debug>(chart: &'static str) -> impl Fn(E) -> ChartErr
 ///
 /// # Errors
 /// [`ChartError::Draw`] if plotters fails.
-///
-/// # Example
-/// ```
-/// use snakeladder::report::charts::length_chart;
-/// let pmf = [0.0, 0.25, 0.5, 0.25];
-/// let svg = length_chart(&pmf, 3.0, 0.999)?;
-/// assert!(svg.starts_with("<svg"));
-/// # Ok::<(), snakeladder::report::charts::ChartError>(())
-/// ```
 pub fn length_chart(pmf: &[f64], mean: f64, shown_mass: f64) -> Result<String, ChartError> {
     const NAME: &str = "game length";
     let mut cumulative = 0.0;
@@ -310,5 +301,19 @@ mod tests {
         let pmf: Vec<f64> = (1..=40).map(|t| 0.5_f64.powi(t)).collect();
         let svg = length_chart(&pmf, 2.0, 0.999).unwrap();
         assert_eq!(svg.matches("fill=\"#3465A4\"").count(), 10);
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! Worked examples of this module's crate-private items.
+
+    #[test]
+    fn example_at_line_48() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::report::charts::length_chart;
+        let pmf = [0.0, 0.25, 0.5, 0.25];
+        let svg = length_chart(&pmf, 3.0, 0.999)?;
+        assert!(svg.starts_with("<svg"));
+        Ok(())
     }
 }

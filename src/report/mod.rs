@@ -4,26 +4,13 @@
 //! its own. The HTML page embeds its charts as inline SVG and its style
 //! inline, so it is one file that opens anywhere, offline.
 //!
-//! # Example
-//! ```
-//! use snakeladder::Board;
-//! use snakeladder::analysis::{Analysis, Options};
-//! use snakeladder::report;
-//!
-//! let board = Board::builtin_default();
-//! let analysis = Analysis::new(&board, &Options::default())?;
-//! let md = report::markdown(&board, &analysis);
-//! assert!(md.contains("| mean | 39.598"));
-//! let html = report::html(&board, &analysis);
-//! assert!(html.starts_with("<!DOCTYPE html>"));
-//! # Ok::<(), snakeladder::analysis::AnalysisError>(())
-//! ```
+//! The public face is [`Report`].
 
-pub mod charts;
+pub(crate) mod charts;
 
 use crate::Board;
-use crate::analysis::Analysis;
-use crate::analysis::shortest::probability_text;
+use crate::markov::analysis::Analysis;
+use crate::markov::analysis::shortest::probability_text;
 use std::fmt::Write;
 
 /// Squares listed in the "most visited" table.
@@ -32,7 +19,7 @@ const TOP_SQUARES: usize = 10;
 const CHART_MASS: f64 = 0.999;
 
 /// The report as Markdown (GitHub-flavoured tables).
-pub fn markdown(board: &Board, a: &Analysis) -> String {
+pub(crate) fn markdown(board: &Board, a: &Analysis) -> String {
     let mut md = String::new();
     // Writing to a String cannot fail.
     let _ = write_markdown(&mut md, board, a);
@@ -82,7 +69,7 @@ fn write_markdown(md: &mut String, board: &Board, a: &Analysis) -> std::fmt::Res
 /// board shaded by how often each square is rested on, the length
 /// distribution, seat odds and the effect of each jump. A chart that cannot
 /// be drawn (a board too large to draw) is replaced by a note saying why.
-pub fn html(board: &Board, a: &Analysis) -> String {
+pub(crate) fn html(board: &Board, a: &Analysis) -> String {
     let mut page = String::new();
     // Writing to a String cannot fail.
     let _ = write_html(&mut page, board, a);
@@ -381,7 +368,7 @@ fn without_cells(without: Option<f64>, mean: f64) -> (String, String) {
     }
 }
 
-fn top_squares(a: &Analysis) -> Vec<&crate::analysis::SquareFigures> {
+fn top_squares(a: &Analysis) -> Vec<&crate::markov::analysis::SquareFigures> {
     let mut squares: Vec<_> = a.squares.iter().filter(|s| s.square.get() > 0).collect();
     squares.sort_by(|x, y| y.expected_rests.total_cmp(&x.expected_rests));
     squares.truncate(TOP_SQUARES);
@@ -408,10 +395,49 @@ fn escape(text: &str) -> String {
     out
 }
 
+/// The analysis of a board as a document: Markdown, or one self-contained
+/// HTML page with charts.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Analysis, Board, Options, Report};
+///
+/// let board = Board::builtin_default();
+/// let analysis = Analysis::new(&board, &Options::default())?;
+/// let report = Report::new(&board, &analysis);
+/// assert!(report.markdown().contains("| mean | 39.598"));
+/// let html = report.html();
+/// assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<svg"));
+/// # Ok::<(), snakeladder::AnalysisError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Report<'a> {
+    board: &'a Board,
+    analysis: &'a Analysis,
+}
+
+impl<'a> Report<'a> {
+    /// The report of `analysis`, which must be the analysis of `board`.
+    pub fn new(board: &'a Board, analysis: &'a Analysis) -> Report<'a> {
+        Report { board, analysis }
+    }
+
+    /// The report as Markdown.
+    pub fn markdown(&self) -> String {
+        markdown(self.board, self.analysis)
+    }
+
+    /// The report as one self-contained HTML page (inline SVG charts, no
+    /// external requests).
+    pub fn html(&self) -> String {
+        html(self.board, self.analysis)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Options;
+    use crate::markov::analysis::Options;
 
     fn analysed(json: &str) -> (Board, Analysis) {
         let board = Board::from_json_str(json).unwrap();

@@ -1,10 +1,10 @@
 //! `snakeladder analyze`: every exact figure of a board.
 
 use crate::common::{self, CliError, Format};
+use crate::memory;
 use snakeladder::Board;
-use snakeladder::analysis::shortest::probability_text;
-use snakeladder::analysis::{Analysis, Limits, Options};
-use snakeladder::sparse::memory;
+use snakeladder::analysis::probability_text;
+use snakeladder::{Analysis, Options};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,18 +40,14 @@ pub struct Args {
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
-    let options = Options {
-        players: args.players,
-        exact: args.exact,
-    };
-    let mut limits = Limits::default();
-    if let Some(m) = args.max_memory {
-        limits.max_memory = m;
-    }
+    let mut options = Options::default()
+        .players(args.players)
+        .exact(args.exact)
+        .max_memory(args.max_memory.unwrap_or_else(memory::default_limit));
     if let Some(w) = args.max_work {
-        limits.max_work = w;
+        options = options.max_work(w);
     }
-    let analysis = Analysis::with_limits(&board, &options, &limits)?;
+    let analysis = Analysis::new(&board, &options)?;
     let mut out = common::stdout();
     match args.format {
         Format::Json => {
@@ -103,7 +99,7 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     )?;
     if let Some(ex) = &a.exact {
         writeln!(out, "  exact mean {} (≈ {:.12})", ex.mean_turns, t.mean)?;
-        if ex.relative_difference <= snakeladder::tolerance::MEAN_TRUST {
+        if ex.agrees() {
             writeln!(
                 out,
                 "    (agrees with the floating-point mean to {:.1e} relative)",

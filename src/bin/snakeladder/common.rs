@@ -2,10 +2,10 @@
 //! and the errors that map to exit codes.
 
 use snakeladder::analysis::AnalysisError;
-use snakeladder::analysis::solve::SolveError;
+use snakeladder::analysis::SolveError;
 use snakeladder::{Board, BoardError};
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Exit code: everything went well.
@@ -27,7 +27,7 @@ pub enum CliError {
     Analysis(#[from] snakeladder::analysis::AnalysisError),
     /// A file could not be written (the old one, if any, is left intact).
     #[error(transparent)]
-    Write(#[from] snakeladder::atomic::AtomicWriteError),
+    Write(#[from] crate::atomic::AtomicWriteError),
     /// A simulation could not run.
     #[error(transparent)]
     Simulate(#[from] snakeladder::simulate::SimulateError),
@@ -72,24 +72,7 @@ impl CliError {
 pub fn load_board(path: Option<&Path>) -> Result<Board, CliError> {
     match path {
         None => Ok(Board::builtin_default()),
-        Some(p) if p == Path::new("-") => {
-            let mut bytes = Vec::new();
-            io::stdin()
-                .take(snakeladder::board::MAX_FILE_BYTES + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|source| BoardError::Io {
-                    path: PathBuf::from("<stdin>"),
-                    source,
-                })?;
-            if bytes.len() as u64 > snakeladder::board::MAX_FILE_BYTES {
-                return Err(BoardError::TooLarge {
-                    path: PathBuf::from("<stdin>"),
-                    bytes: bytes.len() as u64,
-                }
-                .into());
-            }
-            Ok(Board::from_json_slice(&bytes).map_err(|e| e.with_path(Path::new("<stdin>")))?)
-        }
+        Some(p) if p == Path::new("-") => Ok(Board::from_reader(io::stdin(), "<stdin>")?),
         Some(p) => Ok(Board::from_path(p)?),
     }
 }

@@ -1,10 +1,10 @@
 //! `snakeladder generate`: write a seeded random board file, for trying big
 //! boards without checking huge files in.
 
+use crate::atomic::write_atomic;
 use crate::common::{self, CliError, EXIT_FAILURE};
-use snakeladder::Board;
-use snakeladder::atomic::write_atomic;
-use snakeladder::generate::{GenerateError, Layout, generate_spec};
+use snakeladder::design::{GenerateError, Layout, generate_spec};
+use snakeladder::{Board, Seed};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,8 +29,8 @@ pub struct Args {
     #[arg(long)]
     max_length: Option<u32>,
     /// Seed of the generator: the same seed gives the same board.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[arg(long, default_value_t = Seed::new(0))]
+    seed: Seed,
     /// A name for the board.
     #[arg(long)]
     name: Option<String>,

@@ -3,9 +3,11 @@
 //! here.
 
 mod analyze;
+mod atomic;
 mod check;
 mod common;
 mod generate;
+mod memory;
 mod play;
 mod report;
 mod simulate;

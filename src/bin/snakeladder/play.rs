@@ -1,13 +1,11 @@
 //! `snakeladder play`: play a game in the terminal, one line per roll.
 
+use crate::atomic::{AtomicWriteError, write_atomic};
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
-use snakeladder::analysis::odds::live_odds_within;
-use snakeladder::analysis::shortest::probability_text;
-use snakeladder::atomic::{AtomicWriteError, write_atomic};
-use snakeladder::game::check_players;
+use snakeladder::analysis::{LiveOdds, probability_text};
+use snakeladder::check_players;
 use snakeladder::{
-    Board, Chain, Event, Finish, Game, GameRecord, Roller, Seed, SeededDice, Square, Status,
-    TurnResult, narrate,
+    Board, Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square, Status,
 };
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -79,7 +77,7 @@ trait AfterTurn {
     fn after_turn(
         &mut self,
         game: &Game<SeededDice>,
-        turn: &TurnResult,
+        turn: &RollResult,
         out: &mut dyn Write,
     ) -> io::Result<()>;
 }
@@ -91,10 +89,10 @@ impl AfterTurn for Narrator {
     fn after_turn(
         &mut self,
         game: &Game<SeededDice>,
-        turn: &TurnResult,
+        turn: &RollResult,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        writeln!(out, "{}", narrate::describe(game.board(), turn))
+        writeln!(out, "{}", turn.describe(game.board()))
     }
 }
 
@@ -107,14 +105,14 @@ impl AfterTurn for Narrator {
 /// (extra rolls) the odds are not a function of the squares alone, so no
 /// line is printed there.
 struct Odds {
-    chain: Chain,
+    odds: LiveOdds,
 }
 
 impl AfterTurn for Odds {
     fn after_turn(
         &mut self,
         game: &Game<SeededDice>,
-        _turn: &TurnResult,
+        _turn: &RollResult,
         out: &mut dyn Write,
     ) -> io::Result<()> {
         self.print(game, out)
@@ -129,8 +127,10 @@ impl Odds {
             return Ok(());
         }
         let squares: Vec<Square> = order.iter().map(|&seat| game.positions()[seat]).collect();
-        let live =
-            live_odds_within(&self.chain, &squares, 0, ODDS_MAX_WORK).map_err(io::Error::other)?;
+        let live = self
+            .odds
+            .odds_within(&squares, 0, ODDS_MAX_WORK)
+            .map_err(io::Error::other)?;
         if live.left_out >= 0.5 {
             return writeln!(
                 out,
@@ -206,8 +206,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let mut hooks: Vec<Box<dyn AfterTurn>> = vec![Box::new(Narrator)];
     if args.odds {
-        let odds = match Chain::compile(game.board()) {
-            Ok(chain) => Odds { chain },
+        let odds = match LiveOdds::new(game.board()) {
+            Ok(odds) => Odds { odds },
             Err(err) => return Ok(cannot(&err)),
         };
         odds.print(&game, &mut out)?;
@@ -217,7 +217,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut input = stdin.lock();
     let mut stopped = None;
     while let Some(current) = game.current().map(str::to_string) {
-        if game.turns_played() >= args.max_turns {
+        if game.rolls_played() >= args.max_turns {
             stopped = Some(format!(
                 "the game did not end within {} rolls (--max-turns); stopped",
                 args.max_turns
@@ -234,7 +234,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 break;
             }
         }
-        let turn = match game.play_turn() {
+        let turn = match game.roll() {
             Ok(turn) => turn,
             Err(err) => return Ok(cannot(&err)),
         };
@@ -251,7 +251,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     }
     if let Some(why) = stopped {
-        complain!("error: {why} after {} rolls", game.turns_played());
+        complain!("error: {why} after {} rolls", game.rolls_played());
         return Ok(ExitCode::from(EXIT_CANNOT));
     }
     Ok(ExitCode::from(EXIT_OK))
@@ -283,7 +283,7 @@ fn summary(
     }
     writeln!(out, "Ranking:")?;
     for st in ranking {
-        writeln!(out, "  {}", narrate::standing(st))?;
+        writeln!(out, "  {}", st.describe())?;
     }
     Ok(())
 }
@@ -301,7 +301,7 @@ fn write_record(path: &Path, record: &GameRecord) -> Result<(), AtomicWriteError
 /// is a board plus a few hundred bytes a roll).
 fn read_capped(path: &Path) -> io::Result<String> {
     use std::io::Read;
-    let cap = snakeladder::board::MAX_FILE_BYTES;
+    let cap = snakeladder::MAX_FILE_BYTES;
     let mut text = String::new();
     std::fs::File::open(path)?
         .take(cap + 1)
@@ -332,7 +332,7 @@ fn replay(path: &Path) -> Result<ExitCode, CliError> {
     writeln!(out, "{}", header(game.board(), game.players(), seed))?;
     for event in game.history() {
         match event {
-            Event::Turn(turn) => writeln!(out, "{}", narrate::describe(game.board(), turn))?,
+            Event::Roll(turn) => writeln!(out, "{}", turn.describe(game.board()))?,
             Event::Forfeit { players, .. } => {
                 writeln!(out, "{} left the game", players.join(", "))?
             }

@@ -1,10 +1,10 @@
 //! `snakeladder report`: the analysis of a board as a Markdown or HTML page.
 
+use crate::atomic::write_atomic;
 use crate::common::{self, CliError};
 use clap::ValueEnum;
-use snakeladder::analysis::{Analysis, Options};
-use snakeladder::atomic::write_atomic;
-use snakeladder::report;
+use snakeladder::Report;
+use snakeladder::{Analysis, Options};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,14 +44,15 @@ pub struct Args {
 /// Runs `report`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
-    let options = Options {
-        players: args.players,
-        exact: args.exact,
-    };
+    let options = Options::default()
+        .players(args.players)
+        .exact(args.exact)
+        .max_memory(crate::memory::default_limit());
     let analysis = Analysis::new(&board, &options)?;
+    let report = Report::new(&board, &analysis);
     let page = match args.format {
-        Format::Markdown => report::markdown(&board, &analysis),
-        Format::Html => report::html(&board, &analysis),
+        Format::Markdown => report.markdown(),
+        Format::Html => report.html(),
     };
     match &args.output {
         Some(path) => write_atomic(path, |w| w.write_all(page.as_bytes()))?,

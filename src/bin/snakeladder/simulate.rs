@@ -3,6 +3,7 @@
 
 use crate::common::{self, CliError, Format};
 use indicatif::{ProgressBar, ProgressStyle};
+use snakeladder::Seed;
 use snakeladder::simulate::{
     self, MAX_GAMES, MAX_PLAYERS, MAX_THREADS, Progress, SimulationConfig, SimulationReport,
 };
@@ -30,8 +31,8 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: u64,
     /// Master seed: the same seed gives the same numbers on any thread count.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[arg(long, default_value_t = Seed::new(0))]
+    seed: Seed,
     /// Players per game (seats take turns; the first to finish wins).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_PLAYERS)))]
     players: u32,

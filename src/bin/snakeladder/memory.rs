@@ -1,0 +1,108 @@
+//! How much memory the machine has, and how to read an amount of it from
+//! the command line: only the command line needs either.
+
+/// The machine's total memory in bytes, read from `/proc/meminfo`
+/// (`MemTotal`); `None` where that file does not exist or cannot be read.
+pub fn machine_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_meminfo(&text)
+}
+
+/// The `MemTotal` line of a `/proc/meminfo` text, in bytes.
+pub fn parse_meminfo(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut words = line.split_whitespace().skip(1);
+    let value: u64 = words.next()?.parse().ok()?;
+    let scale = match words.next() {
+        Some("kB") => 1024,
+        None => 1,
+        Some(_) => return None,
+    };
+    value.checked_mul(scale)
+}
+
+/// The default memory limit: half the machine's memory, or 4 GiB when it
+/// cannot be read.
+pub fn default_limit() -> u64 {
+    machine_memory().map_or(4 << 30, |m| m / 2)
+}
+
+/// Parses an amount such as `8G`, `512M`, `1.5GiB`, `100000` (bytes).
+///
+/// # Errors
+/// [`ParseBytesError`] naming the text.
+pub fn parse_bytes(text: &str) -> Result<u64, ParseBytesError> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().map_err(|_| ParseBytesError::Number {
+        text: text.to_string(),
+    })?;
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        other => {
+            return Err(ParseBytesError::Unit {
+                unit: other.to_string(),
+                text: text.to_string(),
+            });
+        }
+    };
+    let bytes = number * scale as f64;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
+        return Err(ParseBytesError::Range {
+            text: text.to_string(),
+        });
+    }
+    Ok(bytes as u64)
+}
+
+/// Why a memory amount could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseBytesError {
+    /// The number part is missing or malformed.
+    #[error("`{text}` is not an amount of memory (say 8G, 512M or 100000)")]
+    Number {
+        /// The text given.
+        text: String,
+    },
+    /// The unit is not one of B, K, M, G, T (with optional `B`/`iB`).
+    #[error("unknown unit `{unit}` in `{text}` (use K, M, G or T)")]
+    Unit {
+        /// The unit found.
+        unit: String,
+        /// The text given.
+        text: String,
+    },
+    /// Less than one byte, or more than 2^64.
+    #[error("`{text}` is not a usable amount of memory")]
+    Range {
+        /// The text given.
+        text: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meminfo_total() {
+        let text = "MemTotal:       24576000 kB\nMemFree:  100 kB\n";
+        assert_eq!(parse_meminfo(text), Some(24_576_000 * 1024));
+        assert_eq!(parse_meminfo("nothing here"), None);
+    }
+
+    #[test]
+    fn amounts() {
+        assert_eq!(parse_bytes("8G"), Ok(8 << 30));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert!(parse_bytes("lots").is_err());
+    }
+}

@@ -1,0 +1,251 @@
+//! Limits of memory and work for large boards, and the figures skipped
+//! when they would pass them.
+//!
+//! Before each large allocation the analysis estimates it: compiling the
+//! chain, factoring `I − Q`, the diagonal of N, the per-jump solves, the
+//! length distribution. The chain and the factorisation are essential: past
+//! [`Limits::max_memory`] the analysis refuses ([`AnalysisError::Memory`],
+//! exit 3 in the CLI) with the estimate in the message. The other figures
+//! are optional: past either limit each is skipped and listed in
+//! [`Analysis::skipped`](super::Analysis::skipped), never silently dropped.
+//!
+//! [`AnalysisError::Memory`]: super::AnalysisError::Memory
+
+use super::distribution::Distribution;
+use crate::markov::chain::{Chain, Target};
+use crate::markov::sparse::memory::Bytes;
+use crate::{Board, markov::tolerance};
+use serde::Serialize;
+use std::fmt;
+
+/// The default [`Limits::max_memory`]: 4 GiB. The library does not probe
+/// the machine; the command line passes half the machine's memory instead.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+/// The default [`Limits::max_work`]: 2·10¹⁰ multiply-adds, about half a
+/// minute of one core. It is a budget for optional figures, so that a board
+/// of a million squares gives its mean and variance in seconds instead of
+/// running for hours on a length distribution nobody can read.
+pub const DEFAULT_MAX_WORK: f64 = 2e10;
+
+/// How far past the mean, in standard deviations, the length distribution
+/// is expected to run before its tail falls below [`tolerance::TAIL`]. The
+/// tail of T decays geometrically at a rate set by the slowest mode of `Q`,
+/// whose time scale is at most about the standard deviation, and
+/// `e^{−30} ≈ 1e-13 < 1e-12`; the estimate only decides whether to try.
+pub const TAIL_STD_DEVS: f64 = 30.0;
+
+/// Memory and work allowed to one analysis.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// Bytes the analysis may allocate (estimated before allocating).
+    pub max_memory: u64,
+    /// Multiply-adds any one optional figure may take.
+    pub max_work: f64,
+}
+
+impl Default for Limits {
+    /// [`DEFAULT_MAX_MEMORY`] and
+    /// [`DEFAULT_MAX_WORK`].
+    fn default() -> Limits {
+        Limits {
+            max_memory: DEFAULT_MAX_MEMORY,
+            max_work: DEFAULT_MAX_WORK,
+        }
+    }
+}
+
+/// A figure that can be skipped on a large board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Figure {
+    /// The length distribution: pmf, cdf, min, mode, median, quantiles.
+    Distribution,
+    /// Seat odds, which need the distribution.
+    Players,
+    /// The probability of ever resting on each square (the diagonal of N).
+    RestProbabilities,
+    /// Per-jump figures: use probability and mean without each jump.
+    Jumps,
+    /// Deciding near-ties of the mode and quantiles in exact arithmetic;
+    /// when skipped, the `f64` decision stands.
+    ExactTies,
+}
+
+impl fmt::Display for Figure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Figure::Distribution => "the length distribution (pmf, cdf, min, mode, quantiles)",
+            Figure::Players => "seat odds for several players",
+            Figure::RestProbabilities => "the probability of ever resting on each square",
+            Figure::Jumps => "per-jump figures (uses, use probability, mean without it)",
+            Figure::ExactTies => {
+                "deciding near-ties of the mode and quantiles exactly (the floating-point choice stands)"
+            }
+        })
+    }
+}
+
+/// What a skipped figure would have cost.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Cost {
+    /// More memory than [`Limits::max_memory`] allows.
+    Memory {
+        /// Estimated bytes.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// More work than [`Limits::max_work`] allows.
+    Work {
+        /// Estimated multiply-adds.
+        needed: f64,
+        /// The limit.
+        limit: f64,
+    },
+    /// It needs a figure that was skipped.
+    Needs {
+        /// That figure.
+        figure: Figure,
+    },
+    /// The distribution it needs was cut off with this much probability
+    /// left out.
+    Truncated {
+        /// `P(T > turns followed)`.
+        tail: f64,
+    },
+    /// Exact arithmetic cannot handle the board (more states than
+    /// [`crate::markov::exact::MAX_EXACT_STATES`], or a turn too long to sum).
+    NoExact,
+}
+
+/// A figure left out of an analysis, and why.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Skipped {
+    /// The figure.
+    pub figure: Figure,
+    /// Why.
+    pub cost: Cost,
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "skipped {}: ", self.figure)?;
+        match self.cost {
+            Cost::Memory { needed, limit } => write!(
+                f,
+                "it needs about {} of memory, over the limit of {} (--max-memory)",
+                Bytes(needed),
+                Bytes(limit)
+            ),
+            Cost::Work { needed, limit } => write!(
+                f,
+                "it needs about {needed:.1e} multiply-adds, over the limit of {limit:.1e} (--max-work)"
+            ),
+            Cost::Needs { figure } => write!(f, "it needs {figure}, which was skipped"),
+            Cost::Truncated { tail } => write!(
+                f,
+                "the length distribution was cut off with {tail:.2e} of the probability left out"
+            ),
+            Cost::NoExact => write!(f, "the board is beyond exact arithmetic"),
+        }
+    }
+}
+
+impl Limits {
+    /// `None` when `bytes` and `work` are within the limits, else the reason
+    /// to skip `figure`.
+    pub fn check(&self, figure: Figure, bytes: u64, work: f64) -> Option<Skipped> {
+        let cost = if bytes > self.max_memory {
+            Cost::Memory {
+                needed: bytes,
+                limit: self.max_memory,
+            }
+        } else if work > self.max_work {
+            Cost::Work {
+                needed: work,
+                limit: self.max_work,
+            }
+        } else {
+            return None;
+        };
+        Some(Skipped { figure, cost })
+    }
+}
+
+/// An upper estimate of the bytes compiling `board` takes at its peak (the
+/// rows as first built, and the chain they become).
+///
+/// # Formula
+/// A turn makes at most `L` rolls (1 without extra rolls, `max_extra + 1`
+/// or `forfeit_after` with a cap, and without one the `L` at which
+/// `p(on)^L` falls below [`tolerance::BONUS_CUTOFF`], at least
+/// [`tolerance::BONUS_FULL_ROLLS`] and at most the squares); each roll of each
+/// total gives at most one kernel entry, one rest and a jump use. About 100
+/// bytes per entry (first as a row, then as CSR with its rewards) and 256
+/// per square.
+pub fn chain_bytes(board: &Board) -> u64 {
+    let rules = board.rules();
+    let totals = rules.dice().outcomes().len() as u64;
+    let layers = match rules.extra_turn() {
+        None => 1,
+        Some(x) => match (x.max_extra(), x.forfeit_after()) {
+            (Some(m), Some(k)) => u64::from(m + 1).min(u64::from(k)),
+            (Some(m), None) => u64::from(m) + 1,
+            (None, Some(k)) => u64::from(k),
+            (None, None) => {
+                let p = rules.dice().probability(x.on());
+                ((tolerance::BONUS_CUTOFF.ln() / p.ln()).ceil().max(1.0) as u64)
+                    .max(tolerance::BONUS_FULL_ROLLS as u64)
+                    .min(u64::from(board.last().get()) + 1)
+            }
+        },
+    };
+    let squares = u64::from(board.last().get()) + 1;
+    squares
+        .saturating_mul(256)
+        .saturating_add(squares.saturating_mul(totals * layers).saturating_mul(100))
+}
+
+/// The bytes a compiled chain holds (about 48 per entry, 64 per state).
+pub fn held_bytes(chain: &Chain) -> u64 {
+    chain.len() as u64 * 64 + chain.entries() as u64 * 48
+}
+
+/// The length distribution from the start by sparse vector–matrix products
+/// over a [`Banded`](crate::markov::sparse::Banded) copy of `Q` (the same recursion as
+/// [`distribution::from_state`](super::distribution::from_state), faster
+/// on large chains), stopped when the tail is below [`tolerance::TAIL`] or
+/// after `max_turns` turns (the tail then reports what is left).
+pub fn distribution(chain: &Chain, max_turns: usize) -> Distribution {
+    let n = chain.len();
+    let q = crate::markov::sparse::Banded::new(&super::solve::chain_csr(chain));
+    let finish: Vec<f64> = chain
+        .states()
+        .map(|s| {
+            chain
+                .row(s)
+                .filter(|t| t.to == Target::Finish)
+                .map(|t| t.probability)
+                .sum()
+        })
+        .collect();
+    let mut pi = vec![0.0; n];
+    pi[chain.start().get()] = 1.0;
+    let mut next = vec![0.0; n];
+    let mut pmf = Vec::new();
+    let mut survival = vec![1.0];
+    while pmf.len() < max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS) {
+        let done = crate::markov::sparse::dot(&pi, &finish);
+        q.vec_mul_into(&pi, &mut next);
+        std::mem::swap(&mut pi, &mut next);
+        let left = crate::markov::sparse::sum(&pi);
+        pmf.push(done);
+        survival.push(left);
+        if left < tolerance::TAIL {
+            break;
+        }
+    }
+    Distribution { pmf, survival }
+}

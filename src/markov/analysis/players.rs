@@ -1,0 +1,135 @@
+//! Several players (docs/figures.md §8): seat win probabilities and the length of
+//! the whole game.
+//!
+//! # Why the players are independent
+//! Tokens never interact: no rule moves, blocks or sends back another
+//! player's token, and each player's rolls are independent draws of the same
+//! dice. So the turn counts `T₁ … T_k` of the players are independent
+//! random variables, each distributed as T from that player's own square.
+//! The game ends at the first player, in seat order within a round, whose
+//! token finishes. Seat i (0-based) wins on its t-th turn exactly when it
+//! finishes on its t-th turn (`f(t)`), every seat before it has not finished
+//! within t turns (`S(t)` each) and every seat after it has not finished
+//! within t − 1 (`S(t − 1)` each); independence makes that a product.
+
+use super::distribution::Distribution;
+use serde::Serialize;
+
+/// The figures of one player count.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayersFigures {
+    /// Number of players.
+    pub count: u32,
+    /// Each seat's probability of winning, first seat first.
+    pub win_probability: Vec<f64>,
+    /// Expected turns of the whole game, counted over all players.
+    pub expected_total_turns: f64,
+    /// Expected rounds (a round is one turn of each player; the last may be
+    /// cut short by the winner).
+    pub expected_rounds: f64,
+}
+
+/// Win probabilities and game length for `count` players who all start on
+/// the start square, from the length distribution of one player.
+///
+/// # Formula
+/// `P(seat i wins) = Σ_t f(t)·S(t)ⁱ·S(t−1)^(k−1−i)`,
+/// `E[rounds] = Σ_{t≥0} S(t)ᵏ`,
+/// `E[turns] = Σ_i Σ_t f(t)·S(t)ⁱ·S(t−1)^(k−1−i)·((t−1)·k + i + 1)`.
+///
+/// # Panics
+/// If `count` is 0.
+pub fn figures(d: &Distribution, count: u32) -> PlayersFigures {
+    assert!(count > 0, "at least one player");
+    let k = count as i32;
+    let mut win = vec![0.0; count as usize];
+    let mut total_turns = 0.0;
+    for (i, &f) in d.pmf.iter().enumerate() {
+        if f == 0.0 {
+            continue;
+        }
+        let t = (i + 1) as f64;
+        let (now, before) = (d.survival[i + 1], d.survival[i]);
+        // Seat i: f·now^i·before^(k−1−i), from seat 0 by one ratio per seat
+        // (before ≥ f > 0 here).
+        let ratio = now / before;
+        let mut p = f * before.powi(k - 1);
+        for (seat, w) in win.iter_mut().enumerate() {
+            if seat > 0 {
+                p *= ratio;
+            }
+            *w += p;
+            total_turns += p * ((t - 1.0) * f64::from(count) + seat as f64 + 1.0);
+        }
+    }
+    let expected_rounds = d.survival.iter().map(|s| s.powi(k)).sum();
+    PlayersFigures {
+        count,
+        win_probability: win,
+        expected_total_turns: total_turns,
+        expected_rounds,
+    }
+}
+
+/// Each player's probability of winning a race from independent
+/// finishing-time distributions, in turn order starting with the player to
+/// move: the same sum as [`figures`], with each player's own `f` and `S`.
+pub fn race(players: &[Distribution]) -> Vec<f64> {
+    let horizon = players.iter().map(|d| d.pmf.len()).max().unwrap_or(0);
+    // survival beyond the computed length is below the tail tolerance; it is
+    // taken as the last value.
+    let survival = |d: &Distribution, t: usize| d.survival[t.min(d.survival.len() - 1)];
+    let pmf = |d: &Distribution, t: usize| d.pmf.get(t - 1).copied().unwrap_or(0.0);
+    let mut win = vec![0.0; players.len()];
+    for t in 1..=horizon {
+        for (i, me) in players.iter().enumerate() {
+            let f = pmf(me, t);
+            if f == 0.0 {
+                continue;
+            }
+            let mut p = f;
+            for (j, other) in players.iter().enumerate() {
+                if j < i {
+                    p *= survival(other, t);
+                } else if j > i {
+                    p *= survival(other, t - 1);
+                }
+            }
+            win[i] += p;
+        }
+    }
+    win
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_turn_games_are_won_by_the_first_seat() {
+        let d = Distribution {
+            pmf: vec![1.0],
+            survival: vec![1.0, 0.0],
+        };
+        let f = figures(&d, 3);
+        assert_eq!(f.win_probability, vec![1.0, 0.0, 0.0]);
+        assert_eq!(f.expected_total_turns, 1.0);
+        assert_eq!(f.expected_rounds, 1.0);
+    }
+
+    #[test]
+    fn coin_flip_race_by_hand() {
+        // Each turn finishes with probability 1/2: f(t) = 2^-t, S(t) = 2^-t.
+        // Seat 0 wins: Σ_t 2^-t · 2^-(t-1) = 2·Σ 4^-t = 2/3.
+        let n = 60;
+        let d = Distribution {
+            pmf: (1..=n).map(|t| 0.5f64.powi(t)).collect(),
+            survival: (0..=n).map(|t| 0.5f64.powi(t)).collect(),
+        };
+        let f = figures(&d, 2);
+        assert!((f.win_probability[0] - 2.0 / 3.0).abs() < 1e-15);
+        // Rounds: Σ_{t≥0} 4^-t = 4/3.
+        assert!((f.expected_rounds - 4.0 / 3.0).abs() < 1e-15);
+        assert_eq!(race(&[d.clone(), d]), f.win_probability);
+    }
+}

@@ -1,0 +1,968 @@
+//! The compiler from a [`Board`] to an absorbing Markov chain over turns.
+//!
+//! A [`Chain`] has one transient state per square a token can stand on
+//! between turns (a rest square reachable from the start; jump starts never
+//! are), numbered by [`StateIndex`] in increasing order of square, and one
+//! absorbing state, the finish. One step of the chain is one **turn**: when
+//! extra rolls are on, a row covers every roll sequence of the turn.
+//!
+//! The kernel is stored sparse, in compressed rows (CSR): each row holds at
+//! most a few entries per roll of the turn, so a board of a million squares
+//! compiles to a few million entries, never to a dense matrix. Beside the
+//! kernel, the chain carries the per-turn rewards every figure needs:
+//! expected rolls and squared rolls, expected uses of each jump, expected
+//! rests on each square (mid-turn rests included).
+//!
+//! # How a row is built
+//! Only by calling [`Board::play_roll`] over the exact distribution of the
+//! dice total ([`Dice::outcomes`](crate::Dice::outcomes)); nothing here
+//! re-implements movement. Within a turn, every roll but the last is a roll
+//! of the bonus total `on`, so a turn that goes on follows one path: the
+//! squares `s₀ = s, s₁, s₂, …` reached by successive bonus rolls, each
+//! reached with probability `p(on)ᵏ`. Every other roll from `sₖ` ends the
+//! turn. So the matrix B of docs/turn-kernel.md §4 (bonus rolls that do not finish) has
+//! at most one entry per row, and `K = (I − B)⁻¹A = Σₖ BᵏA` is a sum along
+//! that single path:
+//! - with a cap (`max_extra`) or a forfeit (`forfeit_after`) the path is at
+//!   most that long ([`Board::play_roll`] ends it);
+//! - with neither, the path either finishes or returns to a square already
+//!   on it (the state within the turn is only the square), after which it
+//!   repeats forever with ratio `q = p(on)ᴸ` for a cycle of length L. The
+//!   repetition is summed in closed form, `Σⱼ qʲ = 1/(1 − q)`, exactly.
+//!
+//! `1 − q` is computed from the complement of `p(on)` (the other totals'
+//! probabilities), never as `1 − q` in `f64`, so a die whose bonus total
+//! has probability within an ulp of 1 still gets rows that sum to 1.
+//!
+//! A path is cut only past [`tolerance::BONUS_FULL_ROLLS`] rolls, when the
+//! probability that the turn is still going is below
+//! [`tolerance::BONUS_CUTOFF`] (1e-18, under the resolution of a row sum),
+//! which happens only on boards long enough for a turn to make that many
+//! bonus rolls; the mass dropped is reported by [`Chain::dropped`].
+
+use crate::{Board, Square, markov::tolerance};
+use num_traits::Num;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+
+/// The index of a transient state of a [`Chain`]: its position among the
+/// chain's squares in increasing order. Not a [`Square`]: use
+/// [`Chain::square`] and [`Chain::state_of`] to go between them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct StateIndex(u32);
+
+impl StateIndex {
+    /// The state with the given position.
+    ///
+    /// # Panics
+    /// If `index` does not fit in a `u32` (no chain has that many states).
+    pub fn new(index: usize) -> StateIndex {
+        StateIndex(u32::try_from(index).expect("a state index fits in u32"))
+    }
+
+    /// The position, for indexing vectors and matrices.
+    pub const fn get(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for StateIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "state {}", self.0)
+    }
+}
+
+/// Where a turn ends: a transient state, or the finish.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    /// A transient state.
+    State(StateIndex),
+    /// The last square: the game is over for this player.
+    Finish,
+}
+
+/// One entry of a row of the turn kernel.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Transition {
+    /// Where the turn ends.
+    pub to: Target,
+    /// The probability that a turn from the row's state ends there.
+    pub probability: f64,
+    /// `E[rolls of the turn · 1{the turn ends there}]`: the rolls made on the
+    /// way, weighted. Summed over a row it is the expected rolls of a turn;
+    /// the variance of rolls needs it per target (docs/figures.md §3).
+    pub rolls: f64,
+}
+
+/// Expected uses of one jump within one turn.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct JumpUse {
+    /// The jump's position in [`Board::jumps`].
+    pub jump: u32,
+    /// Expected number of times the turn takes it.
+    pub expected: f64,
+}
+
+/// Expected rests on one square within one turn.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Rest {
+    /// The square (never the finish).
+    pub square: Square,
+    /// Expected number of rolls of the turn after which the token stands on
+    /// `square` (after any jump; a blocked or forfeited roll leaves it where
+    /// it was, which counts as resting there again).
+    pub expected: f64,
+}
+
+/// Why a board could not be compiled.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChainError {
+    /// A row of the kernel does not sum to 1 within [`tolerance::ROW_SUM`]:
+    /// a bug, reported rather than analysed.
+    #[error("the turn kernel row of square {square} sums to {sum}, not 1")]
+    RowSum {
+        /// The row's square.
+        square: Square,
+        /// What it sums to.
+        sum: f64,
+    },
+}
+
+/// A board compiled to an absorbing Markov chain over turns, in sparse form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chain {
+    /// Square of each state, increasing.
+    squares: Vec<Square>,
+    start: StateIndex,
+    finish: Square,
+    /// Row s is `row_offsets[s]..row_offsets[s + 1]` of the next three.
+    row_offsets: Vec<usize>,
+    targets: Vec<Target>,
+    probabilities: Vec<f64>,
+    rolls: Vec<f64>,
+    expected_rolls: Vec<f64>,
+    expected_rolls_squared: Vec<f64>,
+    jump_offsets: Vec<usize>,
+    jump_uses: Vec<JumpUse>,
+    rest_offsets: Vec<usize>,
+    rests: Vec<Rest>,
+    dropped: f64,
+    entry_rounding: f64,
+}
+
+/// The rows as the compiler first builds them, in discovery order and keyed
+/// by square: one flat array per kind with each row's start in it, so a
+/// compile allocates a handful of vectors rather than several per row.
+#[derive(Default)]
+struct RawRows {
+    /// (end square, probability, rolls-weighted probability); the finish is
+    /// the board's last square.
+    ends: Vec<(Square, f64, f64)>,
+    jumps: Vec<(u32, f64)>,
+    rests: Vec<(Square, f64)>,
+    /// Where row r starts in `ends`, `jumps` and `rests`; one more entry
+    /// than rows, the last holding their lengths.
+    starts: Vec<[usize; 3]>,
+    rolls_squared: Vec<f64>,
+    dropped: Vec<f64>,
+    /// Rounding steps behind the row's entries (see
+    /// [`tolerance::KERNEL_ROUNDING`]).
+    steps: Vec<usize>,
+}
+
+impl RawRows {
+    /// Room for about `entries` ends and rests.
+    fn with_capacity(entries: usize) -> RawRows {
+        RawRows {
+            ends: Vec::with_capacity(entries),
+            rests: Vec::with_capacity(entries),
+            starts: vec![[0; 3]],
+            ..RawRows::default()
+        }
+    }
+
+    /// The ends of row `r`.
+    fn ends(&self, r: usize) -> &[(Square, f64, f64)] {
+        &self.ends[self.starts[r][0]..self.starts[r + 1][0]]
+    }
+
+    fn jumps(&self, r: usize) -> &[(u32, f64)] {
+        &self.jumps[self.starts[r][1]..self.starts[r + 1][1]]
+    }
+
+    fn rests(&self, r: usize) -> &[(Square, f64)] {
+        &self.rests[self.starts[r][2]..self.starts[r + 1][2]]
+    }
+}
+
+impl Chain {
+    /// Compiles a board.
+    ///
+    /// # Errors
+    /// [`ChainError::RowSum`] if a row does not sum to 1 (a bug; every valid
+    /// board compiles).
+    pub fn compile(board: &Board) -> Result<Chain, ChainError> {
+        let last = board.last();
+        let start = board.rules().start();
+        // Discover the states by a search from the start, building each row
+        // once; `found[square]` is its position in discovery order.
+        const UNSEEN: u32 = u32::MAX;
+        let mut found = vec![UNSEEN; last.index() + 1];
+        let mut order: Vec<Square> = vec![start];
+        // Most boards reach nearly every square; the cap keeps a board of
+        // many dice totals from reserving more than it will use.
+        let guess = (last.index() + 1)
+            .saturating_mul(board.rules().dice().outcomes().len())
+            .min(1 << 20);
+        let mut raw = RawRows::with_capacity(guess);
+        let mut path = TurnPath {
+            layers: Vec::new(),
+            cycle: None,
+            cut: None,
+        };
+        found[start.index()] = 0;
+        let mut next = 0;
+        while next < order.len() {
+            raw_row(board, order[next], &mut raw, &mut path);
+            for &(end, _, _) in raw.ends(next) {
+                if end != last && found[end.index()] == UNSEEN {
+                    found[end.index()] = order.len() as u32;
+                    order.push(end);
+                }
+            }
+            next += 1;
+        }
+        // Number the states by square; `found` keeps each square's row.
+        let mut squares = order;
+        squares.sort_unstable();
+        let mut state_at = vec![UNSEEN; last.index() + 1];
+        for (i, s) in squares.iter().enumerate() {
+            state_at[s.index()] = i as u32;
+        }
+        let target = |square: Square| {
+            if square == last {
+                Target::Finish
+            } else {
+                Target::State(StateIndex(state_at[square.index()]))
+            }
+        };
+        let n = squares.len();
+        let mut chain = Chain {
+            start: StateIndex(state_at[start.index()]),
+            finish: last,
+            row_offsets: Vec::with_capacity(n + 1),
+            targets: Vec::with_capacity(raw.ends.len()),
+            probabilities: Vec::with_capacity(raw.ends.len()),
+            rolls: Vec::with_capacity(raw.ends.len()),
+            expected_rolls: Vec::with_capacity(n),
+            expected_rolls_squared: Vec::with_capacity(n),
+            jump_offsets: Vec::with_capacity(n + 1),
+            jump_uses: Vec::with_capacity(raw.jumps.len()),
+            rest_offsets: Vec::with_capacity(n + 1),
+            rests: Vec::with_capacity(raw.rests.len()),
+            dropped: 0.0,
+            entry_rounding: 0.0,
+            squares: Vec::new(),
+        };
+        chain.row_offsets.push(0);
+        chain.jump_offsets.push(0);
+        chain.rest_offsets.push(0);
+        for (i, square) in squares.iter().enumerate() {
+            let r = found[square.index()] as usize;
+            let mut sum = 0.0;
+            let mut rolls = 0.0;
+            for &(end, p, w) in raw.ends(r) {
+                chain.targets.push(target(end));
+                chain.probabilities.push(p);
+                chain.rolls.push(w);
+                sum += p;
+                rolls += w;
+            }
+            if (sum - 1.0).abs() > tolerance::ROW_SUM + raw.dropped[r] {
+                return Err(ChainError::RowSum {
+                    square: squares[i],
+                    sum,
+                });
+            }
+            chain.row_offsets.push(chain.targets.len());
+            chain.expected_rolls.push(rolls);
+            chain.expected_rolls_squared.push(raw.rolls_squared[r]);
+            chain.jump_uses.extend(
+                raw.jumps(r)
+                    .iter()
+                    .map(|&(jump, expected)| JumpUse { jump, expected }),
+            );
+            chain.jump_offsets.push(chain.jump_uses.len());
+            chain.rests.extend(
+                raw.rests(r)
+                    .iter()
+                    .map(|&(square, expected)| Rest { square, expected }),
+            );
+            chain.rest_offsets.push(chain.rests.len());
+            chain.dropped = chain.dropped.max(raw.dropped[r]);
+            chain.entry_rounding = chain
+                .entry_rounding
+                .max(raw.steps[r] as f64 * tolerance::KERNEL_ROUNDING);
+        }
+        chain.squares = squares;
+        Ok(chain)
+    }
+
+    /// Number of transient states.
+    pub fn len(&self) -> usize {
+        self.squares.len()
+    }
+
+    /// Always false: the start is a state.
+    pub fn is_empty(&self) -> bool {
+        self.squares.is_empty()
+    }
+
+    /// The start square's state.
+    pub fn start(&self) -> StateIndex {
+        self.start
+    }
+
+    /// The finish (the board's last square).
+    pub fn finish(&self) -> Square {
+        self.finish
+    }
+
+    /// The square of a state.
+    ///
+    /// # Panics
+    /// If `state` is not a state of this chain.
+    pub fn square(&self, state: StateIndex) -> Square {
+        self.squares[state.get()]
+    }
+
+    /// The square of every state, in state order (increasing).
+    pub fn squares(&self) -> &[Square] {
+        &self.squares
+    }
+
+    /// The state of a square, `None` when a token never stands on it between
+    /// turns (a jump start, an unreachable square, the finish).
+    pub fn state_of(&self, square: Square) -> Option<StateIndex> {
+        self.squares
+            .binary_search(&square)
+            .ok()
+            .map(|i| StateIndex(i as u32))
+    }
+
+    /// Every state, in order.
+    pub fn states(&self) -> impl ExactSizeIterator<Item = StateIndex> + use<> {
+        (0..self.squares.len() as u32).map(StateIndex)
+    }
+
+    /// The row of `state`: where a turn from it ends, with what probability.
+    /// Targets are distinct and in increasing order (the finish last).
+    pub fn row(&self, state: StateIndex) -> impl Iterator<Item = Transition> + '_ {
+        let range = self.row_offsets[state.get()]..self.row_offsets[state.get() + 1];
+        range.map(|k| Transition {
+            to: self.targets[k],
+            probability: self.probabilities[k],
+            rolls: self.rolls[k],
+        })
+    }
+
+    /// CSR row offsets: row `s` is `offsets[s]..offsets[s + 1]` of
+    /// [`Chain::targets`] and [`Chain::probabilities`]; `len() + 1` entries.
+    pub fn row_offsets(&self) -> &[usize] {
+        &self.row_offsets
+    }
+
+    /// CSR column of every entry.
+    pub fn targets(&self) -> &[Target] {
+        &self.targets
+    }
+
+    /// CSR probability of every entry.
+    pub fn probabilities(&self) -> &[f64] {
+        &self.probabilities
+    }
+
+    /// Number of stored kernel entries.
+    pub fn entries(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// R(s): the probability that a turn from `state` finishes the game.
+    pub fn finish_probability(&self, state: StateIndex) -> f64 {
+        self.row(state)
+            .filter(|t| t.to == Target::Finish)
+            .map(|t| t.probability)
+            .sum()
+    }
+
+    /// Expected rolls of one turn from `state` (1 without extra rolls).
+    pub fn expected_rolls(&self, state: StateIndex) -> f64 {
+        self.expected_rolls[state.get()]
+    }
+
+    /// Expected square of the rolls of one turn from `state`.
+    pub fn expected_rolls_squared(&self, state: StateIndex) -> f64 {
+        self.expected_rolls_squared[state.get()]
+    }
+
+    /// Expected uses of each jump in one turn from `state`, by jump position,
+    /// increasing; jumps a turn cannot take are left out.
+    pub fn jump_uses(&self, state: StateIndex) -> &[JumpUse] {
+        &self.jump_uses[self.jump_offsets[state.get()]..self.jump_offsets[state.get() + 1]]
+    }
+
+    /// Expected rests on each square in one turn from `state`, by square,
+    /// increasing; squares the turn cannot rest on are left out. The finish
+    /// is never listed. Without extra rolls it is the turn's end square with
+    /// its probability; with them, mid-turn rests count too.
+    pub fn rests(&self, state: StateIndex) -> &[Rest] {
+        &self.rests[self.rest_offsets[state.get()]..self.rest_offsets[state.get() + 1]]
+    }
+
+    /// The largest probability dropped from any row by cutting a long chain
+    /// of bonus rolls (below [`tolerance::BONUS_CUTOFF`]; 0 when no path was
+    /// cut).
+    pub fn dropped(&self) -> f64 {
+        self.dropped
+    }
+
+    /// A bound on the relative rounding error of any kernel entry: the
+    /// kernel is the exact one (of the same dice) with every entry
+    /// perturbed by at most this factor, plus [`Chain::dropped`].
+    pub fn entry_rounding(&self) -> f64 {
+        self.entry_rounding
+    }
+
+    /// The squares of the states from which the finish cannot be reached:
+    /// empty for every board whose games end. (Validation rules out trapped
+    /// squares by moves; a rule such as forfeiting every bonus roll can still
+    /// trap a token turn by turn.)
+    pub fn trapped(&self) -> Vec<Square> {
+        let n = self.len();
+        // The reverse edges in compressed form: `from[by_target[t]..
+        // by_target[t + 1]]` are the states with a move to state t.
+        let mut by_target = vec![0_u32; n + 1];
+        let mut finishes = vec![false; n];
+        for (s, finishes_now) in finishes.iter_mut().enumerate() {
+            for k in self.row_offsets[s]..self.row_offsets[s + 1] {
+                match self.targets[k] {
+                    _ if self.probabilities[k] <= 0.0 => {}
+                    Target::State(t) => by_target[t.get() + 1] += 1,
+                    Target::Finish => *finishes_now = true,
+                }
+            }
+        }
+        for t in 0..n {
+            by_target[t + 1] += by_target[t];
+        }
+        let mut fill = by_target.clone();
+        let mut from = vec![0_u32; by_target[n] as usize];
+        for s in 0..n {
+            for k in self.row_offsets[s]..self.row_offsets[s + 1] {
+                if let Target::State(t) = self.targets[k] {
+                    if self.probabilities[k] > 0.0 {
+                        from[fill[t.get()] as usize] = s as u32;
+                        fill[t.get()] += 1;
+                    }
+                }
+            }
+        }
+        let mut stack: Vec<usize> = (0..n).filter(|&s| finishes[s]).collect();
+        while let Some(t) = stack.pop() {
+            for &s in &from[by_target[t] as usize..by_target[t + 1] as usize] {
+                if !finishes[s as usize] {
+                    finishes[s as usize] = true;
+                    stack.push(s as usize);
+                }
+            }
+        }
+        (0..n)
+            .filter(|&s| !finishes[s])
+            .map(|s| self.squares[s])
+            .collect()
+    }
+}
+
+/// One roll position along a turn's path of bonus rolls.
+#[derive(Clone, Debug)]
+pub(crate) struct Layer<W> {
+    /// Where the token stands before this roll.
+    pub square: Square,
+    /// Rolls already made in the turn.
+    pub rolls_before: u32,
+    /// Probability that the turn reaches this roll.
+    pub weight: W,
+}
+
+/// The path of a turn from one square: the rolls it may make, in order.
+#[derive(Clone, Debug)]
+pub(crate) struct TurnPath<W> {
+    pub layers: Vec<Layer<W>>,
+    /// When the bonus rolls return to a square already on the path
+    /// (uncapped, never forfeited): the layers from `.0` on repeat forever,
+    /// each repetition with its weight multiplied by `.1 = p(on)ᴸ`.
+    pub cycle: Option<(usize, W)>,
+    /// Probability of going on past the last layer, when the path was cut.
+    pub cut: Option<W>,
+}
+
+/// Follows the bonus rolls of a turn from `from`, while `keep(weight)` allows
+/// (see the module docs). `p_on` is the probability of the bonus total.
+pub(crate) fn turn_path<W: Num + Clone>(
+    board: &Board,
+    from: Square,
+    p_on: &W,
+    keep: impl FnMut(&W, usize) -> bool,
+) -> TurnPath<W> {
+    let mut path = TurnPath {
+        layers: Vec::new(),
+        cycle: None,
+        cut: None,
+    };
+    follow_turn(board, from, p_on, keep, &mut path);
+    path
+}
+
+/// [`turn_path`] into an existing path, reusing its memory: the compiler
+/// follows one turn per state.
+fn follow_turn<W: Num + Clone>(
+    board: &Board,
+    from: Square,
+    p_on: &W,
+    mut keep: impl FnMut(&W, usize) -> bool,
+    path: &mut TurnPath<W>,
+) {
+    path.layers.clear();
+    path.layers.push(Layer {
+        square: from,
+        rolls_before: 0,
+        weight: W::one(),
+    });
+    path.cycle = None;
+    path.cut = None;
+    let Some(extra) = board.rules().extra_turn() else {
+        return;
+    };
+    let endless = extra.max_extra().is_none() && extra.forfeit_after().is_none();
+    let mut seen: HashMap<Square, usize> = HashMap::new();
+    if endless {
+        seen.insert(from, 0);
+    }
+    loop {
+        let here = path.layers.last().expect("a path has a layer");
+        let step = board.play_roll(here.square, here.rolls_before, extra.on());
+        if !step.extra_roll {
+            return;
+        }
+        let weight = here.weight.clone() * p_on.clone();
+        let square = step.mv.end;
+        if endless {
+            if let Some(&c) = seen.get(&square) {
+                let ratio = weight / path.layers[c].weight.clone();
+                path.cycle = Some((c, ratio));
+                return;
+            }
+            seen.insert(square, path.layers.len());
+        }
+        if !keep(&weight, path.layers.len()) {
+            path.cut = Some(weight);
+            return;
+        }
+        let rolls_before = here.rolls_before + 1;
+        path.layers.push(Layer {
+            square,
+            rolls_before,
+            weight,
+        });
+    }
+}
+
+/// The chain with one jump made absorbing (docs/figures.md §6): for each state, the
+/// probability `hit[s]` that a turn from s takes `jump` at least once, and
+/// the kernel entries `(s, e, p)` of turns that end on state e without
+/// taking it. Built, like the chain, only from [`Board::play_roll`].
+pub(crate) struct Avoiding {
+    pub entries: Vec<(usize, usize, f64)>,
+    pub hit: Vec<f64>,
+}
+
+pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
+    let dice = board.rules().dice();
+    let extra = board.rules().extra_turn();
+    let bonus = Bonus::of(board);
+    let p_on = bonus.p;
+    let takes = |mv: &crate::Move| {
+        mv.jumps
+            .iter()
+            .any(|j| board.jump_index(j.from()) == Some(jump))
+    };
+    let mut out = Avoiding {
+        entries: Vec::new(),
+        hit: vec![0.0; chain.len()],
+    };
+    for s in chain.states() {
+        let path = turn_path(board, chain.square(s), &p_on, keep_float);
+        // alive[i]: probability of reaching layer i without taking the jump.
+        let mut alive = vec![1.0];
+        let mut cycle_clean = true;
+        for (i, layer) in path.layers.iter().enumerate() {
+            let bonus = extra.map(|x| board.play_roll(layer.square, layer.rolls_before, x.on()));
+            let clean = !bonus.as_ref().is_some_and(|b| takes(&b.mv));
+            if path.cycle.as_ref().is_some_and(|(c, _)| i >= *c) && !clean {
+                cycle_clean = false;
+            }
+            let next = if clean { alive[i] * p_on } else { 0.0 };
+            alive.push(next);
+        }
+        let mut ends: Vec<(usize, f64)> = Vec::new();
+        for (i, layer) in path.layers.iter().enumerate() {
+            let m0 = match &path.cycle {
+                Some((c, _)) if cycle_clean && i >= *c => bonus.cycle(path.layers.len() - c).1,
+                _ => 1.0,
+            };
+            for outcome in dice.outcomes() {
+                let step = board.play_roll(layer.square, layer.rolls_before, outcome.total);
+                let mass = alive[i] * outcome.probability * m0;
+                if mass == 0.0 {
+                    continue;
+                }
+                if takes(&step.mv) {
+                    out.hit[s.get()] += mass;
+                } else if !step.extra_roll && !step.mv.finished {
+                    let e = chain
+                        .state_of(step.mv.end)
+                        .expect("a turn ends on a state of the chain");
+                    ends.push((e.get(), mass));
+                }
+            }
+        }
+        merge_by(&mut ends, 0, |e| e.0, |a, b| a.1 += b.1);
+        out.entries
+            .extend(ends.into_iter().map(|(e, p)| (s.get(), e, p)));
+    }
+    out
+}
+
+/// Whether the `f64` kernel follows a turn's bonus rolls to a layer
+/// reached with probability `weight` after `rolls` rolls (see
+/// [`tolerance::BONUS_CUTOFF`] and [`tolerance::BONUS_FULL_ROLLS`]).
+fn keep_float(weight: &f64, rolls: usize) -> bool {
+    *weight > 0.0 && (rolls < tolerance::BONUS_FULL_ROLLS || *weight >= tolerance::BONUS_CUTOFF)
+}
+
+/// The bonus total's probability `p` and its complement `1 − p`, the
+/// complement summed from the other totals so that it keeps its precision
+/// when `p` is within an ulp of 1 (a die whose other faces weigh 1e-16).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Bonus {
+    pub p: f64,
+    /// `1 − p`, from the other totals' probabilities.
+    pub miss: f64,
+}
+
+impl Bonus {
+    pub(crate) fn of(board: &Board) -> Bonus {
+        let dice = board.rules().dice();
+        match board.rules().extra_turn() {
+            None => Bonus { p: 0.0, miss: 1.0 },
+            Some(x) => Bonus {
+                p: dice.probability(x.on()),
+                miss: dice
+                    .outcomes()
+                    .iter()
+                    .filter(|o| o.total != x.on())
+                    .map(|o| o.probability)
+                    .sum(),
+            },
+        }
+    }
+
+    /// For a cycle of `length` bonus rolls: `q = pᴸ` and `1/(1 − q)`, the
+    /// sum of its repetitions, with `1 − q = −expm1(L·ln(1 − miss))` so that
+    /// no cancellation loses it when `q` is near 1.
+    pub(crate) fn cycle(&self, length: usize) -> (f64, f64) {
+        let ln_p = if self.miss < 0.5 {
+            (-self.miss).ln_1p()
+        } else {
+            self.p.ln()
+        };
+        let l = length as f64;
+        ((l * ln_p).exp(), 1.0 / -(l * ln_p).exp_m1())
+    }
+}
+
+/// Builds the row of one square, keyed by square, as the next row of `rows`.
+fn raw_row(board: &Board, from: Square, rows: &mut RawRows, path: &mut TurnPath<f64>) {
+    let last = board.last();
+    let dice = board.rules().dice();
+    let bonus = Bonus::of(board);
+    follow_turn(board, from, &bonus.p, keep_float, path);
+    let [ends, jumps, rests] = *rows.starts.last().expect("starts has a sentinel");
+    let mut rolls_squared = 0.0;
+    // Multiplicities of a layer's contributions: (mass, rolls, rolls²).
+    let cycle = path.cycle.as_ref().map(|&(c, _)| {
+        let length = path.layers.len() - c;
+        let (q, s0) = bonus.cycle(length);
+        let s1 = q * s0 * s0;
+        let s2 = q * (1.0 + q) * s0 * s0 * s0;
+        (c, length as f64, s0, s1, s2)
+    });
+    for (i, layer) in path.layers.iter().enumerate() {
+        let rolls = f64::from(layer.rolls_before) + 1.0;
+        let (m0, m1, m2) = match cycle {
+            Some((c, l, s0, s1, s2)) if i >= c => (
+                s0,
+                rolls * s0 + l * s1,
+                rolls * rolls * s0 + 2.0 * rolls * l * s1 + l * l * s2,
+            ),
+            _ => (1.0, rolls, rolls * rolls),
+        };
+        for outcome in dice.outcomes() {
+            let mass = layer.weight * outcome.probability;
+            let (walk, extra_roll) =
+                board.walk_roll(layer.square, layer.rolls_before, outcome.total, |j| {
+                    rows.jumps.push((j as u32, mass * m0));
+                });
+            if walk.end != last {
+                rows.rests.push((walk.end, mass * m0));
+            }
+            if !extra_roll {
+                rows.ends.push((walk.end, mass * m0, mass * m1));
+                rolls_squared += mass * m2;
+            }
+        }
+    }
+    merge_by(
+        &mut rows.ends,
+        ends,
+        |e| e.0,
+        |a, b| {
+            a.1 += b.1;
+            a.2 += b.2;
+        },
+    );
+    merge_by(&mut rows.jumps, jumps, |e| e.0, |a, b| a.1 += b.1);
+    merge_by(&mut rows.rests, rests, |e| e.0, |a, b| a.1 += b.1);
+    rows.starts
+        .push([rows.ends.len(), rows.jumps.len(), rows.rests.len()]);
+    rows.rolls_squared.push(rolls_squared);
+    rows.dropped.push(path.cut.unwrap_or(0.0));
+    // A layer's weight is a product of as many roundings as its rolls, a
+    // cycle sum adds a few, and merging adds one per term merged.
+    rows.steps
+        .push(path.layers.len() * (dice.outcomes().len() + 1) + 8);
+}
+
+/// Sorts `v[from..]` by key and merges its entries with equal keys.
+fn merge_by<E: Copy, K: Ord>(
+    v: &mut Vec<E>,
+    from: usize,
+    key: impl Fn(&E) -> K,
+    add: impl Fn(&mut E, &E),
+) {
+    let tail = &mut v[from..];
+    if tail.len() < 2 {
+        return;
+    }
+    tail.sort_by_key(|e| key(e));
+    let mut out = 0;
+    for i in 1..tail.len() {
+        if key(&tail[i]) == key(&tail[out]) {
+            let e = tail[i];
+            add(&mut tail[out], &e);
+        } else {
+            out += 1;
+            tail[out] = tail[i];
+        }
+    }
+    v.truncate(from + out + 1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(json: &str) -> Board {
+        Board::from_json_str(json).expect("valid test board")
+    }
+
+    #[test]
+    fn default_board_states_are_reachable_rest_squares() {
+        let b = Board::builtin_default();
+        let chain = Chain::compile(&b).unwrap();
+        // 0..=99 minus the 19 jump starts; every one is reachable.
+        assert_eq!(chain.len(), 100 - 19);
+        assert!(chain.squares().iter().all(|&s| b.is_rest_square(s)));
+        for s in chain.states() {
+            let sum: f64 = chain.row(s).map(|t| t.probability).sum();
+            assert!((sum - 1.0).abs() < 1e-15);
+            // One roll a turn; six sixths sum to 1 within rounding.
+            assert!((chain.expected_rolls(s) - 1.0).abs() < 1e-15);
+            assert!((chain.expected_rolls_squared(s) - 1.0).abs() < 1e-15);
+        }
+        assert!(chain.trapped().is_empty());
+    }
+
+    #[test]
+    fn unreachable_squares_are_dropped() {
+        // Start 0, ladder 1→5 on a 2-faced die: square 1 is a jump start,
+        // 2..=6 reachable; with squares 8 everything from 2 on is reachable.
+        // A die that only rolls 2 (weights [0, 1]) never stands on odd squares.
+        let b = board(r#"{"squares": 8, "rules": {"dice": {"weights": [0, 1]}}}"#);
+        let chain = Chain::compile(&b).unwrap();
+        let squares: Vec<u32> = chain.squares().iter().map(|s| s.get()).collect();
+        assert_eq!(squares, vec![0, 2, 4, 6]);
+    }
+
+    #[test]
+    fn uncapped_bonus_rolls_sum_a_geometric_series() {
+        // Squares 3, die of two faces, a 2 rolls again, no cap, no forfeit.
+        // From 0: roll 1 (1/2) → 1, turn ends. Roll 2 (1/2) → 2, roll again:
+        // from 2 a 1 finishes; a 2 overshoots (stay), stays on 2 and rolls
+        // again: a cycle of length 1 with ratio 1/2. So from 0:
+        // P(end on 1) = 1/2, P(finish) = 1/2 · (1/2)/(1 − 1/2) = 1/2.
+        // Rolls: end on 1 after 1 roll; finish after 1 + j + 1 rolls, j ≥ 0
+        // stays, with probability 1/2 · (1/2)^j · 1/2, so E[rolls; finish] =
+        // Σ_j (j + 2)/2^(j+2).
+        let b = board(
+            r#"{"squares": 3, "rules": {"dice": {"count": 1, "faces": 2},
+                "extra_turn": {"on": 2}}}"#,
+        );
+        let chain = Chain::compile(&b).unwrap();
+        let s0 = chain.start();
+        let row: Vec<Transition> = chain.row(s0).collect();
+        let one = chain.state_of(Square::new(1)).unwrap();
+        assert_eq!(row.len(), 2);
+        assert_eq!(row[0].to, Target::State(one));
+        assert!((row[0].probability - 0.5).abs() < 1e-15);
+        assert_eq!(row[1].to, Target::Finish);
+        assert!((row[1].probability - 0.5).abs() < 1e-15);
+        // Σ_{j≥0} (j+2)/2^(j+2) = Σ_{m≥2} m/2^m = 2 − 1/2 = 3/2.
+        assert!((row[1].rolls - 1.5).abs() < 1e-15);
+        // Expected rolls: 1/2 · 1 + 3/2 = 2.
+        assert!((chain.expected_rolls(s0) - 2.0).abs() < 1e-15);
+        // Σ_{m≥2} m²/2^m = 6 − 1/2 = 11/2; plus 1/2 · 1.
+        assert!((chain.expected_rolls_squared(s0) - 6.0).abs() < 1e-14);
+        // Mid-turn rests on 2: it is reached after the first 2 (1/2) and after
+        // each stay (1/4 + 1/8 + …), so 1/2 · 1/(1 − 1/2) = 1.
+        let rests = chain.rests(s0);
+        let on2 = rests.iter().find(|r| r.square == Square::new(2)).unwrap();
+        assert!((on2.expected - 1.0).abs() < 1e-15);
+        // A turn from 0 never ends on 2, but one from 1 does (a roll of 1).
+        assert_eq!(chain.len(), 3);
+    }
+
+    #[test]
+    fn a_bonus_total_within_an_ulp_of_certain_still_sums_to_one() {
+        // Face 1 weighs 1e-16 against 1 for face 2: p(2) rounds to 1.0 in
+        // f64, so 1 − p(2)ᴸ computed directly would be 0 and a cycle's sum
+        // infinite. From 10 on 11 squares a 2 overshoots and rolls again
+        // (a cycle of length 1) until a 1 finishes: every turn from 10
+        // finishes.
+        let b = board(
+            r#"{"squares": 11, "rules": {"dice": {"weights": [1e-16, 1]},
+                "extra_turn": {"on": 2}}}"#,
+        );
+        let chain = Chain::compile(&b).unwrap();
+        for s in chain.states() {
+            let sum: f64 = chain.row(s).map(|t| t.probability).sum();
+            assert!((sum - 1.0).abs() < 1e-14, "{s}: {sum}");
+        }
+        let ten = chain.state_of(Square::new(10)).unwrap();
+        assert!((chain.finish_probability(ten) - 1.0).abs() < 1e-15);
+        assert!(chain.trapped().is_empty());
+        assert_eq!(chain.dropped(), 0.0);
+    }
+
+    #[test]
+    fn a_long_run_of_unlikely_bonus_rolls_is_kept() {
+        // Ten 1s (probability 1e-20) then a 2, or twelve 1s, finish 12
+        // squares in one turn: far below the cutoff, but within the rolls
+        // always followed.
+        let b = board(
+            r#"{"squares": 12, "rules": {"dice": {"weights": [1, 99]},
+                "extra_turn": {"on": 1}}}"#,
+        );
+        let chain = Chain::compile(&b).unwrap();
+        let p = chain.finish_probability(chain.start());
+        let expected = 0.01_f64.powi(10) * 0.99 + 0.01_f64.powi(12);
+        assert!((p - expected).abs() < 1e-12 * expected, "{p:e}");
+        assert_eq!(chain.dropped(), 0.0);
+    }
+
+    #[test]
+    fn capped_bonus_rolls_stop_at_the_cap() {
+        // 100 squares, d6, a 6 rolls again at most once. From 0 the turn makes
+        // two rolls with probability 1/6, so E[rolls] = 7/6, E[rolls²] =
+        // 5/6 + 4/6 = 9/6.
+        let b = board(r#"{"squares": 100, "rules": {"extra_turn": {"on": 6, "max_extra": 1}}}"#);
+        let chain = Chain::compile(&b).unwrap();
+        let s0 = chain.start();
+        assert!((chain.expected_rolls(s0) - 7.0 / 6.0).abs() < 1e-15);
+        assert!((chain.expected_rolls_squared(s0) - 1.5).abs() < 1e-15);
+        // Ends on 7..=12 (6 then 1..6) with 1/36 each, 1..=5 with 1/6.
+        let seven = chain.state_of(Square::new(7)).unwrap();
+        let p: f64 = chain
+            .row(s0)
+            .filter(|t| t.to == Target::State(seven))
+            .map(|t| t.probability)
+            .sum();
+        assert!((p - 1.0 / 36.0).abs() < 1e-16);
+    }
+
+    #[test]
+    fn forfeit_leaves_the_token_in_place() {
+        // A 6 rolls again; the second consecutive 6 is forfeited. From 0:
+        // 6 then 6 (1/36) ends on 6; 6 then 1..5 ends on 7..11.
+        let b =
+            board(r#"{"squares": 100, "rules": {"extra_turn": {"on": 6, "forfeit_after": 2}}}"#);
+        let chain = Chain::compile(&b).unwrap();
+        let six = chain.state_of(Square::new(6)).unwrap();
+        let p: f64 = chain
+            .row(chain.start())
+            .filter(|t| t.to == Target::State(six))
+            .map(|t| t.probability)
+            .sum();
+        assert!((p - 1.0 / 36.0).abs() < 1e-16);
+    }
+
+    #[test]
+    fn jump_uses_are_counted_per_turn() {
+        let b = Board::builtin_default();
+        let chain = Chain::compile(&b).unwrap();
+        let uses = chain.jump_uses(chain.start());
+        // From 0 a 1 takes 1→38, a 4 takes 4→14: positions 0 and 1.
+        assert_eq!(uses.len(), 2);
+        assert_eq!((uses[0].jump, uses[1].jump), (0, 1));
+        assert!((uses[0].expected - 1.0 / 6.0).abs() < 1e-16);
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! Worked examples of this module's crate-private items.
+
+    #[test]
+    fn example_at_line_132() -> Result<(), Box<dyn std::error::Error>> {
+        use crate::markov::chain::{Chain, Target};
+        use crate::{Board, Square};
+
+        let board = Board::builtin_default();
+        let chain = Chain::compile(&board)?;
+        // The start (off the board) is state 0; jump starts are not states.
+        assert_eq!(chain.square(chain.start()), Square::OFF_BOARD);
+        assert!(chain.state_of(Square::new(1)).is_none());
+        // From the start, a roll of 1 takes the ladder 1→38.
+        let to38 = chain.state_of(Square::new(38)).unwrap();
+        let p: f64 = chain
+            .row(chain.start())
+            .filter(|t| t.to == Target::State(to38))
+            .map(|t| t.probability)
+            .sum();
+        assert!((p - 1.0 / 6.0).abs() < 1e-15);
+        Ok(())
+    }
+}

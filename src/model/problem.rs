@@ -1,0 +1,287 @@
+//! Everything that can be wrong with a board file: one [`Problem`] per
+//! fault, each naming the field, the jump or the squares involved. The
+//! checks that find them are in the validation module.
+
+use crate::model::limits::{MAX_DICE, MAX_FACES, MAX_SQUARES, MAX_TOTALS};
+use serde::Serialize;
+use std::fmt;
+
+/// Which list of a board file a jump was written in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JumpList {
+    /// The `ladders` list: each must go up.
+    Ladders,
+    /// The `snakes` list: each must go down.
+    Snakes,
+}
+
+/// A jump as written in a board file, named by its list and position so an
+/// error can point at it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct JumpRef {
+    /// The list it was written in.
+    pub list: JumpList,
+    /// Its 0-based position in that list.
+    pub index: usize,
+    /// Its first number.
+    pub from: i64,
+    /// Its second number.
+    pub to: i64,
+}
+
+impl fmt::Display for JumpRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = match self.list {
+            JumpList::Ladders => "ladders",
+            JumpList::Snakes => "snakes",
+        };
+        write!(f, "{list}[{}] {}→{}", self.index, self.from, self.to)
+    }
+}
+
+/// A list of squares, printed compactly (`94, 95, 97..99`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Squares(pub Vec<u32>);
+
+impl fmt::Display for Squares {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 40;
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for &s in &self.0 {
+            match runs.last_mut() {
+                Some((_, hi)) if *hi + 1 == s => *hi = s,
+                _ => runs.push((s, s)),
+            }
+        }
+        for (i, (lo, hi)) in runs.iter().take(SHOWN).enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            match hi - lo {
+                0 => write!(f, "{lo}")?,
+                1 => write!(f, "{lo}, {hi}")?,
+                _ => write!(f, "{lo}..{hi}")?,
+            }
+        }
+        if runs.len() > SHOWN {
+            write!(f, " and {} more runs", runs.len() - SHOWN)?;
+        }
+        Ok(())
+    }
+}
+
+/// One thing wrong with a board file. Each names the field, the jump or the
+/// squares involved.
+#[derive(Clone, Debug, PartialEq, thiserror::Error, Serialize, strum::IntoStaticStr)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum Problem {
+    /// `squares` is outside 2..=10,000,000.
+    #[error("squares: {squares} is out of range (2..={MAX_SQUARES})")]
+    SquaresOutOfRange {
+        /// The value given.
+        squares: i64,
+    },
+    /// `width` is outside 1..=squares.
+    #[error("width: {width} is out of range (1..=squares)")]
+    WidthOutOfRange {
+        /// The value given.
+        width: i64,
+    },
+    /// `rules.start` is neither 0 nor 1.
+    #[error("rules.start: {start} is not a start square (0 or 1)")]
+    StartOutOfRange {
+        /// The value given.
+        start: i64,
+    },
+    /// More jumps than squares they could start on (1..N-1): some must
+    /// share a square.
+    #[error(
+        "{jumps} jumps, but a board of {squares} squares has only {} squares a jump can start on",
+        .squares - 1
+    )]
+    TooManyJumps {
+        /// Ladders and snakes written.
+        jumps: u64,
+        /// The last square N.
+        squares: u32,
+    },
+    /// A jump starts on the start square.
+    #[error("{jump}: starts on the start square {start}")]
+    JumpStartsOnStart {
+        /// The jump.
+        jump: JumpRef,
+        /// The start square.
+        start: u32,
+    },
+    /// A jump starts on the last square.
+    #[error("{jump}: starts on the last square {last}")]
+    JumpStartsOnLast {
+        /// The jump.
+        jump: JumpRef,
+        /// The last square.
+        last: u32,
+    },
+    /// A jump starts off the board.
+    #[error("{jump}: starts on {from}, off the board (1..={last})")]
+    JumpStartOffBoard {
+        /// The jump.
+        jump: JumpRef,
+        /// Its start.
+        from: i64,
+        /// The last square.
+        last: u32,
+    },
+    /// A jump ends off the board.
+    #[error("{jump}: ends on {to}, off the board (1..={last})")]
+    JumpEndOffBoard {
+        /// The jump.
+        jump: JumpRef,
+        /// Its end.
+        to: i64,
+        /// The last square.
+        last: u32,
+    },
+    /// A jump ends where it starts.
+    #[error("{jump}: goes nowhere")]
+    JumpGoesNowhere {
+        /// The jump.
+        jump: JumpRef,
+    },
+    /// A snake that climbs.
+    #[error("{jump}: a snake must go down")]
+    SnakeClimbs {
+        /// The jump.
+        jump: JumpRef,
+    },
+    /// A ladder that descends.
+    #[error("{jump}: a ladder must go up")]
+    LadderDescends {
+        /// The jump.
+        jump: JumpRef,
+    },
+    /// Two jumps start on one square.
+    #[error("{second}: starts on square {square}, where {first} already starts")]
+    DuplicateStart {
+        /// The square.
+        square: u32,
+        /// The jump written first.
+        first: JumpRef,
+        /// The jump written second.
+        second: JumpRef,
+    },
+    /// Under `chains: forbid`, a jump ends on another jump's start.
+    #[error("{jump}: ends on square {square}, where {next} starts (chains are forbidden)")]
+    Chain {
+        /// The jump that ends there.
+        jump: JumpRef,
+        /// The square.
+        square: u32,
+        /// The jump that starts there.
+        next: JumpRef,
+    },
+    /// Under `chains: follow`, jumps that lead back to where they started.
+    #[error("jumps form a cycle through squares {squares}")]
+    ChainCycle {
+        /// The squares of the cycle, in order, starting from the smallest.
+        squares: Squares,
+    },
+    /// `dice` gives both fair dice and weights.
+    #[error("rules.dice: give either count and faces, or weights, not both")]
+    DiceMixed,
+    /// `dice.count` is outside 1..=100.
+    #[error("rules.dice.count: {count} dice is out of range (1..={MAX_DICE})")]
+    DiceCount {
+        /// The value given.
+        count: i64,
+    },
+    /// A die with fewer than 2 or more than 1000 faces.
+    #[error("rules.dice: a die with {faces} faces is out of range (2..={MAX_FACES})")]
+    DiceFaces {
+        /// The number of faces given.
+        faces: i64,
+    },
+    /// So many dice that the totals are too many.
+    #[error("rules.dice: the dice roll {totals} different totals, more than {MAX_TOTALS}")]
+    DiceTooWide {
+        /// Number of distinct totals.
+        totals: u64,
+    },
+    /// A negative weight.
+    #[error("rules.dice.weights: face {face} has negative weight {weight}")]
+    WeightNegative {
+        /// The face (1-based).
+        face: u32,
+        /// Its weight.
+        weight: f64,
+    },
+    /// A weight that is NaN or infinite.
+    #[error("rules.dice.weights: face {face} has a weight that is not a finite number")]
+    WeightNotFinite {
+        /// The face (1-based).
+        face: u32,
+    },
+    /// Every weight is zero.
+    #[error("rules.dice.weights: every weight is zero")]
+    WeightsAllZero,
+    /// The weights sum past the largest `f64`.
+    #[error("rules.dice.weights: the weights are too large to add up")]
+    WeightsOverflow,
+    /// `extra_turn.on` is a total the dice cannot roll.
+    #[error("rules.extra_turn.on: the dice cannot roll {on}")]
+    ExtraTurnUnrollable {
+        /// The value given.
+        on: i64,
+    },
+    /// A negative `max_extra`.
+    #[error("rules.extra_turn.max_extra: {max_extra} is out of range (0 or more, or null)")]
+    ExtraTurnMaxExtra {
+        /// The value given.
+        max_extra: i64,
+    },
+    /// A `forfeit_after` below 1.
+    #[error("rules.extra_turn.forfeit_after: {forfeit_after} is out of range (1 or more, or null)")]
+    ExtraTurnForfeitAfter {
+        /// The value given.
+        forfeit_after: i64,
+    },
+    /// The dice roll only the bonus total and nothing caps the extra rolls.
+    #[error(
+        "rules.extra_turn: the dice only ever roll {on} and nothing caps the extra rolls, so a turn could go on forever"
+    )]
+    EndlessExtraRolls {
+        /// The bonus total.
+        on: u32,
+    },
+    /// The board and dice need more work to check than this tool allows.
+    #[error(
+        "the board is too large for its dice: {squares} squares × {totals} totals is more than {limit} moves to check"
+    )]
+    TooLargeToCheck {
+        /// Squares on the board.
+        squares: u32,
+        /// Totals the dice roll.
+        totals: u32,
+        /// The limit on their product.
+        limit: u64,
+    },
+    /// Squares a token can reach from the start but from which the last square
+    /// can never be reached.
+    #[error("unwinnable: a token can reach squares {squares} but can never finish from them")]
+    Unwinnable {
+        /// The trapped rest squares, in increasing order.
+        squares: Squares,
+    },
+}
+
+impl Problem {
+    /// A short stable name for the problem (`"ladder_descends"`), as in JSON
+    /// output: the variant's name in snake case, the same rule serde uses for
+    /// the `kind` field, so the two cannot drift apart.
+    pub fn kind(&self) -> &'static str {
+        self.into()
+    }
+}

@@ -1,0 +1,323 @@
+//! Where rolls come from: dice sources behind the [`Roller`] trait.
+//!
+//! A game never makes its own randomness: it is handed a `Roller`. Fair dice
+//! and the loaded die own a [`Xoshiro256PlusPlus`] generator seeded from a
+//! [`Seed`], so the same seed gives the same rolls on every platform and every
+//! thread count; [`ScriptedDice`] hands out a fixed list of rolls for tests
+//! and replays.
+
+use crate::Dice;
+use crate::model::dice::DiceSpec;
+use crate::model::problem::Problem;
+use crate::model::seed::Seed;
+use rand::Rng;
+use rand::distr::Distribution;
+use rand::distr::weighted::WeightedIndex;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Why a roller could not give a roll.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RollError {
+    /// A scripted die ran out of rolls.
+    #[error("the scripted dice ran out after {rolled} rolls")]
+    Exhausted {
+        /// How many rolls it had handed out.
+        rolled: usize,
+    },
+    /// A roll the board's dice cannot make (a scripted 7 on one six-faced die).
+    #[error("a roll of {roll} is impossible with these dice ({min}..={max})")]
+    Impossible {
+        /// The roll.
+        roll: u32,
+        /// The dice's smallest total.
+        min: u32,
+        /// The dice's largest total.
+        max: u32,
+    },
+    /// Dice that board validation would refuse (no die, a die of fewer
+    /// than two faces, unusable weights): the problems it names.
+    #[error("cannot make these dice: {}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    BadDice {
+        /// What validation found.
+        problems: Vec<Problem>,
+    },
+}
+
+/// A source of dice totals.
+///
+/// The game checks every total against the board's [`Dice`] and refuses one
+/// they cannot roll, so a roller need not know the board.
+pub trait Roller {
+    /// The next total.
+    ///
+    /// # Errors
+    /// [`RollError`] when the source cannot give one (a scripted die ran out).
+    fn roll(&mut self) -> Result<u32, RollError>;
+
+    /// The seed that reproduces this source's rolls, if it has one.
+    fn seed(&self) -> Option<Seed> {
+        None
+    }
+}
+
+impl<R: Roller + ?Sized> Roller for Box<R> {
+    fn roll(&mut self) -> Result<u32, RollError> {
+        (**self).roll()
+    }
+    fn seed(&self) -> Option<Seed> {
+        (**self).seed()
+    }
+}
+
+/// `count` fair dice of `faces` faces, summed; each die is sampled on its own
+/// with `random_range(1..=faces)` from a seeded [`Xoshiro256PlusPlus`].
+///
+/// # Example
+/// ```
+/// use snakeladder::{FairDice, Roller, Seed};
+/// let mut a = FairDice::new(2, 6, Seed::new(7))?;
+/// let mut b = FairDice::new(2, 6, Seed::new(7))?;
+/// for _ in 0..10 {
+///     let roll = a.roll()?;
+///     assert!((2..=12).contains(&roll));
+///     assert_eq!(roll, b.roll()?);
+/// }
+/// # Ok::<(), snakeladder::RollError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct FairDice {
+    count: u32,
+    faces: u32,
+    seed: Seed,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl FairDice {
+    /// Fair dice driven by a generator started from `seed`.
+    ///
+    /// # Errors
+    /// [`RollError::BadDice`] when `count` is 0 or `faces` is below 2.
+    pub fn new(count: u32, faces: u32, seed: Seed) -> Result<FairDice, RollError> {
+        let spec = DiceSpec {
+            count: Some(i64::from(count)),
+            faces: Some(i64::from(faces)),
+            weights: None,
+        };
+        match SeededDice::for_dice(&validated(&spec)?, seed) {
+            SeededDice::Fair(dice) => Ok(dice),
+            SeededDice::Loaded(_) => unreachable!("a spec without weights makes fair dice"),
+        }
+    }
+}
+
+impl Roller for FairDice {
+    fn roll(&mut self) -> Result<u32, RollError> {
+        let mut total = 0u32;
+        for _ in 0..self.count {
+            total += self.rng.random_range(1..=self.faces);
+        }
+        Ok(total)
+    }
+    fn seed(&self) -> Option<Seed> {
+        Some(self.seed)
+    }
+}
+
+/// One loaded die: face `i` (1-based) comes up with probability
+/// `weights[i-1] / sum(weights)`, sampled with rand's `WeightedIndex` from a
+/// seeded [`Xoshiro256PlusPlus`].
+///
+/// # Example
+/// ```
+/// use snakeladder::{LoadedDie, Roller, Seed};
+/// let mut die = LoadedDie::new(&[0.0, 1.0, 0.0], Seed::new(1))?;
+/// assert_eq!(die.roll()?, 2);
+/// # Ok::<(), snakeladder::RollError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct LoadedDie {
+    index: WeightedIndex<f64>,
+    seed: Seed,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl LoadedDie {
+    /// A loaded die with the given face weights.
+    ///
+    /// # Errors
+    /// [`RollError::BadDice`] when the weights are fewer than two, or any is
+    /// negative or not finite, or all are zero.
+    pub fn new(weights: &[f64], seed: Seed) -> Result<LoadedDie, RollError> {
+        let spec = DiceSpec {
+            weights: Some(weights.to_vec()),
+            ..DiceSpec::default()
+        };
+        match SeededDice::for_dice(&validated(&spec)?, seed) {
+            SeededDice::Loaded(die) => Ok(die),
+            SeededDice::Fair(_) => unreachable!("a spec of weights makes a loaded die"),
+        }
+    }
+}
+
+/// Dice made by the one validation every board's dice go through.
+fn validated(spec: &DiceSpec) -> Result<Dice, RollError> {
+    let mut problems = Vec::new();
+    Dice::from_spec(spec, &mut problems).ok_or(RollError::BadDice { problems })
+}
+
+impl Roller for LoadedDie {
+    fn roll(&mut self) -> Result<u32, RollError> {
+        Ok(self.index.sample(&mut self.rng) as u32 + 1)
+    }
+    fn seed(&self) -> Option<Seed> {
+        Some(self.seed)
+    }
+}
+
+/// The seeded dice a board's rules name: [`FairDice`] or a [`LoadedDie`].
+///
+/// # Example
+/// ```
+/// use snakeladder::{Board, Roller, Seed, SeededDice};
+/// let board = Board::builtin_default();
+/// let mut dice = SeededDice::for_dice(board.rules().dice(), Seed::new(42));
+/// assert!((1..=6).contains(&dice.roll()?));
+/// assert_eq!(dice.seed(), Some(Seed::new(42)));
+/// # Ok::<(), snakeladder::RollError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub enum SeededDice {
+    /// Fair dice, summed.
+    Fair(FairDice),
+    /// One loaded die.
+    Loaded(LoadedDie),
+}
+
+impl SeededDice {
+    /// The dice of a validated rule set, driven from `seed`.
+    pub fn for_dice(dice: &Dice, seed: Seed) -> SeededDice {
+        match (dice.fair(), dice.weights()) {
+            (Some((count, faces)), _) => SeededDice::Fair(FairDice {
+                count,
+                faces,
+                seed,
+                rng: seed.generator(),
+            }),
+            (None, Some(weights)) => SeededDice::Loaded(LoadedDie {
+                // Validated weights: at least two, finite, non-negative, positive sum.
+                index: WeightedIndex::new(weights)
+                    .expect("a validated loaded die has usable weights"),
+                seed,
+                rng: seed.generator(),
+            }),
+            (None, None) => unreachable!("dice are either fair or loaded"),
+        }
+    }
+}
+
+impl Roller for SeededDice {
+    fn roll(&mut self) -> Result<u32, RollError> {
+        match self {
+            SeededDice::Fair(d) => d.roll(),
+            SeededDice::Loaded(d) => d.roll(),
+        }
+    }
+    fn seed(&self) -> Option<Seed> {
+        match self {
+            SeededDice::Fair(d) => d.seed(),
+            SeededDice::Loaded(d) => d.seed(),
+        }
+    }
+}
+
+/// Dice that hand out a given list of rolls, then report
+/// [`RollError::Exhausted`].
+///
+/// # Example
+/// ```
+/// use snakeladder::{RollError, Roller, ScriptedDice};
+/// let mut dice = ScriptedDice::new([3, 6]);
+/// assert_eq!(dice.roll(), Ok(3));
+/// assert_eq!(dice.roll(), Ok(6));
+/// assert_eq!(dice.roll(), Err(RollError::Exhausted { rolled: 2 }));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ScriptedDice {
+    rolls: Vec<u32>,
+    next: usize,
+}
+
+impl ScriptedDice {
+    /// Dice that roll `rolls` in order.
+    pub fn new(rolls: impl IntoIterator<Item = u32>) -> ScriptedDice {
+        ScriptedDice {
+            rolls: rolls.into_iter().collect(),
+            next: 0,
+        }
+    }
+
+    /// Rolls not yet handed out.
+    pub fn remaining(&self) -> usize {
+        self.rolls.len() - self.next
+    }
+}
+
+impl Roller for ScriptedDice {
+    fn roll(&mut self) -> Result<u32, RollError> {
+        let roll = *self
+            .rolls
+            .get(self.next)
+            .ok_or(RollError::Exhausted { rolled: self.next })?;
+        self.next += 1;
+        Ok(roll)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fair_dice_stay_in_range_and_hit_every_total() {
+        let mut dice = FairDice::new(2, 3, Seed::new(9)).unwrap();
+        let mut seen = [false; 7];
+        for _ in 0..500 {
+            let r = dice.roll().unwrap();
+            assert!((2..=6).contains(&r), "{r}");
+            seen[r as usize] = true;
+        }
+        assert_eq!(seen, [false, false, true, true, true, true, true]);
+    }
+
+    #[test]
+    fn bad_dice_are_refused() {
+        assert_eq!(
+            FairDice::new(0, 6, Seed::new(1)).unwrap_err(),
+            RollError::BadDice {
+                problems: vec![Problem::DiceCount { count: 0 }]
+            }
+        );
+        assert!(FairDice::new(1, 1, Seed::new(1)).is_err());
+        assert!(LoadedDie::new(&[1.0], Seed::new(1)).is_err());
+        assert!(LoadedDie::new(&[0.0, 0.0], Seed::new(1)).is_err());
+        assert!(LoadedDie::new(&[1.0, -1.0], Seed::new(1)).is_err());
+        assert!(LoadedDie::new(&[1.0, f64::NAN], Seed::new(1)).is_err());
+    }
+
+    #[test]
+    fn loaded_die_never_rolls_a_zero_weight_face() {
+        let mut die = LoadedDie::new(&[1.0, 0.0, 3.0], Seed::new(5)).unwrap();
+        let rolls: Vec<u32> = (0..200).map(|_| die.roll().unwrap()).collect();
+        assert!(rolls.iter().all(|&r| r == 1 || r == 3));
+        assert!(rolls.contains(&1) && rolls.contains(&3));
+    }
+
+    #[test]
+    fn different_seeds_give_different_streams() {
+        let mut a = FairDice::new(1, 6, Seed::new(1)).unwrap();
+        let mut b = FairDice::new(1, 6, Seed::new(2)).unwrap();
+        let a: Vec<u32> = (0..20).map(|_| a.roll().unwrap()).collect();
+        let b: Vec<u32> = (0..20).map(|_| b.roll().unwrap()).collect();
+        assert_ne!(a, b);
+    }
+}

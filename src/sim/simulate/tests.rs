@@ -1,0 +1,239 @@
+//! Tests of the engine against hand-derived boards and published values.
+
+use super::*;
+use crate::Seed;
+
+/// Standard errors allowed between a simulated mean and its exact value:
+/// a correct engine is outside ±5 s.e. with probability 5.7e-7 per
+/// comparison, so these tests (a few dozen comparisons, fixed seeds) cannot
+/// flake, while a wrong rule moves a mean by many standard errors.
+const Z_ALLOWED: f64 = 5.0;
+
+#[track_caller]
+fn assert_close(what: &str, got: f64, std_error: f64, exact: f64) {
+    assert!(
+        (got - exact).abs() <= Z_ALLOWED * std_error,
+        "{what}: simulated {got} ± {std_error}, exact {exact}"
+    );
+}
+
+fn run(json: &str, games: u64, players: u32, seed: u64) -> SimulationReport {
+    let board = Board::from_json_str(json).unwrap();
+    let config = SimulationConfig::new(games, Seed::new(seed))
+        .unwrap()
+        .with_players(players)
+        .unwrap();
+    simulate(&board, &config).unwrap()
+}
+
+#[test]
+fn same_seed_same_numbers_on_1_2_and_8_threads() {
+    let board = Board::builtin_default();
+    // Three full batches and a partial one, so threads share the work.
+    let base = SimulationConfig::new(3 * BATCH_GAMES + 1234, Seed::new(99)).unwrap();
+    let one = simulate(&board, &base.with_threads(1).unwrap()).unwrap();
+    for threads in [2, 8] {
+        let other = simulate(&board, &base.with_threads(threads).unwrap()).unwrap();
+        assert_eq!(one, other, "{threads} threads");
+    }
+    let different = simulate(
+        &board,
+        &SimulationConfig::new(3 * BATCH_GAMES + 1234, Seed::new(100)).unwrap(),
+    )
+    .unwrap();
+    assert_ne!(one.turns.mean, different.turns.mean);
+}
+
+/// The marking inner loop (boards of up to 128 squares and jumps) and the
+/// stamping one (larger boards) count the same things, so on the same seed
+/// they must give the same report, to the last bit.
+#[test]
+fn marking_and_stamping_loops_agree() {
+    for (json, players) in [
+        (crate::model::read::DEFAULT_BOARD_JSON.to_string(), 3),
+        (
+            r#"{"squares": 30, "ladders": [[3, 11], [11, 20]], "snakes": [[28, 3]],
+                "rules": {"chains": "follow", "overshoot": "bounce"}}"#
+                .to_string(),
+            1,
+        ),
+        (
+            r#"{"squares": 40, "ladders": [[4, 14]], "snakes": [[37, 9]],
+                "rules": {"extra_turn": {"on": 6, "max_extra": 2, "forfeit_after": 3}}}"#
+                .to_string(),
+            2,
+        ),
+    ] {
+        let board = Board::from_json_str(&json).unwrap();
+        let table = MoveTable::new(&board).unwrap();
+        let config = SimulationConfig::new(BATCH_GAMES + 999, Seed::new(5))
+            .unwrap()
+            .with_players(players)
+            .unwrap();
+        let engine = Engine::new(&table, board.jumps().len(), &config);
+        assert!(engine.marks(), "{json}");
+        let marking = run_engine(&board, &engine, &config, &()).unwrap();
+        let stamping = run_engine(&board, &engine.without_marks(), &config, &()).unwrap();
+        assert_eq!(marking, stamping, "{json}");
+    }
+}
+
+#[test]
+fn deterministic_board_is_exact() {
+    // One "die" that always rolls 2 on a 2-square board: every token
+    // finishes on its first roll, so seat 0 always wins in one turn.
+    let r = run(
+        r#"{"squares": 2, "rules": {"dice": {"weights": [0, 1]}}}"#,
+        1000,
+        3,
+        1,
+    );
+    assert_eq!((r.turns.mean, r.turns.variance, r.turns.max), (1.0, 0.0, 1));
+    assert_eq!(r.game().wins, vec![1000, 0, 0]);
+    assert_eq!(r.game().expected_total_turns, 1.0);
+    let last = r.squares.last().unwrap();
+    assert_eq!((last.square, last.expected_rests), (Square::new(2), 1.0));
+    assert_eq!(r.tokens, 3000);
+}
+
+#[test]
+fn coin_board_two_players_matches_hand_derivation() {
+    // Squares 0..2, a coin (1 or 2), overshoot wins. From 0: 2 wins, 1 goes
+    // to square 1; from 1 every roll wins. So T = 1 or 2, each with
+    // probability 1/2. Two seats: seat 0 wins unless T0 = 2 and T1 = 1,
+    // so P(seat 0) = 3/4. Turns over both players: 1 (T0 = 1, prob 1/2),
+    // 2 (T0 = 2, T1 = 1, prob 1/4) or 3 (both 2, prob 1/4): mean 7/4.
+    // Rests on square 1: one exactly when T = 2, so mean 1/2.
+    let r = run(
+        r#"{"squares": 2, "rules": {"dice": {"count": 1, "faces": 2}, "overshoot": "win"}}"#,
+        100_000,
+        2,
+        5,
+    );
+    assert_close("E[T]", r.turns.mean, r.turns.std_error, 1.5);
+    let g = r.game();
+    assert_close(
+        "seat 0",
+        g.win_probability[0],
+        g.win_probability_std_error[0],
+        0.75,
+    );
+    assert_close(
+        "total turns",
+        g.expected_total_turns,
+        g.expected_total_turns_std_error,
+        1.75,
+    );
+    assert_close(
+        "rounds",
+        g.expected_rounds,
+        g.expected_rounds_std_error,
+        1.25,
+    );
+    let one = &r.squares[1];
+    assert_eq!(one.square, Square::new(1));
+    assert_close(
+        "rests on 1",
+        one.expected_rests,
+        one.expected_rests_std_error,
+        0.5,
+    );
+    assert_eq!(one.expected_rests, one.rest_probability);
+}
+
+#[test]
+fn extra_roll_turns_are_counted_apart_from_rolls() {
+    // Squares 0..3, a coin, exact finish, a 1 grants another roll at most
+    // once. From 0 the turn's first roll: 2 → square 2 (turn ends); 1 →
+    // square 1 and a bonus roll: 1 → square 2, 2 → square 3 (win). So turn 1
+    // ends on 2 with probability 1/2 + 1/4 = 3/4 and wins with 1/4.
+    // From 2: 1 wins (no bonus after a win), 2 overshoots (stay, turn ends).
+    // E[T] = 1/4 · 1 + 3/4 · (1 + 2) = 2.5 (from 2, T is geometric, mean 2).
+    // Rolls: turn 1 has 1.5 rolls on average; from 2 each turn is one roll:
+    // E[rolls] = 1.5 + 3/4 · 2 = 3.
+    let r = run(
+        r#"{"squares": 3, "rules": {"dice": {"count": 1, "faces": 2},
+            "extra_turn": {"on": 1, "max_extra": 1}}}"#,
+        200_000,
+        1,
+        11,
+    );
+    assert_close("E[T]", r.turns.mean, r.turns.std_error, 2.5);
+    assert_close("E[rolls]", r.rolls.mean, r.rolls.std_error, 3.0);
+}
+
+#[test]
+fn default_board_matches_published_values() {
+    // docs/figures.md §12: E[T] ≈ 39.5984, P(T = 7) = 73/46656 (the minimum length).
+    let r = run(crate::model::read::DEFAULT_BOARD_JSON, 400_000, 1, 2026);
+    assert_close("E[T]", r.turns.mean, r.turns.std_error, 39.5984);
+    assert_eq!(r.turns.min, 7);
+    let p7 = 73.0 / 46656.0;
+    let n = r.tokens as f64;
+    let hat = r.turns_histogram.count(7) as f64 / n;
+    assert_close("P(T = 7)", hat, (p7 * (1.0 - p7) / n).sqrt(), p7);
+    assert_eq!(r.turns, r.rolls);
+    // The ladder 1→38 is used exactly when the first roll is a 1 (nothing
+    // returns a token to square 0): P = 1/6.
+    let first = &r.jumps[0];
+    assert_eq!((first.from, first.to), (Square::new(1), Square::new(38)));
+    assert_close(
+        "P(use 1→38)",
+        first.use_probability,
+        first.use_probability_std_error,
+        1.0 / 6.0,
+    );
+    // Used at most once, so the mean uses equal the share of tokens.
+    assert_eq!(first.expected_uses, first.use_probability);
+    assert!(first.expected_uses_std_error > 0.0);
+}
+
+#[test]
+fn empty_board_with_one_die_matches_the_known_mean() {
+    // docs/figures.md §12: 100 empty squares, exact finish, E[T] = 33.333…37.
+    let r = run(r#"{"squares": 100}"#, 100_000, 1, 3);
+    assert_close("E[T]", r.turns.mean, r.turns.std_error, 33.333_333_37);
+}
+
+#[test]
+fn config_limits_are_enforced() {
+    assert_eq!(
+        SimulationConfig::new(MAX_GAMES + 1, Seed::new(0)),
+        Err(SimulateError::Games {
+            games: MAX_GAMES + 1
+        })
+    );
+    let c = SimulationConfig::new(1, Seed::new(0)).unwrap();
+    assert_eq!(
+        c.with_players(0),
+        Err(SimulateError::Players { players: 0 })
+    );
+    assert_eq!(
+        c.with_threads(0),
+        Err(SimulateError::Threads { threads: 0 })
+    );
+    assert!(c.with_threads(MAX_THREADS + 1).is_err());
+}
+
+#[test]
+fn batch_seeds_follow_splitmix64() {
+    // Reference outputs of SplitMix64 seeded with 1234567 (from the
+    // generator's published C code): 6457827717110365317, 3203168211198807973.
+    assert_eq!(batch_seed(1_234_567, 0), 6_457_827_717_110_365_317);
+    assert_eq!(batch_seed(1_234_567, 1), 3_203_168_211_198_807_973);
+}
+
+#[test]
+fn cluster_standard_errors_match_the_binomial_where_both_apply() {
+    // The ladder 1→38 is used at most once per token, so its uses are a
+    // 0/1 count and the cluster (batch-means) standard error of the mean
+    // uses must estimate the binomial √(p(1 − p)/n). With ~1,500 clusters
+    // the estimate's own relative error is about 1/√(2·1500) ≈ 1.8%, so
+    // 10% is over five of its standard errors.
+    const RELATIVE: f64 = 0.10;
+    let r = run(crate::model::read::DEFAULT_BOARD_JSON, 400_000, 1, 77);
+    assert!(r.clusters > 1000, "{} clusters", r.clusters);
+    let ladder = &r.jumps[0];
+    let ratio = ladder.expected_uses_std_error / ladder.use_probability_std_error;
+    assert!((ratio - 1.0).abs() < RELATIVE, "ratio {ratio}");
+}
