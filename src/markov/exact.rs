@@ -347,16 +347,16 @@ pub fn moments(board: &Board, chain: &Chain) -> Result<(BigRational, BigRational
             a.swap(k, pivot);
             b.swap(k, pivot);
             let inv = a[k][k].recip();
-            for j in k..n {
-                a[k][j] = &a[k][j] * &inv;
+            for v in &mut a[k][k..n] {
+                *v = &*v * &inv;
             }
             b[k] = &b[k] * &inv;
             for i in 0..n {
                 if i != k && !a[i][k].is_zero() {
                     let f = a[i][k].clone();
-                    for j in k..n {
-                        let d = &f * &a[k][j];
-                        a[i][j] -= d;
+                    let pivot_row = a[k].clone();
+                    for (v, p) in a[i][k..n].iter_mut().zip(&pivot_row[k..n]) {
+                        *v -= &f * p;
                     }
                     let d = &f * &b[k];
                     b[i] -= d;

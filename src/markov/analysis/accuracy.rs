@@ -131,6 +131,6 @@ mod tests {
         let chain = Chain::compile(&Board::from_json_str(r#"{"squares": 2}"#).unwrap()).unwrap();
         let x = vec![6.0 * (1.0 + 1e-10), 6.0];
         let bound = mean_error_bound(&chain, &x);
-        assert!(bound >= 1e-10 && bound < 1e-8, "{bound:e}");
+        assert!((1e-10..1e-8).contains(&bound), "{bound:e}");
     }
 }

@@ -88,6 +88,10 @@ pub const LISTED_TURNS: usize = 24;
 /// roll does (see [`RollCount`]), so the graph is finite.
 type Node = (u32, u32);
 
+/// A node waiting in the search: the node, its turns, and where it came
+/// from (parent and roll).
+type Pending = (Node, u32, Option<(Node, u32)>);
+
 /// How many rolls of a turn matter to [`Board::play_roll`]: none when no
 /// cap or forfeit counts them (then a mid-turn square behaves exactly as a
 /// turn's start), else up to the cap or the forfeit.
@@ -128,7 +132,7 @@ fn search(board: &Board, count: RollCount) -> Search {
     let outcomes = board.rules().dice().outcomes();
     let start: Node = (board.rules().start().get(), 0);
     let mut settled: HashMap<Node, (u32, Option<(Node, u32)>)> = HashMap::new();
-    let mut queue: VecDeque<(Node, u32, Option<(Node, u32)>)> = VecDeque::from([(start, 0, None)]);
+    let mut queue: VecDeque<Pending> = VecDeque::from([(start, 0, None)]);
     let mut finish: Option<(u32, Node, u32)> = None;
     while let Some((node, d, parent)) = queue.pop_front() {
         if settled.contains_key(&node) {
