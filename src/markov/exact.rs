@@ -285,8 +285,8 @@ impl IntegerKernel {
 /// # Example
 /// ```
 /// use snakeladder::Board;
-/// use snakeladder::chain::Chain;
-/// use snakeladder::exact::pmf;
+/// use snakeladder::internals::Chain;
+/// use snakeladder::internals::exact::pmf;
 ///
 /// // Squares 2, a d10, overshoot wins: anything but a 1 wins at once.
 /// let board = Board::from_json_str(

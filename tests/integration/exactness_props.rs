@@ -151,7 +151,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
-    #[ignore = "finds a disagreement on some random boards not yet diagnosed (issue 13); run with --ignored"]
+    #[ignore = "fails on near-traps: the f64 variance has no error bound or exact fallback yet (e.g. 12 squares, snakes 4→1 and 10→1, weights [1, 0.001]: variance off by 7e-10 relative); run with --ignored"]
     fn float_analysis_equals_the_exact_one(board in valid_board()) {
         let json = serde_json::to_string(&board.spec()).unwrap();
         let options = Options::default().players([]).max_work(TEST_WORK);
