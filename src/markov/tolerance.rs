@@ -27,7 +27,7 @@ pub const ROW_SUM: f64 = 1e-10;
 /// would store hundreds of kernel entries per square. The dropped mass is
 /// reported ([`crate::markov::chain::Chain::dropped`]); the shortest game and its
 /// probability never depend on it (they are found from the moves
-/// themselves, [`crate::markov::analysis::shortest`]).
+/// themselves, by a search over turns).
 pub const BONUS_CUTOFF: f64 = 1e-18;
 
 /// Rolls of a turn that are always followed, whatever their probability:
@@ -71,7 +71,7 @@ pub const TRAP_SUSPECT_TURNS: f64 = 1e9;
 /// the larger, may be tied in exact arithmetic; a `P(T ≤ t)` closer than
 /// this (absolutely) to a quantile's level may lie on either side of it.
 /// Such near-ties of the mode and the quantiles are decided by recomputing
-/// the terms exactly ([`crate::markov::analysis::ties`]).
+/// the terms exactly in integer arithmetic.
 ///
 /// Each term comes from t sparse products of non-negative numbers, so its
 /// relative error is at most about `t·k·u` for rows of k entries (u =

@@ -206,7 +206,7 @@ pub struct BoardSummary {
 pub struct Turns {
     /// Expected turns.
     pub mean: f64,
-    /// An upper bound on the relative error of `mean` ([`accuracy`]; the
+    /// An upper bound on the relative error of `mean` (from its residual; the
     /// rounding of the exact fraction when it was recomputed exactly).
     pub mean_error_bound: f64,
     /// Variance of the turns.
@@ -214,11 +214,11 @@ pub struct Turns {
     /// Standard deviation.
     pub std_dev: f64,
     /// The fewest turns with positive probability, found from the moves
-    /// ([`shortest`]), so a game whose probability is below the kernel's
+    /// (a search over turns), so a game whose probability is below the kernel's
     /// cutoff or the range of `f64` still counts.
     pub min: Option<usize>,
     /// The smallest most likely number of turns (near-ties decided
-    /// exactly, [`ties`]).
+    /// exactly).
     pub mode: Option<usize>,
     /// The smallest t with `P(T ≤ t) ≥ 1/2`.
     pub median: Option<usize>,
@@ -241,7 +241,7 @@ pub struct Turns {
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Warning {
-    /// The `f64` mean's relative error bound ([`accuracy`]) passed
+    /// The `f64` mean's relative error bound (from its residual) passed
     /// [`tolerance::MEAN_TRUST`](crate::markov::tolerance::MEAN_TRUST), and the
     /// mean was recomputed exactly.
     MeanRecomputed {
