@@ -30,10 +30,15 @@
 //!   repeats forever with ratio `q = p(on)ᴸ` for a cycle of length L. The
 //!   repetition is summed in closed form, `Σⱼ qʲ = 1/(1 − q)`, exactly.
 //!
-//! A path is cut only when the probability that the turn is still going is
-//! below [`tolerance::BONUS_CUTOFF`] (1e-18, under the resolution of a row
-//! sum), which happens only for a die that rolls the bonus total almost
-//! always on a very long board.
+//! `1 − q` is computed from the complement of `p(on)` (the other totals'
+//! probabilities), never as `1 − q` in `f64`, so a die whose bonus total
+//! has probability within an ulp of 1 still gets rows that sum to 1.
+//!
+//! A path is cut only past [`tolerance::BONUS_FULL_ROLLS`] rolls, when the
+//! probability that the turn is still going is below
+//! [`tolerance::BONUS_CUTOFF`] (1e-18, under the resolution of a row sum),
+//! which happens only on boards long enough for a turn to make that many
+//! bonus rolls; the mass dropped is reported by [`Chain::dropped`].
 
 use crate::{Board, Square, markov::tolerance};
 use num_traits::Num;
@@ -145,6 +150,7 @@ pub struct Chain {
     rest_offsets: Vec<usize>,
     rests: Vec<Rest>,
     dropped: f64,
+    entry_rounding: f64,
 }
 
 /// The rows as the compiler first builds them, in discovery order and keyed
@@ -162,6 +168,9 @@ struct RawRows {
     starts: Vec<[usize; 3]>,
     rolls_squared: Vec<f64>,
     dropped: Vec<f64>,
+    /// Rounding steps behind the row's entries (see
+    /// [`tolerance::KERNEL_ROUNDING`]).
+    steps: Vec<usize>,
 }
 
 impl RawRows {
@@ -255,6 +264,7 @@ impl Chain {
             rest_offsets: Vec::with_capacity(n + 1),
             rests: Vec::with_capacity(raw.rests.len()),
             dropped: 0.0,
+            entry_rounding: 0.0,
             squares: Vec::new(),
         };
         chain.row_offsets.push(0);
@@ -293,6 +303,9 @@ impl Chain {
             );
             chain.rest_offsets.push(chain.rests.len());
             chain.dropped = chain.dropped.max(raw.dropped[r]);
+            chain.entry_rounding = chain
+                .entry_rounding
+                .max(raw.steps[r] as f64 * tolerance::KERNEL_ROUNDING);
         }
         chain.squares = squares;
         Ok(chain)
@@ -414,6 +427,13 @@ impl Chain {
     /// cut).
     pub fn dropped(&self) -> f64 {
         self.dropped
+    }
+
+    /// A bound on the relative rounding error of any kernel entry: the
+    /// kernel is the exact one (of the same dice) with every entry
+    /// perturbed by at most this factor, plus [`Chain::dropped`].
+    pub fn entry_rounding(&self) -> f64 {
+        self.entry_rounding
     }
 
     /// The squares of the states from which the finish cannot be reached:
@@ -572,7 +592,8 @@ pub(crate) struct Avoiding {
 pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
     let dice = board.rules().dice();
     let extra = board.rules().extra_turn();
-    let p_on = extra.map_or(0.0, |x| dice.probability(x.on()));
+    let bonus = Bonus::of(board);
+    let p_on = bonus.p;
     let takes = |mv: &crate::Move| {
         mv.jumps
             .iter()
@@ -583,9 +604,7 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
         hit: vec![0.0; chain.len()],
     };
     for s in chain.states() {
-        let path = turn_path(board, chain.square(s), &p_on, |w, _| {
-            *w >= tolerance::BONUS_CUTOFF
-        });
+        let path = turn_path(board, chain.square(s), &p_on, keep_float);
         // alive[i]: probability of reaching layer i without taking the jump.
         let mut alive = vec![1.0];
         let mut cycle_clean = true;
@@ -601,7 +620,7 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
         let mut ends: Vec<(usize, f64)> = Vec::new();
         for (i, layer) in path.layers.iter().enumerate() {
             let m0 = match &path.cycle {
-                Some((c, q)) if cycle_clean && i >= *c => 1.0 / (1.0 - q),
+                Some((c, _)) if cycle_clean && i >= *c => bonus.cycle(path.layers.len() - c).1,
                 _ => 1.0,
             };
             for outcome in dice.outcomes() {
@@ -627,30 +646,69 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
     out
 }
 
+/// Whether the `f64` kernel follows a turn's bonus rolls to a layer
+/// reached with probability `weight` after `rolls` rolls (see
+/// [`tolerance::BONUS_CUTOFF`] and [`tolerance::BONUS_FULL_ROLLS`]).
+fn keep_float(weight: &f64, rolls: usize) -> bool {
+    *weight > 0.0 && (rolls < tolerance::BONUS_FULL_ROLLS || *weight >= tolerance::BONUS_CUTOFF)
+}
+
+/// The bonus total's probability `p` and its complement `1 − p`, the
+/// complement summed from the other totals so that it keeps its precision
+/// when `p` is within an ulp of 1 (a die whose other faces weigh 1e-16).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Bonus {
+    pub p: f64,
+    /// `1 − p`, from the other totals' probabilities.
+    pub miss: f64,
+}
+
+impl Bonus {
+    pub(crate) fn of(board: &Board) -> Bonus {
+        let dice = board.rules().dice();
+        match board.rules().extra_turn() {
+            None => Bonus { p: 0.0, miss: 1.0 },
+            Some(x) => Bonus {
+                p: dice.probability(x.on()),
+                miss: dice
+                    .outcomes()
+                    .iter()
+                    .filter(|o| o.total != x.on())
+                    .map(|o| o.probability)
+                    .sum(),
+            },
+        }
+    }
+
+    /// For a cycle of `length` bonus rolls: `q = pᴸ` and `1/(1 − q)`, the
+    /// sum of its repetitions, with `1 − q = −expm1(L·ln(1 − miss))` so that
+    /// no cancellation loses it when `q` is near 1.
+    pub(crate) fn cycle(&self, length: usize) -> (f64, f64) {
+        let ln_p = if self.miss < 0.5 {
+            (-self.miss).ln_1p()
+        } else {
+            self.p.ln()
+        };
+        let l = length as f64;
+        ((l * ln_p).exp(), 1.0 / -(l * ln_p).exp_m1())
+    }
+}
+
 /// Builds the row of one square, keyed by square, as the next row of `rows`.
 fn raw_row(board: &Board, from: Square, rows: &mut RawRows, path: &mut TurnPath<f64>) {
     let last = board.last();
     let dice = board.rules().dice();
-    let p_on = board
-        .rules()
-        .extra_turn()
-        .map_or(0.0, |x| dice.probability(x.on()));
-    follow_turn(
-        board,
-        from,
-        &p_on,
-        |w, _| *w >= tolerance::BONUS_CUTOFF,
-        path,
-    );
+    let bonus = Bonus::of(board);
+    follow_turn(board, from, &bonus.p, keep_float, path);
     let [ends, jumps, rests] = *rows.starts.last().expect("starts has a sentinel");
     let mut rolls_squared = 0.0;
     // Multiplicities of a layer's contributions: (mass, rolls, rolls²).
-    let cycle = path.cycle.as_ref().map(|&(c, q)| {
-        let length = (path.layers.len() - c) as f64;
-        let s0 = 1.0 / (1.0 - q);
+    let cycle = path.cycle.as_ref().map(|&(c, _)| {
+        let length = path.layers.len() - c;
+        let (q, s0) = bonus.cycle(length);
         let s1 = q * s0 * s0;
         let s2 = q * (1.0 + q) * s0 * s0 * s0;
-        (c, length, s0, s1, s2)
+        (c, length as f64, s0, s1, s2)
     });
     for (i, layer) in path.layers.iter().enumerate() {
         let rolls = f64::from(layer.rolls_before) + 1.0;
@@ -692,6 +750,10 @@ fn raw_row(board: &Board, from: Square, rows: &mut RawRows, path: &mut TurnPath<
         .push([rows.ends.len(), rows.jumps.len(), rows.rests.len()]);
     rows.rolls_squared.push(rolls_squared);
     rows.dropped.push(path.cut.unwrap_or(0.0));
+    // A layer's weight is a product of as many roundings as its rolls, a
+    // cycle sum adds a few, and merging adds one per term merged.
+    rows.steps
+        .push(path.layers.len() * (dice.outcomes().len() + 1) + 8);
 }
 
 /// Sorts `v[from..]` by key and merges its entries with equal keys.
@@ -791,6 +853,44 @@ mod tests {
         assert!((on2.expected - 1.0).abs() < 1e-15);
         // A turn from 0 never ends on 2, but one from 1 does (a roll of 1).
         assert_eq!(chain.len(), 3);
+    }
+
+    #[test]
+    fn a_bonus_total_within_an_ulp_of_certain_still_sums_to_one() {
+        // Face 1 weighs 1e-16 against 1 for face 2: p(2) rounds to 1.0 in
+        // f64, so 1 − p(2)ᴸ computed directly would be 0 and a cycle's sum
+        // infinite. From 10 on 11 squares a 2 overshoots and rolls again
+        // (a cycle of length 1) until a 1 finishes: every turn from 10
+        // finishes.
+        let b = board(
+            r#"{"squares": 11, "rules": {"dice": {"weights": [1e-16, 1]},
+                "extra_turn": {"on": 2}}}"#,
+        );
+        let chain = Chain::compile(&b).unwrap();
+        for s in chain.states() {
+            let sum: f64 = chain.row(s).map(|t| t.probability).sum();
+            assert!((sum - 1.0).abs() < 1e-14, "{s}: {sum}");
+        }
+        let ten = chain.state_of(Square::new(10)).unwrap();
+        assert!((chain.finish_probability(ten) - 1.0).abs() < 1e-15);
+        assert!(chain.trapped().is_empty());
+        assert_eq!(chain.dropped(), 0.0);
+    }
+
+    #[test]
+    fn a_long_run_of_unlikely_bonus_rolls_is_kept() {
+        // Ten 1s (probability 1e-20) then a 2, or twelve 1s, finish 12
+        // squares in one turn: far below the cutoff, but within the rolls
+        // always followed.
+        let b = board(
+            r#"{"squares": 12, "rules": {"dice": {"weights": [1, 99]},
+                "extra_turn": {"on": 1}}}"#,
+        );
+        let chain = Chain::compile(&b).unwrap();
+        let p = chain.finish_probability(chain.start());
+        let expected = 0.01_f64.powi(10) * 0.99 + 0.01_f64.powi(12);
+        assert!((p - expected).abs() < 1e-12 * expected, "{p:e}");
+        assert_eq!(chain.dropped(), 0.0);
     }
 
     #[test]

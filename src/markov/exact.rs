@@ -53,6 +53,16 @@ pub enum ExactError {
         /// The limit.
         limit: usize,
     },
+    /// Eliminating the system would take more work than allowed.
+    #[error(
+        "exact mode would need about {needed:.1e} word operations, over the limit of {limit:.1e} (see --max-work)"
+    )]
+    TooMuchWork {
+        /// Estimated 64-bit word multiply-adds.
+        needed: f64,
+        /// The limit.
+        limit: f64,
+    },
     /// The system is singular: some square never finishes.
     #[error("the exact system is singular: some square never finishes")]
     Singular,
@@ -73,6 +83,36 @@ pub enum ExactError {
 /// [`ExactError`] when the board is too large for exact mode or its system
 /// is singular.
 pub fn mean_turns(board: &Board, chain: &Chain) -> Result<BigRational, ExactError> {
+    mean_turns_within(board, chain, f64::INFINITY)
+}
+
+/// An upper estimate of the 64-bit word operations of the elimination of
+/// `n` rows whose integer entries have at most `bits` bits: step k updates
+/// `(n − k)²` entries with two products of numbers of about `k·(bits +
+/// log₂ n)` bits (Bareiss's entries are minors, bounded by Hadamard), each
+/// product costing `w^1.585` word operations for `w` words (Karatsuba). It
+/// assumes a dense matrix; a sparse one skips its zeros and costs less.
+pub fn elimination_work(n: usize, bits: u64) -> f64 {
+    let per = bits as f64 + (n.max(2) as f64).log2();
+    (0..n)
+        .map(|k| {
+            let words = ((k + 1) as f64 * per / 64.0).max(1.0);
+            let rest = (n - k) as f64;
+            2.0 * rest * rest * words.powf(1.585)
+        })
+        .sum()
+}
+
+/// [`mean_turns`], refused before the elimination when its estimated
+/// work ([`elimination_work`]) is above `max_work`.
+///
+/// # Errors
+/// As [`mean_turns`], and [`ExactError::TooMuchWork`].
+pub fn mean_turns_within(
+    board: &Board,
+    chain: &Chain,
+    max_work: f64,
+) -> Result<BigRational, ExactError> {
     let n = chain.len();
     if n > MAX_EXACT_STATES {
         return Err(ExactError::TooLarge {
@@ -106,6 +146,18 @@ pub fn mean_turns(board: &Board, chain: &Chain) -> Result<BigRational, ExactErro
         }
         rows[i] = row;
     }
+    let bits = rows
+        .iter()
+        .flat_map(|row| row.iter().map(BigInt::bits))
+        .max()
+        .unwrap_or(1);
+    let needed = elimination_work(n, bits);
+    if needed > max_work {
+        return Err(ExactError::TooMuchWork {
+            needed,
+            limit: max_work,
+        });
+    }
     let (numerator, denominator) = bareiss_last(rows)?;
     Ok(BigRational::new(numerator, denominator))
 }
@@ -130,6 +182,202 @@ pub fn checked_mean_turns(
         });
     }
     Ok(exact)
+}
+
+/// The turn kernel in integers: `Q = q / scale`, `R = r / scale`, with
+/// `scale` the least common multiple of every entry's denominator. The
+/// length distribution is then `P(T = t) = (v_{t−1}·r) / scaleᵗ` with
+/// integer vectors `v_t = v_{t−1}·q`, `v_0 = e_start`: no fraction is
+/// reduced along the way.
+#[derive(Clone, Debug)]
+pub struct IntegerKernel {
+    scale: BigInt,
+    q: Vec<Vec<(usize, BigInt)>>,
+    r: Vec<BigInt>,
+    start: usize,
+}
+
+impl IntegerKernel {
+    /// The exact kernel of a compiled chain, built like [`mean_turns`]'s.
+    ///
+    /// # Errors
+    /// [`ExactError::TooLarge`] past [`MAX_EXACT_STATES`],
+    /// [`ExactError::TurnTooLong`] for a turn that cannot be summed.
+    pub fn new(board: &Board, chain: &Chain) -> Result<IntegerKernel, ExactError> {
+        let n = chain.len();
+        if n > MAX_EXACT_STATES {
+            return Err(ExactError::TooLarge {
+                states: n,
+                limit: MAX_EXACT_STATES,
+            });
+        }
+        let mut rows = Vec::with_capacity(n);
+        let mut finish = Vec::with_capacity(n);
+        let mut scale = BigInt::one();
+        for s in chain.states() {
+            let row = exact_row(board, chain, s.get())?;
+            let stay: BigRational = row.iter().map(|(_, p)| p.clone()).sum();
+            let r = BigRational::one() - stay;
+            for (_, p) in &row {
+                scale = scale.lcm(p.denom());
+            }
+            scale = scale.lcm(r.denom());
+            rows.push(row);
+            finish.push(r);
+        }
+        let int = |p: &BigRational| p.numer() * (&scale / p.denom());
+        Ok(IntegerKernel {
+            q: rows
+                .iter()
+                .map(|row| row.iter().map(|(e, p)| (*e, int(p))).collect())
+                .collect(),
+            r: finish.iter().map(int).collect(),
+            scale,
+            start: chain.start().get(),
+        })
+    }
+
+    /// The common denominator of every entry.
+    pub fn scale(&self) -> &BigInt {
+        &self.scale
+    }
+
+    /// Multiply-adds on 64-bit words that [`IntegerKernel::pmf`] needs for
+    /// `terms` terms: the numbers of term t have about `t·bits(scale)` bits.
+    pub fn pmf_work(&self, terms: usize) -> f64 {
+        let entries: usize = self.q.iter().map(Vec::len).sum::<usize>() + self.r.len();
+        let bits = self.scale.bits() as f64;
+        let t = terms as f64;
+        entries as f64 * t * (t * bits / 128.0 + 1.0)
+    }
+
+    /// The numerators of `P(T = t)` for t = 1..=terms, each over
+    /// `scale^t`.
+    pub fn pmf(&self, terms: usize) -> Vec<BigInt> {
+        let n = self.r.len();
+        let mut v = vec![BigInt::zero(); n];
+        v[self.start] = BigInt::one();
+        let mut out = Vec::with_capacity(terms);
+        for _ in 0..terms {
+            let mut next = vec![BigInt::zero(); n];
+            let mut finished = BigInt::zero();
+            for (s, mass) in v.iter().enumerate() {
+                if mass.is_zero() {
+                    continue;
+                }
+                finished += mass * &self.r[s];
+                for (e, q) in &self.q[s] {
+                    next[*e] += mass * q;
+                }
+            }
+            out.push(finished);
+            v = next;
+        }
+        out
+    }
+}
+
+/// The exact length distribution `P(T = t)` for t = 1..=terms, reduced.
+///
+/// # Errors
+/// As [`IntegerKernel::new`].
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::internals::Chain;
+/// use snakeladder::internals::exact::pmf;
+///
+/// // Squares 2, a d10, overshoot wins: anything but a 1 wins at once.
+/// let board = Board::from_json_str(
+///     r#"{"squares": 2, "rules": {"dice": {"faces": 10}, "overshoot": "win"}}"#)?;
+/// let chain = Chain::compile(&board)?;
+/// let p = pmf(&board, &chain, 2)?;
+/// assert_eq!(p[0].to_string(), "9/10");
+/// assert_eq!(p[1].to_string(), "1/10");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn pmf(board: &Board, chain: &Chain, terms: usize) -> Result<Vec<BigRational>, ExactError> {
+    let kernel = IntegerKernel::new(board, chain)?;
+    let mut power = BigInt::one();
+    Ok(kernel
+        .pmf(terms)
+        .into_iter()
+        .map(|num| {
+            power *= &kernel.scale;
+            BigRational::new(num, power.clone())
+        })
+        .collect())
+}
+
+/// The exact variance of the turns from the start, by rational Gaussian
+/// elimination of `(I − Q)·m₁ = 1` and `(I − Q)·m₂ = 1 + 2·Q·m₁`
+/// (MATH.md §2): `Var = m₂ − m₁²` at the start. Meant for small chains
+/// (tests and exact checks): the work is cubic in the states.
+///
+/// # Errors
+/// As [`IntegerKernel::new`], and [`ExactError::Singular`].
+pub fn moments(board: &Board, chain: &Chain) -> Result<(BigRational, BigRational), ExactError> {
+    let n = chain.len();
+    if n > MAX_EXACT_STATES {
+        return Err(ExactError::TooLarge {
+            states: n,
+            limit: MAX_EXACT_STATES,
+        });
+    }
+    let rows: Vec<Vec<(usize, BigRational)>> = chain
+        .states()
+        .map(|s| exact_row(board, chain, s.get()))
+        .collect::<Result<_, _>>()?;
+    // [I − Q | 1] reduced to [I | m₁], then the second right-hand side.
+    let mut a = vec![vec![BigRational::zero(); n]; n];
+    for (i, row) in rows.iter().enumerate() {
+        a[i][i] = BigRational::one();
+        for (e, p) in row {
+            a[i][*e] -= p;
+        }
+    }
+    let solve = |b: Vec<BigRational>| -> Result<Vec<BigRational>, ExactError> {
+        let mut a = a.clone();
+        let mut b = b;
+        for k in 0..n {
+            let pivot = (k..n)
+                .find(|&i| !a[i][k].is_zero())
+                .ok_or(ExactError::Singular)?;
+            a.swap(k, pivot);
+            b.swap(k, pivot);
+            let inv = a[k][k].recip();
+            for v in &mut a[k][k..n] {
+                *v = &*v * &inv;
+            }
+            b[k] = &b[k] * &inv;
+            for i in 0..n {
+                if i != k && !a[i][k].is_zero() {
+                    let f = a[i][k].clone();
+                    let pivot_row = a[k].clone();
+                    for (v, p) in a[i][k..n].iter_mut().zip(&pivot_row[k..n]) {
+                        *v -= &f * p;
+                    }
+                    let d = &f * &b[k];
+                    b[i] -= d;
+                }
+            }
+        }
+        Ok(b)
+    };
+    let m1 = solve(vec![BigRational::one(); n])?;
+    let rhs: Vec<BigRational> = rows
+        .iter()
+        .map(|row| {
+            let qm: BigRational = row.iter().map(|(e, p)| p * &m1[*e]).sum();
+            BigRational::one() + qm * BigRational::from_integer(2.into())
+        })
+        .collect();
+    let m2 = solve(rhs)?;
+    let s = chain.start().get();
+    let mean = m1[s].clone();
+    let variance = &m2[s] - &mean * &mean;
+    Ok((mean, variance))
 }
 
 /// The exact row of Q from state `s`: (state, probability), merged.

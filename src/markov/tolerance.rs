@@ -15,14 +15,26 @@
 /// worst case and far below any error that would change a printed figure.
 pub const ROW_SUM: f64 = 1e-10;
 
-/// A turn's chain of bonus rolls is followed until the probability that the
-/// turn is still going falls below this; the rest is dropped.
+/// A turn's chain of bonus rolls is followed in full for its first
+/// [`BONUS_FULL_ROLLS`] rolls; past them, only while the probability that
+/// the turn is still going is at least this. (It is always followed until
+/// that probability underflows to 0, a cycle closes, or a cap ends it.)
 ///
 /// It is below the resolution of a row sum of 1 (2.2e-16), so dropping it
-/// changes no figure; it only matters for dice that roll the bonus total
-/// with probability near 1 on very long boards, where the exact chain of
-/// bonus rolls would be as long as the board.
+/// changes no figure beyond rounding; it only matters for dice that roll
+/// the bonus total often on boards long enough for a turn to pass
+/// [`BONUS_FULL_ROLLS`] rolls, where following every path to underflow
+/// would store hundreds of kernel entries per square. The dropped mass is
+/// reported ([`crate::markov::chain::Chain::dropped`]); the shortest game and its
+/// probability never depend on it (they are found from the moves
+/// themselves, by a search over turns).
 pub const BONUS_CUTOFF: f64 = 1e-18;
+
+/// Rolls of a turn that are always followed, whatever their probability:
+/// on a board where no turn makes more than this many rolls (every board of
+/// up to ~380 squares with a d6 bonus on 6), the turn kernel drops nothing.
+/// 64 rolls of a bonus total of probability 1/6 have probability 1e-50.
+pub const BONUS_FULL_ROLLS: usize = 64;
 
 /// The length distribution is computed until the probability that the game
 /// is still going is below this; that remainder is
@@ -76,3 +88,36 @@ pub const UPDATE_AGREEMENT: f64 = 1e-9;
 /// 1e-12, the same as [`TAIL`] leaves out of the distribution, in about half
 /// the turns.
 pub const ADVANTAGE_TAIL: f64 = 1e-6;
+/// Two terms of the `f64` length distribution closer than this, relative to
+/// the larger, may be tied in exact arithmetic; a `P(T ≤ t)` closer than
+/// this (absolutely) to a quantile's level may lie on either side of it.
+/// Such near-ties of the mode and the quantiles are decided by recomputing
+/// the terms exactly in integer arithmetic.
+///
+/// Each term comes from t sparse products of non-negative numbers, so its
+/// relative error is at most about `t·k·u` for rows of k entries (u =
+/// 1.1e-16), and a partial sum of the terms adds as much absolutely: below
+/// 1e-9 for every `t·k` up to 10⁷, that is, for every distribution exact
+/// arithmetic can afford to recompute.
+pub const TIE: f64 = 1e-9;
+
+/// Largest relative rounding error of one entry of the `f64` turn kernel,
+/// per rounding step: an entry is a product along a turn's path of bonus
+/// rolls (one rounding per roll), a closed-form cycle sum (a few), and a
+/// sum of such terms merged by target (one per term). The compiler counts
+/// the steps of its longest row and reports `steps × KERNEL_ROUNDING`
+/// ([`crate::markov::chain::Chain::entry_rounding`]); this is the unit roundoff
+/// 2⁻⁵³ doubled, for the rounding of the dice probabilities themselves.
+pub const KERNEL_ROUNDING: f64 = f64::EPSILON;
+
+/// A mean whose relative error bound exceeds this is recomputed exactly
+/// when exact arithmetic is affordable, and otherwise printed with a
+/// warning naming the bound (every printed mean to 1e-9).
+pub const MEAN_TRUST: f64 = 1e-9;
+
+/// A length distribution whose tail is above this when it stops was cut
+/// off (by [`MAX_DISTRIBUTION_TURNS`] or the work limit) rather than
+/// finished: figures that need the whole distribution (seat odds) are
+/// skipped, and the analysis warns. 1e-9 leaves the normal stopping tail
+/// ([`TAIL`]) a factor of 1,000, and is far below any printed digit.
+pub const TRUNCATED: f64 = 1e-9;

@@ -474,6 +474,7 @@ mod tests {
             .collect();
         Turns {
             mean: 2.0,
+            mean_error_bound: 0.0,
             variance: 2.0,
             std_dev: 2f64.sqrt(),
             min: Some(1),
@@ -509,6 +510,7 @@ mod tests {
         let cdf: Vec<f64> = (1..=len).map(|t| t as f64 / len as f64).collect();
         let turns = Turns {
             mean: 50_000.5,
+            mean_error_bound: 0.0,
             variance: 1.0,
             std_dev: 1.0,
             min: Some(1),

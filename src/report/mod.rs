@@ -25,6 +25,7 @@ pub mod numbers;
 pub(crate) mod text;
 
 use crate::markov::analysis::limits::Figure;
+use crate::markov::analysis::shortest::probability_text;
 use crate::markov::analysis::{Analysis, JumpFigures};
 use crate::{Board, JumpKind};
 use charts::{Bar, BarKind, ChartError, Size};
@@ -190,6 +191,7 @@ pub fn omissions(board: &Board, a: &Analysis) -> Vec<Omission> {
                 Figure::Players => "the section on several players",
                 Figure::RestProbabilities => "the P(rest) column of the squares",
                 Figure::Jumps => "the section on snakes and ladders",
+                Figure::ExactTies => "the exact decision of near-ties in the mode and quantiles",
             },
             reason: skip.to_string(),
         })
@@ -850,19 +852,13 @@ fn tail_note(a: &Analysis) -> String {
 
 fn shortest_line(a: &Analysis) -> Option<String> {
     let s = a.shortest.as_ref()?;
-    let p_min = a
-        .turns
-        .pmf
-        .get(s.turns.checked_sub(1)?)
-        .copied()
-        .unwrap_or(0.0);
     Some(format!(
         "Shortest game: {} turns, e.g. rolling {} (probability {} for that sequence); P(T = {}) = {}.",
         s.turns,
         s.rolls_text(", "),
-        text::probability(s.sequence_probability),
+        probability_text(s.sequence_probability_log10),
         s.turns,
-        text::probability(p_min)
+        probability_text(s.probability_log10)
     ))
 }
 

@@ -13,6 +13,8 @@ mod engine_properties;
 mod engine_published;
 mod engine_scenarios;
 mod engine_value_stability;
+mod exactness_boards;
+mod exactness_props;
 mod foundation_cli;
 mod foundation_invalid;
 mod foundation_props;

@@ -41,7 +41,9 @@ fn agree(dense: &Value, sparse: &Value, path: &str) {
         (Value::Object(a), Value::Object(b)) => {
             let keys = |m: &serde_json::Map<String, Value>| {
                 m.keys()
-                    .filter(|k| *k != "solver")
+                    // Each solver bounds its own error from its own
+                    // residual: the bounds differ, both far below 1e-9.
+                    .filter(|k| *k != "solver" && *k != "mean_error_bound")
                     .cloned()
                     .collect::<Vec<_>>()
             };

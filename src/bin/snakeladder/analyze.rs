@@ -3,8 +3,9 @@
 use crate::common::{self, CliError, Format};
 use crate::memory;
 use snakeladder::Board;
+use snakeladder::analysis::probability_text;
 use snakeladder::design;
-use snakeladder::numbers::{percent, probability, tiny};
+use snakeladder::numbers::{percent, tiny};
 use snakeladder::{Analysis, Options};
 use std::io::Write;
 use std::path::PathBuf;
@@ -110,6 +111,9 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     for skip in &a.skipped {
         writeln!(out, "  note: {skip}")?;
     }
+    for warning in &a.warnings {
+        writeln!(out, "  warning: {warning}")?;
+    }
     writeln!(out)?;
 
     let t = &a.turns;
@@ -130,11 +134,19 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     )?;
     if let Some(ex) = &a.exact {
         writeln!(out, "  exact mean {} (≈ {:.12})", ex.mean_turns, t.mean)?;
-        writeln!(
-            out,
-            "    (agrees with the floating-point mean to {} relative)",
-            tiny(ex.relative_difference)
-        )?;
+        if ex.agrees() {
+            writeln!(
+                out,
+                "    (agrees with the floating-point mean to {} relative)",
+                tiny(ex.relative_difference)
+            )?;
+        } else {
+            writeln!(
+                out,
+                "    (the floating-point solve was off by {} relative; the figures above use the exact mean)",
+                tiny(ex.relative_difference)
+            )?;
+        }
     }
     if board.rules().extra_turn().is_some() {
         writeln!(
@@ -144,7 +156,6 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         )?;
     }
     if let Some(s) = &a.shortest {
-        let p = t.pmf.get(s.turns - 1).copied().unwrap_or(0.0);
         writeln!(
             out,
             "  shortest game {} turn{}, e.g. rolling {} (P(T = {}) = {})",
@@ -152,7 +163,7 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
             if s.turns == 1 { "" } else { "s" },
             s.rolls_text(" "),
             s.turns,
-            probability(p, 6)
+            probability_text(s.probability_log10)
         )?;
     }
     write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;

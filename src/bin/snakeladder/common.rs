@@ -68,6 +68,7 @@ impl CliError {
             CliError::Usage(_) => EXIT_USAGE,
             CliError::Analysis(e) => match e {
                 AnalysisError::Exact(_)
+                | AnalysisError::Numerical { .. }
                 | AnalysisError::Memory { .. }
                 | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
                 _ => EXIT_FAILURE,

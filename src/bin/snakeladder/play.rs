@@ -3,6 +3,7 @@
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
 use crate::output::Output;
 use snakeladder::analysis::LiveOdds;
+use snakeladder::analysis::probability_text;
 use snakeladder::numbers::percent;
 use snakeladder::{
     Board, Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square, Status,
@@ -137,16 +138,55 @@ impl Odds {
             return Ok(());
         }
         let squares: Vec<Square> = order.iter().map(|&seat| game.positions()[seat]).collect();
-        let odds = self.odds.odds(&squares, 0).map_err(io::Error::other)?;
-        let mut by_seat: Vec<(usize, f64)> = order.into_iter().zip(odds).collect();
+        let live = self
+            .odds
+            .odds_within(&squares, 0, ODDS_MAX_WORK)
+            .map_err(io::Error::other)?;
+        if live.left_out >= 0.5 {
+            return writeln!(
+                out,
+                "  odds: not computed (after {} turns, the {:.1e} multiply-adds a line may take, the race is still undecided with probability {:.2})",
+                live.turns, ODDS_MAX_WORK, live.left_out
+            );
+        }
+        let mut by_seat: Vec<(usize, f64)> = order.into_iter().zip(live.odds).collect();
         by_seat.sort_by_key(|&(seat, _)| seat);
+        let at_least = if live.left_out > ODDS_LEFT_OUT {
+            "at least "
+        } else {
+            ""
+        };
         let shown: Vec<String> = by_seat
             .iter()
-            .map(|&(seat, p)| format!("{} {}", common::shown(&game.players()[seat]), percent(p, 1)))
+            .map(|&(seat, p)| {
+                format!(
+                    "{} {at_least}{}",
+                    common::shown(&game.players()[seat]),
+                    percent(p, 1)
+                )
+            })
             .collect();
-        writeln!(out, "  odds: {}", shown.join(", "))
+        write!(out, "  odds: {}", shown.join(", "))?;
+        if live.left_out > ODDS_LEFT_OUT {
+            write!(
+                out,
+                " (still undecided after the {} turns followed: probability {})",
+                live.turns,
+                probability_text(live.left_out.log10())
+            )?;
+        }
+        writeln!(out)
     }
 }
+
+/// Multiply-adds one line of live odds may take (about a second): the
+/// distributions are followed turn by turn until the race is decided to
+/// 1e-12, or this budget ends it.
+const ODDS_MAX_WORK: f64 = 1e9;
+
+/// Undecided probability above which the odds are marked as lower bounds:
+/// below it no printed digit (0.1%) can change.
+const ODDS_LEFT_OUT: f64 = 1e-9;
 
 /// Runs `play`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {

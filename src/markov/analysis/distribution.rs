@@ -37,7 +37,9 @@ impl Distribution {
             .expect("survival has an entry for t = 0")
     }
 
-    /// The smallest t with `P(T = t) > 0`.
+    /// The smallest t with `P(T = t) > 0` among the computed terms (the
+    /// analysis takes the fewest turns from the moves instead).
+    #[cfg(test)]
     pub fn min(&self) -> Option<usize> {
         self.pmf.iter().position(|&p| p > 0.0).map(|i| i + 1)
     }
@@ -143,7 +145,18 @@ pub fn from_state(chain: &Chain, from: StateIndex) -> Distribution {
 /// start on x)`): two sparse products per turn serve every state, and
 /// neither subtracts, so small probabilities keep their precision. Runs until
 /// the survival of each of `wanted` is below [`tolerance::TAIL`].
+#[cfg(test)]
 pub fn from_states(chain: &Chain, wanted: &[StateIndex]) -> Vec<Distribution> {
+    from_states_within(chain, wanted, tolerance::MAX_DISTRIBUTION_TURNS)
+}
+
+/// [`from_states`] for at most `max_turns` turns: the tails left say what
+/// was not followed.
+pub fn from_states_within(
+    chain: &Chain,
+    wanted: &[StateIndex],
+    max_turns: usize,
+) -> Vec<Distribution> {
     let n = chain.len();
     let q = split(chain);
     let mut f: Vec<f64> = chain
@@ -159,7 +172,7 @@ pub fn from_states(chain: &Chain, wanted: &[StateIndex]) -> Vec<Distribution> {
             survival: vec![1.0],
         })
         .collect();
-    for _ in 0..tolerance::MAX_DISTRIBUTION_TURNS {
+    for _ in 0..max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS) {
         for s in 0..n {
             let (mut fs, mut gs) = (0.0, 0.0);
             let range = q.offsets[s]..q.offsets[s + 1];

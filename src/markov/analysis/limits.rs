@@ -67,6 +67,9 @@ pub enum Figure {
     RestProbabilities,
     /// Per-jump figures: use probability and mean without each jump.
     Jumps,
+    /// Deciding near-ties of the mode and quantiles in exact arithmetic;
+    /// when skipped, the `f64` decision stands.
+    ExactTies,
 }
 
 impl fmt::Display for Figure {
@@ -76,6 +79,9 @@ impl fmt::Display for Figure {
             Figure::Players => "seat odds for several players",
             Figure::RestProbabilities => "the probability of ever resting on each square",
             Figure::Jumps => "per-jump figures (uses, use probability, mean without it)",
+            Figure::ExactTies => {
+                "deciding near-ties of the mode and quantiles exactly (the floating-point choice stands)"
+            }
         })
     }
 }
@@ -103,14 +109,25 @@ pub enum Cost {
         /// That figure.
         figure: Figure,
     },
+    /// The distribution it needs was cut off with this much probability
+    /// left out.
+    Truncated {
+        /// `P(T > turns followed)`.
+        tail: f64,
+    },
+    /// Exact arithmetic cannot handle the board (more states than
+    /// [`crate::markov::exact::MAX_EXACT_STATES`], or a turn too long to sum).
+    NoExact,
 }
 
 /// A figure left out of an analysis, and why.
 ///
 /// In JSON: `{"figure": "jumps", "reason": "work", "estimate": 3.4e4,
 /// "limit": 10.0, "flag": "--max-work", "needs": null}`; `reason` is
-/// `memory` (estimate and limit in bytes), `work` (in multiply-adds) or
-/// `needs` (another skipped figure, named in `needs`; no estimate).
+/// `memory` (estimate and limit in bytes), `work` (in multiply-adds),
+/// `needs` (another skipped figure, named in `needs`; no estimate),
+/// `truncated` (the distribution was cut off; the estimate is the
+/// probability left out) or `no_exact` (beyond exact arithmetic).
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[serde(into = "SkippedJson")]
 pub struct Skipped {
@@ -145,6 +162,8 @@ impl From<Skipped> for SkippedJson {
                 ("work", Some(needed), Some(limit), Some("--max-work"), None)
             }
             Cost::Needs { figure } => ("needs", None, None, None, Some(figure)),
+            Cost::Truncated { tail } => ("truncated", Some(tail), None, None, None),
+            Cost::NoExact => ("no_exact", None, None, None, None),
         };
         SkippedJson {
             figure: s.figure,
@@ -174,6 +193,11 @@ impl fmt::Display for Skipped {
                 multiply_adds(limit)
             ),
             Cost::Needs { figure } => write!(f, "it needs {figure}, which was skipped"),
+            Cost::Truncated { tail } => write!(
+                f,
+                "the length distribution was cut off with {tail:.2e} of the probability left out"
+            ),
+            Cost::NoExact => write!(f, "the board is beyond exact arithmetic"),
         }
     }
 }
@@ -215,7 +239,8 @@ impl Limits {
 /// # Formula
 /// A turn makes at most `L` rolls (1 without extra rolls, `max_extra + 1`
 /// or `forfeit_after` with a cap, and without one the `L` at which
-/// `p(on)^L` falls below [`tolerance::BONUS_CUTOFF`]); each roll of each
+/// `p(on)^L` falls below [`tolerance::BONUS_CUTOFF`], at least
+/// [`tolerance::BONUS_FULL_ROLLS`] and at most the squares); each roll of each
 /// total gives at most one kernel entry, one rest and a jump use. About 100
 /// bytes per entry (first as a row, then as CSR with its rewards) and 256
 /// per square.
@@ -230,7 +255,9 @@ pub fn chain_bytes(board: &Board) -> u64 {
             (None, Some(k)) => u64::from(k),
             (None, None) => {
                 let p = rules.dice().probability(x.on());
-                (tolerance::BONUS_CUTOFF.ln() / p.ln()).ceil().max(1.0) as u64
+                ((tolerance::BONUS_CUTOFF.ln() / p.ln()).ceil().max(1.0) as u64)
+                    .max(tolerance::BONUS_FULL_ROLLS as u64)
+                    .min(u64::from(board.last().get()) + 1)
             }
         },
     };

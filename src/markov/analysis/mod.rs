@@ -7,6 +7,7 @@
 //! the length distribution up to its reported tail); [`Analysis::exact`]
 //! adds the mean as a fraction on request.
 
+pub(crate) mod accuracy;
 pub(crate) mod distribution;
 pub(crate) mod jumps;
 pub(crate) mod limits;
@@ -16,6 +17,7 @@ pub(crate) mod players;
 pub(crate) mod shortest;
 pub mod solve;
 pub(crate) mod squares;
+pub(crate) mod ties;
 
 use crate::markov::chain::Chain;
 use crate::model::rules::RulesSpec;
@@ -31,9 +33,9 @@ pub use crate::markov::sparse::memory::Bytes;
 pub use jumps::JumpFigures;
 pub use limits::{Cost, DEFAULT_MAX_MEMORY, DEFAULT_MAX_WORK, Figure, Limits, Skipped};
 pub use moments::Summary;
-pub use odds::{LiveOdds, OddsError};
+pub use odds::{BoundedOdds, LiveOdds, OddsError};
 pub use players::PlayersFigures;
-pub use shortest::Shortest;
+pub use shortest::{Shortest, probability_text};
 pub use solve::{Method, SolveError};
 pub use squares::SquareFigures;
 
@@ -59,6 +61,17 @@ pub enum AnalysisError {
         /// The count asked for.
         count: u32,
     },
+    /// The `f64` solve failed on a board whose every square can finish: the
+    /// chain is too ill-conditioned for floating point (a chance of
+    /// finishing per turn near or below what `f64` resolves). The exact
+    /// mean is given when exact arithmetic could compute it.
+    #[error("{source}: the chain is too ill-conditioned for floating point; {}", exact_text(.exact))]
+    Numerical {
+        /// The solver's failure.
+        source: SolveError,
+        /// The exact mean as `(fraction, value)`, or why it is missing.
+        exact: Result<(String, f64), String>,
+    },
     /// An essential step would need more memory than [`Limits::max_memory`].
     #[error(
         "{stage} would need about {} of memory, over the limit of {} (see --max-memory)",
@@ -73,6 +86,13 @@ pub enum AnalysisError {
         /// The limit.
         limit: u64,
     },
+}
+
+fn exact_text(exact: &Result<(String, f64), String>) -> String {
+    match exact {
+        Ok((fraction, value)) => format!("the exact mean is {fraction} (≈ {value:e}) turns"),
+        Err(reason) => format!("the exact mean could not be computed either: {reason}"),
+    }
 }
 
 /// An essential step of an analysis, as named in [`AnalysisError::Memory`].
@@ -189,13 +209,19 @@ pub struct BoardSummary {
 pub struct Turns {
     /// Expected turns.
     pub mean: f64,
+    /// An upper bound on the relative error of `mean` (from its residual; the
+    /// rounding of the exact fraction when it was recomputed exactly).
+    pub mean_error_bound: f64,
     /// Variance of the turns.
     pub variance: f64,
     /// Standard deviation.
     pub std_dev: f64,
-    /// The fewest turns with positive probability.
+    /// The fewest turns with positive probability, found from the moves
+    /// (a search over turns), so a game whose probability is below the kernel's
+    /// cutoff or the range of `f64` still counts.
     pub min: Option<usize>,
-    /// The smallest most likely number of turns.
+    /// The smallest most likely number of turns (near-ties decided
+    /// exactly).
     pub mode: Option<usize>,
     /// The smallest t with `P(T ≤ t) ≥ 1/2`.
     pub median: Option<usize>,
@@ -212,6 +238,83 @@ pub struct Turns {
     pub tail: f64,
 }
 
+/// Something a reader of the figures must know: they are less exact than
+/// the rest of the analysis promises.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Warning {
+    /// The `f64` mean's relative error bound (from its residual) passed
+    /// [`tolerance::MEAN_TRUST`](crate::markov::tolerance::MEAN_TRUST), and the
+    /// mean was recomputed exactly.
+    MeanRecomputed {
+        /// The `f64` mean.
+        float: f64,
+        /// Its error bound, relative.
+        bound: f64,
+        /// Its measured error against the exact mean, relative.
+        error: f64,
+    },
+    /// The length distribution was cut off before its tail fell below
+    /// [`tolerance::TAIL`](crate::markov::tolerance::TAIL) (a game that lasts past
+    /// the turn cap or the work limit): seat odds are skipped, the mode is
+    /// given only when no later term can pass it, and quantiles only when
+    /// the computed terms reach them.
+    Truncated {
+        /// Turns followed.
+        turns: usize,
+        /// The probability left out, `P(T > turns)`.
+        tail: f64,
+    },
+    /// The `f64` mean's error bound passed the trust level and exact
+    /// arithmetic was not affordable: the mean is printed with its bound.
+    MeanUncertain {
+        /// The bound, relative (infinite: the solve failed outright).
+        bound: f64,
+        /// Why the exact mean was not computed.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Warning::MeanRecomputed {
+                float,
+                bound,
+                error,
+            } => write!(
+                f,
+                "the floating-point mean {float} could be off by {} relative (an ill-conditioned chain) \
+                 and was off by {error:.1e}; the mean shown is the exact one. The variance, distribution \
+                 and odds come from the same floating-point solve and may be off by as much",
+                bound_text(*bound)
+            ),
+            Warning::Truncated { turns, tail } => write!(
+                f,
+                "the length distribution was followed for {turns} turns and leaves out {tail:.2e} \
+                 of the probability: seat odds are skipped, and the mode and quantiles are given \
+                 only where the computed terms settle them"
+            ),
+            Warning::MeanUncertain { bound, reason } => write!(
+                f,
+                "the floating-point mean could be off by {} relative (an ill-conditioned chain), \
+                 and the exact mean was not computed: {reason}",
+                bound_text(*bound)
+            ),
+        }
+    }
+}
+
+/// A relative error bound as text: infinite means the solve is no answer.
+fn bound_text(bound: f64) -> String {
+    if bound.is_finite() {
+        format!("{bound:.1e}")
+    } else {
+        "any amount".to_string()
+    }
+}
+
 /// The exact figures of exact mode.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Exact {
@@ -220,8 +323,16 @@ pub struct Exact {
     pub mean: BigRational,
     /// The same fraction written `numerator/denominator`.
     pub mean_turns: String,
-    /// Relative difference from the `f64` mean (checked below 1e-12).
+    /// Relative difference of the `f64` solve's mean from it.
     pub relative_difference: f64,
+}
+
+impl Exact {
+    /// Whether the `f64` solve's mean agrees with the exact one to the
+    /// trust level of every printed mean (1e-9 relative).
+    pub fn agrees(&self) -> bool {
+        self.relative_difference <= crate::markov::tolerance::MEAN_TRUST
+    }
 }
 
 /// Every figure of one board. Serialises as `analyze --format json`.
@@ -269,6 +380,9 @@ pub struct Analysis {
     /// each with its estimated cost; empty when everything was computed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
+    /// What makes some figures less exact than promised; empty normally.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
 }
 
 impl Analysis {
@@ -317,7 +431,22 @@ impl Analysis {
                 limit: limits.max_memory,
             });
         }
-        let solver = Solver::new(&chain)?;
+        let solver = match Solver::new(&chain) {
+            Ok(solver) => solver,
+            Err(
+                source @ (SolveError::IllConditioned { .. }
+                | SolveError::SparseIllConditioned { .. }),
+            ) => {
+                let exact = crate::markov::exact::mean_turns_within(board, &chain, limits.max_work)
+                    .map(|f| {
+                        let value = num_traits::ToPrimitive::to_f64(&f).unwrap_or(f64::NAN);
+                        (format!("{}/{}", f.numer(), f.denom()), value)
+                    })
+                    .map_err(|e| e.to_string());
+                return Err(AnalysisError::Numerical { source, exact });
+            }
+            Err(e) => return Err(e.into()),
+        };
         Self::with_chain(board, &chain, &solver, options)
     }
 
@@ -355,6 +484,16 @@ impl Analysis {
             )),
             None => Some(distribution::from_state(chain, chain.start())),
         };
+        let mut warnings = Vec::new();
+        let truncated = dist
+            .as_ref()
+            .filter(|d| d.tail() > crate::markov::tolerance::TRUNCATED);
+        if let Some(d) = truncated {
+            warnings.push(Warning::Truncated {
+                turns: d.pmf.len(),
+                tail: d.tail(),
+            });
+        }
         let mut e = vec![0.0; chain.len()];
         e[start] = 1.0;
         let visits = solver.solve_transpose(&e);
@@ -364,7 +503,17 @@ impl Analysis {
                 return Err(AnalysisError::Players { count });
             }
             if let Some(dist) = &dist {
-                players.push(players::figures(dist, count));
+                if truncated.is_none() {
+                    players.push(players::figures(dist, count));
+                }
+            }
+        }
+        if let Some(d) = truncated {
+            if !options.players.is_empty() {
+                skipped.push(Skipped {
+                    figure: limits::Figure::Players,
+                    cost: limits::Cost::Truncated { tail: d.tail() },
+                });
             }
         }
         if dist.is_none() && !options.players.is_empty() {
@@ -379,6 +528,15 @@ impl Analysis {
             pmf: Vec::new(),
             survival: vec![1.0],
         });
+        let (mut decided, tie_skip) = ties::decide(board, chain, &dist, limits);
+        skipped.extend(tie_skip);
+        if dist.tail() > crate::markov::tolerance::TRUNCATED {
+            // A term past the computed ones could be the largest.
+            let top = dist.pmf.iter().copied().fold(0.0, f64::max);
+            if top <= dist.tail() {
+                decided.mode = None;
+            }
+        }
         let estimate = Solver::estimate(chain);
         let held = limits::held_bytes(chain) + estimate.bytes;
         let diagonal = match limits.check(
@@ -415,19 +573,43 @@ impl Analysis {
             }
             None => jumps::figures(board, chain, solver, &visits, &turns.mean),
         };
-        let mean = turns.mean[start];
-        let exact = if options.exact {
-            let fraction = crate::markov::exact::checked_mean_turns(board, chain, mean)?;
-            let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
-            Some(Exact {
-                mean_turns: format!("{}/{}", fraction.numer(), fraction.denom()),
-                relative_difference: ((value - mean) / value).abs(),
-                mean: fraction,
-            })
+        let mut mean = turns.mean[start];
+        let mut mean_error_bound = accuracy::mean_error_bound(chain, &turns.mean);
+        let untrusted = mean_error_bound > crate::markov::tolerance::MEAN_TRUST;
+        let exact = if options.exact || untrusted {
+            match crate::markov::exact::mean_turns_within(board, chain, limits.max_work) {
+                Ok(fraction) => {
+                    let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
+                    let error = ((value - mean) / value).abs();
+                    if untrusted || error > crate::markov::tolerance::MEAN_TRUST {
+                        warnings.push(Warning::MeanRecomputed {
+                            float: mean,
+                            bound: mean_error_bound,
+                            error,
+                        });
+                        mean = value;
+                        mean_error_bound = f64::EPSILON / 2.0;
+                    }
+                    Some(Exact {
+                        mean_turns: format!("{}/{}", fraction.numer(), fraction.denom()),
+                        relative_difference: error,
+                        mean: fraction,
+                    })
+                }
+                Err(e) if options.exact => return Err(e.into()),
+                Err(e) => {
+                    warnings.push(Warning::MeanUncertain {
+                        bound: mean_error_bound,
+                        reason: e.to_string(),
+                    });
+                    None
+                }
+            }
         } else {
             None
         };
         let variance = turns.variance[start];
+        let shortest = shortest::shortest(board);
         Ok(Analysis {
             board: BoardSummary {
                 name: board.name().map(str::to_string),
@@ -440,13 +622,14 @@ impl Analysis {
             rules: board.rules().spec(),
             turns: Turns {
                 mean,
+                mean_error_bound,
                 variance,
                 std_dev: variance.sqrt(),
-                min: dist.min(),
-                mode: dist.mode(),
-                median: dist.quantile(0.5),
-                p90: dist.quantile(0.9),
-                p99: dist.quantile(0.99),
+                min: shortest.as_ref().map(|s| s.turns),
+                mode: decided.mode,
+                median: decided.median,
+                p90: decided.p90,
+                p99: decided.p99,
                 cdf: dist.cdf(),
                 tail: dist.tail(),
                 pmf: dist.pmf.clone(),
@@ -462,11 +645,12 @@ impl Analysis {
                 diagonal.as_deref(),
             ),
             jumps,
-            shortest: shortest::shortest(board, chain),
+            shortest,
             players,
             exact,
             solver: solver.method(),
             skipped,
+            warnings,
         })
     }
 }

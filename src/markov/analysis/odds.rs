@@ -84,6 +84,36 @@ impl LiveOdds {
     pub fn odds(&self, squares: &[Square], to_move: usize) -> Result<Vec<f64>, OddsError> {
         live_odds(&self.chain, squares, to_move)
     }
+
+    /// [`LiveOdds::odds`] following the race for at most
+    /// `max_work / (2·entries)` turns (two sparse products a turn), so a
+    /// huge board answers within the budget; the result says how much of
+    /// the race was left undecided.
+    ///
+    /// # Errors
+    /// As [`LiveOdds::odds`].
+    pub fn odds_within(
+        &self,
+        squares: &[Square],
+        to_move: usize,
+        max_work: f64,
+    ) -> Result<BoundedOdds, OddsError> {
+        live_odds_within(&self.chain, squares, to_move, max_work)
+    }
+}
+
+/// Live odds computed within a budget of work, and what they leave out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundedOdds {
+    /// Each player's chance of winning, players in seat order.
+    pub odds: Vec<f64>,
+    /// The probability that the race is still undecided after the turns
+    /// followed; below 1e-12 unless the budget or the turn cap cut the
+    /// distributions short, when the odds are lower bounds and must be
+    /// shown as such.
+    pub left_out: f64,
+    /// Turns followed.
+    pub turns: usize,
 }
 
 /// Each player's exact probability of winning (see [`LiveOdds::odds`]).
@@ -92,6 +122,16 @@ pub(crate) fn live_odds(
     squares: &[Square],
     to_move: usize,
 ) -> Result<Vec<f64>, OddsError> {
+    live_odds_within(chain, squares, to_move, f64::INFINITY).map(|o| o.odds)
+}
+
+/// [`live_odds`] within a budget of work (see [`LiveOdds::odds_within`]).
+pub(crate) fn live_odds_within(
+    chain: &Chain,
+    squares: &[Square],
+    to_move: usize,
+    max_work: f64,
+) -> Result<BoundedOdds, OddsError> {
     if squares.is_empty() {
         return Err(OddsError::NoPlayers);
     }
@@ -113,13 +153,22 @@ pub(crate) fn live_odds(
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let dists = distribution::from_states(chain, &states);
+    let per_turn = 2.0 * chain.entries().max(1) as f64;
+    let max_turns = (max_work / per_turn).min(usize::MAX as f64) as usize;
+    let dists = distribution::from_states_within(chain, &states, max_turns.max(1));
+    let turns = dists.iter().map(|d| d.pmf.len()).max().unwrap_or(0);
     let in_order = players::race(&dists);
     let mut odds = vec![0.0; k];
     for (i, &p) in order.iter().enumerate() {
         odds[p] = in_order[i];
     }
-    Ok(odds)
+    // Undecided: every player still going after the turns followed.
+    let left_out = dists.iter().map(|d| d.tail()).product::<f64>();
+    Ok(BoundedOdds {
+        odds,
+        left_out,
+        turns,
+    })
 }
 
 #[cfg(test)]

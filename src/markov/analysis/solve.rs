@@ -189,7 +189,11 @@ impl Solver {
             }),
             Method::Dense => match trapped() {
                 Some(error) => Err(error),
-                None => Self::from_entries_dense(chain.len(), chain_entries(chain)),
+                // Every state can finish, so a small pivot is ill
+                // conditioning, not a trap: the solve goes ahead and the
+                // analysis bounds its error from the residual
+                // (`accuracy`), recomputing the mean exactly when needed.
+                None => Self::from_entries_dense(chain.len(), chain_entries(chain), 0.0),
             },
             Method::Sparse => {
                 let solver = Self::sparse(chain_csr(chain), &|state| chain.squares()[state]);
@@ -250,7 +254,7 @@ impl Solver {
         entries: impl IntoIterator<Item = (usize, usize, f64)>,
     ) -> Result<Solver, SolveError> {
         match Self::method_for(n) {
-            Method::Dense => Self::from_entries_dense(n, entries),
+            Method::Dense => Self::from_entries_dense(n, entries, tolerance::SINGULAR_PIVOT),
             Method::Sparse => {
                 let entries: Vec<_> = entries.into_iter().collect();
                 let q = Csr::from_triplets(n, &entries)
@@ -267,9 +271,12 @@ impl Solver {
         }
     }
 
+    /// The dense LU, refused when a pivot is at most `min_pivot` (or not a
+    /// number).
     fn from_entries_dense(
         n: usize,
         entries: impl IntoIterator<Item = (usize, usize, f64)>,
+        min_pivot: f64,
     ) -> Result<Solver, SolveError> {
         let mut m = DMatrix::<f64>::identity(n, n);
         for (s, t, p) in entries {
@@ -280,7 +287,7 @@ impl Solver {
         let pivot = (0..n)
             .map(|i| lu.lu_internal()[(i, i)].abs())
             .fold(f64::INFINITY, f64::min);
-        if pivot.is_nan() || pivot <= tolerance::SINGULAR_PIVOT {
+        if pivot.is_nan() || pivot <= min_pivot {
             return Err(SolveError::IllConditioned { pivot });
         }
         Ok(Solver {

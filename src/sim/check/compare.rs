@@ -7,6 +7,7 @@
 //! Kolmogorov–Smirnov test).
 
 use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 /// Which test a comparison used.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -62,7 +63,7 @@ pub fn bonferroni(family: f64, m: usize) -> f64 {
 }
 
 /// The two-sided normal critical value: the `z` with `P(|Z| > z) = α`,
-/// found by bisection on `erfc(z / √2) = α`.
+/// `z = Φ⁻¹(1 − α/2)` from `statrs`'s inverse normal CDF.
 ///
 /// # Example
 /// ```
@@ -70,41 +71,28 @@ pub fn bonferroni(family: f64, m: usize) -> f64 {
 /// assert!((normal_threshold(0.05) - 1.959964).abs() < 1e-6);
 /// ```
 pub fn normal_threshold(alpha: f64) -> f64 {
-    let (mut lo, mut hi) = (0.0_f64, 40.0_f64);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if libm::erfc(mid / std::f64::consts::SQRT_2) > alpha {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    0.5 * (lo + hi)
+    let normal = Normal::standard();
+    // Φ⁻¹(α/2) is accurate for tiny α, where 1 − α/2 would round.
+    -normal.inverse_cdf(alpha / 2.0)
 }
 
-/// The two-sided Student-t critical value with `df` degrees of freedom, by
-/// the Cornish–Fisher expansion about the normal value `z` (Abramowitz and
-/// Stegun 26.7.5): `t ≈ z + (z³ + z)/4ν + (5z⁵ + 16z³ + 3z)/96ν² +
-/// (3z⁷ + 19z⁵ + 17z³ − 15z)/384ν³`. Used when a standard error is itself
-/// estimated from `df + 1` independent pieces; with `df` in the hundreds or
-/// more the terms after the first are small and the expansion accurate.
+/// The two-sided Student-t critical value with `df` degrees of freedom:
+/// the `t` with `P(|T_ν| > t) = α`, from `statrs`'s inverse t CDF. Used
+/// when a standard error is itself estimated from `df + 1` independent
+/// pieces; infinite for `df = 0` (no estimate of spread at all).
 ///
 /// # Example
 /// ```
 /// use snakeladder::check::student_threshold;
 /// // Tables: t(0.975, 30) = 2.042272.
-/// assert!((student_threshold(0.05, 30) - 2.042272).abs() < 1e-4);
+/// assert!((student_threshold(0.05, 30) - 2.042272).abs() < 1e-6);
 /// ```
 pub fn student_threshold(alpha: f64, df: u64) -> f64 {
-    let z = normal_threshold(alpha);
     if df == 0 {
         return f64::INFINITY;
     }
-    let v = df as f64;
-    let (z3, z5, z7) = (z.powi(3), z.powi(5), z.powi(7));
-    z + (z3 + z) / (4.0 * v)
-        + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
-        + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v)
+    let t = StudentsT::new(0.0, 1.0, df as f64).expect("a positive df is a valid t law");
+    -t.inverse_cdf(alpha / 2.0)
 }
 
 fn verdict(statistic: f64, threshold: f64) -> bool {
@@ -228,6 +216,24 @@ mod tests {
         assert!((student_threshold(0.01, 60) - 2.660_283).abs() < 1e-4);
         assert!((student_threshold(0.05, 120) - 1.979_930).abs() < 1e-5);
         assert!(student_threshold(1e-6, 1_000_000) - normal_threshold(1e-6) < 1e-4);
+    }
+
+    #[test]
+    fn student_threshold_is_right_for_few_degrees_of_freedom() {
+        // df = 3 has a closed-form CDF; its two-sided 1e-6 point is
+        // 130.1550 (the old Cornish–Fisher expansion gave 58.2). Tables:
+        // t(0.995, 3) = 5.840909, t(0.975, 1) = 12.706205.
+        assert!((student_threshold(1e-6, 3) - 130.155).abs() < 1e-2);
+        assert!((student_threshold(0.01, 3) - 5.840_909).abs() < 1e-5);
+        assert!((student_threshold(0.05, 1) - 12.706_205).abs() < 1e-5);
+        assert_eq!(student_threshold(0.05, 0), f64::INFINITY);
+    }
+
+    #[test]
+    fn normal_threshold_for_tiny_rates() {
+        // Φ⁻¹(1 − 0.5e-6) = 4.891638, Φ⁻¹(1 − 0.5e-9) = 6.109410.
+        assert!((normal_threshold(1e-6) - 4.891_638).abs() < 1e-5);
+        assert!((normal_threshold(1e-9) - 6.109_410).abs() < 1e-5);
     }
 
     #[test]

@@ -129,3 +129,54 @@ fn extra_roll_rules_pass() {
         assert!(report.passed, "{:?}: {}", board.rules(), explain(&report));
     }
 }
+
+#[test]
+fn few_games_are_held_to_the_t_quantile_of_their_degrees_of_freedom() {
+    // Four games of two players: the game-level figures estimate their
+    // standard error from 4 games, df = 3, where the t quantile is far
+    // above the normal one. A correct engine passes on every seed.
+    let board = Board::builtin_default();
+    let exact = exact_of(&board, 2);
+    for seed in 0..40 {
+        let config = SimulationConfig::new(4, Seed::new(seed))
+            .unwrap()
+            .with_players(2)
+            .unwrap();
+        let sim = crate::sim::simulate::simulate(&board, &config).unwrap();
+        let report = compare(&exact, &sim);
+        assert!(report.passed, "seed {seed}: {}", explain(&report));
+        let total = report
+            .comparisons
+            .iter()
+            .find(|c| c.name == "expected total turns")
+            .expect("compared");
+        assert_eq!(
+            total.threshold,
+            student_threshold(report.comparison_error_rate, 3)
+        );
+    }
+}
+
+#[test]
+fn a_comparison_without_information_is_skipped_not_passed() {
+    // One game: the game-level standard errors rest on a single value
+    // (df = 0), so their statistic and threshold would both be infinite.
+    let board = Board::builtin_default();
+    let config = SimulationConfig::new(1, Seed::new(7))
+        .unwrap()
+        .with_players(3)
+        .unwrap();
+    let report = check(&board, &config).unwrap();
+    assert!(report.comparisons.iter().all(|c| c.threshold.is_finite()));
+    for name in ["expected total turns", "expected rounds"] {
+        assert!(!report.comparisons.iter().any(|c| c.name == name), "{name}");
+        assert!(
+            report
+                .skipped
+                .iter()
+                .any(|s| s.starts_with(name) && s.contains("fewer than two")),
+            "{name} in {:?}",
+            report.skipped
+        );
+    }
+}

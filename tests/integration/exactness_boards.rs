@@ -1,0 +1,162 @@
+//! The boards of issue 13, each with its exact answer: the shortest game
+//! under extra rolls, exact ties, near-trapped and ill-conditioned chains,
+//! truncated distributions.
+
+use num_traits::ToPrimitive;
+use snakeladder::analysis::{Figure, Warning};
+use snakeladder::internals::Chain;
+use snakeladder::internals::exact::{self, ExactError};
+use snakeladder::{Analysis, Board, Options};
+
+fn board(json: &str) -> Board {
+    Board::from_json_str(json).unwrap_or_else(|e| panic!("{json}: {e}"))
+}
+
+fn analyse(json: &str) -> Analysis {
+    Analysis::new(&board(json), &Options::default().players([2]))
+        .unwrap_or_else(|e| panic!("{json}: {e}"))
+}
+
+/// N = 6k + 4 squares, 1d6, a snake to square 1 on every square 2..N−1
+/// except 1 + 6j: a token must roll the one safe total from 1 + 6j to
+/// 1 + 6(j + 1) again and again.
+fn snake_family(k: u32) -> String {
+    let n = 6 * k + 4;
+    let snakes: Vec<String> = (2..n)
+        .filter(|s| (s - 1) % 6 != 0)
+        .map(|s| format!("[{s}, 1]"))
+        .collect();
+    format!(r#"{{"squares": {n}, "snakes": [{}]}}"#, snakes.join(", "))
+}
+
+#[test]
+fn a_one_turn_game_of_probability_1e_minus_20_is_the_shortest() {
+    let a = analyse(
+        r#"{"squares": 12, "rules": {"dice": {"weights": [1, 99]}, "extra_turn": {"on": 1}}}"#,
+    );
+    let s = a.shortest.as_ref().unwrap();
+    assert_eq!((a.turns.min, s.turns), (Some(1), 1));
+    // Ten 1s then a 2, or twelve 1s.
+    let p = 0.99e-20 + 1e-24;
+    assert!((s.probability - p).abs() < 1e-12 * p);
+    assert!((a.turns.pmf[0] - p).abs() < 1e-12 * p);
+    let json = serde_json::to_value(&a).unwrap();
+    assert_eq!(json["turns"]["min"], 1);
+    assert!(json["shortest"]["probability"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn twenty_five_sixes_win_150_squares_in_one_turn() {
+    let a = analyse(r#"{"squares": 150, "rules": {"extra_turn": {"on": 6}}}"#);
+    assert_eq!(a.turns.min, Some(1));
+    let s = a.shortest.as_ref().unwrap();
+    assert_eq!(s.rolls[0].len(), 25);
+    assert!(s.probability > 0.0 && s.probability_log10 < -19.0);
+}
+
+#[test]
+fn exact_ties_decide_the_mode_and_p90() {
+    let a = analyse(r#"{"squares": 10, "rules": {"dice": {"faces": 9}, "entry": "six"}}"#);
+    assert_eq!(a.turns.mode, Some(9));
+    let a = analyse(r#"{"squares": 2, "rules": {"dice": {"faces": 10}, "overshoot": "win"}}"#);
+    assert_eq!(
+        (a.turns.p90, a.turns.median, a.turns.min),
+        (Some(1), Some(1), Some(1))
+    );
+    let json = serde_json::to_value(&a).unwrap();
+    assert_eq!(json["turns"]["p90"], 1);
+}
+
+#[test]
+fn a_bonus_total_within_an_ulp_of_certain_is_analysed() {
+    let json =
+        r#"{"squares": 11, "rules": {"dice": {"weights": [1e-16, 1]}, "extra_turn": {"on": 2}}}"#;
+    let a = analyse(json);
+    let b = board(json);
+    let exact = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap();
+    let e = exact.to_f64().unwrap();
+    assert!(
+        (a.turns.mean - e).abs() <= 1e-9 * e,
+        "{} vs {e}",
+        a.turns.mean
+    );
+}
+
+#[test]
+fn snake_family_means_are_exact_to_1e_minus_9() {
+    for (k, known) in [
+        (5, Some(27_997.0)),
+        (16, Some(10_155_995_666_845.0)),
+        (24, None),
+        (60, None),
+    ] {
+        let json = snake_family(k);
+        let a = analyse(&json);
+        let b = board(&json);
+        let exact = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap();
+        let e = exact.to_f64().unwrap();
+        if let Some(known) = known {
+            assert_eq!(e, known, "k = {k}");
+        }
+        assert!(
+            (a.turns.mean - e).abs() <= 1e-9 * e,
+            "k = {k}: {} vs {e}",
+            a.turns.mean
+        );
+        assert!(a.turns.mean_error_bound <= 1e-9, "k = {k}");
+        if k >= 16 {
+            // The f64 solve alone is far off there: the analysis says so.
+            assert!(
+                a.warnings
+                    .iter()
+                    .any(|w| matches!(w, Warning::MeanRecomputed { .. })),
+                "k = {k}: {:?}",
+                a.warnings
+            );
+        }
+    }
+}
+
+#[test]
+fn one_hundred_d100_on_100_squares_is_answered() {
+    // Only a hundred 1s reach square 100 from the start; everything else
+    // overshoots and stays: the mean is 100^100 turns exactly.
+    let a = analyse(r#"{"squares": 100, "rules": {"dice": {"count": 100, "faces": 100}}}"#);
+    let e = 1e200_f64;
+    assert!((a.turns.mean - e).abs() <= 1e-9 * e, "{}", a.turns.mean);
+}
+
+#[test]
+fn exact_mode_refuses_past_the_work_limit_with_its_estimate() {
+    let b = board(
+        r#"{"squares": 999, "rules": {"dice": {"count": 1, "faces": 1000}, "overshoot": "bounce"}}"#,
+    );
+    let chain = Chain::compile(&b).unwrap();
+    match exact::mean_turns_within(&b, &chain, 2e10) {
+        Err(ExactError::TooMuchWork { needed, limit }) => {
+            assert!(needed > limit && limit == 2e10);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_cut_off_distribution_gives_no_seat_odds() {
+    // Escaping square 7 of 8 needs a 1, of weight 1e-6 against 5: games
+    // last about 1.6 million turns, and the distribution stops at 10
+    // million with about 2e-3 of the probability left.
+    let a = Analysis::new(
+        &board(r#"{"squares": 8, "rules": {"dice": {"weights": [1e-6, 1, 1, 1, 1, 1]}}}"#),
+        &Options::default().players([2]),
+    )
+    .unwrap();
+    let tail = a.turns.tail;
+    assert!(tail > 1e-9, "{tail}");
+    assert!(a.players.is_empty());
+    assert!(a.skipped.iter().any(|s| s.figure == Figure::Players));
+    assert!(
+        a.warnings
+            .iter()
+            .any(|w| matches!(w, Warning::Truncated { .. }))
+    );
+}
