@@ -856,10 +856,21 @@ fn shortest_line(a: &Analysis) -> Option<String> {
         "Shortest game: {} turns, e.g. rolling {} (probability {} for that sequence); P(T = {}) = {}.",
         s.turns,
         s.rolls_text(", "),
-        probability_text(s.sequence_probability_log10),
+        log_probability(s.sequence_probability_log10),
         s.turns,
-        probability_text(s.probability_log10)
+        log_probability(s.probability_log10)
     ))
+}
+
+/// A probability given by its base-10 logarithm, in the report's number
+/// format while an `f64` holds it, and from the logarithm itself below that
+/// (the shortest game of a long board can be 10^-13000).
+fn log_probability(log10: f64) -> String {
+    if log10 > -300.0 {
+        text::probability(10f64.powf(log10))
+    } else {
+        probability_text(log10)
+    }
 }
 
 fn without_cells(without: Option<f64>, mean: f64) -> (String, String) {

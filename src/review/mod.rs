@@ -196,7 +196,9 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
             message,
             severity: Severity::Error,
         };
-    let spec: BoardSpec = match serde_json::from_slice(bytes) {
+    // The one parser every board goes through, so validate's messages are
+    // those of every other command.
+    let spec: BoardSpec = match crate::model::error::parse_spec(bytes) {
         Ok(spec) => spec,
         Err(e) => {
             let BoardError::Json {
@@ -204,9 +206,9 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
                 column,
                 message,
                 ..
-            } = BoardError::json(None, &e)
+            } = e
             else {
-                unreachable!("BoardError::json makes a Json error")
+                unreachable!("parse_spec fails only with a JSON error")
             };
             // Line 0 means the end of the input, which has no position.
             let at = (line > 0).then_some(Position {

@@ -5,7 +5,7 @@ use crate::memory;
 use snakeladder::Board;
 use snakeladder::analysis::probability_text;
 use snakeladder::design;
-use snakeladder::numbers::{percent, tiny};
+use snakeladder::numbers::{percent, probability, tiny};
 use snakeladder::{Analysis, Options};
 use std::io::Write;
 use std::path::PathBuf;
@@ -163,7 +163,11 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
             if s.turns == 1 { "" } else { "s" },
             s.rolls_text(" "),
             s.turns,
-            probability_text(s.probability_log10)
+            if s.probability_log10 > -300.0 {
+                probability(10f64.powf(s.probability_log10), 6)
+            } else {
+                probability_text(s.probability_log10)
+            }
         )?;
     }
     write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;

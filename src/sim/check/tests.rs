@@ -148,7 +148,7 @@ fn few_games_are_held_to_the_t_quantile_of_their_degrees_of_freedom() {
         let total = report
             .comparisons
             .iter()
-            .find(|c| c.name == "expected total turns")
+            .find(|c| c.name == "total turns: mean")
             .expect("compared");
         assert_eq!(
             total.threshold,
@@ -168,7 +168,7 @@ fn a_comparison_without_information_is_skipped_not_passed() {
         .unwrap();
     let report = check(&board, &config).unwrap();
     assert!(report.comparisons.iter().all(|c| c.threshold.is_finite()));
-    for name in ["expected total turns", "expected rounds"] {
+    for name in ["total turns: mean", "rounds: mean"] {
         assert!(!report.comparisons.iter().any(|c| c.name == name), "{name}");
         assert!(
             report
