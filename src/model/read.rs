@@ -39,22 +39,8 @@ impl Board {
     /// [`Board::from_json_str`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<Board, BoardError> {
         let path = path.as_ref();
-        let io = |source| BoardError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let meta = file.metadata().map_err(io)?;
-        if meta.is_dir() {
-            return Err(io(std::io::Error::other("is a directory")));
-        }
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(BoardError::TooLarge {
-                path: path.to_path_buf(),
-                bytes: meta.len(),
-            });
-        }
-        Self::from_reader(file, path)
+        let bytes = read_file(path)?;
+        Self::from_json_slice(&bytes).map_err(|e| e.with_path(path))
     }
 
     /// The built-in default board ([`DEFAULT_BOARD_JSON`]).
@@ -104,4 +90,26 @@ pub(crate) fn read_capped(reader: impl Read, path: &Path) -> Result<Vec<u8>, Boa
         });
     }
     Ok(bytes)
+}
+
+/// Reads a board file's bytes, refusing a directory and a file past
+/// [`MAX_FILE_BYTES`] without reading it whole: the read behind
+/// [`Board::from_path`] and `validate`.
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, BoardError> {
+    let io = |source| BoardError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if meta.is_dir() {
+        return Err(io(std::io::Error::other("is a directory")));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(BoardError::TooLarge {
+            path: path.to_path_buf(),
+            bytes: meta.len(),
+        });
+    }
+    read_capped(file, path)
 }

@@ -291,22 +291,7 @@ pub fn file_error(file: &str, kind: &str, message: String) -> Finding {
 /// # Errors
 /// [`BoardError::Io`] and [`BoardError::TooLarge`].
 pub fn read_board_file(path: &Path) -> Result<Vec<u8>, BoardError> {
-    let io = |source| BoardError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
-    if meta.is_dir() {
-        return Err(io(std::io::Error::other("is a directory")));
-    }
-    if meta.len() > crate::MAX_FILE_BYTES {
-        return Err(BoardError::TooLarge {
-            path: path.to_path_buf(),
-            bytes: meta.len(),
-        });
-    }
-    crate::model::read::read_capped(file, path)
+    crate::model::read::read_file(path)
 }
 
 /// Turns the findings of the given kinds into warnings.
