@@ -153,6 +153,19 @@ pub struct RulesSpec {
     pub start: Option<i64>,
 }
 
+impl RulesSpec {
+    /// The start square this spec asks for, or `None` when `start` is
+    /// neither 0 nor 1. Validation reads it on its own so that the jumps are
+    /// checked against the start square even when another rule is invalid.
+    pub(crate) fn start_square(&self) -> Option<Square> {
+        match self.start.unwrap_or(0) {
+            0 => Some(Square::OFF_BOARD),
+            1 => Some(Square::new(1)),
+            _ => None,
+        }
+    }
+}
+
 /// A validated rule set. Serialises as the effective rules, every default
 /// filled in.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,14 +182,12 @@ impl Rules {
     /// Validates the parts of a rule set that do not depend on the layout.
     pub(crate) fn from_spec(spec: &RulesSpec, problems: &mut Vec<Problem>) -> Option<Rules> {
         let dice = Dice::from_spec(&spec.dice.clone().unwrap_or_default(), problems);
-        let start = match spec.start.unwrap_or(0) {
-            0 => Some(Square::OFF_BOARD),
-            1 => Some(Square::new(1)),
-            other => {
-                problems.push(Problem::StartOutOfRange { start: other });
-                None
-            }
-        };
+        let start = spec.start_square();
+        if start.is_none() {
+            problems.push(Problem::StartOutOfRange {
+                start: spec.start.unwrap_or(0),
+            });
+        }
         let extra_turn = match (&spec.extra_turn, &dice) {
             (None, _) => Some(None),
             (Some(x), Some(dice)) => Self::validate_extra_turn(x, dice, problems).map(Some),

@@ -51,7 +51,8 @@ impl Board {
                 None
             }
         };
-        let rules = Rules::from_spec(&spec.rules.clone().unwrap_or_default(), &mut problems);
+        let rules_spec = spec.rules.clone().unwrap_or_default();
+        let rules = Rules::from_spec(&rules_spec, &mut problems);
         if let Some(limits) = &spec.limits {
             problems.extend(limits.out_of_range().into_iter().map(|bad| {
                 Problem::LimitOutOfRange {
@@ -61,13 +62,18 @@ impl Board {
                 }
             }));
         }
-        let Some(last) = last else {
-            return Err(problems);
-        };
-        let width = match spec.width {
-            None => default_width(last),
-            Some(w) if (1..=i64::from(last)).contains(&w) => w as u32,
-            Some(w) => {
+        // Every check that can run does, whatever else is wrong: the start
+        // square and the chain rule come straight from the spec, so an
+        // invalid die or extra-roll rule does not hide a jump's problems, and
+        // an out-of-range `squares` skips only the checks that need N.
+        let start = rules_spec.start_square().map(Square::get);
+        let chains = rules_spec.chains.unwrap_or_default();
+        let width = match (spec.width, last) {
+            (None, Some(last)) => default_width(last),
+            (None, None) => 1,
+            (Some(w), Some(last)) if (1..=i64::from(last)).contains(&w) => w as u32,
+            (Some(w), None) if w >= 1 => 1,
+            (Some(w), _) => {
                 problems.push(Problem::WidthOutOfRange { width: w });
                 1
             }
@@ -75,16 +81,16 @@ impl Board {
         // Each jump starts on its own square of 1..N-1, so more jumps than
         // that cannot all be placed; refuse them at once rather than name
         // millions of duplicates one by one.
+        // With N out of range, the largest board's room is the bound.
+        let room = last.unwrap_or(MAX_SQUARES);
         let jumps = spec.ladders.len() as u64 + spec.snakes.len() as u64;
-        if jumps > u64::from(last - 1) {
+        if jumps > u64::from(room - 1) {
             problems.push(Problem::TooManyJumps {
                 jumps,
-                squares: last,
+                squares: room,
             });
             return Err(problems);
         }
-        let start = rules.as_ref().map_or(0, |r| r.start().get());
-        let chains = rules.as_ref().map(Rules::chains);
 
         // Each jump on its own.
         let mut placed: Vec<(JumpRef, Jump)> = Vec::new();
@@ -107,16 +113,23 @@ impl Board {
                 to,
             };
             let before = problems.len();
-            let on_board = |s: i64| (1..=i64::from(last)).contains(&s);
-            if from == i64::from(start) {
-                problems.push(Problem::JumpStartsOnStart { jump, start });
-            } else if from == i64::from(last) {
-                problems.push(Problem::JumpStartsOnLast { jump, last });
-            } else if !on_board(from) {
-                problems.push(Problem::JumpStartOffBoard { jump, from, last });
+            let on_board = |s: i64, last: u32| (1..=i64::from(last)).contains(&s);
+            match (start, last) {
+                (Some(start), _) if from == i64::from(start) => {
+                    problems.push(Problem::JumpStartsOnStart { jump, start });
+                }
+                (_, Some(last)) if from == i64::from(last) => {
+                    problems.push(Problem::JumpStartsOnLast { jump, last });
+                }
+                (_, Some(last)) if !on_board(from, last) => {
+                    problems.push(Problem::JumpStartOffBoard { jump, from, last });
+                }
+                _ => {}
             }
-            if !on_board(to) {
-                problems.push(Problem::JumpEndOffBoard { jump, to, last });
+            if let Some(last) = last {
+                if !on_board(to, last) {
+                    problems.push(Problem::JumpEndOffBoard { jump, to, last });
+                }
             }
             if from == to {
                 problems.push(Problem::JumpGoesNowhere { jump });
@@ -125,7 +138,11 @@ impl Board {
             } else if list == JumpList::Ladders && to < from {
                 problems.push(Problem::LadderDescends { jump });
             }
-            if problems.len() == before {
+            // With N unknown, a jump is placed for the checks between jumps
+            // only when both its ends are plain squares.
+            let fits = (1..=i64::from(u32::MAX)).contains(&from)
+                && (1..=i64::from(u32::MAX)).contains(&to);
+            if problems.len() == before && fits {
                 placed.push((
                     jump,
                     Jump::new(Square::new(from as u32), Square::new(to as u32)),
@@ -151,7 +168,7 @@ impl Board {
             }
         }
         match chains {
-            Some(Chains::Forbid) => {
+            Chains::Forbid => {
                 for (jump, j) in &placed {
                     for &next in starts.get(&j.to()).map_or(&[][..], Vec::as_slice) {
                         problems.push(Problem::Chain {
@@ -162,7 +179,7 @@ impl Board {
                     }
                 }
             }
-            Some(Chains::Follow) => {
+            Chains::Follow => {
                 let single: Vec<(JumpRef, Jump)> = placed
                     .iter()
                     .filter(|(_, j)| starts[&j.from()].len() == 1)
@@ -170,10 +187,9 @@ impl Board {
                     .collect();
                 problems.extend(cycles(&single));
             }
-            None => {}
         }
 
-        let Some(rules) = rules else {
+        let (Some(rules), Some(last)) = (rules, last) else {
             return Err(problems);
         };
         if !problems.is_empty() {
@@ -838,6 +854,70 @@ mod tests {
                 "jump_starts_on_last",
             ]
         );
+    }
+
+    /// An invalid rule hides nothing: the jumps are still checked against
+    /// the start square and the chain rule.
+    #[test]
+    fn jumps_are_checked_when_a_rule_is_invalid() {
+        let found = problems(
+            r#"{"squares": 10, "ladders": [[1, 3], [2, 5], [5, 7]],
+                "rules": {"start": 1, "dice": {"faces": 0}}}"#,
+        );
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(kinds, ["dice_faces", "jump_starts_on_start", "chain"]);
+        let found = problems(
+            r#"{"squares": 10, "ladders": [[2, 5], [5, 2]],
+                "rules": {"chains": "follow", "extra_turn": {"on": 7}}}"#,
+        );
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(kinds, ["extra_turn_unrollable", "ladder_descends"]);
+    }
+
+    /// A start square out of range is its own problem; a jump from square 0
+    /// is then off the board, not "on the start square".
+    #[test]
+    fn out_of_range_start_is_not_taken_for_square_0() {
+        let found = problems(r#"{"squares": 10, "rules": {"start": -1}, "ladders": [[0, 5]]}"#);
+        assert_eq!(
+            found,
+            [
+                Problem::StartOutOfRange { start: -1 },
+                Problem::JumpStartOffBoard {
+                    jump: ladder(0, 0, 5),
+                    from: 0,
+                    last: 10
+                },
+            ]
+        );
+    }
+
+    /// With `squares` out of range, what does not need N is still checked.
+    #[test]
+    fn jumps_and_width_are_checked_when_squares_is_out_of_range() {
+        let found = problems(
+            r#"{"squares": 1, "width": 0, "ladders": [[3, 3], [4, 2], [6, 9]],
+                "snakes": [[2, 5], [6, 1]]}"#,
+        );
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                "squares_out_of_range",
+                "width_out_of_range",
+                "jump_goes_nowhere",
+                "ladder_descends",
+                "snake_climbs",
+                "duplicate_start",
+            ]
+        );
+        // Chains and cycles need no N either.
+        let found = problems(
+            r#"{"squares": 0, "ladders": [[2, 5]], "snakes": [[5, 2]],
+                "rules": {"chains": "follow"}}"#,
+        );
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(kinds, ["squares_out_of_range", "chain_cycle"]);
     }
 
     #[test]
