@@ -721,3 +721,63 @@ fn hostile_player_ids_are_refused_and_never_printed_raw() {
         );
     }
 }
+
+/// Runs the binary with `args` under an address-space cap of `kib` KiB
+/// (`ulimit -v`): a process that stays under it used at most that much
+/// memory, whatever else the machine runs (no timing, no sampling).
+fn capped(kib: u64, args: &[&str], stdin: Stdio) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(BIN)
+        .args(args)
+        .stdin(stdin)
+        .output()
+        .unwrap()
+}
+
+/// Boards of long `follow` chains cost memory linear in their squares
+/// (docs/chains.md). The board of issue 14 (40,000 squares, ladders
+/// [i, i + 1], follow) made `simulate --games 1000` reach 6.28 GB and
+/// `analyze` take 48 s; here it must run under a 1 GiB address-space cap.
+/// Its time (0.5 s in a release build) is not asserted: the machine is
+/// shared; the cap fails a quadratic table long before any timeout would.
+#[test]
+fn long_follow_chains_run_in_linear_memory() {
+    let n = 40_000;
+    let ladders: Vec<String> = (1..n - 1).map(|i| format!("[{i},{}]", i + 1)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chains.json");
+    std::fs::write(
+        &path,
+        format!(
+            r#"{{"squares": {n}, "ladders": [{}], "rules": {{"chains": "follow"}}}}"#,
+            ladders.join(",")
+        ),
+    )
+    .unwrap();
+    let board = path.to_str().unwrap();
+    for args in [
+        &["simulate", "--games", "1000", "--seed", "1", board][..],
+        &["analyze", board],
+        &["check", "--games", "1000", "--seed", "1", board],
+    ] {
+        let out = capped(1 << 20, args, Stdio::null());
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+    }
+}
+
+/// `play --interactive` reading a line that never ends (`< /dev/zero`)
+/// stops at its line cap with exit 3, under a 50 MiB address-space cap.
+#[test]
+fn an_endless_input_line_stays_under_fifty_megabytes() {
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let out = capped(
+        50 << 10,
+        &["play", "--players", "Ana,Bo", "--interactive"],
+        Stdio::from(zero),
+    );
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("an input line longer than 1024 bytes"), "{stderr}");
+}
