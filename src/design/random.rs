@@ -175,7 +175,9 @@ pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, GenerateError> {
             with_snakes,
         });
     }
-    let max_length = layout.max_length.unwrap_or(default_max_length(n, jumps, &candidates));
+    let max_length = layout
+        .max_length
+        .unwrap_or(default_max_length(n, jumps, &candidates));
     if max_length == 0 {
         return Err(GenerateError::MaxLength);
     }
@@ -326,7 +328,10 @@ mod tests {
         };
         assert!(matches!(
             generate(&packed),
-            Err(GenerateError::NoLayout { attempts: MAX_ATTEMPTS, .. })
+            Err(GenerateError::NoLayout {
+                attempts: MAX_ATTEMPTS,
+                ..
+            })
         ));
     }
 
@@ -370,7 +375,10 @@ mod tests {
             at_top += b.ladders().filter(|j| j.to() == b.last()).count();
             at_bottom += b.snakes().filter(|j| j.to().get() == 1).count();
         }
-        assert!(at_top < 40, "{at_top} of 500 ladders end on the last square");
+        assert!(
+            at_top < 40,
+            "{at_top} of 500 ladders end on the last square"
+        );
         assert!(at_bottom < 40, "{at_bottom} of 500 snakes end on square 1");
     }
 }

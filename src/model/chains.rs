@@ -184,7 +184,10 @@ mod tests {
     fn forbid_chains_are_single_jumps() {
         let b = board(r#"{"squares": 30, "ladders": [[2, 10]], "snakes": [[25, 3]]}"#);
         let chains = b.chain_index();
-        assert_eq!((chains.end(0), chains.end(1)), (b.jumps()[0].to(), b.jumps()[1].to()));
+        assert_eq!(
+            (chains.end(0), chains.end(1)),
+            (b.jumps()[0].to(), b.jumps()[1].to())
+        );
         assert!(!chains.passes(0, 1) && chains.passes(1, 1));
         assert!(!chains.any_chained());
     }

@@ -6,9 +6,9 @@
 //! plays the game again, from the seed or from the recorded rolls, and checks
 //! that every turn comes out identical.
 
+use crate::model::error::{FileWords, explain, must_be as board_must_be};
 use crate::play::game::{Event, Finish, Game, GameError, RollResult, Standing, Status};
 use crate::play::roller::{Roller, ScriptedDice, SeededDice};
-use crate::model::error::{FileWords, explain, must_be as board_must_be};
 use crate::{Board, BoardError, BoardSpec, Seed};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -126,11 +126,9 @@ fn record_must_be(path: &str) -> String {
     let field = field.split('[').next().unwrap_or(field);
     let indexed = path.ends_with(']');
     match (field, indexed) {
-        ("", _) => {
-            "a JSON object, as `snakeladder play --record` writes (format, board, players, \
+        ("", _) => "a JSON object, as `snakeladder play --record` writes (format, board, players, \
              finish, seed, events, status, ranking)"
-                .to_string()
-        }
+            .to_string(),
         ("format", _) => format!("a whole number ({RECORD_FORMAT})"),
         ("board", _) => "a board, as a board file holds".to_string(),
         ("players", false) => "a list of player names".to_string(),

@@ -680,7 +680,12 @@ fn a_record_replays_to_the_identical_game_and_catches_tampering() {
 /// words: the field, what it must be and what it holds; never a Rust type.
 #[test]
 fn record_type_errors_name_the_field_in_the_records_words() {
-    let mut g = game(r#"{"squares": 10}"#, &["Ana", "Bo"], &[6, 1, 4], Finish::FirstWinner);
+    let mut g = game(
+        r#"{"squares": 10}"#,
+        &["Ana", "Bo"],
+        &[6, 1, 4],
+        Finish::FirstWinner,
+    );
     g.play_out(10).unwrap();
     let record = serde_json::to_value(g.record()).unwrap();
     let cases: [(&str, serde_json::Value, &str); 6] = [
@@ -709,7 +714,11 @@ fn record_type_errors_name_the_field_in_the_records_words() {
             serde_json::json!(0),
             "`events[1].turn.finished` must be true or false, not 0",
         ),
-        ("", serde_json::json!([]), "a game record must be a JSON object"),
+        (
+            "",
+            serde_json::json!([]),
+            "a game record must be a JSON object",
+        ),
     ];
     for (pointer, value, expected) in cases {
         let mut bad = record.clone();
@@ -719,7 +728,15 @@ fn record_type_errors_name_the_field_in_the_records_words() {
             other => panic!("{pointer}: {other:?}"),
         };
         assert!(message.contains(expected), "{pointer}: {message}");
-        for rust in ["i64", "u64", "u32", "struct", "Vec<", "GameRecord", "expected"] {
+        for rust in [
+            "i64",
+            "u64",
+            "u32",
+            "struct",
+            "Vec<",
+            "GameRecord",
+            "expected",
+        ] {
             assert!(!message.contains(rust), "{pointer}: {message}");
         }
     }

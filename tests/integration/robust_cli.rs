@@ -779,7 +779,10 @@ fn an_endless_input_line_stays_under_fifty_megabytes() {
     );
     assert_eq!(out.status.code(), Some(3), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("an input line longer than 1024 bytes"), "{stderr}");
+    assert!(
+        stderr.contains("an input line longer than 1024 bytes"),
+        "{stderr}"
+    );
 }
 
 /// 52 squares and 33 snakes: a mean of 8,752 turns, a length distribution
@@ -818,7 +821,10 @@ fn json_distributions_are_capped_with_the_tail_stated() {
     let tail = turns["tail"].as_f64().unwrap();
     let last = cdf[cap - 1].as_f64().unwrap();
     assert!(tail > 1e-6 && tail < 1e-4, "tail {tail}");
-    assert!((tail - (1.0 - last)).abs() < 1e-9, "tail {tail}, cdf {last}");
+    assert!(
+        (tail - (1.0 - last)).abs() < 1e-9,
+        "tail {tail}, cdf {last}"
+    );
     for format in ["html", "markdown"] {
         let page = dir.path().join(format!("report.{format}"));
         let out = Command::new(BIN)

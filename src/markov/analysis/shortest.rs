@@ -376,9 +376,7 @@ pub fn shortest(board: &Board) -> Option<Shortest> {
 
 /// Whether `roll` from `node` grants another roll.
 fn is_bonus(board: &Board, node: Node, roll: u32) -> bool {
-    board
-        .roll_end(Square::new(node.0), node.1, roll)
-        .extra_roll
+    board.roll_end(Square::new(node.0), node.1, roll).extra_roll
 }
 
 /// A probability given by its base-10 logarithm, as people read it: fixed

@@ -1,9 +1,10 @@
 //! The move table: every roll from every square, precomputed by calling
-//! [`Board::play_roll`], so the simulator's inner loop is a table look-up.
+//! the move function, so the simulator's inner loop is a table look-up.
 //!
 //! The table does not re-implement a rule: each entry is the result of one
-//! call of [`Board::play_roll`] (which calls [`Board::move_token`]), and a
-//! test compares the table with those functions on every square, roll and
+//! call of the rules of [`Board::play_roll`] (`Board::roll_end`: the same
+//! move, without listing each chain's jumps, docs/chains.md), and a test
+//! compares the table with [`Board::play_roll`] on every square, roll and
 //! roll-within-turn.
 //!
 //! # Phases
