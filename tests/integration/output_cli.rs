@@ -329,6 +329,16 @@ fn an_output_that_is_an_input_is_refused() {
 
 #[test]
 fn a_closed_standard_output_is_exit_three() {
+    // `args` run by the shell with standard output redirected so.
+    let redirected = |args: &str, redirect: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" {args} {redirect}"))
+            .arg(BIN)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
     for args in [
         "analyze",
         "report",
@@ -338,13 +348,7 @@ fn a_closed_standard_output_is_exit_three() {
         "play --players a,b --seed 1",
         "generate --squares 10",
     ] {
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec \"$0\" {args} >&-"))
-            .arg(BIN)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .unwrap();
+        let out = redirected(args, ">&-");
         assert_eq!(out.status.code(), Some(3), "{args}: {out:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -355,13 +359,7 @@ fn a_closed_standard_output_is_exit_three() {
         // shell opened it for writing or for reading and writing (which
         // looks like the /dev/null Rust's runtime puts on a closed one).
         for redirect in ["> /dev/null", "1<> /dev/null"] {
-            let out = Command::new("sh")
-                .arg("-c")
-                .arg(format!("exec \"$0\" {args} {redirect}"))
-                .arg(BIN)
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .output()
-                .unwrap();
+            let out = redirected(args, redirect);
             assert_eq!(out.status.code(), Some(0), "{args} {redirect}: {out:?}");
         }
     }
