@@ -440,13 +440,16 @@ fn dense(board: &Board, chain: &Chain, t: Vec<f64>) -> Option<Dense> {
                 .outcomes()
                 .iter()
                 .map(|o| {
-                    let mv = board.play_roll(f, 0, o.total).mv;
-                    let end = if mv.end == f || mv.jumps.iter().any(|j| j.from() == f) {
+                    let step = board.roll_end(f, 0, o.total);
+                    let takes = board
+                        .jump_index(f)
+                        .is_some_and(|a| step.walk.takes(board, a));
+                    let end = if step.end == f || takes {
                         RowEnd::Stay
-                    } else if mv.finished {
+                    } else if step.finished {
                         RowEnd::Finish
                     } else {
-                        RowEnd::Rest(mv.end)
+                        RowEnd::Rest(step.end)
                     };
                     (end, o.probability)
                 })

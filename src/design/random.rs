@@ -30,7 +30,9 @@ pub struct Layout {
     /// Number of ladders.
     pub ladders: u32,
     /// Longest jump, in squares (default: a quarter of the board, about the
-    /// average of the classic 100-square board's longest jumps).
+    /// average of the classic 100-square board's longest jumps; the whole
+    /// board when the jumps fill more than half the squares they may start
+    /// on).
     pub max_length: Option<u32>,
     /// The seed of the generator.
     pub seed: Seed,
@@ -60,15 +62,17 @@ impl Layout {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum GenerateError {
-    /// The squares are outside 3..=[`MAX_SQUARES`].
-    #[error("squares: {squares} is out of range (3..={MAX_SQUARES})")]
+    /// The squares are outside 2..=[`MAX_SQUARES`].
+    #[error("squares: {squares} is out of range (2..={MAX_SQUARES})")]
     Squares {
         /// The squares asked for.
         squares: u32,
     },
     /// More jumps than the board has room for: each needs its own start
-    /// square and an end that starts no other jump.
-    #[error("{jumps} jumps do not fit on {squares} squares (at most {room})")]
+    /// square (1..N−1, not the start square), a snake needs a square below
+    /// its start that starts no jump, and no jump may end where another
+    /// starts.
+    #[error("{jumps} jumps do not fit on {squares} squares (at most {room}{snakes_note})", snakes_note = if *.with_snakes { " when there are snakes" } else { "" })]
     TooManyJumps {
         /// Jumps asked for.
         jumps: u64,
@@ -76,23 +80,68 @@ pub enum GenerateError {
         squares: u32,
         /// The most that fit.
         room: u64,
+        /// Whether the room counts the square a snake needs below it.
+        with_snakes: bool,
     },
     /// A maximum jump length of 0.
     #[error("the longest jump must be at least 1 square")]
     MaxLength,
+    /// Every draw of start squares left some jump without a square it may
+    /// end on within the longest jump's length (a board nearly full of
+    /// jumps with short `--max-length`).
+    #[error(
+        "could not place {jumps} jumps on {squares} squares with jumps of at most {max_length} squares in {attempts} draws; try another seed, fewer jumps or a longer maximum length"
+    )]
+    NoLayout {
+        /// Jumps asked for.
+        jumps: u64,
+        /// The board's squares.
+        squares: u32,
+        /// The longest jump allowed.
+        max_length: u32,
+        /// Draws of start squares tried.
+        attempts: u32,
+    },
     /// The generated layout broke a rule of the chosen rule set (for example
     /// dice that cannot finish from some square).
     #[error(transparent)]
     Invalid(#[from] BoardError),
 }
 
-/// Generates a valid board: jumps placed uniformly at random, each with a
-/// length uniform in `1..=max_length`, no two starting on one square and no
-/// jump ending where another starts (so it is valid under `chains: forbid`).
+/// The longest jump when none is given: a quarter of the board, or the whole
+/// board when the jumps take more than half the squares they may start on
+/// (a packed board, on which short jumps often find no free end).
+fn default_max_length(n: u32, jumps: u64, candidates: &[u32]) -> u32 {
+    if 2 * jumps > candidates.len() as u64 {
+        n
+    } else {
+        (n / 4).max(1)
+    }
+}
+
+/// Draws of start squares [`generate_spec`] tries before giving up: on a
+/// board with room to spare the first draw serves; only layouts packed to
+/// within a few squares of full, with a short maximum length, need more.
+const MAX_ATTEMPTS: u32 = 100;
+
+/// Generates a valid board (docs/generate.md):
+///
+/// 1. the start squares of all jumps, a uniform random set of distinct
+///    squares of 1..N−1 (never the start square);
+/// 2. which of them are snakes, uniform among the assignments that leave
+///    every snake a free square below and every ladder one above within
+///    the maximum length (a free square: one no jump starts on; N is
+///    always free);
+/// 3. each end, uniform among the free squares within the maximum length
+///    in the jump's direction.
+///
+/// Ends are spread like the starts: no end square collects the jumps that
+/// would overshoot the board, as clamping lengths to the board did. No jump
+/// ends where another starts, so the board is valid under `chains: forbid`.
 ///
 /// # Errors
-/// [`GenerateError`] for a size out of range, too many jumps, or a layout the
-/// rules refuse (then try another seed).
+/// [`GenerateError`] for a size out of range, too many jumps, no layout
+/// found, or a layout the rules refuse (then try another seed).
 pub fn generate(layout: &Layout) -> Result<Board, GenerateError> {
     Ok(Board::from_spec(&generate_spec(layout)?)?)
 }
@@ -103,70 +152,142 @@ pub fn generate(layout: &Layout) -> Result<Board, GenerateError> {
 /// As [`generate`], except that the spec is not validated.
 pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, GenerateError> {
     let n = layout.squares;
-    if !(3..=MAX_SQUARES).contains(&n) {
+    if !(2..=MAX_SQUARES).contains(&n) {
         return Err(GenerateError::Squares { squares: n });
-    }
-    let jumps = u64::from(layout.snakes) + u64::from(layout.ladders);
-    // Starts and ends are all distinct squares in 1..N−1 except that an end
-    // may repeat; a third of the squares is a comfortable bound for
-    // rejection sampling.
-    let room = u64::from(n - 2) / 3;
-    if jumps > room {
-        return Err(GenerateError::TooManyJumps {
-            jumps,
-            squares: n,
-            room,
-        });
-    }
-    let max_length = layout.max_length.unwrap_or((n / 4).max(1));
-    if max_length == 0 {
-        return Err(GenerateError::MaxLength);
     }
     let start = match layout.rules.as_ref().and_then(|r| r.start) {
         Some(1) => 1,
         _ => 0,
     };
+    // Squares 1..N−1 less the start square.
+    let candidates: Vec<u32> = (1..n).filter(|&s| s != start).collect();
+    let jumps = u64::from(layout.snakes) + u64::from(layout.ladders);
+    // A snake needs a free square below it: the lowest candidate at least.
+    let with_snakes = layout.snakes > 0;
+    // With start 0 that is square 1, which then starts no jump; with start
+    // 1 the start square itself is free below every candidate.
+    let room = candidates.len() as u64 - u64::from(with_snakes && start == 0);
+    if jumps > room {
+        return Err(GenerateError::TooManyJumps {
+            jumps,
+            squares: n,
+            room,
+            with_snakes,
+        });
+    }
+    let max_length = layout
+        .max_length
+        .unwrap_or(default_max_length(n, jumps, &candidates));
+    if max_length == 0 {
+        return Err(GenerateError::MaxLength);
+    }
     let mut rng = layout.seed.generator();
-    // 0: free, 1: a jump starts here, 2: a jump ends here.
-    let mut used = vec![0u8; n as usize + 1];
-    let mut ladders = Vec::with_capacity(layout.ladders as usize);
-    let mut snakes = Vec::with_capacity(layout.snakes as usize);
-    let wanted = [(layout.ladders, true), (layout.snakes, false)];
-    for (count, up) in wanted {
-        let mut placed = 0;
-        while placed < count {
-            let from = rng.random_range(start.max(1)..n);
-            let length = rng.random_range(1..=max_length);
-            let to = if up {
-                from.saturating_add(length).min(n)
-            } else {
-                from.saturating_sub(length).max(1)
-            };
-            if from == start || to == from || used[from as usize] != 0 || used[to as usize] == 1 {
-                continue;
-            }
-            used[from as usize] = 1;
-            used[to as usize] = 2;
-            let pair = [i64::from(from), i64::from(to)];
-            if up {
-                ladders.push(pair);
-            } else {
-                snakes.push(pair);
-            }
-            placed += 1;
+    let k = jumps as usize;
+    let mut is_start = vec![false; n as usize + 1];
+    for attempt in 1..=MAX_ATTEMPTS {
+        let mut starts: Vec<u32> = rand::seq::index::sample(&mut rng, candidates.len(), k)
+            .into_iter()
+            .map(|i| candidates[i])
+            .collect();
+        starts.sort_unstable();
+        for &f in &starts {
+            is_start[f as usize] = true;
+        }
+        let placed = place(&starts, &is_start, layout, max_length, &mut rng);
+        for &f in &starts {
+            is_start[f as usize] = false;
+        }
+        if let Some((mut ladders, mut snakes)) = placed {
+            ladders.sort_unstable();
+            snakes.sort_unstable();
+            return Ok(BoardSpec {
+                name: layout.name.clone(),
+                squares: i64::from(n),
+                width: None,
+                ladders,
+                snakes,
+                rules: layout.rules.clone(),
+                limits: None,
+            });
+        }
+        if attempt == MAX_ATTEMPTS {
+            break;
         }
     }
-    ladders.sort_unstable();
-    snakes.sort_unstable();
-    Ok(BoardSpec {
-        name: layout.name.clone(),
-        squares: i64::from(n),
-        width: None,
-        ladders,
-        snakes,
-        rules: layout.rules.clone(),
-        limits: None,
+    Err(GenerateError::NoLayout {
+        jumps,
+        squares: n,
+        max_length,
+        attempts: MAX_ATTEMPTS,
     })
+}
+
+/// Steps 2 and 3 of [`generate`] for one draw of `starts` (sorted, marked in
+/// `is_start`): the ladders and snakes, or `None` when the draw leaves some
+/// jump without an end.
+#[allow(clippy::type_complexity)]
+fn place(
+    starts: &[u32],
+    is_start: &[bool],
+    layout: &Layout,
+    max_length: u32,
+    rng: &mut impl Rng,
+) -> Option<(Vec<[i64; 2]>, Vec<[i64; 2]>)> {
+    let n = layout.squares;
+    // free[x]: free squares among 1..=x, so that the free squares of any
+    // range are counted, and the r-th of them found, without a scan.
+    let mut free = vec![0u32; n as usize + 1];
+    for x in 1..=n as usize {
+        free[x] = free[x - 1] + u32::from(!is_start[x]);
+    }
+    // The squares a snake (ladder) from f may end on: lo..=hi.
+    let below = |f: u32| (f.saturating_sub(max_length).max(1), f - 1);
+    let above = |f: u32| (f + 1, f.saturating_add(max_length).min(n));
+    let count = |(lo, hi): (u32, u32)| {
+        if lo > hi {
+            0
+        } else {
+            free[hi as usize] - free[lo as usize - 1]
+        }
+    };
+    let can_snake: Vec<bool> = starts.iter().map(|&f| count(below(f)) > 0).collect();
+    let can_ladder: Vec<bool> = starts.iter().map(|&f| count(above(f)) > 0).collect();
+    let only = |snake: bool| -> Vec<usize> {
+        (0..starts.len())
+            .filter(|&i| can_snake[i] == snake && can_ladder[i] != snake)
+            .collect()
+    };
+    let (only_snake, only_ladder) = (only(true), only(false));
+    if (0..starts.len()).any(|i| !can_snake[i] && !can_ladder[i])
+        || only_snake.len() > layout.snakes as usize
+        || only_ladder.len() > layout.ladders as usize
+    {
+        return None;
+    }
+    let both: Vec<usize> = (0..starts.len())
+        .filter(|&i| can_snake[i] && can_ladder[i])
+        .collect();
+    let mut snake = vec![false; starts.len()];
+    for &i in &only_snake {
+        snake[i] = true;
+    }
+    let more = layout.snakes as usize - only_snake.len();
+    for i in rand::seq::index::sample(rng, both.len(), more) {
+        snake[both[i]] = true;
+    }
+    let mut ladders = Vec::with_capacity(layout.ladders as usize);
+    let mut snakes = Vec::with_capacity(layout.snakes as usize);
+    for (i, &f) in starts.iter().enumerate() {
+        let (lo, hi) = if snake[i] { below(f) } else { above(f) };
+        // The r-th free square of lo..=hi, r uniform: the smallest t with
+        // free[t] − free[lo − 1] > r.
+        let r = rng.random_range(0..count((lo, hi)));
+        let base = free[lo as usize - 1];
+        let t = lo + free[lo as usize..=hi as usize].partition_point(|&c| c - base <= r) as u32;
+        let pair = [i64::from(f), i64::from(t)];
+        if snake[i] { &mut snakes } else { &mut ladders }.push(pair);
+    }
+    Some((ladders, snakes))
 }
 
 #[cfg(test)]
@@ -193,12 +314,71 @@ mod tests {
     #[test]
     fn refuses_what_does_not_fit() {
         assert!(matches!(
-            generate(&Layout::new(30, 10, 10, Seed::new(0))),
-            Err(GenerateError::TooManyJumps { room: 9, .. })
+            generate(&Layout::new(30, 1, 28, Seed::new(0))),
+            Err(GenerateError::TooManyJumps { room: 28, .. })
         ));
         assert!(matches!(
-            generate(&Layout::new(2, 0, 0, Seed::new(0))),
-            Err(GenerateError::Squares { squares: 2 })
+            generate(&Layout::new(1, 0, 0, Seed::new(0))),
+            Err(GenerateError::Squares { squares: 1 })
         ));
+        // Short jumps on a packed board: some draw must fail every time.
+        let packed = Layout {
+            max_length: Some(1),
+            ..Layout::new(30, 0, 29, Seed::new(0))
+        };
+        assert!(matches!(
+            generate(&packed),
+            Err(GenerateError::NoLayout {
+                attempts: MAX_ATTEMPTS,
+                ..
+            })
+        ));
+    }
+
+    /// What validation accepts, generate makes: N − 1 jumps (every one a
+    /// ladder to N), 2 squares, and 3 jumps on 10 squares.
+    #[test]
+    fn generates_every_size_validation_accepts() {
+        let full = generate(&Layout::new(30, 0, 29, Seed::new(3))).unwrap();
+        assert_eq!(full.jumps().len(), 29);
+        assert!(full.jumps().iter().all(|j| j.to() == full.last()));
+        let two = generate(&Layout::new(2, 0, 1, Seed::new(3))).unwrap();
+        assert_eq!(two.jumps().len(), 1);
+        for seed in 0..20 {
+            let b = generate(&Layout::new(10, 1, 2, Seed::new(seed)));
+            // A layout the rules refuse (a trap) is an honest error.
+            if let Ok(b) = b {
+                assert_eq!((b.snakes().count(), b.ladders().count()), (1, 2));
+            }
+        }
+        // With start 1 the start square is free below every snake.
+        let layout = Layout {
+            rules: Some(serde_json::from_str(r#"{"start": 1}"#).unwrap()),
+            ..Layout::new(30, 1, 27, Seed::new(5))
+        };
+        let spec = generate_spec(&layout).unwrap();
+        assert_eq!(spec.snakes.len() + spec.ladders.len(), 28);
+    }
+
+    /// Ends spread like starts: the share of ladders ending on the last
+    /// square (and of snakes ending on square 1) over 50 seeds of 10 + 10
+    /// jumps on 100 squares. With starts uniform on 1..99 and ends uniform
+    /// within 25 squares and the board, that share is Σ_{d=1..25} (1/d)/99
+    /// ≈ 3.8% (standard error 0.9% over 500 jumps); clamping lengths to
+    /// the board, as before, gave 13%. The bound, 8%, is 4.5 standard
+    /// errors above the expected share and 5 below the old one.
+    #[test]
+    fn ends_do_not_pile_up_on_the_edges() {
+        let (mut at_top, mut at_bottom) = (0, 0);
+        for seed in 0..50 {
+            let b = generate(&Layout::new(100, 10, 10, Seed::new(seed))).unwrap();
+            at_top += b.ladders().filter(|j| j.to() == b.last()).count();
+            at_bottom += b.snakes().filter(|j| j.to().get() == 1).count();
+        }
+        assert!(
+            at_top < 40,
+            "{at_top} of 500 ladders end on the last square"
+        );
+        assert!(at_bottom < 40, "{at_bottom} of 500 snakes end on square 1");
     }
 }

@@ -553,12 +553,12 @@ fn follow_turn<W: Num + Clone>(
     }
     loop {
         let here = path.layers.last().expect("a path has a layer");
-        let step = board.play_roll(here.square, here.rolls_before, extra.on());
-        if !step.extra_roll {
+        let (walk, extra_roll) = board.walk_roll(here.square, here.rolls_before, extra.on());
+        if !extra_roll {
             return;
         }
         let weight = here.weight.clone() * p_on.clone();
-        let square = step.mv.end;
+        let square = walk.end;
         if endless {
             if let Some(&c) = seen.get(&square) {
                 let ratio = weight / path.layers[c].weight.clone();
@@ -594,11 +594,6 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
     let extra = board.rules().extra_turn();
     let bonus = Bonus::of(board);
     let p_on = bonus.p;
-    let takes = |mv: &crate::Move| {
-        mv.jumps
-            .iter()
-            .any(|j| board.jump_index(j.from()) == Some(jump))
-    };
     let mut out = Avoiding {
         entries: Vec::new(),
         hit: vec![0.0; chain.len()],
@@ -609,8 +604,8 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
         let mut alive = vec![1.0];
         let mut cycle_clean = true;
         for (i, layer) in path.layers.iter().enumerate() {
-            let bonus = extra.map(|x| board.play_roll(layer.square, layer.rolls_before, x.on()));
-            let clean = !bonus.as_ref().is_some_and(|b| takes(&b.mv));
+            let bonus = extra.map(|x| board.walk_roll(layer.square, layer.rolls_before, x.on()).0);
+            let clean = !bonus.is_some_and(|b| b.takes(board, jump));
             if path.cycle.as_ref().is_some_and(|(c, _)| i >= *c) && !clean {
                 cycle_clean = false;
             }
@@ -624,16 +619,17 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
                 _ => 1.0,
             };
             for outcome in dice.outcomes() {
-                let step = board.play_roll(layer.square, layer.rolls_before, outcome.total);
+                let (walk, extra_roll) =
+                    board.walk_roll(layer.square, layer.rolls_before, outcome.total);
                 let mass = alive[i] * outcome.probability * m0;
                 if mass == 0.0 {
                     continue;
                 }
-                if takes(&step.mv) {
+                if walk.takes(board, jump) {
                     out.hit[s.get()] += mass;
-                } else if !step.extra_roll && !step.mv.finished {
+                } else if !extra_roll && walk.end != board.last() {
                     let e = chain
-                        .state_of(step.mv.end)
+                        .state_of(walk.end)
                         .expect("a turn ends on a state of the chain");
                     ends.push((e.get(), mass));
                 }
@@ -723,9 +719,11 @@ fn raw_row(board: &Board, from: Square, rows: &mut RawRows, path: &mut TurnPath<
         for outcome in dice.outcomes() {
             let mass = layer.weight * outcome.probability;
             let (walk, extra_roll) =
-                board.walk_roll(layer.square, layer.rolls_before, outcome.total, |j| {
-                    rows.jumps.push((j as u32, mass * m0));
-                });
+                board.walk_roll(layer.square, layer.rolls_before, outcome.total);
+            if let Some(first) = walk.first {
+                rows.jumps
+                    .extend(board.chain_from(first).map(|j| (j as u32, mass * m0)));
+            }
             if walk.end != last {
                 rows.rests.push((walk.end, mass * m0));
             }

@@ -417,12 +417,12 @@ fn exact_row(
             _ => layer.weight.clone(),
         };
         for (total, p) in &outcomes {
-            let step = board.play_roll(layer.square, layer.rolls_before, *total);
-            if step.extra_roll || step.mv.finished {
+            let step = board.roll_end(layer.square, layer.rolls_before, *total);
+            if step.extra_roll || step.finished {
                 continue;
             }
             let e = chain
-                .state_of(step.mv.end)
+                .state_of(step.end)
                 .expect("a turn ends on a state of the chain");
             row.push((e.get(), &weight * p));
         }

@@ -1,5 +1,6 @@
 //! The board: squares, jumps and rules, validated once at construction.
 
+use crate::model::chains::ChainIndex;
 use crate::model::jump::{Jump, JumpKind};
 use crate::model::policy::Thresholds;
 use crate::model::rules::{Rules, RulesSpec};
@@ -72,6 +73,8 @@ pub struct Board {
     /// For each square 0..=N, the index into `jumps` of the jump starting
     /// there, or `NO_JUMP`.
     jump_at: Vec<u32>,
+    /// Where each jump's chain ends, resolved once (docs/chains.md).
+    chains: ChainIndex,
     rules: Rules,
 }
 
@@ -92,14 +95,29 @@ impl Board {
         for (i, j) in jumps.iter().enumerate() {
             jump_at[j.from().index()] = i as u32;
         }
+        let chains = ChainIndex::new(&jumps, &jump_at, rules.chains());
         Board {
             name,
             last,
             width,
             jumps,
             jump_at,
+            chains,
             rules,
         }
+    }
+
+    /// Every jump's chain, resolved once: its end, the jump after it, and
+    /// whether it passes through another jump.
+    pub(crate) fn chain_index(&self) -> &ChainIndex {
+        &self.chains
+    }
+
+    /// The jumps a move takes when its first jump is `first`, in order (the
+    /// jump alone under `chains: forbid`): the index of each in
+    /// [`Board::jumps`].
+    pub(crate) fn chain_from(&self, first: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(first), |&j| self.chains.next(j))
     }
 
     /// The board's name, if the file gave one.

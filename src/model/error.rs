@@ -75,7 +75,7 @@ pub(crate) fn parse_spec(json: &[u8]) -> Result<crate::model::board::BoardSpec, 
         let path = e.path().to_string();
         let mut error = BoardError::json(None, e.inner());
         if let BoardError::Json { message, .. } = &mut error {
-            *message = explain(&path, message);
+            *message = explain(&path, message, &BOARD_FILE);
         }
         error
     })?;
@@ -88,7 +88,7 @@ const OBJECT_EXAMPLE: &str = r#"{"squares": 100, "ladders": [[1, 38]], "snakes":
 
 /// What the field at `path` (as serde_path_to_error writes it:
 /// `rules.dice.count`, `ladders[0][1]`, `.` for the whole file) must be.
-fn must_be(path: &str) -> String {
+pub(crate) fn must_be(path: &str) -> String {
     use crate::model::limits::{MAX_DICE, MAX_FACES, MAX_SQUARES};
     let field = path.rsplit('.').next().unwrap_or(path);
     let in_jump = (path.starts_with("ladders[") || path.starts_with("snakes["))
@@ -129,10 +129,26 @@ fn grouped(n: u64) -> String {
     out
 }
 
-/// Rewrites serde's message for the field at `path` in the board's words.
-fn explain(path: &str, message: &str) -> String {
-    let shown = if path == "." { "the board" } else { path };
-    let what = must_be(if path == "." { "" } else { path });
+/// The words of one kind of JSON file, for [`explain`].
+pub(crate) struct FileWords {
+    /// The whole file, as a subject: "a board file".
+    pub whole: &'static str,
+    /// What the field at a path (`""` for the whole file) must be, or `""`
+    /// when there are no better words than serde's.
+    pub must_be: fn(&str) -> String,
+}
+
+/// The words of a board file.
+const BOARD_FILE: FileWords = FileWords {
+    whole: "a board file",
+    must_be,
+};
+
+/// Rewrites serde's message for the field at `path` (as
+/// serde_path_to_error writes it) in the words of the file's kind.
+pub(crate) fn explain(path: &str, message: &str, words: &FileWords) -> String {
+    let shown = path;
+    let what = (words.must_be)(if path == "." { "" } else { path });
     let type_error = message
         .strip_prefix("invalid type: ")
         .or_else(|| message.strip_prefix("invalid value: "))
@@ -162,7 +178,7 @@ fn explain(path: &str, message: &str) -> String {
                 what
             };
             if path == "." {
-                format!("a board file must be {what}, not {found}")
+                format!("{} must be {what}, not {found}", words.whole)
             } else if message.starts_with("invalid length ") {
                 format!("`{shown}` must be {what}, not a list of length {found}")
             } else {
@@ -193,7 +209,11 @@ fn plain_words(expected: &str) -> String {
     match expected {
         "i64" | "u64" | "u32" | "i32" | "usize" => "a whole number".to_string(),
         "f64" | "f32" => "a number".to_string(),
-        e if e.starts_with("struct ") => "a JSON object".to_string(),
+        "u8" | "u16" | "i8" | "i16" => "a whole number".to_string(),
+        "a boolean" => "true or false".to_string(),
+        e if e.starts_with("struct ") || e.starts_with("enum ") || e.starts_with("map") => {
+            "a JSON object".to_string()
+        }
         e if e.starts_with("a sequence") => "a list".to_string(),
         e => e.to_string(),
     }

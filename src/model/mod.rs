@@ -4,6 +4,7 @@
 //! imports from above.
 
 pub(crate) mod board;
+pub(crate) mod chains;
 pub(crate) mod dice;
 pub(crate) mod error;
 pub mod fingerprint;

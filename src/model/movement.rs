@@ -7,7 +7,7 @@
 //! instead of listing them: `move_token` lists them, and the chain compiler
 //! calls `walk` directly so that its inner loop allocates nothing.
 
-use crate::model::rules::{Chains, Entry, Overshoot};
+use crate::model::rules::{Entry, Overshoot};
 use crate::{Board, Jump, Square};
 use serde::{Deserialize, Serialize};
 
@@ -73,19 +73,19 @@ impl Board {
     /// # Ok::<(), snakeladder::BoardError>(())
     /// ```
     pub fn move_token(&self, from: Square, roll: u32) -> Move {
-        let mut jumps = Vec::new();
-        let walk = self.walk(from, roll, |j| jumps.push(self.jumps()[j]));
-        walk.into_move(from, roll, jumps, self.last())
+        let walk = self.walk(from, roll);
+        walk.into_move(self, from, roll)
     }
 
     /// The rules of [`Board::move_token`], without building its list of
-    /// jumps: each jump taken is reported to `on_jump` by its position in
-    /// [`Board::jumps`], in order. The chain compiler calls this in its inner
-    /// loop, where a list per roll would cost more than the move itself.
+    /// jumps: the walk names only the first jump taken, and its end comes
+    /// from the chain resolved once per board ([`Board::chain_index`]), so
+    /// a move costs the same whatever the length of the chain it enters.
+    /// The chain compiler and the simulator call this in their inner loops.
     ///
     /// # Panics
     /// As [`Board::move_token`].
-    pub(crate) fn walk(&self, from: Square, roll: u32, mut on_jump: impl FnMut(usize)) -> Walk {
+    pub(crate) fn walk(&self, from: Square, roll: u32) -> Walk {
         let last = self.last();
         assert!(
             from <= last,
@@ -95,6 +95,7 @@ impl Board {
         let stay = |blocked| Walk {
             landing: from,
             end: from,
+            first: None,
             blocked,
         };
         if from == last {
@@ -115,17 +116,13 @@ impl Board {
                 Overshoot::Bounce => Square::new((2 * n).saturating_sub(target).max(1) as u32),
             }
         };
-        let mut end = landing;
-        while let Some(j) = self.jump_index(end) {
-            on_jump(j);
-            end = self.jumps()[j].to();
-            if rules.chains() == Chains::Forbid {
-                break;
-            }
-        }
+        // Under `forbid` the chain index holds each jump alone.
+        let first = self.jump_index(landing);
+        let end = first.map_or(landing, |j| self.chain_index().end(j));
         Walk {
             landing,
             end,
+            first,
             blocked: None,
         }
     }
@@ -139,19 +136,22 @@ pub(crate) struct Walk {
     pub landing: Square,
     /// As [`Move::end`].
     pub end: Square,
+    /// The first jump taken (its position in [`Board::jumps`]); the rest of
+    /// [`Move::jumps`] is its chain ([`Board::chain_from`]).
+    pub first: Option<usize>,
     /// As [`Move::blocked`].
     pub blocked: Option<Blocked>,
 }
 
 impl Walk {
-    /// The full [`Move`], given what the walk leaves out.
-    pub(crate) fn into_move(
-        self,
-        start: Square,
-        roll: u32,
-        jumps: Vec<Jump>,
-        last: Square,
-    ) -> Move {
+    /// The full [`Move`], listing every jump of the chain taken.
+    pub(crate) fn into_move(self, board: &Board, start: Square, roll: u32) -> Move {
+        let jumps: Vec<Jump> = self
+            .first
+            .into_iter()
+            .flat_map(|j| board.chain_from(j))
+            .map(|j| board.jumps()[j])
+            .collect();
         Move {
             start,
             roll,
@@ -159,8 +159,14 @@ impl Walk {
             jumps,
             end: self.end,
             blocked: self.blocked,
-            finished: self.end == last,
+            finished: self.end == board.last(),
         }
+    }
+
+    /// Whether the walk takes jump `a` (first or further down its chain).
+    pub(crate) fn takes(&self, board: &Board, a: usize) -> bool {
+        self.first
+            .is_some_and(|first| board.chain_index().passes(first, a))
     }
 }
 

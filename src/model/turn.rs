@@ -48,40 +48,59 @@ impl Board {
     /// # Ok::<(), snakeladder::BoardError>(())
     /// ```
     pub fn play_roll(&self, from: Square, rolls_before: u32, roll: u32) -> RollStep {
-        let mut jumps = Vec::new();
-        let (walk, extra_roll) =
-            self.walk_roll(from, rolls_before, roll, |j| jumps.push(self.jumps()[j]));
+        let (walk, extra_roll) = self.walk_roll(from, rolls_before, roll);
         RollStep {
-            mv: walk.into_move(from, roll, jumps, self.last()),
+            mv: walk.into_move(self, from, roll),
             extra_roll,
         }
     }
 
-    /// The rules of [`Board::play_roll`] over [`Board::walk`]: the jumps
-    /// taken go to `on_jump` by position instead of into a list. Returns the
-    /// walk and whether the same player rolls again.
-    pub(crate) fn walk_roll(
-        &self,
-        from: Square,
-        rolls_before: u32,
-        roll: u32,
-        on_jump: impl FnMut(usize),
-    ) -> (Walk, bool) {
+    /// What [`Board::play_roll`] reports, less its list of jumps, at a cost
+    /// that does not grow with the chain the roll enters: for the callers
+    /// that need only where the roll ends.
+    pub(crate) fn roll_end(&self, from: Square, rolls_before: u32, roll: u32) -> RollEnd {
+        let (walk, extra_roll) = self.walk_roll(from, rolls_before, roll);
+        RollEnd {
+            end: walk.end,
+            finished: walk.end == self.last(),
+            extra_roll,
+            walk,
+        }
+    }
+
+    /// The rules of [`Board::play_roll`] over [`Board::walk`]: no list of
+    /// jumps, only the first jump taken. Returns the walk and whether the
+    /// same player rolls again.
+    pub(crate) fn walk_roll(&self, from: Square, rolls_before: u32, roll: u32) -> (Walk, bool) {
         let nth = rolls_before.saturating_add(1);
         let bonus = self.rules().extra_turn().filter(|x| x.on() == roll);
         if bonus.is_some_and(|x| x.forfeit_after() == Some(nth)) {
             let walk = Walk {
                 landing: from,
                 end: from,
+                first: None,
                 blocked: Some(Blocked::Forfeit),
             };
             return (walk, false);
         }
-        let walk = self.walk(from, roll, on_jump);
+        let walk = self.walk(from, roll);
         let finished = walk.end == self.last();
         let extra_roll = !finished && bonus.is_some_and(|x| x.max_extra().is_none_or(|m| nth <= m));
         (walk, extra_roll)
     }
+}
+
+/// [`Board::roll_end`]: a [`RollStep`] without the list of jumps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RollEnd {
+    /// As [`Move::end`](crate::Move::end).
+    pub end: Square,
+    /// As [`Move::finished`](crate::Move::finished).
+    pub finished: bool,
+    /// As [`RollStep::extra_roll`].
+    pub extra_roll: bool,
+    /// The walk itself, for its first jump.
+    pub walk: Walk,
 }
 
 #[cfg(test)]

@@ -290,7 +290,7 @@ pub(crate) fn trapped_squares(board: &Board) -> Result<Vec<u32>, Problem> {
             continue;
         }
         for &r in &rolls {
-            let to = board.move_token(s, r).end;
+            let to = board.walk(s, r).end;
             if to != s {
                 edges.push((to.get(), s.get()));
             }

@@ -6,6 +6,7 @@
 //! plays the game again, from the seed or from the recorded rolls, and checks
 //! that every turn comes out identical.
 
+use crate::model::error::{FileWords, explain, must_be as board_must_be};
 use crate::play::game::{Event, Finish, Game, GameError, RollResult, Standing, Status};
 use crate::play::roller::{Roller, ScriptedDice, SeededDice};
 use crate::{Board, BoardError, BoardSpec, Seed};
@@ -24,9 +25,17 @@ pub const MAX_RECORD_BYTES: u64 = 1 << 30;
 /// Why a record could not be replayed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    /// The record is not JSON of the expected shape.
-    #[error("not a game record: {0}")]
-    Json(#[from] serde_json::Error),
+    /// The record is not JSON of the expected shape. The message names the
+    /// field and what it must be, in the record's words.
+    #[error("not a game record: line {line}, column {column}: {message}")]
+    Json {
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// What is wrong, naming the field (`events[3].turn.roll`).
+        message: String,
+    },
     /// A format this version does not read.
     #[error("record format {found} is not supported (this version reads {RECORD_FORMAT})")]
     Format {
@@ -74,6 +83,73 @@ pub enum ReplayError {
         /// What the replay reached.
         replayed: Status,
     },
+}
+
+/// Parses a record, with errors in the record's words: the field and what
+/// it must be, never a Rust type (as a board file's errors).
+fn parse_record(json: &str) -> Result<GameRecord, ReplayError> {
+    let located = |e: &serde_json::Error, message: String| ReplayError::Json {
+        line: e.line(),
+        column: e.column(),
+        message,
+    };
+    let bare = |e: &serde_json::Error| {
+        let mut message = e.to_string();
+        if let Some(at) = message.rfind(" at line ") {
+            message.truncate(at);
+        }
+        message
+    };
+    let mut de = serde_json::Deserializer::from_str(json);
+    let record: GameRecord = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let message = explain(&path, &bare(e.inner()), &RECORD_FILE);
+        located(e.inner(), message)
+    })?;
+    de.end().map_err(|e| located(&e, bare(&e)))?;
+    Ok(record)
+}
+
+/// The words of a game record, for its errors.
+const RECORD_FILE: FileWords = FileWords {
+    whole: "a game record",
+    must_be: record_must_be,
+};
+
+/// What the record field at `path` (`events[3].turn.roll`, `""` for the
+/// whole record) must be.
+fn record_must_be(path: &str) -> String {
+    if let Some(board) = path.strip_prefix("board.") {
+        return board_must_be(board);
+    }
+    let field = path.rsplit('.').next().unwrap_or(path);
+    let field = field.split('[').next().unwrap_or(field);
+    let indexed = path.ends_with(']');
+    match (field, indexed) {
+        ("", _) => "a JSON object, as `snakeladder play --record` writes (format, board, players, \
+             finish, seed, events, status, ranking)"
+            .to_string(),
+        ("format", _) => format!("a whole number ({RECORD_FORMAT})"),
+        ("board", _) => "a board, as a board file holds".to_string(),
+        ("players", false) => "a list of player names".to_string(),
+        ("players" | "player" | "next_player" | "winner", _) => "a player name".to_string(),
+        ("seed", _) => "a whole number from 0 to 18,446,744,073,709,551,615, or null".to_string(),
+        ("events", false) => "a list of events".to_string(),
+        ("events", true) => "an event ({\"turn\": {…}} or {\"forfeit\": {…}})".to_string(),
+        ("turn" | "seat" | "roll_in_turn" | "after_turn", _) => {
+            "a whole number, counted as the record counts".to_string()
+        }
+        ("roll", _) => "a whole number the dice can roll".to_string(),
+        ("start" | "landing" | "end" | "square", _) => "a square of the board".to_string(),
+        ("place", _) => "a finishing place (1, 2, …) or null".to_string(),
+        ("jumps", false) => "a list of jumps ([from, to] pairs)".to_string(),
+        ("jumps", true) => "a [from, to] pair of squares".to_string(),
+        ("finished" | "extra_roll", _) => "true or false".to_string(),
+        ("status", _) => "an object with a `state`".to_string(),
+        ("ranking", false) => "a list of standings".to_string(),
+        ("ranking", true) => "a standing (place, player, seat, square, how)".to_string(),
+        _ => String::new(),
+    }
 }
 
 /// A replayed ending against the recorded one, in words.
@@ -207,10 +283,11 @@ impl GameRecord {
     /// Reads a record.
     ///
     /// # Errors
-    /// [`ReplayError::Json`] for malformed JSON or a wrong shape,
+    /// [`ReplayError::Json`] for malformed JSON or a wrong shape (naming
+    /// the field and what it must be),
     /// [`ReplayError::Format`] for another format version.
     pub fn from_json(json: &str) -> Result<GameRecord, ReplayError> {
-        let record: GameRecord = serde_json::from_str(json)?;
+        let record = parse_record(json)?;
         if record.format != RECORD_FORMAT {
             return Err(ReplayError::Format {
                 found: record.format,

@@ -672,6 +672,72 @@ fn a_record_replays_to_the_identical_game_and_catches_tampering() {
     ));
     assert!(matches!(
         GameRecord::from_json("{"),
-        Err(ReplayError::Json(_))
+        Err(ReplayError::Json { .. })
     ));
+}
+
+/// A record whose fields have the wrong type is refused in the record's
+/// words: the field, what it must be and what it holds; never a Rust type.
+#[test]
+fn record_type_errors_name_the_field_in_the_records_words() {
+    let mut g = game(
+        r#"{"squares": 10}"#,
+        &["Ana", "Bo"],
+        &[6, 1, 4],
+        Finish::FirstWinner,
+    );
+    g.play_out(10).unwrap();
+    let record = serde_json::to_value(g.record()).unwrap();
+    let cases: [(&str, serde_json::Value, &str); 6] = [
+        (
+            "/events/0/turn/roll",
+            serde_json::json!("five"),
+            "`events[0].turn.roll` must be a whole number the dice can roll, not the text \"five\"",
+        ),
+        (
+            "/seed",
+            serde_json::json!(-1),
+            "`seed` must be a whole number from 0 to 18,446,744,073,709,551,615, or null, not -1",
+        ),
+        (
+            "/players",
+            serde_json::json!("Ana"),
+            "`players` must be a list of player names, not the text \"Ana\"",
+        ),
+        (
+            "/board/squares",
+            serde_json::json!(1.5),
+            "`board.squares` must be a whole number from 2 to 10,000,000, not 1.5",
+        ),
+        (
+            "/events/1/turn/finished",
+            serde_json::json!(0),
+            "`events[1].turn.finished` must be true or false, not 0",
+        ),
+        (
+            "",
+            serde_json::json!([]),
+            "a game record must be a JSON object",
+        ),
+    ];
+    for (pointer, value, expected) in cases {
+        let mut bad = record.clone();
+        *bad.pointer_mut(pointer).unwrap() = value;
+        let message = match GameRecord::from_json(&bad.to_string()) {
+            Err(e @ ReplayError::Json { .. }) => e.to_string(),
+            other => panic!("{pointer}: {other:?}"),
+        };
+        assert!(message.contains(expected), "{pointer}: {message}");
+        for rust in [
+            "i64",
+            "u64",
+            "u32",
+            "struct",
+            "Vec<",
+            "GameRecord",
+            "expected",
+        ] {
+            assert!(!message.contains(rust), "{pointer}: {message}");
+        }
+    }
 }

@@ -329,6 +329,16 @@ fn an_output_that_is_an_input_is_refused() {
 
 #[test]
 fn a_closed_standard_output_is_exit_three() {
+    // `args` run by the shell with standard output redirected so.
+    let redirected = |args: &str, redirect: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" {args} {redirect}"))
+            .arg(BIN)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    };
     for args in [
         "analyze",
         "report",
@@ -338,28 +348,20 @@ fn a_closed_standard_output_is_exit_three() {
         "play --players a,b --seed 1",
         "generate --squares 10",
     ] {
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec \"$0\" {args} >&-"))
-            .arg(BIN)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .unwrap();
+        let out = redirected(args, ">&-");
         assert_eq!(out.status.code(), Some(3), "{args}: {out:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             stderr.contains("standard output is closed"),
             "{args}: {stderr}"
         );
-        // Written to /dev/null by choice, the output is fine.
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec \"$0\" {args} > /dev/null"))
-            .arg(BIN)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{args} > /dev/null: {out:?}");
+        // Written to /dev/null by choice, the output is fine, whether the
+        // shell opened it for writing or for reading and writing (which
+        // looks like the /dev/null Rust's runtime puts on a closed one).
+        for redirect in ["> /dev/null", "1<> /dev/null"] {
+            let out = redirected(args, redirect);
+            assert_eq!(out.status.code(), Some(0), "{args} {redirect}: {out:?}");
+        }
     }
 }
 

@@ -721,3 +721,124 @@ fn hostile_player_ids_are_refused_and_never_printed_raw() {
         );
     }
 }
+
+/// Runs the binary with `args` under an address-space cap of `kib` KiB
+/// (`ulimit -v`): a process that stays under it used at most that much
+/// memory, whatever else the machine runs (no timing, no sampling).
+fn capped(kib: u64, args: &[&str], stdin: Stdio) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(BIN)
+        .args(args)
+        .stdin(stdin)
+        .output()
+        .unwrap()
+}
+
+/// Boards of long `follow` chains cost memory linear in their squares
+/// (docs/chains.md). The board of issue 14 (40,000 squares, ladders
+/// [i, i + 1], follow) made `simulate --games 1000` reach 6.28 GB and
+/// `analyze` take 48 s; here it must run under a 1 GiB address-space cap.
+/// Its time (0.5 s in a release build) is not asserted: the machine is
+/// shared; the cap fails a quadratic table long before any timeout would.
+#[test]
+fn long_follow_chains_run_in_linear_memory() {
+    let n = 40_000;
+    let ladders: Vec<String> = (1..n - 1).map(|i| format!("[{i},{}]", i + 1)).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chains.json");
+    std::fs::write(
+        &path,
+        format!(
+            r#"{{"squares": {n}, "ladders": [{}], "rules": {{"chains": "follow"}}}}"#,
+            ladders.join(",")
+        ),
+    )
+    .unwrap();
+    let board = path.to_str().unwrap();
+    for args in [
+        &["simulate", "--games", "1000", "--seed", "1", board][..],
+        &["analyze", board],
+        &["check", "--games", "1000", "--seed", "1", board],
+    ] {
+        let out = capped(1 << 20, args, Stdio::null());
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+    }
+}
+
+/// `play --interactive` reading a line that never ends (`< /dev/zero`)
+/// stops at its line cap with exit 3, under a 50 MiB address-space cap.
+#[test]
+fn an_endless_input_line_stays_under_fifty_megabytes() {
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let out = capped(
+        50 << 10,
+        &["play", "--players", "Ana,Bo", "--interactive"],
+        Stdio::from(zero),
+    );
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("an input line longer than 1024 bytes"),
+        "{stderr}"
+    );
+}
+
+/// 52 squares and 33 snakes: a mean of 8,752 turns, a length distribution
+/// followed for 241,367 turns to a tail of 1e-12.
+const LONG_GAMES: &str = r#"{"name": "many snakes", "squares": 52, "snakes": [[2, 1], [4, 1],
+    [5, 3], [7, 6], [8, 3], [10, 1], [11, 1], [13, 9], [14, 6], [16, 12], [17, 3], [19, 3],
+    [20, 15], [22, 21], [23, 21], [25, 18], [26, 6], [28, 9], [29, 6], [31, 24], [32, 18],
+    [34, 33], [35, 1], [37, 30], [38, 36], [40, 3], [41, 6], [43, 36], [44, 27], [46, 3],
+    [47, 27], [49, 1], [50, 24]]}"#;
+
+/// Output files people or machines read stay small for a board within the
+/// limits: the JSON length distribution lists at most `MAX_JSON_TERMS`
+/// turns and states the probability of the rest in `tail` (README, "JSON
+/// outputs"); a report's charts are binned.
+#[test]
+fn json_distributions_are_capped_with_the_tail_stated() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("long.json");
+    std::fs::write(&board, LONG_GAMES).unwrap();
+    let out = Command::new(BIN)
+        .args(["analyze", "--format", "json"])
+        .arg(&board)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.len() < 50 << 20, "{} bytes", out.stdout.len());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let turns = &json["turns"];
+    let cap = snakeladder::analysis::MAX_JSON_TERMS;
+    let pmf = turns["pmf"].as_array().unwrap();
+    let cdf = turns["cdf"].as_array().unwrap();
+    assert_eq!((pmf.len(), cdf.len()), (cap, cap));
+    // The tail is what the listed terms leave out: about
+    // exp(−100,000 / 8,752) ≈ 1e-5 here, and 1 − cdf at the last listed
+    // turn to the rounding of 10^5 sums (well under 1e-9).
+    let tail = turns["tail"].as_f64().unwrap();
+    let last = cdf[cap - 1].as_f64().unwrap();
+    assert!(tail > 1e-6 && tail < 1e-4, "tail {tail}");
+    assert!(
+        (tail - (1.0 - last)).abs() < 1e-9,
+        "tail {tail}, cdf {last}"
+    );
+    for format in ["html", "markdown"] {
+        let page = dir.path().join(format!("report.{format}"));
+        let out = Command::new(BIN)
+            .args(["report", "--format", format, "-o"])
+            .arg(&page)
+            .arg(&board)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}: {out:?}");
+    }
+    // The pages and the Markdown report's charts beside it.
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let entry = entry.unwrap();
+        let size = entry.metadata().unwrap().len();
+        assert!(size < 50 << 20, "{:?}: {size} bytes", entry.file_name());
+    }
+}

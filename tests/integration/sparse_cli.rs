@@ -53,8 +53,10 @@ fn generate_refuses_more_jumps_than_fit() {
         "--snakes",
         "10",
         "--ladders",
-        "10",
+        "19",
     ]);
+    // 29 jumps: every square of 1..29 would start one, and a snake needs a
+    // square below it that starts none (docs/generate.md §1).
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("do not fit"),

@@ -55,7 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(w) = args.max_work {
         options = options.max_work(w);
     }
-    let analysis = Analysis::new(&board, &options)?;
+    let mut analysis = Analysis::new(&board, &options)?;
     let sensitivity = if args.sensitivity {
         Some(design::sensitivity(&board, two_players)?)
     } else {
@@ -64,6 +64,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
+            // A distribution of millions of turns would make hundreds of
+            // megabytes of JSON: the terms past the cap go into `tail`.
+            analysis
+                .turns
+                .cap_terms(snakeladder::analysis::MAX_JSON_TERMS);
             // The sensitivity, when asked for, is one more field after the
             // analysis's own.
             #[derive(serde::Serialize)]

@@ -8,6 +8,7 @@ use snakeladder::{Board, BoardError};
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Exit code: everything went well.
 pub const EXIT_OK: u8 = 0;
@@ -118,31 +119,27 @@ pub fn stdout() -> Result<io::BufWriter<io::StdoutLock<'static>>, CliError> {
     Ok(io::BufWriter::new(io::stdout().lock()))
 }
 
-/// Whether the process was started with standard output closed.
+/// Whether descriptor 1 was closed when the process started, recorded by
+/// [`record_stdout`] before Rust's runtime could hide it.
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// Records whether standard output is closed, before `main`.
 ///
 /// Rust's runtime, before `main`, reopens a closed descriptor 0, 1 or 2 on
-/// `/dev/null` for reading and writing, so writes to a closed standard
-/// output vanish without an error. A shell's `> /dev/null` opens it for
-/// writing only; so descriptor 1 open read-write on `/dev/null` (character
-/// device 1:3 on Linux) is taken as "closed". (`1<> /dev/null` is the one
-/// redirection mistaken for it.)
+/// `/dev/null`, so writes to a closed standard output would vanish without
+/// an error, and afterwards a closed descriptor cannot be told from one the
+/// shell opened on `/dev/null` (`1<> /dev/null`, `> /dev/null`). A
+/// constructor runs before the runtime's own start-up, while a closed
+/// descriptor still reads as closed.
+#[ctor::ctor]
+fn record_stdout() {
+    let closed = rustix::fs::fcntl_getfl(rustix::stdio::stdout()).is_err();
+    STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
+}
+
+/// Whether the process was started with standard output closed.
 fn stdout_is_closed() -> bool {
-    use rustix::fs::{FileType, OFlags, fcntl_getfl, fstat, major, minor};
-    use std::os::fd::AsFd;
-    let stdout = io::stdout();
-    let fd = stdout.as_fd();
-    let Ok(flags) = fcntl_getfl(fd) else {
-        return true;
-    };
-    if !flags.contains(OFlags::RDWR) {
-        return false;
-    }
-    let Ok(stat) = fstat(fd) else {
-        return true;
-    };
-    FileType::from_raw_mode(stat.st_mode) == FileType::CharacterDevice
-        && major(stat.st_rdev) == 1
-        && minor(stat.st_rdev) == 3
+    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
 }
 
 /// Output format of the commands that print figures.

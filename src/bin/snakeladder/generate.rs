@@ -1,7 +1,7 @@
 //! `snakeladder generate`: write a seeded random board file, for trying big
 //! boards without checking huge files in.
 
-use crate::common::{CliError, EXIT_FAILURE};
+use crate::common::{CliError, EXIT_CANNOT, EXIT_FAILURE};
 use crate::output::Output;
 use snakeladder::design::{GenerateError, Layout, generate_spec};
 use snakeladder::{Board, Seed};
@@ -25,7 +25,8 @@ pub struct Args {
     /// Number of ladders (default 0; 10 with --target-turns).
     #[arg(long)]
     ladders: Option<u32>,
-    /// Longest jump in squares (default: a quarter of the board).
+    /// Longest jump in squares (default: a quarter of the board; the whole
+    /// board when the jumps fill more than half of squares 1..N−1).
     #[arg(long)]
     max_length: Option<u32>,
     /// Seed of the generator: the same seed gives the same board.
@@ -82,6 +83,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let spec = match generate_spec(&layout) {
         Ok(spec) => spec,
         Err(e @ GenerateError::Invalid(_)) => return fail(e.to_string(), EXIT_FAILURE),
+        Err(e @ GenerateError::NoLayout { .. }) => return fail(e.to_string(), EXIT_CANNOT),
         Err(e) => return fail(e.to_string(), EXIT_USAGE),
     };
     if let Err(e) = Board::from_spec(&spec) {

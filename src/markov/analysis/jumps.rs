@@ -88,13 +88,9 @@ pub fn figures(
 fn end_after(board: &Board, chain: &Chain, a: usize, u: &[f64]) -> Target {
     for s in chain.states().filter(|s| u[s.get()] > 0.0) {
         for o in board.rules().dice().outcomes() {
-            let mv = board.play_roll(chain.square(s), 0, o.total).mv;
-            if mv
-                .jumps
-                .iter()
-                .any(|j| board.jump_index(j.from()) == Some(a))
-            {
-                return match chain.state_of(mv.end) {
+            let step = board.roll_end(chain.square(s), 0, o.total);
+            if step.walk.takes(board, a) {
+                return match chain.state_of(step.end) {
                     Some(e) => Target::State(e),
                     None => Target::Finish,
                 };
@@ -136,15 +132,11 @@ fn without_one_move(
     let mut to_f = 0.0;
     let mut row: Vec<(usize, f64)> = Vec::new();
     for o in board.rules().dice().outcomes() {
-        let mv = board.play_roll(from, 0, o.total).mv;
-        let takes = mv
-            .jumps
-            .iter()
-            .any(|j| board.jump_index(j.from()) == Some(a));
-        if takes || mv.end == from {
+        let step = board.roll_end(from, 0, o.total);
+        if step.walk.takes(board, a) || step.end == from {
             to_f += o.probability;
-        } else if !mv.finished {
-            row.push((chain.state_of(mv.end)?.get(), o.probability));
+        } else if !step.finished {
+            row.push((chain.state_of(step.end)?.get(), o.probability));
         }
     }
     let (alpha, beta): (Vec<f64>, Vec<f64>) = match end {

@@ -144,14 +144,14 @@ fn search(board: &Board, count: RollCount) -> Search {
         settled.insert(node, (d, parent));
         let (square, k) = node;
         for o in outcomes {
-            let step = board.play_roll(Square::new(square), k, o.total);
-            let end = step.mv.end.get();
+            let step = board.roll_end(Square::new(square), k, o.total);
+            let end = step.end.get();
             if step.extra_roll {
                 let next = (end, count.next(k));
                 if !settled.contains_key(&next) {
                     queue.push_front((next, d, Some((node, o.total))));
                 }
-            } else if step.mv.finished {
+            } else if step.finished {
                 if finish.is_none_or(|(m, _, _)| d + 1 < m) {
                     finish = Some((d + 1, node, o.total));
                 }
@@ -206,8 +206,8 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
         // settled at t.
         let successor = |node: Node| -> Option<Node> {
             let on = on?;
-            let step = board.play_roll(Square::new(node.0), node.1, on);
-            let next = (step.mv.end.get(), count.next(node.1));
+            let step = board.roll_end(Square::new(node.0), node.1, on);
+            let next = (step.end.get(), count.next(node.1));
             (step.extra_roll && at(&next) == Some(t)).then_some(next)
         };
         let mut mass: HashMap<Node, f64> = HashMap::new();
@@ -293,17 +293,17 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
                 continue;
             }
             for o in outcomes {
-                let step = board.play_roll(Square::new(square), k, o.total);
+                let step = board.roll_end(Square::new(square), k, o.total);
                 if step.extra_roll {
                     continue;
                 }
                 let add = ln_mass + o.probability.ln();
-                if step.mv.finished {
+                if step.finished {
                     if t + 1 == m {
                         finished = ln_add(finished, add);
                     }
                 } else {
-                    let node = (step.mv.end.get(), 0);
+                    let node = (step.end.get(), 0);
                     if t + 1 < m && at(&node) == Some(t + 1) {
                         let to = next_starts.entry(node).or_insert(f64::NEG_INFINITY);
                         *to = ln_add(*to, add);
@@ -376,9 +376,7 @@ pub fn shortest(board: &Board) -> Option<Shortest> {
 
 /// Whether `roll` from `node` grants another roll.
 fn is_bonus(board: &Board, node: Node, roll: u32) -> bool {
-    board
-        .play_roll(Square::new(node.0), node.1, roll)
-        .extra_roll
+    board.roll_end(Square::new(node.0), node.1, roll).extra_roll
 }
 
 /// A probability given by its base-10 logarithm, as people read it: fixed

@@ -24,7 +24,7 @@
 use super::marks::{MarkTally, Marks, entry_marks};
 use super::sampler::{DiceStream, Sample};
 use super::stats::Tally;
-use super::table::{EXTRA, FINISHED, PATH, TableEntry};
+use super::table::{EXTRA, FINISHED, NO_NEXT, PATH, TableEntry};
 use super::{
     BATCH_GAMES, JumpEstimate, MAX_ROLLS_PER_TOKEN, MoveTable, PlayersEstimate, SimulationConfig,
     SimulationReport, SquareEstimate,
@@ -198,7 +198,7 @@ impl<'a> Engine<'a> {
             }
         } else if self.table.single_jumps() {
             for (id, seen) in acc.path_seen.iter().enumerate().skip(1) {
-                let j = self.table.path(id as u32)[0] as usize;
+                let j = id - 1;
                 acc.jump_seen[j][1] += seen[1];
             }
         }
@@ -295,6 +295,7 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
     let path_seen: &mut [[u64; 2]] = &mut acc.path_seen;
     let token = acc.token;
     let ends = table.ends();
+    let next = table.next();
     let width = table.rolls();
     let layer = table.squares() * width;
     let starts = table.phase_starts();
@@ -318,10 +319,21 @@ fn token<S: Sample, const EXTRA_ROLLS: bool, const SINGLE: bool>(
             seen[1] += u64::from(seen[0] != token);
             seen[0] = token;
         } else if path != 0 {
-            for &j in table.path(path) {
+            // The chain from the first jump, stopping at a jump this token
+            // already used: the rest of its chain was stamped with it, so a
+            // token's stamping costs at most one step per distinct jump.
+            let mut j = path - 1;
+            loop {
                 let seen = &mut acc.jump_seen[j as usize];
-                seen[1] += u64::from(seen[0] != token);
+                if seen[0] == token {
+                    break;
+                }
                 seen[0] = token;
+                seen[1] += 1;
+                j = next[j as usize];
+                if j == NO_NEXT {
+                    break;
+                }
             }
         }
         at = e.row() as usize;
@@ -517,10 +529,18 @@ impl Accumulator {
         for (&end, &c) in table.ends().iter().zip(&self.entry_count) {
             self.scratch_rest[end as usize] += c;
         }
+        // Each roll's count goes to its first jump, then down the chains,
+        // every jump before the one it leads to: linear in the jumps.
         for &(entry, path) in jumping {
-            let c = self.entry_count[entry];
-            for &j in table.path(path) {
-                self.scratch_use[j as usize] += c;
+            self.scratch_use[path as usize - 1] += self.entry_count[entry];
+        }
+        if !table.single_jumps() {
+            let next = table.next();
+            for &j in table.upstream_first() {
+                let n = next[j as usize];
+                if n != NO_NEXT {
+                    self.scratch_use[n as usize] += self.scratch_use[j as usize];
+                }
             }
         }
         self.entry_count.fill(0);

@@ -36,7 +36,7 @@ pub(super) fn entry_marks(table: &MoveTable, jumps: usize) -> Option<Vec<Marks>>
             set(&mut m, end as usize);
             let path = e.info() & PATH;
             if path != 0 {
-                for &j in table.path(path) {
+                for j in table.path(path) {
                     set(&mut m, squares + j as usize);
                 }
             }

@@ -410,7 +410,7 @@ pub fn simulate_with_progress(
 /// What a simulation of a board is estimated to hold in memory at most.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MemoryEstimate {
-    /// The move table, its jump paths and what building them holds.
+    /// The move table, its chains and the list of entries that take a jump.
     pub table: u64,
     /// One worker's tallies (a count per table entry, sums per square and
     /// per jump).
@@ -435,14 +435,16 @@ pub fn estimate_memory(board: &Board, config: &SimulationConfig) -> MemoryEstima
     let squares = board.last().index() as u64 + 1;
     let entries = MoveTable::entries_needed(board);
     let jumps = board.jumps().len() as u64;
-    let path_jumps = MoveTable::path_jumps_bound(board);
-    // Per entry: the packed entry (8) and its end square (4). Per path: its
-    // Vec (24 + 4 a jump), the HashMap key cloned while building (the same
-    // again) and the map's slot (~40); a quarter more for the allocator's
-    // slack on many small lists, and 16 MiB for the process itself (a
-    // 40,000-square follow chain measured 5.99 GiB against 6.0 estimated
-    // without them).
-    let table = entries * 12 + path_jumps * 10 + jumps * (24 + 24 + 40) + (16 << 20);
+    let rolls = board.rules().dice().outcomes().len() as u64;
+    let phases = entries / squares;
+    // Per entry: the packed entry (8) and its end square (4). Per jump: the
+    // jump its chain takes next and its place in the order of chains (4 +
+    // 4; docs/chains.md). The engine's list of entries that take a jump
+    // (16 each): a jump start is landed on by at most two squares per roll
+    // and phase (one moving forward, one bouncing back). And 16 MiB for the
+    // process itself.
+    let jumping = (2 * rolls * phases * jumps).min(entries);
+    let table = entries * 12 + jumps * 8 + jumping * 16 + (16 << 20);
     // Per entry a count (8); per square seen-stamps (16), cluster sums
     // (8 + 16 + 16) and scratch (8); the same per jump and per path.
     let per_worker = entries * 8 + squares * 64 + jumps * (64 + 16) + 16;

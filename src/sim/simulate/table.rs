@@ -1,9 +1,10 @@
 //! The move table: every roll from every square, precomputed by calling
-//! [`Board::play_roll`], so the simulator's inner loop is a table look-up.
+//! the move function, so the simulator's inner loop is a table look-up.
 //!
 //! The table does not re-implement a rule: each entry is the result of one
-//! call of [`Board::play_roll`] (which calls [`Board::move_token`]), and a
-//! test compares the table with those functions on every square, roll and
+//! call of the rules of [`Board::play_roll`] (`Board::roll_end`: the same
+//! move, without listing each chain's jumps, docs/chains.md), and a test
+//! compares the table with [`Board::play_roll`] on every square, roll and
 //! roll-within-turn.
 //!
 //! # Phases
@@ -19,7 +20,9 @@
 //! a bound and both ends of each run.
 
 use crate::{Board, Square};
-use std::collections::HashMap;
+
+/// "No next jump" in [`MoveTable::next`].
+pub(crate) const NO_NEXT: u32 = u32::MAX;
 
 /// Most entries (squares × rolls × phases) a table may hold: the entry
 /// index, times the dice's totals, must fit the `u32` row offset of an
@@ -32,7 +35,10 @@ pub const MAX_TABLE_ENTRIES: u64 = u32::MAX as u64;
 pub(crate) const FINISHED: u32 = 1 << 31;
 /// Flag bit of [`TableEntry::info`]: the same player rolls again.
 pub(crate) const EXTRA: u32 = 1 << 30;
-/// Mask of [`TableEntry::info`]: 1 + the index of the roll's jump path, 0 for none.
+/// Mask of [`TableEntry::info`]: 1 + the index of the roll's first jump, 0
+/// for none. The rest of the roll's jumps are that jump's chain
+/// ([`MoveTable::path`]), stored once per jump rather than once per roll, so
+/// the table stays linear in the board's size however long its chains.
 pub(crate) const PATH: u32 = EXTRA - 1;
 
 /// One roll from one square, packed into one 64-bit word for the inner
@@ -113,18 +119,22 @@ pub struct MoveTable {
     entries: Vec<TableEntry>,
     /// The square each entry's roll ends on, at the same index.
     ends: Vec<u32>,
-    /// `paths[p]`: the indices into `Board::jumps` of the jumps taken, in order.
-    paths: Vec<Vec<u32>>,
+    /// Per jump, the jump its chain takes next ([`NO_NEXT`] for none).
+    next: Vec<u32>,
+    /// Every jump, each before the jump it leads to.
+    upstream_first: Vec<u32>,
     /// Whether any entry grants an extra roll.
     has_extra: bool,
-    /// Whether every path is a single jump (no chain was followed).
+    /// Whether every move takes at most one jump (no jump leads to another).
     single_jumps: bool,
     start: u32,
 }
 
 impl MoveTable {
-    /// Builds the table by calling [`Board::play_roll`] for every square,
-    /// dice total and phase.
+    /// Builds the table by calling the move function (as
+    /// [`Board::play_roll`] does, without listing each chain) for every
+    /// square, dice total and phase: time and memory linear in the squares
+    /// and jumps.
     ///
     /// # Errors
     /// [`TableError::TooLarge`] past [`MAX_TABLE_ENTRIES`].
@@ -145,55 +155,38 @@ impl MoveTable {
         }
         let mut entries = Vec::with_capacity(entries_needed as usize);
         let mut ends = Vec::with_capacity(entries_needed as usize);
-        let mut paths: Vec<Vec<u32>> = Vec::new();
-        let mut path_ids: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut has_extra = false;
         for &rolls_before in &phase_starts {
             for square in 0..squares {
                 for outcome in outcomes {
                     let step =
-                        board.play_roll(Square::new(square as u32), rolls_before, outcome.total);
-                    let jumps: Vec<u32> = step
-                        .mv
-                        .jumps
-                        .iter()
-                        .map(|j| {
-                            board
-                                .jump_index(j.from())
-                                .expect("a jump of a move starts on a jump square")
-                                as u32
-                        })
-                        .collect();
-                    let mut info = 0;
-                    if !jumps.is_empty() {
-                        let next = paths.len() as u32;
-                        let id = *path_ids.entry(jumps.clone()).or_insert_with(|| {
-                            paths.push(jumps);
-                            next
-                        });
-                        info = id + 1;
-                    }
-                    if step.mv.finished {
+                        board.roll_end(Square::new(square as u32), rolls_before, outcome.total);
+                    let mut info = step.walk.first.map_or(0, |j| j as u32 + 1);
+                    if step.finished {
                         info |= FINISHED;
                     }
                     if step.extra_roll {
                         info |= EXTRA;
                         has_extra = true;
                     }
-                    entries.push(TableEntry::new(step.mv.end.get() * rolls as u32, info));
-                    ends.push(step.mv.end.get());
+                    entries.push(TableEntry::new(step.end.get() * rolls as u32, info));
+                    ends.push(step.end.get());
                 }
             }
         }
-        let single_jumps = paths.iter().all(|p| p.len() == 1);
+        let chains = board.chain_index();
+        let next: Vec<u32> = (0..board.jumps().len())
+            .map(|j| chains.next(j).map_or(NO_NEXT, |n| n as u32))
+            .collect();
         Ok(MoveTable {
-            single_jumps,
+            single_jumps: !chains.any_chained(),
             squares,
             rolls,
             phase_starts,
             entries,
             ends,
-            paths,
+            next,
+            upstream_first: chains.upstream_first().to_vec(),
             has_extra,
             start: board.rules().start().get(),
         })
@@ -204,36 +197,6 @@ impl MoveTable {
         (board.last().index() as u64 + 1)
             * board.rules().dice().outcomes().len() as u64
             * phase_starts(board).len() as u64
-    }
-
-    /// An upper bound of the jumps listed over all distinct paths of a
-    /// table of `board`: under `forbid` one per jump; under `follow` a
-    /// path is a jump and the rest of its chain, so at most the sum over
-    /// jumps of their chain's length, found in one pass with memoisation.
-    pub fn path_jumps_bound(board: &Board) -> u64 {
-        let jumps = board.jumps();
-        let mut depth: Vec<u64> = vec![0; jumps.len()];
-        let mut total = 0u64;
-        let mut stack = Vec::new();
-        for start in 0..jumps.len() {
-            let mut j = start;
-            // Validation rules out cycles under `follow` (and `forbid` has
-            // no chains); the length check only keeps this loop finite.
-            while depth[j] == 0 && stack.len() <= jumps.len() {
-                stack.push(j);
-                match board.jump_index(jumps[j].to()) {
-                    Some(next) => j = next,
-                    None => break,
-                }
-            }
-            let mut below = depth[j];
-            while let Some(k) = stack.pop() {
-                below += 1;
-                depth[k] = below;
-            }
-            total = total.saturating_add(depth[start]);
-        }
-        total
     }
 
     /// Squares 0..=N: the number of rows of one phase.
@@ -258,15 +221,24 @@ impl MoveTable {
         self.has_extra
     }
 
-    /// Whether every move takes at most one jump (then path ids and jumps
-    /// correspond one to one).
+    /// Whether every move takes at most one jump (then a path is its jump).
     pub(crate) fn single_jumps(&self) -> bool {
         self.single_jumps
     }
 
-    /// Number of distinct jump paths.
+    /// Number of path ids: one per jump, the path being that jump's chain.
     pub(crate) fn paths(&self) -> usize {
-        self.paths.len()
+        self.next.len()
+    }
+
+    /// Per jump, the jump its chain takes next, or [`NO_NEXT`].
+    pub(crate) fn next(&self) -> &[u32] {
+        &self.next
+    }
+
+    /// Every jump, each before the jump it leads to.
+    pub(crate) fn upstream_first(&self) -> &[u32] {
+        &self.upstream_first
     }
 
     /// The square every token starts on.
@@ -311,10 +283,11 @@ impl MoveTable {
     }
 
     /// The jumps (indices into [`Board::jumps`]) of path `id` (1-based as in
-    /// [`TableEntry::info`]).
-    #[inline]
-    pub(crate) fn path(&self, id: u32) -> &[u32] {
-        &self.paths[id as usize - 1]
+    /// [`TableEntry::info`]): jump `id − 1` and the rest of its chain.
+    pub(crate) fn path(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
+        std::iter::successors(Some(id - 1), |&j| {
+            Some(self.next[j as usize]).filter(|&n| n != NO_NEXT)
+        })
     }
 
     /// Where a roll of outcome index `roll` from `square`, made after
@@ -324,14 +297,18 @@ impl MoveTable {
     ///
     /// # Panics
     /// If `square` is past the last square or `roll` past the dice's totals.
-    pub fn lookup(&self, square: Square, rolls_before: u32, roll: usize) -> TableMove<'_> {
+    pub fn lookup(&self, square: Square, rolls_before: u32, roll: usize) -> TableMove {
         assert!(square.index() < self.squares && roll < self.rolls);
         let i = (self.phase_of(rolls_before) * self.squares + square.index()) * self.rolls + roll;
         let e = self.entries[i];
         let path = e.info() & PATH;
         TableMove {
             end: Square::new(self.ends[i]),
-            jumps: if path == 0 { &[] } else { self.path(path) },
+            jumps: if path == 0 {
+                Vec::new()
+            } else {
+                self.path(path).collect()
+            },
             finished: e.finished(),
             extra_roll: e.info() & EXTRA != 0,
         }
@@ -340,11 +317,11 @@ impl MoveTable {
 
 /// One roll as the table has it; see [`MoveTable::lookup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableMove<'a> {
+pub struct TableMove {
     /// Where the roll ends.
     pub end: Square,
-    /// The jumps taken, as indices into [`Board::jumps`].
-    pub jumps: &'a [u32],
+    /// The jumps taken, as indices into [`Board::jumps`], in order.
+    pub jumps: Vec<u32>,
     /// Whether the token reached the last square.
     pub finished: bool,
     /// Whether the same player rolls again.
@@ -401,7 +378,7 @@ mod tests {
                         .map(|j| board.jump_index(j.from()).unwrap() as u32)
                         .collect();
                     assert_eq!(
-                        (got.end, got.jumps.to_vec(), got.finished, got.extra_roll),
+                        (got.end, got.jumps, got.finished, got.extra_roll),
                         (step.mv.end, jumps, step.mv.finished, step.extra_roll),
                         "square {square}, roll {}, rolls before {before}",
                         outcome.total
@@ -469,6 +446,6 @@ mod tests {
         let table = MoveTable::new(&board).unwrap();
         let mv = table.lookup(Square::OFF_BOARD, 0, 2);
         assert_eq!(mv.end, Square::new(22));
-        assert_eq!(mv.jumps, &[0, 1]);
+        assert_eq!(mv.jumps, [0, 1]);
     }
 }
