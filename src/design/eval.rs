@@ -512,26 +512,31 @@ impl Base {
 /// summed until every chain's survival is below
 /// [`tolerance::ADVANTAGE_TAIL`] (as [`first_seat_advantage`]).
 fn lanes_advantage(n: usize, start: usize, chains: &[Vec<(u32, u32, f64)>]) -> [f64; LANES] {
-    // One list of transitions for all lanes: each lane's probability of
-    // each (from, to), zero where a lane lacks it.
-    let mut merged: Vec<(u32, u32, [f64; LANES])> = Vec::new();
-    {
-        let mut all: Vec<(u32, u32, usize, f64)> = chains
-            .iter()
-            .enumerate()
-            .flat_map(|(l, c)| c.iter().map(move |&(s, t, p)| (s, t, l, p)))
-            .collect();
-        all.sort_unstable_by_key(|&(s, t, l, _)| (s, t, l));
-        for (s, t, l, p) in all {
-            match merged.last_mut() {
-                Some((ms, mt, ps)) if *ms == s && *mt == t => ps[l] += p,
-                _ => {
-                    let mut ps = [0.0; LANES];
-                    ps[l] = p;
-                    merged.push((s, t, ps));
-                }
-            }
+    // One list of transitions for all lanes, by column (the state moved
+    // to), so that each state's new mass is summed in registers and stored
+    // once: each lane's probability of each (from, to), zero where a lane
+    // lacks it.
+    let mut all: Vec<(u32, u32, usize, f64)> = chains
+        .iter()
+        .enumerate()
+        .flat_map(|(l, c)| c.iter().map(move |&(s, t, p)| (t, s, l, p)))
+        .collect();
+    all.sort_unstable_by_key(|&(t, s, l, _)| (t, s, l));
+    let mut column = vec![0usize; n + 3];
+    let mut from: Vec<u32> = Vec::with_capacity(all.len());
+    let mut probability: Vec<[f64; LANES]> = Vec::with_capacity(all.len());
+    let mut last = None;
+    for (t, s, l, p) in all {
+        if last != Some((t, s)) {
+            from.push(s);
+            probability.push([0.0; LANES]);
+            column[t as usize + 1] = from.len();
+            last = Some((t, s));
         }
+        probability[from.len() - 1][l] += p;
+    }
+    for t in 1..column.len() {
+        column[t] = column[t].max(column[t - 1]);
     }
     let sink = n + 1;
     let mut pi = vec![[0.0; LANES]; n + 2];
@@ -541,27 +546,26 @@ fn lanes_advantage(n: usize, start: usize, chains: &[Vec<(u32, u32, f64)>]) -> [
     let mut next = vec![[0.0; LANES]; n + 2];
     let mut ties = [0.0; LANES];
     for _ in 0..tolerance::MAX_DISTRIBUTION_TURNS {
-        for x in next.iter_mut() {
-            *x = [0.0; LANES];
-        }
-        for &(s, t, ref ps) in &merged {
-            let from = pi[s as usize];
-            let to = &mut next[t as usize];
-            for l in 0..LANES {
-                to[l] += from[l] * ps[l];
-            }
-        }
-        let finished = next[sink];
         let mut left = [0.0; LANES];
-        for x in &next[..sink] {
-            for l in 0..LANES {
-                left[l] += x[l];
+        for (t, into) in next.iter_mut().enumerate() {
+            let mut sum = [0.0; LANES];
+            let range = column[t]..column[t + 1];
+            for (&s, ps) in from[range.clone()].iter().zip(&probability[range]) {
+                let mass = &pi[s as usize];
+                for l in 0..LANES {
+                    sum[l] += mass[l] * ps[l];
+                }
             }
+            if t < sink {
+                for l in 0..LANES {
+                    left[l] += sum[l];
+                }
+            }
+            *into = sum;
         }
         for l in 0..LANES {
-            ties[l] += finished[l] * finished[l];
+            ties[l] += next[sink][l] * next[sink][l];
         }
-        next[sink] = [0.0; LANES];
         std::mem::swap(&mut pi, &mut next);
         if left.iter().all(|&x| x < tolerance::ADVANTAGE_TAIL) {
             break;
