@@ -204,13 +204,19 @@ pub enum DesignError {
     },
     /// The board is larger than the design tools handle.
     #[error(
-        "the design tools handle boards of at most {limit} squares (the solved chain is held densely); this one has {squares}"
+        "the design tools (analyze --sensitivity, tune, generate --target-turns) handle boards of at most {limit} squares: \
+         they hold the inverse of the solved chain densely, 8·N² bytes built in about N³ operations \
+         (at {limit} squares 18 MB and 3.4e9), and this board of {squares} squares would need {megabytes} MB and {operations:.1e}"
     )]
     TooLarge {
         /// The board's squares.
         squares: u32,
         /// [`MAX_UPDATE_STATES`].
         limit: usize,
+        /// The dense inverse of this board's chain, in MB (8·N² bytes).
+        megabytes: u64,
+        /// Operations to build it, N³.
+        operations: f64,
     },
     /// The update and a fresh solve disagree past
     /// [`tolerance::UPDATE_AGREEMENT`](crate::markov::tolerance::UPDATE_AGREEMENT):
@@ -257,9 +263,12 @@ pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
 /// [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares.
 pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
     if squares as usize > eval::MAX_UPDATE_STATES {
+        let n = u64::from(squares);
         return Err(DesignError::TooLarge {
             squares,
             limit: eval::MAX_UPDATE_STATES,
+            megabytes: 8 * n * n / 1_000_000,
+            operations: (n as f64).powi(3),
         });
     }
     Ok(())

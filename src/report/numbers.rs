@@ -1,33 +1,54 @@
 //! How figures are written for people, in one place, so that every command
 //! and report writes the same figure the same way.
 //!
-//! The rule for probabilities: a value that fixed-point notation would
-//! round to zero, or to one or two digits, is written in scientific notation
-//! with three significant digits (`1.23e-5`), never as `0.000000`; zero is
-//! `0`. Nothing is ever written with an exponent of zero (`1.0e0`).
+//! The rule for probabilities, in the text output and the reports alike:
+//! at least three significant digits, never a rounded `0.0000`; zero is
+//! `0`; scientific notation (`1.23e-5`) below [`SCIENTIFIC_BELOW`], plain
+//! decimals from there up, as many as the caller asks and more when three
+//! significant digits need them (`0.00157` at four decimals). Nothing is
+//! ever written with an exponent of zero (`1.0e0`).
 
-/// Below this, a probability is written in scientific notation: with the
-/// four to six decimals the text uses, anything smaller keeps at most two
-/// significant digits.
+/// Below this, a probability is written in scientific notation with
+/// [`SIGNIFICANT_DIGITS`] digits. One threshold for every output: from
+/// 0.001 up, five decimals at most carry three significant digits
+/// (`0.00157`), which still reads as a plain number in a table; below it
+/// the leading zeros would outnumber the digits that say something.
 pub const SCIENTIFIC_BELOW: f64 = 1e-3;
 
-/// A probability (or any small non-negative figure) with `decimals`
-/// decimals, or in scientific notation with three significant digits when
-/// it is below [`SCIENTIFIC_BELOW`].
+/// Significant digits a probability keeps, at the least.
+pub const SIGNIFICANT_DIGITS: usize = 3;
+
+/// A probability (or a signed difference of two) with `decimals`
+/// decimals, or more where three significant digits need them, or in
+/// scientific notation with three significant digits when its magnitude is
+/// below [`SCIENTIFIC_BELOW`].
 ///
 /// # Example
 /// ```
 /// use snakeladder::numbers::probability;
 /// assert_eq!(probability(0.111_111_1, 6), "0.111111");
+/// assert_eq!(probability(0.507_803, 4), "0.5078");
+/// assert_eq!(probability(0.001_566, 4), "0.00157");
 /// assert_eq!(probability(2.5e-7, 6), "2.50e-7");
 /// assert_eq!(probability(0.0, 6), "0");
 /// ```
 pub fn probability(p: f64, decimals: usize) -> String {
+    let magnitude = p.abs();
     if p == 0.0 {
         "0".to_string()
-    } else if p.is_finite() && p.abs() < SCIENTIFIC_BELOW {
-        format!("{p:.2e}")
+    } else if p.is_finite() && magnitude < SCIENTIFIC_BELOW {
+        format!("{p:.*e}", SIGNIFICANT_DIGITS - 1)
     } else {
+        // The first significant digit's place after the point: 1 for
+        // 0.1..1, 2 for 0.01..0.1, 3 for 0.001..0.01.
+        let place = if !p.is_finite() || magnitude >= 0.1 {
+            1
+        } else if magnitude >= 0.01 {
+            2
+        } else {
+            3
+        };
+        let decimals = decimals.max(place + SIGNIFICANT_DIGITS - 1);
         format!("{p:.decimals$}")
     }
 }
@@ -112,6 +133,10 @@ mod tests {
         }
         assert_eq!(probability(9.99e-4, 6), "9.99e-4");
         assert_eq!(probability(1e-3, 6), "0.001000");
+        assert_eq!(probability(1e-3, 4), "0.00100");
+        assert_eq!(probability(0.009_996, 4), "0.01000");
+        assert_eq!(probability(0.012_34, 4), "0.0123");
+        assert_eq!(probability(-0.004_21, 4), "-0.00421");
         assert_eq!(tiny(0.25), "0.25");
     }
 

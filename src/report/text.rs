@@ -2,29 +2,15 @@
 //! notation when small, tick labels that differ) and strings from a board
 //! file made safe for Markdown, HTML and SVG.
 
-/// Probabilities below this print in scientific notation: at four decimals
-/// they would keep fewer than three significant digits (or read `0.0000`).
-pub const SMALL_PROBABILITY: f64 = 1e-2;
-
 /// Tick labels below this magnitude print in scientific notation (`5e-4`);
 /// above it a few decimals read better on an axis (`0.005`).
 pub const SMALL_TICK: f64 = 1e-3;
 
-/// Significant digits of a small probability in scientific notation.
-pub const SMALL_DIGITS: usize = 3;
-
-/// A probability (or any figure of that size) as a report prints it:
-/// `0` for zero, four decimals from [`SMALL_PROBABILITY`] up, and
-/// otherwise scientific notation with [`SMALL_DIGITS`] significant digits
-/// (`3.14e-7`), so a small value is never shown as `0.0000`.
+/// A probability (or any figure of that size) as a report prints it: the
+/// one rule of [`crate::numbers::probability`] at four decimals (`0.5078`,
+/// `0.00157`, `3.14e-7`).
 pub fn probability(p: f64) -> String {
-    if p == 0.0 {
-        "0".to_string()
-    } else if p.abs() >= SMALL_PROBABILITY || !p.is_finite() {
-        format!("{p:.4}")
-    } else {
-        format!("{p:.*e}", SMALL_DIGITS - 1)
-    }
+    crate::numbers::probability(p, 4)
 }
 
 /// A signed difference printed like [`probability`], with its sign.
@@ -169,8 +155,8 @@ pub(crate) mod tests {
     #[test]
     fn probabilities_keep_three_significant_digits_when_small() {
         assert_eq!(probability(0.01), "0.0100");
-        assert_eq!(probability(0.001_566), "1.57e-3");
-        assert_eq!(probability(0.009_996), "1.00e-2");
+        assert_eq!(probability(0.001_566), "0.00157");
+        assert_eq!(probability(0.000_999_6), "1.00e-3");
         assert_eq!(probability(1.234_56e-12), "1.23e-12");
         assert_eq!(probability(-2.5e-6), "-2.50e-6");
         assert_eq!(signed(2.5e-6), "+2.50e-6");
