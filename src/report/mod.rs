@@ -21,9 +21,11 @@
 pub(crate) mod board;
 pub mod charts;
 pub mod cross;
+mod levers;
 pub mod numbers;
 pub(crate) mod text;
 
+use crate::design::Sensitivity;
 use crate::markov::analysis::limits::Figure;
 use crate::markov::analysis::shortest::probability_text;
 use crate::markov::analysis::{Analysis, JumpFigures};
@@ -102,6 +104,7 @@ pub struct Report<'a> {
     board: &'a Board,
     analysis: &'a Analysis,
     cross: Option<&'a CrossCheck>,
+    sensitivity: Option<&'a Sensitivity>,
 }
 
 impl<'a> Report<'a> {
@@ -111,6 +114,7 @@ impl<'a> Report<'a> {
             board,
             analysis,
             cross: None,
+            sensitivity: None,
         }
     }
 
@@ -118,6 +122,18 @@ impl<'a> Report<'a> {
     pub fn with_cross_check(self, cross: &'a CrossCheck) -> Report<'a> {
         Report {
             cross: Some(cross),
+            ..self
+        }
+    }
+
+    /// Adds a section ranking the single changes to one jump by their
+    /// effect on the mean length (and the first seat's advantage, when the
+    /// sensitivity has it), after the jumps: what a designer would change.
+    /// `sensitivity` must be [`design::sensitivity`](crate::design::sensitivity)
+    /// of the report's board.
+    pub fn with_sensitivity(self, sensitivity: &'a Sensitivity) -> Report<'a> {
+        Report {
+            sensitivity: Some(sensitivity),
             ..self
         }
     }
@@ -135,7 +151,8 @@ impl<'a> Report<'a> {
 
     /// The report as Markdown; with `stem`, it links its charts as SVG
     /// files beside it (`<stem>-length.svg`, `<stem>-board.svg`,
-    /// `<stem>-seats.svg`, `<stem>-jumps.svg`, those that can be drawn),
+    /// `<stem>-seats.svg`, `<stem>-jumps.svg`, `<stem>-levers.svg` with a
+    /// sensitivity, those that can be drawn),
     /// returned in [`Rendered::files`] for the caller to write.
     pub fn render_markdown(&self, stem: Option<&str>) -> Rendered {
         let omitted = omissions(self.board, self.analysis);
@@ -150,6 +167,7 @@ impl<'a> Report<'a> {
             stem,
             &omitted,
             self.cross,
+            self.sensitivity,
         );
         Rendered {
             document: md,
@@ -163,7 +181,14 @@ impl<'a> Report<'a> {
         let omitted = omissions(self.board, self.analysis);
         let mut page = String::new();
         // Writing to a String cannot fail.
-        let _ = write_html(&mut page, self.board, self.analysis, &omitted, self.cross);
+        let _ = write_html(
+            &mut page,
+            self.board,
+            self.analysis,
+            &omitted,
+            self.cross,
+            self.sensitivity,
+        );
         Rendered {
             document: page,
             files: Vec::new(),
@@ -253,6 +278,7 @@ fn write_markdown(
     stem: Option<&str>,
     omitted: &[Omission],
     cross: Option<&CrossCheck>,
+    sensitivity: Option<&Sensitivity>,
 ) -> std::fmt::Result {
     writeln!(md, "# {}\n", text::markdown(title(a)))?;
     writeln!(
@@ -328,12 +354,26 @@ fn write_markdown(
         writeln!(md, "{}\n", c.summary())?;
         writeln!(md, "{}", cross_table(c, a).markdown())?;
     }
-    // The sensitivity ranking of the design tools (issue 16) belongs here,
-    // after the jumps, once the analysis provides it.
+    if let Some(s) = sensitivity.filter(|s| !s.variants.is_empty()) {
+        writeln!(md, "## {LEVERS}\n")?;
+        writeln!(md, "{}\n", text::markdown(&levers::summary(s)))?;
+        writeln!(md, "{}", levers::table(s).markdown())?;
+        md_chart(
+            md,
+            files,
+            stem,
+            "levers",
+            "levers",
+            levers::chart(s, Size::WIDE),
+        )?;
+    }
     writeln!(md, "## Most visited squares\n")?;
     write!(md, "{}", squares_table(a).markdown())?;
     Ok(())
 }
+
+/// The title of the sensitivity section.
+const LEVERS: &str = "What one change to one jump does";
 
 const BOARD_NOTE: &str = "Ladders in green (a dot at the foot, where one is taken), snakes in red (the head where one is met); each square shaded by the expected number of times a player's turn ends there.";
 
@@ -515,6 +555,7 @@ fn write_html(
     a: &Analysis,
     omitted: &[Omission],
     cross: Option<&CrossCheck>,
+    sensitivity: Option<&Sensitivity>,
 ) -> std::fmt::Result {
     let title = text::html(title(a));
     writeln!(
@@ -626,8 +667,17 @@ fn write_html(
         writeln!(h, "<p>{}</p>", text::html(&c.summary()))?;
         write!(h, "{}", cross_table(c, a).html())?;
     }
-    // The sensitivity ranking of the design tools (issue 16) belongs here,
-    // after the jumps, once the analysis provides it.
+    if let Some(s) = sensitivity.filter(|s| !s.variants.is_empty()) {
+        writeln!(h, "<h2 id=\"levers\">{LEVERS}</h2>")?;
+        writeln!(h, "<p>{}</p>", text::html(&levers::summary(s)))?;
+        write!(h, "{}", levers::table(s).html())?;
+        figure(
+            h,
+            "levers",
+            levers::chart(s, Size::WIDE),
+            levers::chart(s, Size::NARROW),
+        )?;
+    }
 
     writeln!(h, "<h2 id=\"squares\">Most visited squares</h2>")?;
     write!(h, "{}", squares_table(a).html())?;
@@ -1010,6 +1060,62 @@ mod tests {
         }
         assert!(report.files.iter().all(|f| f.svg.starts_with("<svg")));
         assert!(report.omitted.is_empty());
+    }
+
+    /// The sensitivity section ranks the variants, and its figures are
+    /// those of the changed board analysed afresh.
+    #[test]
+    fn the_sensitivity_section_shows_the_biggest_levers() {
+        let board = Board::builtin_default();
+        let a = Analysis::new(&board, &Options::default()).unwrap();
+        let s = crate::design::sensitivity(&board, true).unwrap();
+        let report = Report::new(&board, &a).with_sensitivity(&s);
+        let md = report.render_markdown(Some("out"));
+        assert!(md.document.contains(&format!("## {LEVERS}")));
+        assert!(md.files.iter().any(|f| f.name == "out-levers.svg"));
+        let section = &md.document[md.document.find(LEVERS).unwrap()..];
+        let rows = section
+            .lines()
+            .take_while(|l| !l.starts_with("## Most"))
+            .filter(|l| l.starts_with("| ladder") || l.starts_with("| snake"))
+            .count();
+        assert_eq!(rows, levers::TABLE_VARIANTS.min(s.variants.len()));
+        // The first row: the variant with the largest change of the mean,
+        // re-analysed on its own board.
+        let top = &s.variants[0];
+        assert!(
+            s.variants
+                .iter()
+                .all(|v| v.mean_change.abs() <= top.mean_change.abs())
+        );
+        let mut changed = board.spec();
+        let pair = |j: crate::Jump| [i64::from(j.from().get()), i64::from(j.to().get())];
+        for list in [&mut changed.ladders, &mut changed.snakes] {
+            if let Some(i) = list.iter().position(|&p| p == pair(top.change.before)) {
+                match top.change.after {
+                    Some(after) => list[i] = pair(after),
+                    None => {
+                        list.remove(i);
+                    }
+                }
+            }
+        }
+        let fresh =
+            Analysis::new(&Board::from_spec(&changed).unwrap(), &Options::default()).unwrap();
+        let first_row = section
+            .lines()
+            .find(|l| l.starts_with("| ladder") || l.starts_with("| snake"))
+            .unwrap();
+        assert!(
+            first_row.contains(&format!("| {:.4} |", fresh.turns.mean)),
+            "{first_row} vs {}",
+            fresh.turns.mean
+        );
+        let html = report.html();
+        assert!(html.contains("<h2 id=\"levers\">"));
+        assert!(html.contains("single changes that move the mean length most"));
+        // Without it, no section.
+        assert!(!Report::new(&board, &a).markdown().contains(LEVERS));
     }
 
     #[test]

@@ -4,7 +4,7 @@ use crate::common::{self, CliError};
 use crate::memory;
 use crate::output::Output;
 use clap::ValueEnum;
-use snakeladder::{Analysis, CrossCheck, CrossCheckError, Options, Report, Seed};
+use snakeladder::{Analysis, CrossCheck, CrossCheckError, Options, Report, Seed, design};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -44,7 +44,8 @@ pub struct Args {
     /// Write the report to this file (atomically: a failure never leaves a
     /// truncated file or clobbers the old one) instead of standard output.
     /// A Markdown report writes its charts beside it, as `<name>-length.svg`,
-    /// `<name>-board.svg`, `<name>-seats.svg` and `<name>-jumps.svg`.
+    /// `<name>-board.svg`, `<name>-seats.svg`, `<name>-jumps.svg` and, with
+    /// `--sensitivity`, `<name>-levers.svg`.
     #[arg(long, short)]
     output: Option<PathBuf>,
     /// Player counts for the seat odds, comma-separated.
@@ -60,9 +61,16 @@ pub struct Args {
     #[arg(long, value_parser = memory::parse_bytes)]
     max_memory: Option<u64>,
     /// Most multiply-adds one optional figure may take before its section is
-    /// left out with a note. Default 2e10, about half a minute.
-    #[arg(long)]
+    /// left out with a note. Default 2e10, about half a minute; at most 1e18.
+    #[arg(long, value_parser = memory::parse_work)]
     max_work: Option<f64>,
+    /// Also rank every jump by its effect, in a section after the jumps:
+    /// the mean length (and, with 2 among --players, the first seat's
+    /// advantage) with it removed or its start or end moved by ±1, ±2, ±5
+    /// squares. As `analyze --sensitivity`; boards over 1,500 squares are
+    /// refused (exit 3).
+    #[arg(long)]
+    sensitivity: bool,
     /// Also simulate this many games and show each simulated figure, with
     /// its standard error, beside the exact one (as `check` compares them).
     #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u64).range(1..))]
@@ -82,6 +90,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         _ => None,
     };
     let board = common::load_board(args.board.as_deref())?;
+    let two_players = args.players.contains(&2);
     let mut options = Options::default()
         .players(args.players)
         .exact(args.exact)
@@ -90,6 +99,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         options = options.max_work(w);
     }
     let analysis = Analysis::new(&board, &options)?;
+    let sensitivity = if args.sensitivity {
+        Some(design::sensitivity(&board, two_players)?)
+    } else {
+        None
+    };
     let mut notes = Vec::new();
     let cross = match args.cross_check {
         None => None,
@@ -109,6 +123,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut doc = Report::new(&board, &analysis);
     if let Some(c) = &cross {
         doc = doc.with_cross_check(c);
+    }
+    if let Some(s) = &sensitivity {
+        doc = doc.with_sensitivity(s);
     }
     let rendered = match (format, output.as_ref().map(|(path, _)| *path)) {
         (Format::Html, _) => doc.render_html(),
