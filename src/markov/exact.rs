@@ -380,62 +380,21 @@ pub fn moments(board: &Board, chain: &Chain) -> Result<(BigRational, BigRational
     Ok((mean, variance))
 }
 
-/// The exact row of Q from state `s`: (state, probability), merged.
+/// The exact row of Q from state `s`: (state, probability), merged, by the
+/// same construction as the `f64` kernel ([`chain::exact_row`]).
 fn exact_row(
     board: &Board,
     chain: &Chain,
     s: usize,
 ) -> Result<Vec<(usize, BigRational)>, ExactError> {
     let outcomes = board.rules().dice().exact_outcomes();
-    let p_on = board
-        .rules()
-        .extra_turn()
-        .map_or_else(BigRational::zero, |x| {
-            outcomes
-                .iter()
-                .find(|(t, _)| *t == x.on())
-                .map_or_else(BigRational::zero, |(_, p)| p.clone())
-        });
-    let square = chain.square(crate::markov::chain::StateIndex::new(s));
-    let path = chain::turn_path(board, square, &p_on, |_, len| {
-        len < MAX_EXACT_ROLLS_PER_TURN
-    });
-    if path.cut.is_some() {
-        return Err(ExactError::TurnTooLong {
+    let square = chain.square(chain::StateIndex::new(s));
+    chain::exact_row(board, chain, square, &outcomes, MAX_EXACT_ROLLS_PER_TURN).ok_or(
+        ExactError::TurnTooLong {
             square,
             limit: MAX_EXACT_ROLLS_PER_TURN,
-        });
-    }
-    let repeat = path
-        .cycle
-        .as_ref()
-        .map(|(c, q)| (*c, (BigRational::one() - q).recip()));
-    let mut row: Vec<(usize, BigRational)> = Vec::new();
-    for (i, layer) in path.layers.iter().enumerate() {
-        let weight = match &repeat {
-            Some((c, m)) if i >= *c => &layer.weight * m,
-            _ => layer.weight.clone(),
-        };
-        for (total, p) in &outcomes {
-            let step = board.play_roll(layer.square, layer.rolls_before, *total);
-            if step.extra_roll || step.mv.finished {
-                continue;
-            }
-            let e = chain
-                .state_of(step.mv.end)
-                .expect("a turn ends on a state of the chain");
-            row.push((e.get(), &weight * p));
-        }
-    }
-    row.sort_by_key(|(e, _)| *e);
-    let mut merged: Vec<(usize, BigRational)> = Vec::with_capacity(row.len());
-    for (e, p) in row {
-        match merged.last_mut() {
-            Some((last, q)) if *last == e => *q += p,
-            _ => merged.push((e, p)),
-        }
-    }
-    Ok(merged)
+        },
+    )
 }
 
 /// Fraction-free elimination of an augmented integer system `[A | b]`
