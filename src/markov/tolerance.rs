@@ -89,9 +89,10 @@ pub const TIE: f64 = 1e-9;
 /// 2⁻⁵³ doubled, for the rounding of the dice probabilities themselves.
 pub const KERNEL_ROUNDING: f64 = f64::EPSILON;
 
-/// A mean whose relative error bound exceeds this is recomputed exactly
-/// when exact arithmetic is affordable, and otherwise printed with a
-/// warning naming the bound (every printed mean to 1e-9).
+/// A mean or variance whose relative error bound exceeds this is
+/// recomputed exactly when exact arithmetic is affordable, and otherwise
+/// printed with a warning naming the bound (every printed mean and variance
+/// to 1e-9).
 pub const MEAN_TRUST: f64 = 1e-9;
 
 /// A length distribution whose tail is above this when it stops was cut
