@@ -257,7 +257,7 @@ pub fn chain_bytes(board: &Board) -> u64 {
             } else {
                 bonus.p.ln()
             };
-            let normal = (f64::MIN_POSITIVE.ln() / ln_p).ceil().max(1.0) as u64 + 1;
+            let normal = ((f64::MIN_POSITIVE.ln() / ln_p).ceil().max(1.0) as u64).saturating_add(1);
             let rule = match (x.max_extra(), x.forfeit_after()) {
                 (Some(m), Some(k)) => u64::from(m + 1).min(u64::from(k)),
                 (Some(m), None) => u64::from(m) + 1,
