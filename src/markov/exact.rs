@@ -210,7 +210,9 @@ pub fn moments_within(
     }
     let bits = scaled
         .iter()
-        .flat_map(|(scale, row)| std::iter::once(scale.bits()).chain(row.iter().map(|(_, v)| v.bits())))
+        .flat_map(|(scale, row)| {
+            std::iter::once(scale.bits()).chain(row.iter().map(|(_, v)| v.bits()))
+        })
         .max()
         .unwrap_or(1)
         + 1;
@@ -595,7 +597,10 @@ mod tests {
         // 1/6 (a 2 from 0, a 1 from 1), so T is geometric: (5/6)/(1/6)² = 30.
         let b = Board::from_json_str(r#"{"squares": 2}"#).unwrap();
         let c = Chain::compile(&b).unwrap();
-        assert_eq!(moments_within(&b, &c, f64::INFINITY).unwrap().1, ratio(30, 1));
+        assert_eq!(
+            moments_within(&b, &c, f64::INFINITY).unwrap().1,
+            ratio(30, 1)
+        );
         assert!(matches!(
             moments_within(&b, &c, 1.0),
             Err(ExactError::TooMuchWork { .. })

@@ -143,11 +143,7 @@ pub fn variance_error_bound(
         return f64::INFINITY;
     }
     let eps = chain.entry_rounding() + chain.dropped();
-    let ratio = y
-        .iter()
-        .zip(t)
-        .map(|(y, t)| y / t)
-        .fold(0.0_f64, f64::max);
+    let ratio = y.iter().zip(t).map(|(y, t)| y / t).fold(0.0_f64, f64::max);
     let e1 = mean_bound;
     let ey = r / (1.0 - r) + e1 + eps * ratio * (1.0 + r);
     let (ts, ys) = (t[start], y[start]);
@@ -156,7 +152,10 @@ pub fn variance_error_bound(
         return f64::INFINITY;
     }
     let u = f64::EPSILON / 2.0;
-    let error = 2.0 * ey * ys + e1 * ts + (2.0 * e1 + e1 * e1) * ts * ts + 4.0 * u * (2.0 * ys + ts + ts * ts);
+    let error = 2.0 * ey * ys
+        + e1 * ts
+        + (2.0 * e1 + e1 * e1) * ts * ts
+        + 4.0 * u * (2.0 * ys + ts + ts * ts);
     error / variance
 }
 
