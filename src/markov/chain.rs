@@ -39,7 +39,7 @@
 //! still going falls below `f64::MIN_POSITIVE` (2.2e-308), where rounding
 //! of a row sum of 1 is 1e-16; that remainder is reported by
 //! [`Chain::dropped`]. Exact mode builds its rows with the same function,
-//! [`turn_rolls`], over fractions (docs/turn-kernel.md).
+//! `turn_rolls`, over fractions (docs/turn-kernel.md).
 
 use crate::{Board, Square, markov::tolerance};
 use num_rational::BigRational;
