@@ -34,14 +34,16 @@
 //! probabilities), never as `1 − q` in `f64`, so a die whose bonus total
 //! has probability within an ulp of 1 still gets rows that sum to 1.
 //!
-//! A path is cut only past [`tolerance::BONUS_FULL_ROLLS`] rolls, when the
-//! probability that the turn is still going is below
-//! [`tolerance::BONUS_CUTOFF`] (1e-18, under the resolution of a row sum),
-//! which happens only on boards long enough for a turn to make that many
-//! bonus rolls; the mass dropped is reported by [`Chain::dropped`].
+//! No path is left out while its probability is a normal `f64`: the `f64`
+//! rows follow a turn until it ends, repeats, or the probability that it is
+//! still going falls below `f64::MIN_POSITIVE` (2.2e-308), where rounding
+//! of a row sum of 1 is 1e-16; that remainder is reported by
+//! [`Chain::dropped`]. Exact mode builds its rows with the same function,
+//! `turn_rolls`, over fractions (docs/turn-kernel.md).
 
 use crate::{Board, Square, markov::tolerance};
-use num_traits::Num;
+use num_rational::BigRational;
+use num_traits::{Num, One};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
@@ -218,6 +220,8 @@ impl Chain {
             .saturating_mul(board.rules().dice().outcomes().len())
             .min(1 << 20);
         let mut raw = RawRows::with_capacity(guess);
+        let outcomes = float_outcomes(board);
+        let bonus = Bonus::over(board, &outcomes);
         let mut path = TurnPath {
             layers: Vec::new(),
             cycle: None,
@@ -226,7 +230,7 @@ impl Chain {
         found[start.index()] = 0;
         let mut next = 0;
         while next < order.len() {
-            raw_row(board, order[next], &mut raw, &mut path);
+            raw_row(board, order[next], &outcomes, &bonus, &mut raw, &mut path);
             for &(end, _, _) in raw.ends(next) {
                 if end != last && found[end.index()] == UNSEEN {
                     found[end.index()] = order.len() as u32;
@@ -422,9 +426,9 @@ impl Chain {
         &self.rests[self.rest_offsets[state.get()]..self.rest_offsets[state.get() + 1]]
     }
 
-    /// The largest probability dropped from any row by cutting a long chain
-    /// of bonus rolls (below [`tolerance::BONUS_CUTOFF`]; 0 when no path was
-    /// cut).
+    /// The largest probability left out of any row because a turn's bonus
+    /// rolls went on past the normal range of `f64` (below 2.2e-308; 0 when
+    /// no path was cut).
     pub fn dropped(&self) -> f64 {
         self.dropped
     }
@@ -502,9 +506,10 @@ pub(crate) struct Layer<W> {
 pub(crate) struct TurnPath<W> {
     pub layers: Vec<Layer<W>>,
     /// When the bonus rolls return to a square already on the path
-    /// (uncapped, never forfeited): the layers from `.0` on repeat forever,
-    /// each repetition with its weight multiplied by `.1 = p(on)ᴸ`.
-    pub cycle: Option<(usize, W)>,
+    /// (uncapped, never forfeited): the layers from this one on repeat
+    /// forever, each repetition with its weight multiplied by `p(on)ᴸ` for
+    /// the `L` layers of the cycle.
+    pub cycle: Option<usize>,
     /// Probability of going on past the last layer, when the path was cut.
     pub cut: Option<W>,
 }
@@ -561,8 +566,7 @@ fn follow_turn<W: Num + Clone>(
         let square = walk.end;
         if endless {
             if let Some(&c) = seen.get(&square) {
-                let ratio = weight / path.layers[c].weight.clone();
-                path.cycle = Some((c, ratio));
+                path.cycle = Some(c);
                 return;
             }
             seen.insert(square, path.layers.len());
@@ -606,7 +610,7 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
         for (i, layer) in path.layers.iter().enumerate() {
             let bonus = extra.map(|x| board.walk_roll(layer.square, layer.rolls_before, x.on()).0);
             let clean = !bonus.is_some_and(|b| b.takes(board, jump));
-            if path.cycle.as_ref().is_some_and(|(c, _)| i >= *c) && !clean {
+            if path.cycle.is_some_and(|c| i >= c) && !clean {
                 cycle_clean = false;
             }
             let next = if clean { alive[i] * p_on } else { 0.0 };
@@ -614,8 +618,8 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
         }
         let mut ends: Vec<(usize, f64)> = Vec::new();
         for (i, layer) in path.layers.iter().enumerate() {
-            let m0 = match &path.cycle {
-                Some((c, _)) if cycle_clean && i >= *c => bonus.cycle(path.layers.len() - c).1,
+            let m0 = match path.cycle {
+                Some(c) if cycle_clean && i >= c => bonus.cycle(path.layers.len() - c).1,
                 _ => 1.0,
             };
             for outcome in dice.outcomes() {
@@ -642,97 +646,211 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
     out
 }
 
-/// Whether the `f64` kernel follows a turn's bonus rolls to a layer
-/// reached with probability `weight` after `rolls` rolls (see
-/// [`tolerance::BONUS_CUTOFF`] and [`tolerance::BONUS_FULL_ROLLS`]).
-fn keep_float(weight: &f64, rolls: usize) -> bool {
-    *weight > 0.0 && (rolls < tolerance::BONUS_FULL_ROLLS || *weight >= tolerance::BONUS_CUTOFF)
+/// Whether the `f64` kernel follows a turn's bonus rolls to a layer reached
+/// with probability `weight`: while that probability is a normal `f64`.
+/// Below `f64::MIN_POSITIVE` (2.2e-308) every further roll is a subnormal
+/// number whose products no longer carry the relative precision the error
+/// bounds assume ([`tolerance::KERNEL_ROUNDING`]); the turns not followed
+/// then have probability below it, which [`Chain::dropped`] reports.
+fn keep_float(weight: &f64, _rolls: usize) -> bool {
+    *weight >= f64::MIN_POSITIVE
 }
 
-/// The bonus total's probability `p` and its complement `1 − p`, the
-/// complement summed from the other totals so that it keeps its precision
-/// when `p` is within an ulp of 1 (a die whose other faces weigh 1e-16).
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Bonus {
-    pub p: f64,
-    /// `1 − p`, from the other totals' probabilities.
-    pub miss: f64,
+/// The probability of a turn's weight type: `f64` for the compiled chain,
+/// `BigRational` for exact mode. One construction, [`turn_rolls`], serves
+/// both; only the closed form of a cycle differs in how it is evaluated.
+pub(crate) trait Weight: Num + Clone {
+    /// For a cycle of `length` bonus rolls: `q = p(on)ᴸ` and `Σⱼ qʲ =
+    /// 1/(1 − q)`.
+    fn repeat(bonus: &Bonus<Self>, length: usize) -> (Self, Self);
 }
 
-impl Bonus {
-    pub(crate) fn of(board: &Board) -> Bonus {
-        let dice = board.rules().dice();
-        match board.rules().extra_turn() {
-            None => Bonus { p: 0.0, miss: 1.0 },
-            Some(x) => Bonus {
-                p: dice.probability(x.on()),
-                miss: dice
-                    .outcomes()
-                    .iter()
-                    .filter(|o| o.total != x.on())
-                    .map(|o| o.probability)
-                    .sum(),
-            },
-        }
-    }
-
-    /// For a cycle of `length` bonus rolls: `q = pᴸ` and `1/(1 − q)`, the
-    /// sum of its repetitions, with `1 − q = −expm1(L·ln(1 − miss))` so that
-    /// no cancellation loses it when `q` is near 1.
-    pub(crate) fn cycle(&self, length: usize) -> (f64, f64) {
-        let ln_p = if self.miss < 0.5 {
-            (-self.miss).ln_1p()
+impl Weight for f64 {
+    /// `1 − q = −expm1(L·ln(1 − miss))`, so that no cancellation loses it
+    /// when `q` is near 1.
+    fn repeat(bonus: &Bonus<f64>, length: usize) -> (f64, f64) {
+        let ln_p = if bonus.miss < 0.5 {
+            (-bonus.miss).ln_1p()
         } else {
-            self.p.ln()
+            bonus.p.ln()
         };
         let l = length as f64;
         ((l * ln_p).exp(), 1.0 / -(l * ln_p).exp_m1())
     }
 }
 
-/// Builds the row of one square, keyed by square, as the next row of `rows`.
-fn raw_row(board: &Board, from: Square, rows: &mut RawRows, path: &mut TurnPath<f64>) {
-    let last = board.last();
-    let dice = board.rules().dice();
-    let bonus = Bonus::of(board);
-    follow_turn(board, from, &bonus.p, keep_float, path);
-    let [ends, jumps, rests] = *rows.starts.last().expect("starts has a sentinel");
-    let mut rolls_squared = 0.0;
-    // Multiplicities of a layer's contributions: (mass, rolls, rolls²).
-    let cycle = path.cycle.as_ref().map(|&(c, _)| {
-        let length = path.layers.len() - c;
-        let (q, s0) = bonus.cycle(length);
-        let s1 = q * s0 * s0;
-        let s2 = q * (1.0 + q) * s0 * s0 * s0;
-        (c, length as f64, s0, s1, s2)
-    });
-    for (i, layer) in path.layers.iter().enumerate() {
-        let rolls = f64::from(layer.rolls_before) + 1.0;
-        let (m0, m1, m2) = match cycle {
-            Some((c, l, s0, s1, s2)) if i >= c => (
-                s0,
-                rolls * s0 + l * s1,
-                rolls * rolls * s0 + 2.0 * rolls * l * s1 + l * l * s2,
-            ),
-            _ => (1.0, rolls, rolls * rolls),
-        };
-        for outcome in dice.outcomes() {
-            let mass = layer.weight * outcome.probability;
-            let (walk, extra_roll) =
-                board.walk_roll(layer.square, layer.rolls_before, outcome.total);
-            if let Some(first) = walk.first {
-                rows.jumps
-                    .extend(board.chain_from(first).map(|j| (j as u32, mass * m0)));
-            }
-            if walk.end != last {
-                rows.rests.push((walk.end, mass * m0));
-            }
-            if !extra_roll {
-                rows.ends.push((walk.end, mass * m0, mass * m1));
-                rolls_squared += mass * m2;
+impl Weight for BigRational {
+    fn repeat(bonus: &Bonus<BigRational>, length: usize) -> (BigRational, BigRational) {
+        let q = (0..length).fold(BigRational::one(), |q, _| q * &bonus.p);
+        let s0 = (BigRational::one() - &q).recip();
+        (q, s0)
+    }
+}
+
+/// The bonus total's probability `p` and its complement `1 − p`, the
+/// complement summed from the other totals so that in `f64` it keeps its
+/// precision when `p` is within an ulp of 1 (a die whose other faces weigh
+/// 1e-16).
+#[derive(Clone, Debug)]
+pub(crate) struct Bonus<W = f64> {
+    pub p: W,
+    /// `1 − p`, from the other totals' probabilities.
+    pub miss: W,
+}
+
+impl<W: Weight> Bonus<W> {
+    /// The bonus of `board` over the given distribution of the dice total.
+    fn over(board: &Board, outcomes: &[(u32, W)]) -> Bonus<W> {
+        let on = board.rules().extra_turn().map(|x| x.on());
+        let (mut p, mut miss) = (W::zero(), W::zero());
+        for (total, probability) in outcomes {
+            if Some(*total) == on {
+                p = p + probability.clone();
+            } else {
+                miss = miss + probability.clone();
             }
         }
+        Bonus { p, miss }
     }
+}
+
+impl Bonus<f64> {
+    /// The bonus of `board`'s dice in `f64`.
+    pub(crate) fn of(board: &Board) -> Bonus<f64> {
+        Bonus::over(board, &float_outcomes(board))
+    }
+
+    /// For a cycle of `length` bonus rolls: `q = pᴸ` and `1/(1 − q)`.
+    pub(crate) fn cycle(&self, length: usize) -> (f64, f64) {
+        f64::repeat(self, length)
+    }
+}
+
+/// The dice totals of `board` with their `f64` probabilities.
+fn float_outcomes(board: &Board) -> Vec<(u32, f64)> {
+    board
+        .rules()
+        .dice()
+        .outcomes()
+        .iter()
+        .map(|o| (o.total, o.probability))
+        .collect()
+}
+
+/// The multiplicities of the rolls of one layer of a turn's path: every
+/// roll made from it contributes its probability times `mass` to the
+/// kernel (and to jump uses and rests), times `rolls` to the expected rolls
+/// and times `rolls_squared` to their square. They are `(1, ρ, ρ²)` for
+/// the `ρ`-th roll of a turn, and sums over the repetitions of a cycle for
+/// a layer on one (docs/turn-kernel.md §4).
+pub(crate) struct Multiplicity<W> {
+    pub mass: W,
+    pub rolls: W,
+    pub rolls_squared: W,
+}
+
+/// The within-turn absorbing chain of a turn from `from`, solved: calls
+/// `visit(layer, total, p(total), multiplicity)` for every roll the turn can
+/// make, each weighted so that the sum of `layer.weight · p · mass` over
+/// the rolls that end the turn on a square is the kernel entry to that
+/// square, with no path left out (docs/turn-kernel.md §2–4). Returns false
+/// when `keep` cut the path (see [`TurnPath::cut`]); the rows built are
+/// then short by that much.
+///
+/// Both the `f64` compiler and exact mode build their rows with it, over
+/// their own distribution of the dice total.
+pub(crate) fn turn_rolls<W: Weight>(
+    board: &Board,
+    from: Square,
+    outcomes: &[(u32, W)],
+    bonus: &Bonus<W>,
+    keep: impl FnMut(&W, usize) -> bool,
+    path: &mut TurnPath<W>,
+    mut visit: impl FnMut(&Layer<W>, u32, &W, &Multiplicity<W>),
+) {
+    follow_turn(board, from, &bonus.p, keep, path);
+    // Σⱼ qʲ(ρ + jL)ᵏ for k = 0, 1, 2 from s₀ = 1/(1 − q), s₁ = q·s₀²,
+    // s₂ = q(1 + q)·s₀³.
+    let cycle = path.cycle.map(|c| {
+        let length = path.layers.len() - c;
+        let (q, s0) = W::repeat(bonus, length);
+        let s1 = q.clone() * s0.clone() * s0.clone();
+        let s2 = q.clone() * (W::one() + q) * s0.clone() * s0.clone() * s0.clone();
+        (c, from_count::<W>(length), s0, s1, s2)
+    });
+    for (i, layer) in path.layers.iter().enumerate() {
+        let rolls = from_count::<W>(layer.rolls_before as usize + 1);
+        let two = W::one() + W::one();
+        let m = match &cycle {
+            Some((c, l, s0, s1, s2)) if i >= *c => Multiplicity {
+                mass: s0.clone(),
+                rolls: rolls.clone() * s0.clone() + l.clone() * s1.clone(),
+                rolls_squared: rolls.clone() * rolls.clone() * s0.clone()
+                    + two * rolls * l.clone() * s1.clone()
+                    + l.clone() * l.clone() * s2.clone(),
+            },
+            _ => Multiplicity {
+                mass: W::one(),
+                rolls: rolls.clone(),
+                rolls_squared: rolls.clone() * rolls,
+            },
+        };
+        for (total, p) in outcomes {
+            visit(layer, *total, p, &m);
+        }
+    }
+}
+
+/// A count as a weight, by doubling (counts are at most a path's length).
+fn from_count<W: Weight>(n: usize) -> W {
+    let mut out = W::zero();
+    let mut unit = W::one();
+    let mut n = n;
+    while n > 0 {
+        if n & 1 == 1 {
+            out = out + unit.clone();
+        }
+        unit = unit.clone() + unit;
+        n >>= 1;
+    }
+    out
+}
+
+/// Builds the row of one square, keyed by square, as the next row of `rows`.
+fn raw_row(
+    board: &Board,
+    from: Square,
+    outcomes: &[(u32, f64)],
+    bonus: &Bonus,
+    rows: &mut RawRows,
+    path: &mut TurnPath<f64>,
+) {
+    let last = board.last();
+    let [ends, jumps, rests] = *rows.starts.last().expect("starts has a sentinel");
+    let mut rolls_squared = 0.0;
+    turn_rolls(
+        board,
+        from,
+        outcomes,
+        bonus,
+        keep_float,
+        path,
+        |layer, total, p, m| {
+            let mass = layer.weight * p;
+            let (walk, extra_roll) = board.walk_roll(layer.square, layer.rolls_before, total);
+            if let Some(first) = walk.first {
+                rows.jumps
+                    .extend(board.chain_from(first).map(|j| (j as u32, mass * m.mass)));
+            }
+            if walk.end != last {
+                rows.rests.push((walk.end, mass * m.mass));
+            }
+            if !extra_roll {
+                rows.ends.push((walk.end, mass * m.mass, mass * m.rolls));
+                rolls_squared += mass * m.rolls_squared;
+            }
+        },
+    );
     merge_by(
         &mut rows.ends,
         ends,
@@ -751,7 +869,57 @@ fn raw_row(board: &Board, from: Square, rows: &mut RawRows, path: &mut TurnPath<
     // A layer's weight is a product of as many roundings as its rolls, a
     // cycle sum adds a few, and merging adds one per term merged.
     rows.steps
-        .push(path.layers.len() * (dice.outcomes().len() + 1) + 8);
+        .push(path.layers.len() * (outcomes.len() + 1) + 8);
+}
+
+/// The exact row of Q from the state of `from`: (state, probability),
+/// merged by state, built by [`turn_rolls`] like the `f64` rows; `None`
+/// when a turn makes more than `max_rolls` rolls along a path that does
+/// not repeat (it cannot be summed in closed form).
+pub(crate) fn exact_row(
+    board: &Board,
+    chain: &Chain,
+    from: Square,
+    outcomes: &[(u32, BigRational)],
+    max_rolls: usize,
+) -> Option<Vec<(usize, BigRational)>> {
+    let bonus = Bonus::over(board, outcomes);
+    let mut path = TurnPath {
+        layers: Vec::new(),
+        cycle: None,
+        cut: None,
+    };
+    let mut row: Vec<(usize, BigRational)> = Vec::new();
+    turn_rolls(
+        board,
+        from,
+        outcomes,
+        &bonus,
+        |_, len| len < max_rolls,
+        &mut path,
+        |layer, total, p, m| {
+            let step = board.roll_end(layer.square, layer.rolls_before, total);
+            if step.extra_roll || step.finished {
+                return;
+            }
+            let e = chain
+                .state_of(step.end)
+                .expect("a turn ends on a state of the chain");
+            row.push((e.get(), &layer.weight * p * &m.mass));
+        },
+    );
+    if path.cut.is_some() {
+        return None;
+    }
+    row.sort_by_key(|(e, _)| *e);
+    let mut merged: Vec<(usize, BigRational)> = Vec::with_capacity(row.len());
+    for (e, p) in row {
+        match merged.last_mut() {
+            Some((last, q)) if *last == e => *q += p,
+            _ => merged.push((e, p)),
+        }
+    }
+    Some(merged)
 }
 
 /// Sorts `v[from..]` by key and merges its entries with equal keys.
@@ -889,6 +1057,56 @@ mod tests {
         let expected = 0.01_f64.powi(10) * 0.99 + 0.01_f64.powi(12);
         assert!((p - expected).abs() < 1e-12 * expected, "{p:e}");
         assert_eq!(chain.dropped(), 0.0);
+    }
+
+    #[test]
+    fn a_turn_of_a_hundred_bonus_rolls_is_kept() {
+        // 600 squares, a 6 rolls again without a cap: a hundred sixes in a
+        // row (probability 6⁻¹⁰⁰ ≈ 1.5e-78) finish in the first turn, and no
+        // other turn from 0 does (the finish is reached only by a 6 from 594).
+        let b = board(r#"{"squares": 600, "rules": {"extra_turn": {"on": 6}}}"#);
+        let chain = Chain::compile(&b).unwrap();
+        let p = chain.finish_probability(chain.start());
+        let expected = 6.0_f64.powi(-100);
+        assert!((p - expected).abs() < 1e-13 * expected, "{p:e}");
+        assert_eq!(chain.dropped(), 0.0);
+    }
+
+    #[test]
+    fn exact_rows_are_the_float_rows_in_fractions() {
+        // One construction for both: every entry of the f64 kernel is the
+        // exact one to rounding, on capped, forfeited and uncapped rules
+        // with cycles (overshoot stay near the end) and long runs.
+        for json in [
+            r#"{"squares": 30, "snakes": [[17, 4]], "rules": {"extra_turn": {"on": 6}}}"#,
+            r#"{"squares": 20, "rules": {"dice": {"weights": [1, 3, 0, 2]},
+                "extra_turn": {"on": 2, "max_extra": 3}}}"#,
+            r#"{"squares": 20, "ladders": [[3, 9]], "rules": {"dice": {"faces": 3},
+                "extra_turn": {"on": 3, "forfeit_after": 2}, "overshoot": "bounce"}}"#,
+            r#"{"squares": 400, "rules": {"dice": {"weights": [1, 99]},
+                "extra_turn": {"on": 2}}}"#,
+        ] {
+            let b = board(json);
+            let chain = Chain::compile(&b).unwrap();
+            let outcomes = b.rules().dice().exact_outcomes();
+            for s in chain.states() {
+                let exact = exact_row(&b, &chain, chain.square(s), &outcomes, 100_000).unwrap();
+                let float: Vec<(usize, f64)> = chain
+                    .row(s)
+                    .filter_map(|t| match t.to {
+                        Target::State(e) => Some((e.get(), t.probability)),
+                        Target::Finish => None,
+                    })
+                    .collect();
+                assert_eq!(exact.len(), float.len(), "{json} {s}");
+                for ((e, q), (f, p)) in exact.iter().zip(&float) {
+                    use num_traits::ToPrimitive;
+                    let q = q.to_f64().unwrap();
+                    assert_eq!(e, f);
+                    assert!((p - q).abs() <= 1e-13 * q, "{json} {s}: {p:e} vs {q:e}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -162,6 +162,100 @@ pub fn mean_turns_within(
     Ok(BigRational::new(numerator, denominator))
 }
 
+/// The exact mean and variance of the turns from the start, refused before
+/// any elimination when their estimated work is above `max_work`.
+///
+/// # Formula
+/// With `A = I − Q`, the mean solves `A·m₁ = 1` and the second moment
+/// `A·m₂ = 1 + 2·Q·m₁` (MATH.md §2). Both are one block-triangular system
+/// of 2n unknowns, `[A 0; −2Q A]·[m₁; m₂] = [1; 1]`, eliminated fraction-free
+/// like the mean's ([`mean_turns_within`]) with the start's `m₂` last; the
+/// variance is `m₂ − m₁²`. The work is [`elimination_work`] of n and of 2n
+/// unknowns (a sparse system skips its zeros and costs less).
+///
+/// # Errors
+/// As [`mean_turns_within`].
+pub fn moments_within(
+    board: &Board,
+    chain: &Chain,
+    max_work: f64,
+) -> Result<(BigRational, BigRational), ExactError> {
+    let n = chain.len();
+    if n > MAX_EXACT_STATES {
+        return Err(ExactError::TooLarge {
+            states: n,
+            limit: MAX_EXACT_STATES,
+        });
+    }
+    let start = chain.start().get();
+    let position = |s: usize| {
+        if s == start {
+            n - 1
+        } else if s < start {
+            s
+        } else {
+            s - 1
+        }
+    };
+    // Each row of Q in integers over its own scale.
+    let mut scaled: Vec<(BigInt, Vec<(usize, BigInt)>)> = Vec::with_capacity(n);
+    for s in chain.states() {
+        let q = exact_row(board, chain, s.get())?;
+        let scale = q.iter().fold(BigInt::one(), |l, (_, p)| l.lcm(p.denom()));
+        let entries = q
+            .into_iter()
+            .map(|(e, p)| (position(e), p.numer() * (&scale / p.denom())))
+            .collect();
+        scaled.push((scale, entries));
+    }
+    let bits = scaled
+        .iter()
+        .flat_map(|(scale, row)| {
+            std::iter::once(scale.bits()).chain(row.iter().map(|(_, v)| v.bits()))
+        })
+        .max()
+        .unwrap_or(1)
+        + 1;
+    let needed = elimination_work(n, bits) + elimination_work(2 * n, bits);
+    if needed > max_work {
+        return Err(ExactError::TooMuchWork {
+            needed,
+            limit: max_work,
+        });
+    }
+    let mut first: Vec<Vec<BigInt>> = vec![Vec::new(); n];
+    let mut both: Vec<Vec<BigInt>> = vec![Vec::new(); 2 * n];
+    for (s, (scale, entries)) in scaled.iter().enumerate() {
+        let i = position(s);
+        let mut row = vec![BigInt::zero(); n + 1];
+        row[i] = scale.clone();
+        row[n] = scale.clone();
+        for (e, v) in entries {
+            row[*e] -= v;
+        }
+        let mut wide = vec![BigInt::zero(); 2 * n + 1];
+        wide[..n].clone_from_slice(&row[..n]);
+        wide[2 * n] = scale.clone();
+        first[i] = row;
+        // m₂ row: A in the second block, −2Q in the first.
+        let mut second = vec![BigInt::zero(); 2 * n + 1];
+        second[n + i] = scale.clone();
+        second[2 * n] = scale.clone();
+        for (e, v) in entries {
+            second[n + *e] -= v;
+            second[*e] -= v * 2;
+        }
+        both[i] = wide;
+        both[n + i] = second;
+    }
+    let (num, den) = bareiss_last(first)?;
+    let mean = BigRational::new(num, den);
+    let (num, den) = bareiss_last(both)?;
+    let second = BigRational::new(num, den);
+    let variance = &second - &mean * &mean;
+    Ok((mean, variance))
+}
+
 /// The exact mean, checked against the `f64` mean `float`.
 ///
 /// # Errors
@@ -380,62 +474,21 @@ pub fn moments(board: &Board, chain: &Chain) -> Result<(BigRational, BigRational
     Ok((mean, variance))
 }
 
-/// The exact row of Q from state `s`: (state, probability), merged.
+/// The exact row of Q from state `s`: (state, probability), merged, by the
+/// same construction as the `f64` kernel ([`chain::exact_row`]).
 fn exact_row(
     board: &Board,
     chain: &Chain,
     s: usize,
 ) -> Result<Vec<(usize, BigRational)>, ExactError> {
     let outcomes = board.rules().dice().exact_outcomes();
-    let p_on = board
-        .rules()
-        .extra_turn()
-        .map_or_else(BigRational::zero, |x| {
-            outcomes
-                .iter()
-                .find(|(t, _)| *t == x.on())
-                .map_or_else(BigRational::zero, |(_, p)| p.clone())
-        });
-    let square = chain.square(crate::markov::chain::StateIndex::new(s));
-    let path = chain::turn_path(board, square, &p_on, |_, len| {
-        len < MAX_EXACT_ROLLS_PER_TURN
-    });
-    if path.cut.is_some() {
-        return Err(ExactError::TurnTooLong {
+    let square = chain.square(chain::StateIndex::new(s));
+    chain::exact_row(board, chain, square, &outcomes, MAX_EXACT_ROLLS_PER_TURN).ok_or(
+        ExactError::TurnTooLong {
             square,
             limit: MAX_EXACT_ROLLS_PER_TURN,
-        });
-    }
-    let repeat = path
-        .cycle
-        .as_ref()
-        .map(|(c, q)| (*c, (BigRational::one() - q).recip()));
-    let mut row: Vec<(usize, BigRational)> = Vec::new();
-    for (i, layer) in path.layers.iter().enumerate() {
-        let weight = match &repeat {
-            Some((c, m)) if i >= *c => &layer.weight * m,
-            _ => layer.weight.clone(),
-        };
-        for (total, p) in &outcomes {
-            let step = board.roll_end(layer.square, layer.rolls_before, *total);
-            if step.extra_roll || step.finished {
-                continue;
-            }
-            let e = chain
-                .state_of(step.end)
-                .expect("a turn ends on a state of the chain");
-            row.push((e.get(), &weight * p));
-        }
-    }
-    row.sort_by_key(|(e, _)| *e);
-    let mut merged: Vec<(usize, BigRational)> = Vec::with_capacity(row.len());
-    for (e, p) in row {
-        match merged.last_mut() {
-            Some((last, q)) if *last == e => *q += p,
-            _ => merged.push((e, p)),
-        }
-    }
-    Ok(merged)
+        },
+    )
 }
 
 /// Fraction-free elimination of an augmented integer system `[A | b]`
@@ -522,6 +575,36 @@ mod tests {
             exact(r#"{"squares": 3, "ladders": [[1, 3]], "rules": {"dice": {"faces": 2}}}"#),
             ratio(2, 1)
         );
+    }
+
+    #[test]
+    fn moments_by_elimination_match_the_rational_solve() {
+        // Two independent exact computations of the variance: the
+        // fraction-free block system and rational Gauss–Jordan.
+        for json in [
+            r#"{"squares": 2}"#,
+            r#"{"squares": 12, "snakes": [[4, 1], [10, 1]], "rules": {"dice": {"weights": [1, 0.001]}}}"#,
+            r#"{"squares": 3, "rules": {"dice": {"faces": 2}, "extra_turn": {"on": 2}}}"#,
+            r#"{"squares": 20, "snakes": [[13, 2]], "ladders": [[3, 11]],
+                "rules": {"extra_turn": {"on": 6, "max_extra": 2}, "overshoot": "bounce"}}"#,
+        ] {
+            let b = Board::from_json_str(json).unwrap();
+            let c = Chain::compile(&b).unwrap();
+            let (mean, variance) = moments_within(&b, &c, f64::INFINITY).unwrap();
+            assert_eq!((mean, variance), moments(&b, &c).unwrap(), "{json}");
+        }
+        // Squares 2 by hand: from 0 and from 1 alike a turn finishes with
+        // 1/6 (a 2 from 0, a 1 from 1), so T is geometric: (5/6)/(1/6)² = 30.
+        let b = Board::from_json_str(r#"{"squares": 2}"#).unwrap();
+        let c = Chain::compile(&b).unwrap();
+        assert_eq!(
+            moments_within(&b, &c, f64::INFINITY).unwrap().1,
+            ratio(30, 1)
+        );
+        assert!(matches!(
+            moments_within(&b, &c, 1.0),
+            Err(ExactError::TooMuchWork { .. })
+        ));
     }
 
     #[test]

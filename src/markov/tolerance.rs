@@ -15,27 +15,6 @@
 /// worst case and far below any error that would change a printed figure.
 pub const ROW_SUM: f64 = 1e-10;
 
-/// A turn's chain of bonus rolls is followed in full for its first
-/// [`BONUS_FULL_ROLLS`] rolls; past them, only while the probability that
-/// the turn is still going is at least this. (It is always followed until
-/// that probability underflows to 0, a cycle closes, or a cap ends it.)
-///
-/// It is below the resolution of a row sum of 1 (2.2e-16), so dropping it
-/// changes no figure beyond rounding; it only matters for dice that roll
-/// the bonus total often on boards long enough for a turn to pass
-/// [`BONUS_FULL_ROLLS`] rolls, where following every path to underflow
-/// would store hundreds of kernel entries per square. The dropped mass is
-/// reported ([`crate::markov::chain::Chain::dropped`]); the shortest game and its
-/// probability never depend on it (they are found from the moves
-/// themselves, by a search over turns).
-pub const BONUS_CUTOFF: f64 = 1e-18;
-
-/// Rolls of a turn that are always followed, whatever their probability:
-/// on a board where no turn makes more than this many rolls (every board of
-/// up to ~380 squares with a d6 bonus on 6), the turn kernel drops nothing.
-/// 64 rolls of a bonus total of probability 1/6 have probability 1e-50.
-pub const BONUS_FULL_ROLLS: usize = 64;
-
 /// The length distribution is computed until the probability that the game
 /// is still going is below this; that remainder is
 /// reported as the tail.
@@ -110,9 +89,10 @@ pub const TIE: f64 = 1e-9;
 /// 2⁻⁵³ doubled, for the rounding of the dice probabilities themselves.
 pub const KERNEL_ROUNDING: f64 = f64::EPSILON;
 
-/// A mean whose relative error bound exceeds this is recomputed exactly
-/// when exact arithmetic is affordable, and otherwise printed with a
-/// warning naming the bound (every printed mean to 1e-9).
+/// A mean or variance whose relative error bound exceeds this is
+/// recomputed exactly when exact arithmetic is affordable, and otherwise
+/// printed with a warning naming the bound (every printed mean and variance
+/// to 1e-9).
 pub const MEAN_TRUST: f64 = 1e-9;
 
 /// A length distribution whose tail is above this when it stops was cut

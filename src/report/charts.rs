@@ -475,6 +475,7 @@ mod tests {
         Turns {
             mean: 2.0,
             mean_error_bound: 0.0,
+            variance_error_bound: 0.0,
             variance: 2.0,
             std_dev: 2f64.sqrt(),
             min: Some(1),
@@ -511,6 +512,7 @@ mod tests {
         let turns = Turns {
             mean: 50_000.5,
             mean_error_bound: 0.0,
+            variance_error_bound: 0.0,
             variance: 1.0,
             std_dev: 1.0,
             min: Some(1),

@@ -55,7 +55,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(w) = args.max_work {
         options = options.max_work(w);
     }
-    let mut analysis = Analysis::new(&board, &options)?;
+    let mut analysis =
+        Analysis::new(&board, &options).map_err(common::analysis_of(args.board.as_deref()))?;
     let sensitivity = if args.sensitivity {
         Some(design::sensitivity(&board, two_players)?)
     } else {

@@ -28,6 +28,15 @@ pub enum CliError {
     /// A board could not be analysed.
     #[error(transparent)]
     Analysis(#[from] snakeladder::analysis::AnalysisError),
+    /// A board named on the command line could not be analysed: the
+    /// message names it (its file, `<stdin>` or the built-in board).
+    #[error("{board}: {source}")]
+    AnalysisOf {
+        /// The board, as the user named it.
+        board: String,
+        /// What went wrong.
+        source: snakeladder::analysis::AnalysisError,
+    },
     /// A simulation could not run.
     #[error(transparent)]
     Simulate(#[from] snakeladder::simulate::SimulateError),
@@ -67,7 +76,7 @@ impl CliError {
         let code = match &self {
             CliError::Board(_) => EXIT_FAILURE,
             CliError::Usage(_) => EXIT_USAGE,
-            CliError::Analysis(e) => match e {
+            CliError::Analysis(e) | CliError::AnalysisOf { source: e, .. } => match e {
                 AnalysisError::Exact(_)
                 | AnalysisError::Numerical { .. }
                 | AnalysisError::Memory { .. }
@@ -102,6 +111,24 @@ pub fn load_board(path: Option<&Path>) -> Result<Board, CliError> {
         None => Ok(Board::builtin_default()),
         Some(p) if p == Path::new("-") => Ok(Board::from_reader(io::stdin(), "<stdin>")?),
         Some(p) => Ok(Board::from_path(p)?),
+    }
+}
+
+/// How an error names the board argument: its path, `<stdin>` for `-`, or
+/// the built-in board.
+pub fn board_label(path: Option<&Path>) -> String {
+    match path {
+        None => "the built-in board".to_string(),
+        Some(p) if p == Path::new("-") => "<stdin>".to_string(),
+        Some(p) => p.display().to_string(),
+    }
+}
+
+/// [`CliError::AnalysisOf`], naming the board argument `path`.
+pub fn analysis_of(path: Option<&Path>) -> impl FnOnce(AnalysisError) -> CliError + '_ {
+    move |source| CliError::AnalysisOf {
+        board: board_label(path),
+        source,
     }
 }
 

@@ -66,8 +66,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let old = load(&args.old)?;
     let new = load(&args.new)?;
     let options = Options::default().limits(limits);
-    let old_a = Analysis::new(&old, &options)?;
-    let new_a = Analysis::new(&new, &options)?;
+    let named = |source: &str| {
+        let board = shown(source);
+        move |e| CliError::AnalysisOf { board, source: e }
+    };
+    let old_a = Analysis::new(&old, &options).map_err(named(&args.old))?;
+    let new_a = Analysis::new(&new, &options).map_err(named(&args.new))?;
     let diff = Diff::new(
         (&old, &old_a, shown(&args.old)),
         (&new, &new_a, shown(&args.new)),

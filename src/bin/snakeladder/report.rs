@@ -98,7 +98,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(w) = args.max_work {
         options = options.max_work(w);
     }
-    let analysis = Analysis::new(&board, &options)?;
+    let analysis =
+        Analysis::new(&board, &options).map_err(common::analysis_of(args.board.as_deref()))?;
     let sensitivity = if args.sensitivity {
         Some(design::sensitivity(&board, two_players)?)
     } else {

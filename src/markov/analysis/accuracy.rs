@@ -62,20 +62,27 @@ impl Acc {
 /// The largest residual `|1 − x̂ₛ + Σₑ Q(s, e)·x̂ₑ|` over the states,
 /// computed in double-double.
 pub fn residual(chain: &Chain, x: &[f64]) -> f64 {
+    relative_residual(chain, x, None)
+}
+
+/// The largest `|bₛ − x̂ₛ + Σₑ Q(s, e)·x̂ₑ| / bₛ` over the states (b = 1 when
+/// `None`), computed in double-double.
+fn relative_residual(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> f64 {
     let offsets = chain.row_offsets();
     let targets = chain.targets();
     let probabilities = chain.probabilities();
     let mut worst = 0.0_f64;
     for s in 0..chain.len() {
         let mut acc = Acc::default();
-        acc.add(1.0);
+        let bs = b.map_or(1.0, |b| b[s]);
+        acc.add(bs);
         acc.add(-x[s]);
         for k in offsets[s]..offsets[s + 1] {
             if let Target::State(e) = targets[k] {
                 acc.add_product(probabilities[k], x[e.get()]);
             }
         }
-        worst = worst.max(acc.value().abs());
+        worst = worst.max(acc.value().abs() / bs);
     }
     if worst.is_nan() { f64::INFINITY } else { worst }
 }
@@ -102,6 +109,56 @@ pub fn mean_error_bound(chain: &Chain, x: &[f64]) -> f64 {
     solve + kernel / (1.0 - kernel)
 }
 
+/// An upper bound on the relative error of the variance of the turns from
+/// `start`, `v = 2y − t − t²` with `y = N·t` (`moments::turns_and_visits`), given the
+/// computed `t` (with its bound `mean_bound`, [`mean_error_bound`]) and `y`;
+/// infinite when there is no finite positive variance to bound.
+///
+/// # Formula
+/// `y` solves `A·y = t`, with `t ≥ 1`. As for the mean, with `A⁻¹ ≥ 0`:
+/// - its residual `r = t̂ − A·ŷ` gives `|A⁻¹r| ≤ ρ·y` for
+///   `ρ = maxₛ |rₛ|/t̂ₛ`;
+/// - an error of `t̂` (relative `e₁`, componentwise) moves `y` by at most
+///   `e₁·y`;
+/// - a kernel perturbed by `ε` entrywise moves it by `ε·A⁻¹·Q·y ≤
+///   ε·A⁻¹·y ≤ ε·maxₛ(yₛ/tₛ)·y` (as `Q·y ≤ y`).
+///
+/// So `y` is within `e_y = ρ/(1 − ρ) + e₁ + ε·max(y/t)` relative, and
+/// `|δv| ≤ 2e_y·y + e₁·t + (2e₁ + e₁²)·t² + 4u·(2y + t + t²)`, the last term
+/// the rounding of the difference itself. Relative to `v` this is large
+/// exactly when `v` is a small difference of large terms (a nearly certain
+/// game) or the chain is ill-conditioned.
+pub fn variance_error_bound(
+    chain: &Chain,
+    t: &[f64],
+    y: &[f64],
+    mean_bound: f64,
+    start: usize,
+) -> f64 {
+    if !mean_bound.is_finite() || y.iter().any(|v| !v.is_finite() || *v < 1.0) {
+        return f64::INFINITY;
+    }
+    let r = relative_residual(chain, y, Some(t));
+    if r >= 0.5 {
+        return f64::INFINITY;
+    }
+    let eps = chain.entry_rounding() + chain.dropped();
+    let ratio = y.iter().zip(t).map(|(y, t)| y / t).fold(0.0_f64, f64::max);
+    let e1 = mean_bound;
+    let ey = r / (1.0 - r) + e1 + eps * ratio * (1.0 + r);
+    let (ts, ys) = (t[start], y[start]);
+    let variance = 2.0 * ys - ts - ts * ts;
+    if variance.is_nan() || variance <= 0.0 {
+        return f64::INFINITY;
+    }
+    let u = f64::EPSILON / 2.0;
+    let error = 2.0 * ey * ys
+        + e1 * ts
+        + (2.0 * e1 + e1 * e1) * ts * ts
+        + 4.0 * u * (2.0 * ys + ts + ts * ts);
+    error / variance
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +171,24 @@ mod tests {
         let x = Solver::new(&chain).unwrap().expected_turns();
         let bound = mean_error_bound(&chain, &x);
         assert!(bound < 1e-12, "{bound:e}");
+    }
+
+    #[test]
+    fn the_default_board_variance_is_well_conditioned() {
+        let chain = Chain::compile(&Board::builtin_default()).unwrap();
+        let solver = Solver::new(&chain).unwrap();
+        let t = solver.expected_turns();
+        let y = solver.solve(&t);
+        let start = chain.start().get();
+        let bound = variance_error_bound(&chain, &t, &y, mean_error_bound(&chain, &t), start);
+        assert!(bound < 1e-11, "{bound:e}");
+        // A wrong y has a bound that covers its error.
+        let mut wrong = y.clone();
+        wrong[start] *= 1.0 + 1e-8;
+        let v = 2.0 * y[start] - t[start] - t[start] * t[start];
+        let off = 2.0 * y[start] * 1e-8 / v;
+        let b = variance_error_bound(&chain, &t, &wrong, mean_error_bound(&chain, &t), start);
+        assert!(b >= off, "{b:e} < {off:e}");
     }
 
     #[test]

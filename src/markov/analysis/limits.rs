@@ -238,9 +238,10 @@ impl Limits {
 ///
 /// # Formula
 /// A turn makes at most `L` rolls (1 without extra rolls, `max_extra + 1`
-/// or `forfeit_after` with a cap, and without one the `L` at which
-/// `p(on)^L` falls below [`tolerance::BONUS_CUTOFF`], at least
-/// [`tolerance::BONUS_FULL_ROLLS`] and at most the squares); each roll of each
+/// or `forfeit_after` with a cap, and without one at most the squares, as
+/// a path of bonus rolls that comes back to a square is summed in closed
+/// form; always at most the `L` at which `p(on)^L` leaves the normal range
+/// of `f64`, where the compiler stops following it); each roll of each
 /// total gives at most one kernel entry, one rest and a jump use. About 100
 /// bytes per entry (first as a row, then as CSR with its rewards) and 256
 /// per square.
@@ -249,17 +250,22 @@ pub fn chain_bytes(board: &Board) -> u64 {
     let totals = rules.dice().outcomes().len() as u64;
     let layers = match rules.extra_turn() {
         None => 1,
-        Some(x) => match (x.max_extra(), x.forfeit_after()) {
-            (Some(m), Some(k)) => u64::from(m + 1).min(u64::from(k)),
-            (Some(m), None) => u64::from(m) + 1,
-            (None, Some(k)) => u64::from(k),
-            (None, None) => {
-                let p = rules.dice().probability(x.on());
-                ((tolerance::BONUS_CUTOFF.ln() / p.ln()).ceil().max(1.0) as u64)
-                    .max(tolerance::BONUS_FULL_ROLLS as u64)
-                    .min(u64::from(board.last().get()) + 1)
-            }
-        },
+        Some(x) => {
+            let bonus = crate::markov::chain::Bonus::of(board);
+            let ln_p = if bonus.miss < 0.5 {
+                (-bonus.miss).ln_1p()
+            } else {
+                bonus.p.ln()
+            };
+            let normal = ((f64::MIN_POSITIVE.ln() / ln_p).ceil().max(1.0) as u64).saturating_add(1);
+            let rule = match (x.max_extra(), x.forfeit_after()) {
+                (Some(m), Some(k)) => u64::from(m + 1).min(u64::from(k)),
+                (Some(m), None) => u64::from(m) + 1,
+                (None, Some(k)) => u64::from(k),
+                (None, None) => u64::from(board.last().get()) + 1,
+            };
+            rule.min(normal)
+        }
     };
     let squares = u64::from(board.last().get()) + 1;
     squares

@@ -214,6 +214,10 @@ pub struct Turns {
     pub mean_error_bound: f64,
     /// Variance of the turns.
     pub variance: f64,
+    /// An upper bound on the relative error of `variance` (from the
+    /// residuals of its solves and the mean's bound; the rounding of the
+    /// exact fraction when it was recomputed exactly).
+    pub variance_error_bound: f64,
     /// Standard deviation.
     pub std_dev: f64,
     /// The fewest turns with positive probability, found from the moves
@@ -297,6 +301,25 @@ pub enum Warning {
         /// Why the exact mean was not computed.
         reason: String,
     },
+    /// The `f64` variance's relative error bound passed
+    /// [`tolerance::MEAN_TRUST`](crate::markov::tolerance::MEAN_TRUST) (a
+    /// nearly certain game, whose variance is a small difference of large
+    /// terms, or an ill-conditioned chain), and it was recomputed exactly.
+    VarianceRecomputed {
+        /// The `f64` variance.
+        float: f64,
+        /// Its error bound, relative.
+        bound: f64,
+    },
+    /// The `f64` variance's error bound passed the trust level and exact
+    /// arithmetic was not affordable: the variance is printed with its
+    /// bound.
+    VarianceUncertain {
+        /// The bound, relative (infinite: no positive variance to bound).
+        bound: f64,
+        /// Why the exact variance was not computed.
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for Warning {
@@ -323,6 +346,18 @@ impl std::fmt::Display for Warning {
                 f,
                 "the floating-point mean could be off by {} relative (an ill-conditioned chain), \
                  and the exact mean was not computed: {reason}",
+                bound_text(*bound)
+            ),
+            Warning::VarianceRecomputed { float, bound } => write!(
+                f,
+                "the floating-point variance {float} could be off by {} relative; the variance \
+                 and standard deviation shown are the exact ones",
+                bound_text(*bound)
+            ),
+            Warning::VarianceUncertain { bound, reason } => write!(
+                f,
+                "the floating-point variance could be off by {} relative, and the exact variance \
+                 was not computed: {reason}",
                 bound_text(*bound)
             ),
         }
@@ -486,7 +521,7 @@ impl Analysis {
     ) -> Result<Analysis, AnalysisError> {
         let limits = &options.limits;
         let start = chain.start().get();
-        let turns = moments::turns(solver);
+        let (turns, turns_left) = moments::turns_and_visits(solver);
         let rolls = moments::rolls(chain, solver);
         let mut skipped = Vec::new();
         let n = chain.len() as u64;
@@ -631,7 +666,31 @@ impl Analysis {
         } else {
             None
         };
-        let variance = turns.variance[start];
+        let mut variance = turns.variance[start];
+        let mut variance_error_bound = accuracy::variance_error_bound(
+            chain,
+            &turns.mean,
+            &turns_left,
+            accuracy::mean_error_bound(chain, &turns.mean),
+            start,
+        );
+        if variance_error_bound > crate::markov::tolerance::MEAN_TRUST {
+            match crate::markov::exact::moments_within(board, chain, limits.max_work) {
+                Ok((_, fraction)) => {
+                    let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
+                    warnings.push(Warning::VarianceRecomputed {
+                        float: variance,
+                        bound: variance_error_bound,
+                    });
+                    variance = value;
+                    variance_error_bound = f64::EPSILON / 2.0;
+                }
+                Err(e) => warnings.push(Warning::VarianceUncertain {
+                    bound: variance_error_bound,
+                    reason: e.to_string(),
+                }),
+            }
+        }
         let shortest = shortest::shortest(board);
         Ok(Analysis {
             board: BoardSummary {
@@ -647,6 +706,7 @@ impl Analysis {
                 mean,
                 mean_error_bound,
                 variance,
+                variance_error_bound,
                 std_dev: variance.sqrt(),
                 min: shortest.as_ref().map(|s| s.turns),
                 mode: decided.mode,

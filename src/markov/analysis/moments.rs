@@ -22,12 +22,14 @@ pub struct Summary {
     pub variance: f64,
 }
 
-/// Turns until the finish, counting the finishing turn.
+/// Turns until the finish, counting the finishing turn; also returns `N·t`
+/// (the expected sum of the turns left over the turns of a game), which the
+/// variance's error bound needs.
 ///
 /// # Formula
 /// `t = N·1`, `v = (2N − I)·t − t∘t`, solved with the factorisation rather
 /// than forming N.
-pub fn turns(solver: &Solver) -> Moments {
+pub(crate) fn turns_and_visits(solver: &Solver) -> (Moments, Vec<f64>) {
     let t = solver.expected_turns();
     let nt = solver.solve(&t);
     let variance = nt
@@ -35,7 +37,7 @@ pub fn turns(solver: &Solver) -> Moments {
         .zip(&t)
         .map(|(nt, t)| (2.0 * nt - t - t * t).max(0.0))
         .collect();
-    Moments { mean: t, variance }
+    (Moments { mean: t, variance }, nt)
 }
 
 /// Rolls until the finish (equal to turns without extra rolls).
@@ -85,7 +87,7 @@ mod tests {
         let b = Board::from_json_str(r#"{"squares": 2}"#).unwrap();
         let chain = Chain::compile(&b).unwrap();
         let solver = Solver::new(&chain).unwrap();
-        let m = turns(&solver);
+        let m = turns_and_visits(&solver).0;
         let one = chain.state_of(crate::Square::new(1)).unwrap();
         assert!((m.mean[one.get()] - 6.0).abs() < 1e-12);
         assert!((m.variance[one.get()] - 30.0).abs() < 1e-10);
