@@ -483,6 +483,7 @@ mod tests {
             p90: Some(4),
             p99: Some(7),
             tail: 0.5_f64.powi(len as i32),
+            decay: None,
             pmf,
             cdf,
         }
@@ -519,6 +520,7 @@ mod tests {
             p90: Some(90_000),
             p99: Some(99_000),
             tail: 0.0,
+            decay: None,
             pmf,
             cdf,
         };
