@@ -136,7 +136,9 @@ pub fn from_state(chain: &Chain, from: StateIndex) -> Distribution {
     from_state_within(chain, from, tolerance::MAX_DISTRIBUTION_TURNS)
 }
 
-/// [`from_state`] stepping at most `max_turns` turns.
+/// The distribution of T from `from` by the forward recursion, stepping at
+/// most `max_turns` turns and computing the tail in closed form once it is
+/// geometric (docs/figures.md §4a).
 pub fn from_state_within(chain: &Chain, from: StateIndex, max_turns: usize) -> Distribution {
     stepped_or_computed(chain, from, max_turns, true)
 }
