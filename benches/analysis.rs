@@ -1,6 +1,10 @@
 //! Speed of the analysis of the default board, against baselines measured in
 //! the same run: compiling the chain alone, and a plain nalgebra LU of a
-//! matrix of the same size.
+//! matrix of the same size. And the length distribution of a long
+//! 10,000-square board (`generate --squares 10000 --snakes 300 --ladders 100
+//! --seed 7`, mean 36,815 turns), against a bare loop over its move table
+//! (one turn of the forward recursion): the ratio is the number of turns
+//! the distribution costs.
 //!
 //! `cargo bench --bench analysis`
 
@@ -8,6 +12,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::DMatrix;
 use snakeladder::Board;
 use snakeladder::analysis::{Analysis, Options, mean_turns};
+use snakeladder::design::{Layout, generate};
 use snakeladder::internals::Chain;
 use snakeladder::internals::exact;
 use std::hint::black_box;
@@ -38,6 +43,50 @@ fn bench(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("exact fraction of the mean", |b| {
         b.iter(|| exact::mean_turns(black_box(&board), &chain))
+    });
+    group.finish();
+    long_board(c);
+}
+
+fn long_board(c: &mut Criterion) {
+    let board =
+        generate(&Layout::new(10_000, 300, 100, snakeladder::Seed::new(7))).expect("generates");
+    let chain = Chain::compile(&board).expect("compiles");
+    // The move table as flat arrays: the bare loop a turn of stepping is.
+    let mut table = Vec::with_capacity(chain.entries());
+    let mut offsets = vec![0];
+    for s in chain.states() {
+        for t in chain.row(s) {
+            if let snakeladder::internals::Target::State(e) = t.to {
+                table.push((e.get() as u32, t.probability));
+            }
+        }
+        offsets.push(table.len());
+    }
+    let n = chain.len();
+    let pi = vec![1.0 / n as f64; n];
+    let mut next = vec![0.0; n];
+    let mut group = c.benchmark_group("long 10,000-square board");
+    group.sample_size(10);
+    group.bench_function("baseline: one turn, a bare loop over the move table", |b| {
+        b.iter(|| {
+            next.fill(0.0);
+            for (s, &mass) in pi.iter().enumerate() {
+                for &(to, p) in &table[offsets[s]..offsets[s + 1]] {
+                    next[to as usize] += mass * p;
+                }
+            }
+            black_box(&next);
+        })
+    });
+    group.bench_function("length distribution to a 1e-12 tail", |b| {
+        b.iter(|| {
+            snakeladder::internals::length_distribution(
+                black_box(&chain),
+                chain.start(),
+                usize::MAX,
+            )
+        })
     });
     group.finish();
 }

@@ -112,8 +112,9 @@ pub use num_rational::BigRational;
 /// tolerances. Not part of the public API and under no semver promise.
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::markov::analysis::distribution::from_state_within as length_distribution;
     pub use crate::markov::analysis::solve::{DENSE_MAX_STATES, Method, Solver};
-    pub use crate::markov::chain::{Chain, StateIndex};
+    pub use crate::markov::chain::{Chain, StateIndex, Target};
     pub use crate::markov::exact;
     pub use crate::markov::tolerance;
     pub use crate::model::fingerprint::fingerprint;

@@ -20,6 +20,15 @@ pub const ROW_SUM: f64 = 1e-10;
 /// reported as the tail.
 pub const TAIL: f64 = 1e-12;
 
+/// Largest absolute error allowed in any `P(T > t)` or `P(T = t)` the
+/// length distribution computes in closed form from the geometric decay of
+/// its tail instead of stepping (docs/figures.md §4a). It is a tenth of
+/// [`TAIL`], the mass the distribution leaves out anyway, a ten-thousandth of
+/// [`TIE`], so no quantile or mode decision can move, and below the rounding
+/// the one-turn stepping itself accumulates over a long game (≈ t·k·2⁻⁵³
+/// relative after t products of rows of k entries).
+pub const GEOMETRIC_ERROR: f64 = 1e-13;
+
 /// Most turns the length distribution is followed for, even if the tail is
 /// still above [`TAIL`]; a board whose games last that long reports the
 /// larger tail rather than running without end.

@@ -484,6 +484,7 @@ mod tests {
             p90: Some(4),
             p99: Some(7),
             tail: 0.5_f64.powi(len as i32),
+            decay: None,
             pmf,
             cdf,
         }
@@ -521,6 +522,7 @@ mod tests {
             p90: Some(90_000),
             p99: Some(99_000),
             tail: 0.0,
+            decay: None,
             pmf,
             cdf,
         };

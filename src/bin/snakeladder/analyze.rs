@@ -176,6 +176,18 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
             }
         )?;
     }
+    if let Some(d) = &t.decay {
+        writeln!(
+            out,
+            "  long games: each extra turn survives with probability ρ = {:.10} (the tail halves every {:.1} turns{})",
+            d.rate,
+            std::f64::consts::LN_2 / -(d.rate - 1.0).ln_1p(),
+            match d.from_turn {
+                Some(turn) => format!("; turns after {turn} computed from ρ"),
+                None => String::new(),
+            }
+        )?;
+    }
     write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;
     writeln!(
         out,

@@ -14,6 +14,31 @@ pub struct Distribution {
     /// than `pmf`. Computed as the mass still on the board, not as
     /// `1 − cdf`, so small values keep their precision.
     pub survival: Vec<f64>,
+    /// The geometric decay of the tail, when the stepping established it
+    /// (docs/figures.md §4a); with [`Decay::from_turn`] set, the terms past
+    /// that turn were computed from it rather than stepped.
+    pub decay: Option<Decay>,
+}
+
+/// The geometric decay of `P(T > t)` in long games: each extra turn
+/// survives with probability [`Decay::rate`], the spectral radius ρ of the
+/// transient kernel Q, bracketed by `low ≤ ρ ≤ high` (docs/figures.md §4a).
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Decay {
+    /// ρ: the per-turn survival ratio `P(T > t + 1) / P(T > t)` the tail
+    /// settles to.
+    pub rate: f64,
+    /// A lower bound on the survival ratio of every later turn.
+    pub low: f64,
+    /// An upper bound on the survival ratio of every later turn.
+    pub high: f64,
+    /// The last stepped turn, when the terms after it were computed in
+    /// closed form; `None` when the whole distribution was stepped.
+    pub from_turn: Option<usize>,
+    /// A bound on the absolute error of any closed-form `P(T > t)`, any
+    /// closed-form `P(T = t)`, and any sum of closed-form `P(T = t)` over
+    /// turns (the cdf), were the tail computed from here.
+    pub error: f64,
 }
 
 impl Distribution {
@@ -104,39 +129,221 @@ fn split(chain: &Chain) -> Split {
 }
 
 /// The distribution of T from `from`, by the forward recursion
-/// `P(T = t) = π_{t−1}·R`, `π_t = π_{t−1}·Q`, one sparse product per turn.
+/// `P(T = t) = π_{t−1}·R`, `π_t = π_{t−1}·Q`, one sparse product per turn,
+/// until the tail is geometric ([`forward`]).
+#[cfg(test)]
 pub fn from_state(chain: &Chain, from: StateIndex) -> Distribution {
+    from_state_within(chain, from, tolerance::MAX_DISTRIBUTION_TURNS)
+}
+
+/// The distribution of T from `from` by the forward recursion, stepping at
+/// most `max_turns` turns and computing the tail in closed form once it is
+/// geometric (docs/figures.md §4a).
+pub fn from_state_within(chain: &Chain, from: StateIndex, max_turns: usize) -> Distribution {
+    stepped_or_computed(chain, from, max_turns, true)
+}
+
+/// [`from_state_within`], with the closed-form tail (`closed_form`) or
+/// stepped to the end.
+fn stepped_or_computed(
+    chain: &Chain,
+    from: StateIndex,
+    max_turns: usize,
+    closed_form: bool,
+) -> Distribution {
     let q = split(chain);
-    let n = chain.len();
+    forward(
+        chain.len(),
+        from.get(),
+        max_turns,
+        closed_form,
+        |pi, next| {
+            next.iter_mut().for_each(|x| *x = 0.0);
+            let mut finished = 0.0;
+            for (s, &mass) in pi.iter().enumerate() {
+                if mass == 0.0 {
+                    continue;
+                }
+                finished += mass * q.finish[s];
+                let range = q.offsets[s]..q.offsets[s + 1];
+                for (&c, &v) in q.columns[range.clone()].iter().zip(&q.values[range]) {
+                    next[c as usize] += mass * v;
+                }
+            }
+            finished
+        },
+    )
+}
+
+/// The first turn at which [`forward`] tests whether the tail is geometric;
+/// later tests come at twice the turn of the one before.
+const FIRST_DECAY_CHECK: usize = 16;
+
+/// The forward recursion from state `start` of `n`, with `step(π, next)`
+/// writing `next = π·Q` and returning `π·R`: steps until the survival is
+/// below [`tolerance::TAIL`], `max_turns` turns were stepped, or the tail is
+/// provably geometric to within [`tolerance::GEOMETRIC_ERROR`], in which
+/// case the remaining terms follow in closed form (docs/figures.md §4a).
+///
+/// # The bound
+/// At turns 16, 32, 64, … it compares `π_t` with `π_{t+m}` kept from the
+/// previous test, m = t. Let `R⁺ = max_x π_{t+m}(x)/π_t(x)` (no bound if
+/// `π_{t+m}` has mass where `π_t` has none). Then `π_t·Qᵐ ≤ R⁺·π_t`
+/// componentwise and, Q being non-negative, `π_t·Q^(jm) ≤ R⁺ʲ·π_t`: for
+/// every `0 ≤ i < m`, `P(T > t + jm + i) ≤ R⁺ʲ·P(T > t + i)`, and the same
+/// for `P(T = t + jm + i + 1)`. For the lower bound, A is the set of states
+/// whose ratio is within [`SLOW_STATES`] of `R⁺` (the slowest-draining ones;
+/// the rest hold mass dying out faster), `a` is `π_t` on A and `o = P(T > t)
+/// − Σ a` the mass outside it. Mass from outside A adds at most `o` to any
+/// entry of `π_{t+m}`, so `(a·Qᵐ)(x) ≥ π_{t+m}(x) − o` and `R⁻ = min_{x∈A}
+/// (π_{t+m}(x) − o)/π_t(x)` gives `a·Qᵐ ≥ R⁻·a`, hence `P(T > t + jm + i) ≥
+/// R⁻ʲ·(P(T > t + i) − o)`. The closed form `P(T > t + jm + i) ≈
+/// Rʲ·P(T > t + i)`, R the observed `P(T > t + m)/P(T > t)` clamped to
+/// `[R⁻, R⁺]`, is off by at most `P(T > t + i)·(R⁺ʲ − R⁻ʲ) + o·R⁻ʲ` plus
+/// the rounding of `Rʲ`; [`Decay::error`] bounds the sum of that over all
+/// terms (so the cdf as well as each term). Comparing over m turns rather
+/// than one divides the rounding noise of the ratios by about m in that
+/// bound; ρ, the per-turn survival ratio, is `R^(1/m)`.
+pub(crate) fn forward(
+    n: usize,
+    start: usize,
+    max_turns: usize,
+    closed_form: bool,
+    mut step: impl FnMut(&[f64], &mut [f64]) -> f64,
+) -> Distribution {
     let mut pi = vec![0.0; n];
-    pi[from.get()] = 1.0;
+    pi[start] = 1.0;
     let mut next = vec![0.0; n];
+    let mut kept: Option<(usize, Vec<f64>)> = None;
+    let mut check = FIRST_DECAY_CHECK;
     let mut pmf = Vec::new();
     let mut survival = vec![1.0];
-    while pmf.len() < tolerance::MAX_DISTRIBUTION_TURNS {
-        next.iter_mut().for_each(|x| *x = 0.0);
-        let mut finished = 0.0;
-        let mut left = 0.0;
-        for (s, &mass) in pi.iter().enumerate() {
-            if mass == 0.0 {
-                continue;
-            }
-            finished += mass * q.finish[s];
-            let range = q.offsets[s]..q.offsets[s + 1];
-            for (&c, &v) in q.columns[range.clone()].iter().zip(&q.values[range]) {
-                let moved = mass * v;
-                next[c as usize] += moved;
-                left += moved;
-            }
-        }
-        std::mem::swap(&mut pi, &mut next);
+    let mut decay = None;
+    let max_turns = max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS);
+    while pmf.len() < max_turns {
+        let finished = step(&pi, &mut next);
+        let left = crate::markov::sparse::sum(&next);
         pmf.push(finished);
         survival.push(left);
         if left < tolerance::TAIL {
             break;
         }
+        let now = pmf.len();
+        if now == check {
+            // next = π_now.
+            if let Some((t, old)) = &kept {
+                if let Some((mut d, block)) = test_decay(old, &next, *t, &survival) {
+                    if closed_form && d.error <= tolerance::GEOMETRIC_ERROR {
+                        extend_geometric(&mut pmf, &mut survival, *t, now - t, block);
+                        d.from_turn = Some(now);
+                        decay = Some(d);
+                        break;
+                    }
+                    decay = Some(d);
+                }
+            }
+            match &mut kept {
+                Some((t, old)) => {
+                    *t = now;
+                    old.copy_from_slice(&next);
+                }
+                None => kept = Some((now, next.clone())),
+            }
+            check *= 2;
+        }
+        std::mem::swap(&mut pi, &mut next);
     }
-    Distribution { pmf, survival }
+    Distribution {
+        pmf,
+        survival,
+        decay,
+    }
+}
+
+/// States whose ratio `π_{t+m}(x)/π_t(x)` is within this fraction of the
+/// largest form the set A of [`forward`]'s lower bound. It only has to
+/// separate the slowest-draining states from mass that is dying out at a
+/// visibly faster rate; a state wrongly left out costs its mass in the
+/// bound, never correctness.
+const SLOW_STATES: f64 = 1e-3;
+
+/// The bracket of the survival ratio over `m = now − t` turns after
+/// `old = π_t`, `new = π_now`, and the error of the closed-form tail from
+/// there (see [`forward`]), with the observed ratio over the m turns;
+/// `None` while some ratio is not below 1 or mass
+/// reaches a state that had none.
+fn test_decay(old: &[f64], new: &[f64], t: usize, survival: &[f64]) -> Option<(Decay, f64)> {
+    let now = survival.len() - 1;
+    let m = (now - t) as f64;
+    let mut high = 0.0f64;
+    for (&p, &q) in old.iter().zip(new) {
+        if p > 0.0 {
+            high = high.max(q / p);
+        } else if q > 0.0 {
+            return None;
+        }
+    }
+    if !(high > 0.0 && high < 1.0) {
+        return None;
+    }
+    let cut = high * (1.0 - SLOW_STATES);
+    // Summed directly, not as P(T > t) − Σ a, whose rounding would swamp it.
+    let outside: f64 = old
+        .iter()
+        .zip(new)
+        .filter(|&(&p, &q)| p > 0.0 && q < cut * p)
+        .map(|(&p, _)| p)
+        .sum();
+
+    let mut low = high;
+    for (&p, &q) in old.iter().zip(new) {
+        if p > 0.0 && q >= cut * p {
+            low = low.min((q - outside) / p);
+        }
+    }
+    let low = low.max(0.0);
+    // A term P(T = t + jm + i + 1) is off by at most P(T = t + i + 1)·
+    // (R⁺ʲ − R⁻ʲ) + o·R⁻ʲ. Summed over j ≥ 1, with Σ_j (R⁺ʲ − R⁻ʲ) ≤
+    // (R⁺ − R⁻)/(1 − R⁺)², and over the m residues i, with Σ_i P(T = t + i
+    // + 1) ≤ P(T > t)·(1 − R⁻) + o: the bound below. A single P(T > t + jm + i)
+    // is off by at most P(T > t)·(R⁺ − R⁻)·j·R⁺^(j−1) + o, within it too.
+    let spread = (high - low) / (1.0 - high) * ((1.0 - low) / (1.0 - high)).max(1.0);
+    // Rʲ as exp(j·ln R): a few roundings per term, relative; Σ P(T = t) ≤ 1.
+    let rounding = 4.0 * f64::EPSILON;
+    let error =
+        (survival[t] + outside / (1.0 - low)) * (spread + rounding) + outside * m / (1.0 - low);
+    let block = (survival[now] / survival[t]).clamp(low, high);
+    let per_turn = |r: f64| ((r - 1.0).ln_1p() / m).exp();
+    Some((
+        Decay {
+            rate: per_turn(block),
+            low: per_turn(low),
+            high: per_turn(high),
+            from_turn: None,
+            error,
+        },
+        block,
+    ))
+}
+
+/// Appends the closed-form terms after the stepped turns `..= t + m`:
+/// `P(T > t + jm + i) = P(T > t + i)·Rʲ` and `P(T = t + jm + i + 1) = P(T = t + i + 1)·Rʲ`
+/// with `R = block`, until the survival is below [`tolerance::TAIL`] or the
+/// distribution has [`tolerance::MAX_DISTRIBUTION_TURNS`] terms.
+fn extend_geometric(pmf: &mut Vec<f64>, survival: &mut Vec<f64>, t: usize, m: usize, block: f64) {
+    // ln R from R − 1, which is exact for R near 1.
+    let log_block = (block - 1.0).ln_1p();
+    let mut tau = pmf.len() + 1;
+    while *survival.last().expect("survival starts at 1") >= tolerance::TAIL
+        && pmf.len() < tolerance::MAX_DISTRIBUTION_TURNS
+    {
+        // P(T = τ) = π_{τ−1}·R, and P(T > τ).
+        let (j, i) = ((tau - 1 - t) / m, (tau - 1 - t) % m);
+        pmf.push(pmf[t + i] * (j as f64 * log_block).exp());
+        let (j, i) = ((tau - t) / m, (tau - t) % m);
+        survival.push(survival[t + i] * (j as f64 * log_block).exp());
+        tau += 1;
+    }
 }
 
 /// Finishing-time distributions from several states at once, by the
@@ -170,6 +377,7 @@ pub fn from_states_within(
         .map(|_| Distribution {
             pmf: Vec::new(),
             survival: vec![1.0],
+            decay: None,
         })
         .collect();
     for _ in 0..max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS) {
@@ -217,11 +425,98 @@ mod tests {
         assert!((forward.pmf[6] - 73.0 / 46656.0).abs() < 1e-16);
     }
 
+    /// The closed-form tail against one-turn stepping to the end, on
+    /// generated boards whose means span 100 to 10,000 turns (small boards
+    /// with many snakes, so the stepping is cheap in a debug build: about a
+    /// second for all four).
+    ///
+    /// Tolerance per term: [`tolerance::GEOMETRIC_ERROR`] for the closed
+    /// form, plus the rounding the stepping itself accumulates, `t·k·u`
+    /// relative after t products with rows of k ≤ 16 entries (docs of
+    /// [`tolerance::TIE`]).
+    #[test]
+    fn computed_tail_equals_stepped_tail() {
+        use crate::Seed;
+        use crate::design::{Layout, generate};
+        let layouts = [
+            (Layout::new(100, 25, 3, Seed::new(1)), 100.0, 200.0),
+            (Layout::new(160, 45, 2, Seed::new(6)), 1_000.0, 2_000.0),
+            (Layout::new(120, 30, 2, Seed::new(2)), 2_000.0, 5_000.0),
+            (Layout::new(130, 35, 2, Seed::new(2)), 5_000.0, 10_000.0),
+        ];
+        for (layout, low, high) in layouts {
+            let board = generate(&layout).unwrap();
+            let chain = Chain::compile(&board).unwrap();
+            let mean = crate::analysis::mean_turns(&board).unwrap();
+            assert!((low..high).contains(&mean), "{layout:?}: mean {mean}");
+            let max = tolerance::MAX_DISTRIBUTION_TURNS;
+            let stepped = stepped_or_computed(&chain, chain.start(), max, false);
+            let computed = stepped_or_computed(&chain, chain.start(), max, true);
+            let decay = computed.decay.expect("the decay is bracketed");
+            let from = decay.from_turn.expect("the tail is computed");
+            // The stepping stopped well before the tail did.
+            assert!(from < stepped.pmf.len(), "{from} of {}", stepped.pmf.len());
+            assert!(decay.error <= tolerance::GEOMETRIC_ERROR);
+            assert!(decay.low <= decay.rate && decay.rate <= decay.high);
+            assert!(stepped.pmf.len().abs_diff(computed.pmf.len()) <= 1);
+            assert!(computed.tail() < tolerance::TAIL && stepped.tail() < tolerance::TAIL);
+            for p in [0.5, 0.9, 0.99, 0.999, 0.999_999] {
+                assert_eq!(computed.quantile(p), stepped.quantile(p), "p = {p}");
+            }
+            assert_eq!(computed.mode(), stepped.mode());
+            let tolerance = |t: usize, exact: f64| {
+                tolerance::GEOMETRIC_ERROR + t as f64 * 16.0 * f64::EPSILON * exact
+            };
+            let pairs = computed.survival.iter().zip(&stepped.survival);
+            for (t, (a, b)) in pairs.enumerate() {
+                assert!((a - b).abs() <= tolerance(t, *b), "P(T > {t}): {a} vs {b}");
+            }
+            let pairs = computed.pmf.iter().zip(&stepped.pmf);
+            for (t, (a, b)) in pairs.enumerate() {
+                assert!(
+                    (a - b).abs() <= tolerance(t + 1, *b),
+                    "P(T = {}): {a} vs {b}",
+                    t + 1
+                );
+            }
+            let pairs = computed.cdf().into_iter().zip(stepped.cdf());
+            for (t, (a, b)) in pairs.enumerate() {
+                assert!(
+                    (a - b).abs() <= tolerance(t + 1, b),
+                    "P(T ≤ {}): {a} vs {b}",
+                    t + 1
+                );
+            }
+            // ρ is the settled survival ratio of the stepped distribution.
+            let late = stepped.pmf.len() - 1;
+            let ratio = stepped.survival[late] / stepped.survival[late - 1];
+            assert!(
+                (ratio - decay.rate).abs() < 1e-9,
+                "{ratio} vs {}",
+                decay.rate
+            );
+        }
+    }
+
+    /// The built-in board's distribution is short: it reaches its 1e-12 tail
+    /// by stepping, and gives ρ from the bracket.
+    #[test]
+    fn builtin_decay_is_bracketed() {
+        let chain = Chain::compile(&Board::builtin_default()).unwrap();
+        let d = from_state(&chain, chain.start());
+        let decay = d.decay.expect("bracketed");
+        assert!(decay.high - decay.low < 1e-12, "{decay:?}");
+        let late = d.pmf.len() - 1;
+        let ratio = d.survival[late] / d.survival[late - 1];
+        assert!((ratio - decay.rate).abs() < 1e-9);
+    }
+
     #[test]
     fn quantile_convention() {
         let d = Distribution {
             pmf: vec![0.25, 0.25, 0.5],
             survival: vec![1.0, 0.75, 0.5, 0.0],
+            decay: None,
         };
         // P(T ≤ 2) = 0.5 exactly: the median is 2, not 3.
         assert_eq!(d.quantile(0.5), Some(2));

@@ -14,7 +14,7 @@
 use super::distribution::Distribution;
 use crate::markov::chain::{Chain, Target};
 use crate::markov::sparse::memory::Bytes;
-use crate::{Board, markov::tolerance};
+use crate::Board;
 use serde::Serialize;
 use std::fmt;
 
@@ -29,11 +29,20 @@ pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 pub const DEFAULT_MAX_WORK: f64 = 2e10;
 
 /// How far past the mean, in standard deviations, the length distribution
-/// is expected to run before its tail falls below [`tolerance::TAIL`]. The
+/// is expected to run before its tail falls below [`tolerance::TAIL`](crate::markov::tolerance::TAIL). The
 /// tail of T decays geometrically at a rate set by the slowest mode of `Q`,
 /// whose time scale is at most about the standard deviation, and
 /// `e^{−30} ≈ 1e-13 < 1e-12`; the estimate only decides whether to try.
 pub const TAIL_STD_DEVS: f64 = 30.0;
+
+/// How many times `mean + standard deviation` turns the length distribution
+/// is expected to be stepped before its tail is provably geometric and the
+/// rest follows in closed form (docs/figures.md §4a): the stepping has to
+/// outlast the slower modes of Q, whose time scale is the time to cross the
+/// board, at most about the mean. Like [`TAIL_STD_DEVS`] it only decides
+/// whether to try: the stepping itself stops at [`Limits::max_work`], and a
+/// distribution cut off there is reported as truncated.
+pub const GEOMETRIC_AFTER: f64 = 4.0;
 
 /// Memory and work allowed to one analysis.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -281,7 +290,7 @@ pub fn held_bytes(chain: &Chain) -> u64 {
 /// The length distribution from the start by sparse vector–matrix products
 /// over a [`Banded`](crate::markov::sparse::Banded) copy of `Q` (the same recursion as
 /// [`distribution::from_state`](super::distribution::from_state), faster
-/// on large chains), stopped when the tail is below [`tolerance::TAIL`] or
+/// on large chains), stopped when the tail is below [`tolerance::TAIL`](crate::markov::tolerance::TAIL) or
 /// after `max_turns` turns (the tail then reports what is left).
 pub fn distribution(chain: &Chain, max_turns: usize) -> Distribution {
     let n = chain.len();
@@ -296,21 +305,8 @@ pub fn distribution(chain: &Chain, max_turns: usize) -> Distribution {
                 .sum()
         })
         .collect();
-    let mut pi = vec![0.0; n];
-    pi[chain.start().get()] = 1.0;
-    let mut next = vec![0.0; n];
-    let mut pmf = Vec::new();
-    let mut survival = vec![1.0];
-    while pmf.len() < max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS) {
-        let done = crate::markov::sparse::dot(&pi, &finish);
-        q.vec_mul_into(&pi, &mut next);
-        std::mem::swap(&mut pi, &mut next);
-        let left = crate::markov::sparse::sum(&pi);
-        pmf.push(done);
-        survival.push(left);
-        if left < tolerance::TAIL {
-            break;
-        }
-    }
-    Distribution { pmf, survival }
+    super::distribution::forward(n, chain.start().get(), max_turns, true, |pi, next| {
+        q.vec_mul_into(pi, next);
+        crate::markov::sparse::dot(pi, &finish)
+    })
 }

@@ -30,6 +30,7 @@ use solve::Solver;
 pub use crate::markov::chain::ChainError;
 pub use crate::markov::exact::ExactError;
 pub use crate::markov::sparse::memory::Bytes;
+pub use distribution::Decay;
 pub use jumps::JumpFigures;
 pub use limits::{Cost, DEFAULT_MAX_MEMORY, DEFAULT_MAX_WORK, Figure, Limits, Skipped};
 pub use moments::Summary;
@@ -240,6 +241,12 @@ pub struct Turns {
     /// `P(T > pmf.len())`: the probability the distribution leaves out
     /// (below 1e-12 unless a game is extremely long).
     pub tail: f64,
+    /// How the tail decays: ρ, the probability that a long game survives one
+    /// more turn, with its bracket, and the turn after which the
+    /// distribution was computed in closed form rather than stepped
+    /// (docs/figures.md §4a). `None` when the distribution ended before its
+    /// decay could be bracketed to within [`DECAY_PRINTED`].
+    pub decay: Option<Decay>,
 }
 
 /// Most turns of the length distribution a JSON output lists
@@ -264,6 +271,11 @@ impl Turns {
         self.cdf.truncate(terms);
     }
 }
+
+/// Widest bracket `high − low` of ρ for which [`Turns::decay`] is given:
+/// ρ is printed to ten decimals, and a bracket this narrow settles them up
+/// to the rounding of the last one.
+pub const DECAY_PRINTED: f64 = 1e-11;
 
 /// Something a reader of the figures must know: they are less exact than
 /// the rest of the analysis promises.
@@ -526,7 +538,8 @@ impl Analysis {
         let mut skipped = Vec::new();
         let n = chain.len() as u64;
         let entries = chain.entries().max(1) as f64;
-        let spread = turns.mean[start] + limits::TAIL_STD_DEVS * turns.variance[start].sqrt();
+        let (mean, sd) = (turns.mean[start], turns.variance[start].sqrt());
+        let spread = (mean + limits::TAIL_STD_DEVS * sd).min(limits::GEOMETRIC_AFTER * (mean + sd));
         let dist = match limits.check(
             limits::Figure::Distribution,
             n * 16,
@@ -540,7 +553,11 @@ impl Analysis {
                 chain,
                 (limits.max_work / entries) as usize + 1,
             )),
-            None => Some(distribution::from_state(chain, chain.start())),
+            None => Some(distribution::from_state_within(
+                chain,
+                chain.start(),
+                (limits.max_work / entries) as usize + 1,
+            )),
         };
         let mut warnings = Vec::new();
         let truncated = dist
@@ -585,6 +602,7 @@ impl Analysis {
         let dist = dist.unwrap_or_else(|| Distribution {
             pmf: Vec::new(),
             survival: vec![1.0],
+            decay: None,
         });
         let (mut decided, tie_skip) = ties::decide(board, chain, &dist, limits);
         skipped.extend(tie_skip);
@@ -715,6 +733,7 @@ impl Analysis {
                 p99: decided.p99,
                 cdf: dist.cdf(),
                 tail: dist.tail(),
+                decay: dist.decay.filter(|d| d.high - d.low <= DECAY_PRINTED),
                 pmf: dist.pmf.clone(),
             },
             rolls: Summary {

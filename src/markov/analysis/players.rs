@@ -110,6 +110,7 @@ mod tests {
         let d = Distribution {
             pmf: vec![1.0],
             survival: vec![1.0, 0.0],
+            decay: None,
         };
         let f = figures(&d, 3);
         assert_eq!(f.win_probability, vec![1.0, 0.0, 0.0]);
@@ -125,6 +126,7 @@ mod tests {
         let d = Distribution {
             pmf: (1..=n).map(|t| 0.5f64.powi(t)).collect(),
             survival: (0..=n).map(|t| 0.5f64.powi(t)).collect(),
+            decay: None,
         };
         let f = figures(&d, 2);
         assert!((f.win_probability[0] - 2.0 / 3.0).abs() < 1e-15);
