@@ -440,9 +440,9 @@ mod tests {
         use crate::design::{Layout, generate};
         let layouts = [
             (Layout::new(100, 25, 3, Seed::new(1)), 100.0, 200.0),
-            (Layout::new(160, 45, 2, Seed::new(6)), 1_000.0, 2_000.0),
-            (Layout::new(120, 30, 2, Seed::new(2)), 2_000.0, 5_000.0),
-            (Layout::new(130, 35, 2, Seed::new(2)), 5_000.0, 10_000.0),
+            (Layout::new(120, 30, 2, Seed::new(4)), 1_000.0, 2_000.0),
+            (Layout::new(130, 35, 2, Seed::new(1)), 2_000.0, 5_000.0),
+            (Layout::new(130, 35, 2, Seed::new(6)), 5_000.0, 10_000.0),
         ];
         for (layout, low, high) in layouts {
             let board = generate(&layout).unwrap();

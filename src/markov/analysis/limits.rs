@@ -12,9 +12,9 @@
 //! [`AnalysisError::Memory`]: super::AnalysisError::Memory
 
 use super::distribution::Distribution;
+use crate::Board;
 use crate::markov::chain::{Chain, Target};
 use crate::markov::sparse::memory::Bytes;
-use crate::Board;
 use serde::Serialize;
 use std::fmt;
 
