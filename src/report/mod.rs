@@ -159,16 +159,7 @@ impl<'a> Report<'a> {
         let mut md = String::new();
         let mut files = Vec::new();
         // Writing to a String cannot fail.
-        let _ = write_markdown(
-            &mut md,
-            &mut files,
-            self.board,
-            self.analysis,
-            stem,
-            &omitted,
-            self.cross,
-            self.sensitivity,
-        );
+        let _ = write_markdown(&mut md, &mut files, self, stem, &omitted);
         Rendered {
             document: md,
             files,
@@ -181,14 +172,7 @@ impl<'a> Report<'a> {
         let omitted = omissions(self.board, self.analysis);
         let mut page = String::new();
         // Writing to a String cannot fail.
-        let _ = write_html(
-            &mut page,
-            self.board,
-            self.analysis,
-            &omitted,
-            self.cross,
-            self.sensitivity,
-        );
+        let _ = write_html(&mut page, self, &omitted);
         Rendered {
             document: page,
             files: Vec::new(),
@@ -273,13 +257,11 @@ fn md_chart(
 fn write_markdown(
     md: &mut String,
     files: &mut Vec<ChartFile>,
-    board: &Board,
-    a: &Analysis,
+    report: &Report,
     stem: Option<&str>,
     omitted: &[Omission],
-    cross: Option<&CrossCheck>,
-    sensitivity: Option<&Sensitivity>,
 ) -> std::fmt::Result {
+    let (board, a) = (report.board, report.analysis);
     writeln!(md, "# {}\n", text::markdown(title(a)))?;
     writeln!(
         md,
@@ -349,12 +331,12 @@ fn write_markdown(
             jump_chart(a, Size::WIDE),
         )?;
     }
-    if let Some(c) = cross {
+    if let Some(c) = report.cross {
         writeln!(md, "## Cross-check against a simulation\n")?;
         writeln!(md, "{}\n", c.summary())?;
         writeln!(md, "{}", cross_table(c, a).markdown())?;
     }
-    if let Some(s) = sensitivity.filter(|s| !s.variants.is_empty()) {
+    if let Some(s) = report.sensitivity.filter(|s| !s.variants.is_empty()) {
         writeln!(md, "## {LEVERS}\n")?;
         writeln!(md, "{}\n", text::markdown(&levers::summary(s)))?;
         writeln!(md, "{}", levers::table(s).markdown())?;
@@ -549,14 +531,8 @@ fn jump_chart(a: &Analysis, size: Size) -> Result<String, ChartError> {
     )
 }
 
-fn write_html(
-    h: &mut String,
-    board: &Board,
-    a: &Analysis,
-    omitted: &[Omission],
-    cross: Option<&CrossCheck>,
-    sensitivity: Option<&Sensitivity>,
-) -> std::fmt::Result {
+fn write_html(h: &mut String, report: &Report, omitted: &[Omission]) -> std::fmt::Result {
+    let (board, a) = (report.board, report.analysis);
     let title = text::html(title(a));
     writeln!(
         h,
@@ -659,7 +635,7 @@ fn write_html(
             jump_chart(a, Size::NARROW),
         )?;
     }
-    if let Some(c) = cross {
+    if let Some(c) = report.cross {
         writeln!(
             h,
             "<h2 id=\"cross-check\">Cross-check against a simulation</h2>"
@@ -667,7 +643,7 @@ fn write_html(
         writeln!(h, "<p>{}</p>", text::html(&c.summary()))?;
         write!(h, "{}", cross_table(c, a).html())?;
     }
-    if let Some(s) = sensitivity.filter(|s| !s.variants.is_empty()) {
+    if let Some(s) = report.sensitivity.filter(|s| !s.variants.is_empty()) {
         writeln!(h, "<h2 id=\"levers\">{LEVERS}</h2>")?;
         writeln!(h, "<p>{}</p>", text::html(&levers::summary(s)))?;
         write!(h, "{}", levers::table(s).html())?;
