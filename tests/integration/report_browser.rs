@@ -1,5 +1,5 @@
 //! The HTML report seen in a real browser: headless Chromium renders the
-//! report of the built-in board, a variant board and a 2,500-square board at
+//! report of the built-in board (with its sensitivity section), a variant board and a 2,500-square board at
 //! 1280 and 390 CSS pixels, and a probe script reads from the DOM that
 //! nothing is wider than the viewport, every chart has its title and axis
 //! labels in readable text, and the page made no request. A screenshot at
@@ -177,9 +177,15 @@ fn assert_not_blank(png_path: &Path) {
     );
 }
 
-fn page_of(board: &Board, dir: &Path, name: &str) -> (PathBuf, usize) {
+/// The report of `board`, with the sensitivity section when asked.
+fn page_of(board: &Board, dir: &Path, name: &str, levers: bool) -> (PathBuf, usize) {
     let analysis = Analysis::new(board, &Options::default()).unwrap();
-    let html = snakeladder::Report::new(board, &analysis).html();
+    let sensitivity = levers.then(|| snakeladder::design::sensitivity(board, true).unwrap());
+    let mut report = snakeladder::Report::new(board, &analysis);
+    if let Some(s) = &sensitivity {
+        report = report.with_sensitivity(s);
+    }
+    let html = report.html();
     let size = html.len();
     let path = dir.join(format!("{name}.html"));
     std::fs::write(&path, &html).unwrap();
@@ -221,12 +227,12 @@ fn reports_render_in_chromium_at_desktop_and_phone_widths() {
     ))
     .unwrap();
     let boards = [
-        ("builtin", Board::builtin_default(), 300_000),
-        ("variant", variant, 300_000),
-        ("large", large_board(), 5_000_000),
+        ("builtin", Board::builtin_default(), 300_000, true),
+        ("variant", variant, 300_000, false),
+        ("large", large_board(), 5_000_000, false),
     ];
-    for (name, board, max_bytes) in boards {
-        let (page, size) = page_of(&board, dir.path(), name);
+    for (name, board, max_bytes, levers) in boards {
+        let (page, size) = page_of(&board, dir.path(), name, levers);
         assert!(size < max_bytes, "{name}: {size} bytes");
         let html = std::fs::read_to_string(&page).unwrap();
         let probed = html.replace("</body>", &format!("{PROBE}</body>"));
@@ -257,7 +263,12 @@ fn reports_render_in_chromium_at_desktop_and_phone_widths() {
                 "{at}: a tap on square 2 shows {:?}",
                 p.tapped
             );
-            assert_eq!(p.charts.len(), 3, "{at}: one visible drawing per chart");
+            let charts = if levers { 4 } else { 3 };
+            assert_eq!(
+                p.charts.len(),
+                charts,
+                "{at}: one visible drawing per chart"
+            );
             for c in &p.charts {
                 assert!(!c.title.is_empty(), "{at}: a chart without a title");
                 assert!(
@@ -290,6 +301,9 @@ fn reports_render_in_chromium_at_desktop_and_phone_widths() {
             );
             assert!(axes(&p.charts[1], &["percentage points from fair"]), "{at}");
             assert!(axes(&p.charts[2], &["expected uses"]), "{at}");
+            if levers {
+                assert!(axes(&p.charts[3], &["change of the mean"]), "{at}");
+            }
 
             let shot = dir.path().join(format!("{name}-{width}.png"));
             browse(
