@@ -75,3 +75,33 @@ fn no_odds_between_the_rolls_of_one_turn() {
     }
     assert!(bonus > 0, "the seeded game has bonus rolls:\n{t}");
 }
+
+/// On a board whose race the per-line work budget cannot decide (100,000
+/// squares: games of about 28,600 turns, while 1e9 multiply-adds follow
+/// about 1,700), the odds say so once and stop, instead of spending the
+/// budget again after every one of the game's tens of thousands of turns.
+#[test]
+fn undecidable_odds_are_given_up_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("long.json");
+    std::fs::write(&board, r#"{"squares": 100000}"#).unwrap();
+    let t = play(&[
+        "--players",
+        "Ana,Bo",
+        "--seed",
+        "3",
+        "--odds",
+        board.to_str().unwrap(),
+    ]);
+    let odds: Vec<&str> = t.lines().filter(|l| l.starts_with("  odds: ")).collect();
+    assert_eq!(odds.len(), 1, "{odds:?}");
+    assert!(
+        odds[0].starts_with("  odds: not computed (after ")
+            && odds[0].ends_with("no more odds lines in this game"),
+        "{}",
+        odds[0]
+    );
+    // The game itself is played to its end.
+    assert!(t.lines().filter(|l| l.contains(" rolled ")).count() > 10_000);
+    assert!(t.contains("Ranking:"));
+}

@@ -114,9 +114,12 @@ impl AfterTurn for Narrator {
 /// race is decided by independent finishing-time distributions, one per
 /// square (see `snakeladder::analysis::odds`). Between two rolls of one turn
 /// (extra rolls) the odds are not a function of the squares alone, so no
-/// line is printed there.
+/// line is printed there. A line that the work budget cannot decide ends
+/// the odds for the rest of the game: every later line would spend the same
+/// budget (about a second) to print the same "not computed".
 struct Odds {
     odds: LiveOdds,
+    given_up: bool,
 }
 
 impl AfterTurn for Odds {
@@ -131,10 +134,14 @@ impl AfterTurn for Odds {
 }
 
 impl Odds {
-    fn print(&self, game: &Game<SeededDice>, out: &mut dyn Write) -> io::Result<()> {
+    fn print(&mut self, game: &Game<SeededDice>, out: &mut dyn Write) -> io::Result<()> {
         let order = game.turn_order();
         let last = game.board().last();
-        if game.rolls_in_turn() > 0 || order.is_empty() || game.positions().contains(&last) {
+        if self.given_up
+            || game.rolls_in_turn() > 0
+            || order.is_empty()
+            || game.positions().contains(&last)
+        {
             return Ok(());
         }
         let squares: Vec<Square> = order.iter().map(|&seat| game.positions()[seat]).collect();
@@ -143,9 +150,10 @@ impl Odds {
             .odds_within(&squares, 0, ODDS_MAX_WORK)
             .map_err(io::Error::other)?;
         if live.left_out >= 0.5 {
+            self.given_up = true;
             return writeln!(
                 out,
-                "  odds: not computed (after {} turns, the {:.1e} multiply-adds a line may take, the race is still undecided with probability {:.2})",
+                "  odds: not computed (after {} turns, the {:.1e} multiply-adds a line may take, the race is still undecided with probability {:.2}); no more odds lines in this game",
                 live.turns, ODDS_MAX_WORK, live.left_out
             );
         }
@@ -243,8 +251,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let mut hooks: Vec<Box<dyn AfterTurn>> = vec![Box::new(Narrator)];
     if args.odds {
-        let odds = match LiveOdds::new(game.board()) {
-            Ok(odds) => Odds { odds },
+        let mut odds = match LiveOdds::new(game.board()) {
+            Ok(odds) => Odds {
+                odds,
+                given_up: false,
+            },
             Err(err) => return Ok(cannot(&err)),
         };
         odds.print(&game, &mut out)?;
