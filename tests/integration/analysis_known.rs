@@ -248,3 +248,33 @@ fn jump_use_under_extra_rolls_by_hand() {
     // t(0) = 1 + 1/2·t(1) + 1/4·t(3) = 1 + 7/8 + 1/4 = 17/8.
     close(a.jumps[0].mean_turns_without.unwrap(), 17.0 / 8.0);
 }
+
+/// A distribution whose estimated cost is over `--max-work` still gets a
+/// share of the budget, and is kept when its tail turns geometric within it:
+/// the same figures as without a limit. With a budget far too small it is
+/// skipped, named in `skipped`.
+#[test]
+fn a_distribution_refused_by_its_estimate_is_kept_when_it_finishes_early() {
+    use snakeladder::design::{Layout, generate};
+    // 130 squares, 35 snakes: mean about 8,575 turns, so the estimate
+    // (4·(mean + sd) turns of about 530 entries each) is 3.6e7, while the
+    // decay is geometric after 2,048 turns (1.1e6): a tenth of 2e7 is enough.
+    let board = generate(&Layout::new(130, 35, 2, snakeladder::Seed::new(6))).unwrap();
+    let free = Analysis::new(&board, &Options::default()).unwrap();
+    assert!(free.skipped.is_empty());
+    let tight = Analysis::new(&board, &Options::default().max_work(2e7)).unwrap();
+    assert!(tight.skipped.is_empty(), "{:?}", tight.skipped);
+    assert_eq!(tight.turns.p99, free.turns.p99);
+    assert_eq!(tight.turns.median, free.turns.median);
+    assert_eq!(tight.turns.pmf, free.turns.pmf);
+    let starved = Analysis::new(&board, &Options::default().max_work(1e4)).unwrap();
+    assert!(
+        starved
+            .skipped
+            .iter()
+            .any(|s| s.to_string().contains("length distribution")),
+        "{:?}",
+        starved.skipped
+    );
+    assert!(starved.turns.pmf.is_empty());
+}

@@ -44,6 +44,12 @@ pub const TAIL_STD_DEVS: f64 = 30.0;
 /// distribution cut off there is reported as truncated.
 pub const GEOMETRIC_AFTER: f64 = 4.0;
 
+/// The share of [`Limits::max_work`] a length distribution refused by its
+/// estimate still gets: if it reaches its 1e-12 tail within that (its decay
+/// turned geometric early), it is kept; otherwise it is skipped with the
+/// estimate as before, having cost at most this share of the budget.
+pub const PROBE_SHARE: f64 = 0.1;
+
 /// Memory and work allowed to one analysis.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Limits {

@@ -540,24 +540,38 @@ impl Analysis {
         let entries = chain.entries().max(1) as f64;
         let (mean, sd) = (turns.mean[start], turns.variance[start].sqrt());
         let spread = (mean + limits::TAIL_STD_DEVS * sd).min(limits::GEOMETRIC_AFTER * (mean + sd));
+        let within = |work: f64| {
+            let turns = (work / entries) as usize + 1;
+            if solver.method() == Method::Sparse {
+                limits::distribution(chain, turns)
+            } else {
+                distribution::from_state_within(chain, chain.start(), turns)
+            }
+        };
         let dist = match limits.check(
             limits::Figure::Distribution,
             n * 16,
             entries * (spread + 1.0),
         ) {
+            // The estimate is a guess at when the tail turns geometric
+            // ([`limits::GEOMETRIC_AFTER`]); a long game whose slower modes
+            // die out early is computed far sooner. So a board refused on
+            // work alone gets a share of the budget, and keeps the
+            // distribution only if it was finished within it.
+            Some(skip) if matches!(skip.cost, limits::Cost::Work { .. }) => {
+                let probe = within(limits.max_work * limits::PROBE_SHARE);
+                if probe.tail() <= crate::markov::tolerance::TAIL {
+                    Some(probe)
+                } else {
+                    skipped.push(skip);
+                    None
+                }
+            }
             Some(skip) => {
                 skipped.push(skip);
                 None
             }
-            None if solver.method() == Method::Sparse => Some(limits::distribution(
-                chain,
-                (limits.max_work / entries) as usize + 1,
-            )),
-            None => Some(distribution::from_state_within(
-                chain,
-                chain.start(),
-                (limits.max_work / entries) as usize + 1,
-            )),
+            None => Some(within(limits.max_work)),
         };
         let mut warnings = Vec::new();
         let truncated = dist
