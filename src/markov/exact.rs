@@ -103,6 +103,33 @@ pub fn elimination_work(n: usize, bits: u64) -> f64 {
         .sum()
 }
 
+/// The number of states of `chain`, or [`ExactError::TooLarge`] past
+/// [`MAX_EXACT_STATES`].
+fn exact_size(chain: &Chain) -> Result<usize, ExactError> {
+    let n = chain.len();
+    if n > MAX_EXACT_STATES {
+        return Err(ExactError::TooLarge {
+            states: n,
+            limit: MAX_EXACT_STATES,
+        });
+    }
+    Ok(n)
+}
+
+/// Position of each state in an elimination that keeps the start last.
+fn start_last(chain: &Chain) -> impl Fn(usize) -> usize {
+    let (start, n) = (chain.start().get(), chain.len());
+    move |s: usize| {
+        if s == start {
+            n - 1
+        } else if s < start {
+            s
+        } else {
+            s - 1
+        }
+    }
+}
+
 /// [`mean_turns`], refused before the elimination when its estimated
 /// work ([`elimination_work`]) is above `max_work`.
 ///
@@ -113,24 +140,8 @@ pub fn mean_turns_within(
     chain: &Chain,
     max_work: f64,
 ) -> Result<BigRational, ExactError> {
-    let n = chain.len();
-    if n > MAX_EXACT_STATES {
-        return Err(ExactError::TooLarge {
-            states: n,
-            limit: MAX_EXACT_STATES,
-        });
-    }
-    // Position of each state in the elimination: the start last.
-    let start = chain.start().get();
-    let position = |s: usize| {
-        if s == start {
-            n - 1
-        } else if s < start {
-            s
-        } else {
-            s - 1
-        }
-    };
+    let n = exact_size(chain)?;
+    let position = start_last(chain);
     let mut rows: Vec<Vec<BigInt>> = Vec::with_capacity(n);
     rows.resize_with(n, Vec::new);
     for s in chain.states() {
@@ -180,23 +191,8 @@ pub fn moments_within(
     chain: &Chain,
     max_work: f64,
 ) -> Result<(BigRational, BigRational), ExactError> {
-    let n = chain.len();
-    if n > MAX_EXACT_STATES {
-        return Err(ExactError::TooLarge {
-            states: n,
-            limit: MAX_EXACT_STATES,
-        });
-    }
-    let start = chain.start().get();
-    let position = |s: usize| {
-        if s == start {
-            n - 1
-        } else if s < start {
-            s
-        } else {
-            s - 1
-        }
-    };
+    let n = exact_size(chain)?;
+    let position = start_last(chain);
     // Each row of Q in integers over its own scale.
     let mut scaled: Vec<(BigInt, Vec<(usize, BigInt)>)> = Vec::with_capacity(n);
     for s in chain.states() {
@@ -298,13 +294,7 @@ impl IntegerKernel {
     /// [`ExactError::TooLarge`] past [`MAX_EXACT_STATES`],
     /// [`ExactError::TurnTooLong`] for a turn that cannot be summed.
     pub fn new(board: &Board, chain: &Chain) -> Result<IntegerKernel, ExactError> {
-        let n = chain.len();
-        if n > MAX_EXACT_STATES {
-            return Err(ExactError::TooLarge {
-                states: n,
-                limit: MAX_EXACT_STATES,
-            });
-        }
+        let n = exact_size(chain)?;
         let mut rows = Vec::with_capacity(n);
         let mut finish = Vec::with_capacity(n);
         let mut scale = BigInt::one();
@@ -412,13 +402,7 @@ pub fn pmf(board: &Board, chain: &Chain, terms: usize) -> Result<Vec<BigRational
 /// # Errors
 /// As [`IntegerKernel::new`], and [`ExactError::Singular`].
 pub fn moments(board: &Board, chain: &Chain) -> Result<(BigRational, BigRational), ExactError> {
-    let n = chain.len();
-    if n > MAX_EXACT_STATES {
-        return Err(ExactError::TooLarge {
-            states: n,
-            limit: MAX_EXACT_STATES,
-        });
-    }
+    let n = exact_size(chain)?;
     let rows: Vec<Vec<(usize, BigRational)>> = chain
         .states()
         .map(|s| exact_row(board, chain, s.get()))
