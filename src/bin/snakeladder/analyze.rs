@@ -176,7 +176,9 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
             }
         )?;
     }
-    if let Some(d) = &t.decay {
+    let narrow =
+        |d: &&snakeladder::analysis::Decay| d.high - d.low <= snakeladder::analysis::DECAY_PRINTED;
+    if let Some(d) = t.decay.as_ref().filter(narrow) {
         writeln!(
             out,
             "  long games: each extra turn survives with probability ρ = {:.10} (the tail halves every {:.1} turns{})",
@@ -186,6 +188,14 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
                 Some(turn) => format!("; turns after {turn} computed from ρ"),
                 None => String::new(),
             }
+        )?;
+    } else if let Some((d, turn)) = t.decay.as_ref().and_then(|d| Some((d, d.from_turn?))) {
+        writeln!(
+            out,
+            "  turns after {turn} computed from the tail's geometric decay (ρ = {:.10} ± {:.1e}, error at most {})",
+            d.rate,
+            (d.high - d.low) / 2.0,
+            tiny(d.error)
         )?;
     }
     write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;

@@ -244,8 +244,9 @@ pub struct Turns {
     /// How the tail decays: ρ, the probability that a long game survives one
     /// more turn, with its bracket, and the turn after which the
     /// distribution was computed in closed form rather than stepped
-    /// (docs/figures.md §4a). `None` when the distribution ended before its
-    /// decay could be bracketed to within [`DECAY_PRINTED`].
+    /// (docs/figures.md §4a). `None` when the distribution was stepped to
+    /// its end and its decay could not be bracketed to within
+    /// [`DECAY_PRINTED`]; given whenever the tail was computed from it.
     pub decay: Option<Decay>,
 }
 
@@ -747,7 +748,11 @@ impl Analysis {
                 p99: decided.p99,
                 cdf: dist.cdf(),
                 tail: dist.tail(),
-                decay: dist.decay.filter(|d| d.high - d.low <= DECAY_PRINTED),
+                // Kept when the tail was computed from it, however wide its
+                // bracket: the terms past `from_turn` carry its error bound.
+                decay: dist
+                    .decay
+                    .filter(|d| d.from_turn.is_some() || d.high - d.low <= DECAY_PRINTED),
                 pmf: dist.pmf.clone(),
             },
             rolls: Summary {
