@@ -117,7 +117,7 @@ pub(crate) fn must_be(path: &str) -> String {
 }
 
 /// A whole number with thousands separated by commas: `10,000,000`.
-fn grouped(n: u64) -> String {
+pub(crate) fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

@@ -200,6 +200,7 @@ pub fn omissions(board: &Board, a: &Analysis) -> Vec<Omission> {
                 Figure::Players => "the section on several players",
                 Figure::RestProbabilities => "the P(rest) column of the squares",
                 Figure::Jumps => "the section on snakes and ladders",
+                Figure::Squares => "the list of squares",
                 Figure::ExactTies => "the exact decision of near-ties in the mode and quantiles",
             },
             reason: skip.to_string(),

@@ -842,3 +842,41 @@ fn json_distributions_are_capped_with_the_tail_stated() {
         assert!(size < 50 << 20, "{:?}: {size} bytes", entry.file_name());
     }
 }
+
+/// A per-square list longer than `MAX_JSON_ENTRIES` is left out of the
+/// JSON of `analyze` and `simulate` and named in `skipped` with its length
+/// (the 998,000 squares of the README's million-square board made 140 MB);
+/// the short jump list beside it is still given whole.
+#[test]
+fn json_lists_past_the_cap_are_named_in_skipped_not_written() {
+    let cap = snakeladder::analysis::MAX_JSON_ENTRIES;
+    let n = cap + 10;
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("wide.json");
+    std::fs::write(
+        &board,
+        format!(r#"{{"squares": {n}, "ladders": [[3, {}]]}}"#, n - 20),
+    )
+    .unwrap();
+    for args in [
+        &["analyze", "--format", "json", "--max-work", "1e9"][..],
+        &[
+            "simulate", "--format", "json", "--games", "2", "--seed", "1",
+        ],
+    ] {
+        let out = Command::new(BIN).args(args).arg(&board).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        assert!(out.stdout.len() < 50 << 20, "{} bytes", out.stdout.len());
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["squares"], serde_json::json!([]), "{args:?}");
+        assert_eq!(json["jumps"].as_array().map(Vec::len), Some(1), "{args:?}");
+        let skipped = json["skipped"].as_array().unwrap();
+        let squares = skipped
+            .iter()
+            .find(|s| s["figure"] == "squares")
+            .unwrap_or_else(|| panic!("{args:?}: {skipped:?}"));
+        assert_eq!(squares["reason"], "output");
+        assert_eq!(squares["limit"].as_f64(), Some(cap as f64));
+        assert!(squares["estimate"].as_f64().unwrap() > cap as f64);
+    }
+}

@@ -65,11 +65,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
-            // A distribution of millions of turns would make hundreds of
-            // megabytes of JSON: the terms past the cap go into `tail`.
-            analysis
-                .turns
-                .cap_terms(snakeladder::analysis::MAX_JSON_TERMS);
+            // A distribution of millions of turns, or a million squares,
+            // would make hundreds of megabytes of JSON: the terms past the
+            // cap go into `tail`, a list past it is named in `skipped`.
+            analysis.cap_lists(
+                snakeladder::analysis::MAX_JSON_TERMS,
+                snakeladder::analysis::MAX_JSON_ENTRIES,
+            );
             // The sensitivity, when asked for, is one more field after the
             // analysis's own.
             #[derive(serde::Serialize)]

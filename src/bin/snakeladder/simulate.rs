@@ -105,11 +105,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
     let config = args.run.config()?;
     let bar = args.run.bar();
-    let report = simulate::simulate_with_progress(&board, &config, &bar)?;
+    let mut report = simulate::simulate_with_progress(&board, &config, &bar)?;
     bar.finish();
     let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
+            // As in `analyze`: a list of a million squares would be 180 MB.
+            report.cap_lists(snakeladder::analysis::MAX_JSON_ENTRIES);
             common::write_json(&mut out, Some(common::BoardId::of(&board)), &report)?;
         }
         Format::Text => write_text(&mut out, &board, &report)?,

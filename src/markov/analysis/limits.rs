@@ -15,6 +15,7 @@ use super::distribution::Distribution;
 use crate::Board;
 use crate::markov::chain::{Chain, Target};
 use crate::markov::sparse::memory::Bytes;
+use crate::model::error::grouped;
 use serde::Serialize;
 use std::fmt;
 
@@ -82,6 +83,9 @@ pub enum Figure {
     RestProbabilities,
     /// Per-jump figures: use probability and mean without each jump.
     Jumps,
+    /// The list of per-square figures, left out of a JSON output of a
+    /// board with more squares than [`MAX_JSON_ENTRIES`](super::MAX_JSON_ENTRIES).
+    Squares,
     /// Deciding near-ties of the mode and quantiles in exact arithmetic;
     /// when skipped, the `f64` decision stands.
     ExactTies,
@@ -94,6 +98,7 @@ impl fmt::Display for Figure {
             Figure::Players => "seat odds for several players",
             Figure::RestProbabilities => "the probability of ever resting on each square",
             Figure::Jumps => "per-jump figures (uses, use probability, mean without it)",
+            Figure::Squares => "the per-square figures",
             Figure::ExactTies => {
                 "deciding near-ties of the mode and quantiles exactly (the floating-point choice stands)"
             }
@@ -133,6 +138,14 @@ pub enum Cost {
     /// Exact arithmetic cannot handle the board (more states than
     /// [`crate::markov::exact::MAX_EXACT_STATES`], or a turn too long to sum).
     NoExact,
+    /// A list longer than a JSON output holds
+    /// ([`MAX_JSON_ENTRIES`](super::MAX_JSON_ENTRIES)).
+    Output {
+        /// Its entries.
+        entries: u64,
+        /// The most a list may have.
+        limit: u64,
+    },
 }
 
 /// A figure left out of an analysis, and why.
@@ -142,7 +155,9 @@ pub enum Cost {
 /// `memory` (estimate and limit in bytes), `work` (in multiply-adds),
 /// `needs` (another skipped figure, named in `needs`; no estimate),
 /// `truncated` (the distribution was cut off; the estimate is the
-/// probability left out) or `no_exact` (beyond exact arithmetic).
+/// probability left out), `no_exact` (beyond exact arithmetic) or `output`
+/// (a list with more entries, the estimate, than a JSON output holds, the
+/// limit).
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[serde(into = "SkippedJson")]
 pub struct Skipped {
@@ -179,6 +194,13 @@ impl From<Skipped> for SkippedJson {
             Cost::Needs { figure } => ("needs", None, None, None, Some(figure)),
             Cost::Truncated { tail } => ("truncated", Some(tail), None, None, None),
             Cost::NoExact => ("no_exact", None, None, None, None),
+            Cost::Output { entries, limit } => (
+                "output",
+                Some(entries as f64),
+                Some(limit as f64),
+                None,
+                None,
+            ),
         };
         SkippedJson {
             figure: s.figure,
@@ -213,6 +235,12 @@ impl fmt::Display for Skipped {
                 "the length distribution was cut off with {tail:.2e} of the probability left out"
             ),
             Cost::NoExact => write!(f, "the board is beyond exact arithmetic"),
+            Cost::Output { entries, limit } => write!(
+                f,
+                "its {} entries are more than the {} a JSON output lists",
+                grouped(entries),
+                grouped(limit)
+            ),
         }
     }
 }

@@ -273,6 +273,30 @@ impl Turns {
     }
 }
 
+/// Most entries a per-square or per-jump list of a JSON output has
+/// ([`Analysis::cap_lists`]): 100,000 squares are about 14 MB of JSON, and
+/// with the distribution's [`MAX_JSON_TERMS`] every JSON output of a board
+/// within the limits stays under 50 MB, where the 998,000 squares of a
+/// million-square board made 140 MB.
+pub const MAX_JSON_ENTRIES: usize = 100_000;
+
+/// Leaves out a list longer than `limit` entries, clearing it and naming
+/// it in `skipped` with its length: the rule of the JSON outputs for the
+/// per-square and per-jump lists ([`MAX_JSON_ENTRIES`]). A list is given
+/// whole or not at all, so that no one reads a prefix as the board.
+pub fn cap_list<T>(list: &mut Vec<T>, figure: Figure, limit: usize, skipped: &mut Vec<Skipped>) {
+    if list.len() > limit {
+        skipped.push(Skipped {
+            figure,
+            cost: limits::Cost::Output {
+                entries: list.len() as u64,
+                limit: limit as u64,
+            },
+        });
+        *list = Vec::new();
+    }
+}
+
 /// Widest bracket `high − low` of ρ for which [`Turns::decay`] is given:
 /// ρ is printed to ten decimals, and a bracket this narrow settles them up
 /// to the rounding of the last one.
@@ -457,6 +481,22 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Makes the analysis fit a JSON output: at most `terms` turns of the
+    /// distribution ([`Turns::cap_terms`]), and the per-square and per-jump
+    /// lists whole when they have at most `entries` entries, else left out
+    /// and named in [`Analysis::skipped`] ([`cap_list`]). Every other
+    /// figure is unchanged.
+    pub fn cap_lists(&mut self, terms: usize, entries: usize) {
+        self.turns.cap_terms(terms);
+        cap_list(
+            &mut self.squares,
+            Figure::Squares,
+            entries,
+            &mut self.skipped,
+        );
+        cap_list(&mut self.jumps, Figure::Jumps, entries, &mut self.skipped);
+    }
+
     /// Analyses a board: every figure, within the memory and work limits of
     /// `options`. Essential steps past the memory limit are refused;
     /// optional figures past either limit are skipped and listed in

@@ -272,6 +272,7 @@ impl<'a> Engine<'a> {
             squares,
             jumps,
             players: vec![game],
+            skipped: Vec::new(),
             turns_histogram: acc.turns.histogram,
             rolls_histogram: acc.rolls.histogram,
         }

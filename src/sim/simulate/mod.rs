@@ -49,6 +49,7 @@ mod stats;
 mod table;
 
 use crate::markov::analysis::limits::DEFAULT_MAX_MEMORY;
+use crate::markov::analysis::{Figure, Skipped, cap_list};
 use crate::markov::sparse::memory::Bytes;
 pub use stats::{Histogram, QUANTILES, Quantile, SampleSummary};
 pub use table::{MAX_TABLE_ENTRIES, MoveTable, TableError, TableMove};
@@ -364,6 +365,10 @@ pub struct SimulationReport {
     /// The game of `players` seats: one entry, like the analysis's list
     /// of player counts.
     pub players: Vec<PlayersEstimate>,
+    /// Lists left out of a JSON output ([`SimulationReport::cap_lists`]);
+    /// empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
     /// The distribution of `T`, exact counts.
     #[serde(skip)]
     pub turns_histogram: Histogram,
@@ -376,6 +381,20 @@ impl SimulationReport {
     /// The k-player figures (the one entry of [`SimulationReport::players`]).
     pub fn game(&self) -> &PlayersEstimate {
         &self.players[0]
+    }
+
+    /// Makes the report fit a JSON output: the per-square and per-jump
+    /// lists whole when they have at most `entries` entries
+    /// ([`MAX_JSON_ENTRIES`](crate::analysis::MAX_JSON_ENTRIES)), else left
+    /// out and named in [`SimulationReport::skipped`], as in `analyze`.
+    pub fn cap_lists(&mut self, entries: usize) {
+        cap_list(
+            &mut self.squares,
+            Figure::Squares,
+            entries,
+            &mut self.skipped,
+        );
+        cap_list(&mut self.jumps, Figure::Jumps, entries, &mut self.skipped);
     }
 }
 
