@@ -99,8 +99,8 @@ pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, See
 pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
 
 pub use analysis::{Analysis, AnalysisError, Limits, Options};
+pub use model::numbers;
 pub use report::cross::{CrossCheck, CrossCheckError};
-pub use report::numbers;
 pub use report::{ChartFile, Omission, Rendered, Report, charts};
 
 /// Exact fractions, as the rational mode gives them

@@ -11,6 +11,7 @@ pub mod fingerprint;
 pub(crate) mod jump;
 pub(crate) mod limits;
 pub(crate) mod movement;
+pub mod numbers;
 pub mod policy;
 pub(crate) mod problem;
 pub(crate) mod read;

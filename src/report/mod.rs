@@ -22,7 +22,6 @@ pub(crate) mod board;
 pub mod charts;
 pub mod cross;
 mod levers;
-pub mod numbers;
 pub(crate) mod text;
 
 use crate::design::Sensitivity;
@@ -779,13 +778,13 @@ fn length_table(a: &Analysis) -> Table {
     table.rows = vec![
         vec![
             "mean".into(),
-            format!("{:.4}", t.mean),
-            format!("{:.4}", a.rolls.mean),
+            crate::numbers::quantity(t.mean, 4),
+            crate::numbers::quantity(a.rolls.mean, 4),
         ],
         vec![
             "standard deviation".into(),
-            format!("{:.4}", t.std_dev),
-            format!("{:.4}", a.rolls.variance.sqrt()),
+            crate::numbers::quantity(t.std_dev, 4),
+            crate::numbers::quantity(a.rolls.variance.sqrt(), 4),
         ],
         vec!["minimum".into(), q(t.min), String::new()],
         vec!["mode".into(), q(t.mode), String::new()],

@@ -5,7 +5,7 @@ use crate::memory;
 use snakeladder::Board;
 use snakeladder::analysis::probability_text;
 use snakeladder::design;
-use snakeladder::numbers::{percent, probability, tiny};
+use snakeladder::numbers::{percent, probability, quantity, tiny};
 use snakeladder::{Analysis, Options};
 use std::io::Write;
 use std::path::PathBuf;
@@ -128,8 +128,10 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     writeln!(out, "Turns of one player")?;
     writeln!(
         out,
-        "  mean {:.4}   std dev {:.4}   variance {:.4}",
-        t.mean, t.std_dev, t.variance
+        "  mean {}   std dev {}   variance {}",
+        quantity(t.mean, 4),
+        quantity(t.std_dev, 4),
+        quantity(t.variance, 4)
     )?;
     writeln!(
         out,
@@ -141,7 +143,12 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         show(t.p99)
     )?;
     if let Some(ex) = &a.exact {
-        writeln!(out, "  exact mean {} (≈ {:.12})", ex.mean_turns, t.mean)?;
+        writeln!(
+            out,
+            "  exact mean {} (≈ {})",
+            ex.mean_turns,
+            quantity(t.mean, 12)
+        )?;
         if ex.agrees() {
             writeln!(
                 out,
@@ -159,8 +166,9 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     if board.rules().extra_turn().is_some() {
         writeln!(
             out,
-            "  rolls: mean {:.4}   variance {:.4}",
-            a.rolls.mean, a.rolls.variance
+            "  rolls: mean {}   variance {}",
+            quantity(a.rolls.mean, 4),
+            quantity(a.rolls.variance, 4)
         )?;
     }
     if let Some(s) = &a.shortest {

@@ -20,6 +20,7 @@ pub(crate) mod squares;
 pub(crate) mod ties;
 
 use crate::markov::chain::Chain;
+use crate::model::numbers::{quantity, tiny};
 use crate::model::rules::RulesSpec;
 use crate::{Board, model::fingerprint};
 use distribution::Distribution;
@@ -91,7 +92,12 @@ pub enum AnalysisError {
 
 fn exact_text(exact: &Result<(String, f64), String>) -> String {
     match exact {
-        Ok((fraction, value)) => format!("the exact mean is {fraction} (≈ {value:e}) turns"),
+        Ok((fraction, value)) => {
+            format!(
+                "the exact mean is {fraction} (≈ {}) turns",
+                quantity(*value, 4)
+            )
+        }
         Err(reason) => format!("the exact mean could not be computed either: {reason}"),
     }
 }
@@ -368,10 +374,12 @@ impl std::fmt::Display for Warning {
                 error,
             } => write!(
                 f,
-                "the floating-point mean {float} could be off by {} relative (an ill-conditioned chain) \
-                 and was off by {error:.1e}; the mean shown is the exact one. The variance, distribution \
+                "the floating-point mean {} could be off by {} relative (an ill-conditioned chain) \
+                 and was off by {}; the mean shown is the exact one. The variance, distribution \
                  and odds come from the same floating-point solve and may be off by as much",
-                bound_text(*bound)
+                quantity(*float, 4),
+                bound_text(*bound),
+                tiny(*error)
             ),
             Warning::Truncated { turns, tail } => write!(
                 f,
@@ -387,8 +395,9 @@ impl std::fmt::Display for Warning {
             ),
             Warning::VarianceRecomputed { float, bound } => write!(
                 f,
-                "the floating-point variance {float} could be off by {} relative; the variance \
+                "the floating-point variance {} could be off by {} relative; the variance \
                  and standard deviation shown are the exact ones",
+                quantity(*float, 4),
                 bound_text(*bound)
             ),
             Warning::VarianceUncertain { bound, reason } => write!(
@@ -404,7 +413,7 @@ impl std::fmt::Display for Warning {
 /// A relative error bound as text: infinite means the solve is no answer.
 fn bound_text(bound: f64) -> String {
     if bound.is_finite() {
-        format!("{bound:.1e}")
+        tiny(bound)
     } else {
         "any amount".to_string()
     }

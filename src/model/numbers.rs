@@ -96,6 +96,32 @@ pub fn tiny(x: f64) -> String {
     }
 }
 
+/// Above this magnitude, [`quantity`] writes a figure in scientific
+/// notation: a mean of 1e20 turns has no meaningful units digit in `f64`,
+/// and its 21 digits would hide the exponent a reader needs.
+pub const QUANTITY_SCIENTIFIC_FROM: f64 = 1e12;
+
+/// A count-like figure (a mean, a variance, a number of turns) with
+/// `decimals` decimals, or in scientific notation with `decimals` decimals
+/// of mantissa from [`QUANTITY_SCIENTIFIC_FROM`] up; `inf` and `NaN` as
+/// such.
+///
+/// # Example
+/// ```
+/// use snakeladder::numbers::quantity;
+/// assert_eq!(quantity(39.598_365_64, 4), "39.5984");
+/// assert_eq!(quantity(0.0, 4), "0.0000");
+/// assert_eq!(quantity(1.705_817_281_795_782e19, 4), "1.7058e19");
+/// assert_eq!(quantity(f64::INFINITY, 4), "inf");
+/// ```
+pub fn quantity(x: f64, decimals: usize) -> String {
+    if x.is_finite() && x.abs() >= QUANTITY_SCIENTIFIC_FROM {
+        format!("{x:.decimals$e}")
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
 /// A rate per second with an SI prefix and one decimal: `3.2 M games/s`.
 ///
 /// # Example
