@@ -11,7 +11,7 @@
 //! forms an `n × n` matrix. Both are factored once and reused for every
 //! right-hand side.
 
-use crate::markov::chain::{Chain, Target};
+use crate::markov::chain::{Chain, StateIndex, Target};
 use crate::markov::sparse::{Csr, Plan, SparseError, SweepSolver};
 use crate::{Square, markov::tolerance};
 use nalgebra::{DMatrix, DVector};
@@ -193,10 +193,26 @@ impl Solver {
                 // conditioning, not a trap: the solve goes ahead and the
                 // analysis bounds its error from the residual
                 // (`accuracy`), recomputing the mean exactly when needed.
-                None => Self::from_entries_dense(chain.len(), chain_entries(chain), 0.0),
+                // The diagonal summed from each row is the accurate one
+                // (`chain_leaving`); should its elimination meet a zero
+                // pivot, the subtracted one is tried before giving up.
+                None => Self::factor_dense(dense_escape_form(chain), 0.0).or_else(|_| {
+                    let mut m = dense_escape_form(chain);
+                    for s in 0..m.nrows() {
+                        m[(s, s)] = 1.0 - chain_self_loop(chain, s);
+                    }
+                    Self::factor_dense(m, 0.0)
+                }),
             },
             Method::Sparse => {
-                let solver = Self::sparse(chain_csr(chain), &|state| chain.squares()[state]);
+                let square = |state: usize| chain.squares()[state];
+                let q = chain_csr(chain);
+                // As for the dense form: the summed diagonal first, the
+                // subtracted one if that elimination breaks down.
+                let solver = match Self::sparse(q.clone(), Some(chain_leaving(chain)), &square) {
+                    Err(SolveError::SparseIllConditioned { .. }) => Self::sparse(q, None, &square),
+                    other => other,
+                };
                 // The search for trapped squares is a pass over the whole
                 // chain; it runs only when the factorisation failed or its
                 // figures are as large as a trap makes them.
@@ -227,8 +243,12 @@ impl Solver {
         }
     }
 
-    fn sparse(q: Csr, square: &dyn Fn(usize) -> Square) -> Result<Solver, SolveError> {
-        match SweepSolver::new(&q) {
+    fn sparse(
+        q: Csr,
+        leaving: Option<Vec<f64>>,
+        square: &dyn Fn(usize) -> Square,
+    ) -> Result<Solver, SolveError> {
+        match SweepSolver::with_leaving(&q, leaving) {
             Ok(s) => Ok(Solver {
                 inner: Inner::Sparse(Box::new(s)),
             }),
@@ -282,6 +302,13 @@ impl Solver {
         for (s, t, p) in entries {
             m[(s, t)] -= p;
         }
+        Self::factor_dense(m, min_pivot)
+    }
+
+    /// The dense LU of `m` = `I − Q`, refused when a pivot is at most
+    /// `min_pivot` (or not a number).
+    fn factor_dense(m: DMatrix<f64>, min_pivot: f64) -> Result<Solver, SolveError> {
+        let n = m.nrows();
         let lu = m.lu();
         // The diagonal of the packed factors is U's.
         let pivot = (0..n)
@@ -385,15 +412,61 @@ impl Solver {
 }
 
 /// The `Q` entries of a chain, `(state, state, probability)`.
-fn chain_entries(chain: &Chain) -> impl Iterator<Item = (usize, usize, f64)> + '_ {
+/// The chance of leaving each state of a chain in one turn, to another
+/// state or to the finish: the diagonal of `I − Q`. Where a turn stays put
+/// with a chance `q(s, s)` of at least ½, `1 − q(s, s)` is computed exactly
+/// but `q(s, s)` itself was rounded by up to half an ulp of 1, which is all
+/// of a chance of leaving of 1e-200: there the diagonal is the sum of the
+/// rest of the row instead, accurate relative to itself. Below ½ the
+/// subtraction is as accurate and never exceeds 1 (docs/figures.md §2a).
+fn chain_leaving(chain: &Chain) -> Vec<f64> {
     let offsets = chain.row_offsets();
     let (targets, probabilities) = (chain.targets(), chain.probabilities());
-    (0..chain.len()).flat_map(move |s| {
-        (offsets[s]..offsets[s + 1]).filter_map(move |k| match targets[k] {
-            Target::State(t) => Some((s, t.get(), probabilities[k])),
-            Target::Finish => None,
+    (0..chain.len())
+        .map(|s| {
+            let stays = Target::State(StateIndex::new(s));
+            let row = offsets[s]..offsets[s + 1];
+            let stay: f64 = row
+                .clone()
+                .filter(|&k| targets[k] == stays)
+                .map(|k| probabilities[k])
+                .sum();
+            if stay < 0.5 {
+                1.0 - stay
+            } else {
+                row.filter(|&k| targets[k] != stays)
+                    .map(|k| probabilities[k])
+                    .sum()
+            }
         })
-    })
+        .collect()
+}
+
+/// `q(s, s)`: the chance that a turn from state `s` ends on `s`.
+fn chain_self_loop(chain: &Chain, s: usize) -> f64 {
+    let offsets = chain.row_offsets();
+    (offsets[s]..offsets[s + 1])
+        .filter(|&k| chain.targets()[k] == Target::State(StateIndex::new(s)))
+        .map(|k| chain.probabilities()[k])
+        .sum()
+}
+
+/// `I − Q` of a chain, dense, its diagonal from [`chain_leaving`].
+fn dense_escape_form(chain: &Chain) -> DMatrix<f64> {
+    let n = chain.len();
+    let mut m = DMatrix::<f64>::zeros(n, n);
+    let offsets = chain.row_offsets();
+    let (targets, probabilities) = (chain.targets(), chain.probabilities());
+    for s in 0..n {
+        for k in offsets[s]..offsets[s + 1] {
+            match targets[k] {
+                Target::State(t) if t.get() != s => m[(s, t.get())] -= probabilities[k],
+                _ => {}
+            }
+        }
+    }
+    m.set_diagonal(&DVector::from_vec(chain_leaving(chain)));
+    m
 }
 
 /// `Q` of a chain as a `Csr` (the finish column left out).

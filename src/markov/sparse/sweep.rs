@@ -180,11 +180,33 @@ impl SweepSolver {
     /// absorbing state when `I − q` is singular; [`SparseError::IllConditioned`]
     /// when it is numerically singular although every state can leave.
     pub fn new(q: &Csr) -> Result<SweepSolver, SparseError> {
+        Self::with_leaving(q, None)
+    }
+
+    /// Factors `I − q` whose diagonal, `1 − q(i, i)`, is given as
+    /// `leaving[i]`: the chance of leaving state `i` in one step, summed
+    /// from the rest of its row (to other states and to the absorbing
+    /// state) instead of subtracted from 1, so that a state left with a
+    /// chance of 1e-200 keeps it where `1 − q(i, i)` is 0 in `f64`. `None`
+    /// subtracts.
+    ///
+    /// # Errors
+    /// As [`SweepSolver::new`].
+    ///
+    /// # Panics
+    /// If `leaving` does not have one entry per state.
+    pub fn with_leaving(q: &Csr, leaving: Option<Vec<f64>>) -> Result<SweepSolver, SparseError> {
         let n = q.n();
         let in_j = back_targets(q);
         let (off, mut diag) = q.split_diagonal();
         // The diagonal of I − Q.
-        diag.iter_mut().for_each(|d| *d = 1.0 - *d);
+        match leaving {
+            Some(leaving) => {
+                assert_eq!(leaving.len(), n, "one chance of leaving per state");
+                diag = leaving;
+            }
+            None => diag.iter_mut().for_each(|d| *d = 1.0 - *d),
+        }
         if diag.iter().any(|&d| d <= 0.0) {
             return Err(SparseError::Singular {
                 trapped: trapped_states(q),
@@ -239,8 +261,16 @@ impl SweepSolver {
         let s = solver.schur();
         let lu = s.clone().lu();
         if !lu.is_invertible() {
-            return Err(SparseError::Singular {
-                trapped: trapped_states(q),
+            // Singular to working precision: a trap if some state cannot
+            // leave, else ill conditioning (a chance of leaving below what
+            // the elimination resolves).
+            let trapped = trapped_states(q);
+            return Err(if trapped.is_empty() {
+                SparseError::IllConditioned {
+                    state: solver.j.first().map_or(0, |&s| s as usize),
+                }
+            } else {
+                SparseError::Singular { trapped }
             });
         }
         solver.s = s;
