@@ -872,18 +872,29 @@ fn raw_row(
         .push(path.layers.len() * (outcomes.len() + 1) + 8);
 }
 
+/// Why [`exact_row`] has no row.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ExactRowGap {
+    /// A turn makes more than `max_rolls` rolls along a path that does not
+    /// repeat: it cannot be summed in closed form.
+    TooLong,
+    /// A turn ends on this square, which is not a state of the `f64` chain:
+    /// every way there has a chance below the smallest normal `f64`, so the
+    /// `f64` construction left it out ([`Chain::dropped`]).
+    Unlisted(Square),
+}
+
 /// The exact row of Q from the state of `from`: (state, probability),
-/// merged by state, built by [`turn_rolls`] like the `f64` rows; `None`
-/// when a turn makes more than `max_rolls` rolls along a path that does
-/// not repeat (it cannot be summed in closed form).
+/// merged by state, built by [`turn_rolls`] like the `f64` rows.
 pub(crate) fn exact_row(
     board: &Board,
     chain: &Chain,
     from: Square,
     outcomes: &[(u32, BigRational)],
     max_rolls: usize,
-) -> Option<Vec<(usize, BigRational)>> {
+) -> Result<Vec<(usize, BigRational)>, ExactRowGap> {
     let bonus = Bonus::over(board, outcomes);
+    let mut unlisted = None;
     let mut path = TurnPath {
         layers: Vec::new(),
         cycle: None,
@@ -902,14 +913,17 @@ pub(crate) fn exact_row(
             if step.extra_roll || step.finished {
                 return;
             }
-            let e = chain
-                .state_of(step.end)
-                .expect("a turn ends on a state of the chain");
-            row.push((e.get(), &layer.weight * p * &m.mass));
+            match chain.state_of(step.end) {
+                Some(e) => row.push((e.get(), &layer.weight * p * &m.mass)),
+                None => unlisted = Some(step.end),
+            }
         },
     );
     if path.cut.is_some() {
-        return None;
+        return Err(ExactRowGap::TooLong);
+    }
+    if let Some(square) = unlisted {
+        return Err(ExactRowGap::Unlisted(square));
     }
     row.sort_by_key(|(e, _)| *e);
     let mut merged: Vec<(usize, BigRational)> = Vec::with_capacity(row.len());
@@ -919,7 +933,7 @@ pub(crate) fn exact_row(
             _ => merged.push((e, p)),
         }
     }
-    Some(merged)
+    Ok(merged)
 }
 
 /// Sorts `v[from..]` by key and merges its entries with equal keys.

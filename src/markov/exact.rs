@@ -53,6 +53,20 @@ pub enum ExactError {
         /// The limit.
         limit: usize,
     },
+    /// A turn from `from` can end on `to`, which the floating-point chain
+    /// left out because every way there has a chance below the smallest
+    /// normal `f64` (2.2e-308): exact mode works on the floating-point
+    /// chain's squares and cannot add it.
+    #[error(
+        "a turn from square {from} can end on square {to} only with a chance below 2.2e-308, \
+         which the floating-point chain leaves out; exact mode cannot add the square"
+    )]
+    Unlisted {
+        /// Where the turn starts.
+        from: Square,
+        /// The square left out.
+        to: Square,
+    },
     /// Eliminating the system would take more work than allowed.
     #[error(
         "exact mode would need about {needed:.1e} word operations, over the limit of {limit:.1e} (see --max-work)"
@@ -467,12 +481,15 @@ fn exact_row(
 ) -> Result<Vec<(usize, BigRational)>, ExactError> {
     let outcomes = board.rules().dice().exact_outcomes();
     let square = chain.square(chain::StateIndex::new(s));
-    chain::exact_row(board, chain, square, &outcomes, MAX_EXACT_ROLLS_PER_TURN).ok_or(
-        ExactError::TurnTooLong {
-            square,
-            limit: MAX_EXACT_ROLLS_PER_TURN,
-        },
-    )
+    chain::exact_row(board, chain, square, &outcomes, MAX_EXACT_ROLLS_PER_TURN).map_err(|gap| {
+        match gap {
+            chain::ExactRowGap::TooLong => ExactError::TurnTooLong {
+                square,
+                limit: MAX_EXACT_ROLLS_PER_TURN,
+            },
+            chain::ExactRowGap::Unlisted(to) => ExactError::Unlisted { from: square, to },
+        }
+    })
 }
 
 /// Fraction-free elimination of an augmented integer system `[A | b]`

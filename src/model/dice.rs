@@ -137,6 +137,18 @@ impl Dice {
             problems.push(Problem::WeightsOverflow);
             return None;
         }
+        for (face, &weight) in weights.iter().enumerate() {
+            if weight > 0.0 && weight / sum < f64::MIN_POSITIVE {
+                problems.push(Problem::WeightTooSmall {
+                    face: face as u32 + 1,
+                    weight,
+                    total: sum,
+                });
+            }
+        }
+        if problems.len() > before {
+            return None;
+        }
         let outcomes = weights
             .iter()
             .enumerate()

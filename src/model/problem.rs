@@ -270,6 +270,22 @@ pub enum Problem {
         /// The face (1-based).
         face: u32,
     },
+    /// A face whose chance, its weight over the sum of the weights, is
+    /// below the smallest normal `f64` (2.2e-308): the analysis would hold
+    /// it as 0 (or without precision) while the rules say it can be rolled.
+    #[error(
+        "rules.dice.weights: face {face} has weight {weight:e} of {total:e} in all, a chance below \
+         2.2e-308, too small for the floating-point analysis; give it weight 0 or bring the \
+         weights closer together"
+    )]
+    WeightTooSmall {
+        /// The face (1-based).
+        face: u32,
+        /// Its weight.
+        weight: f64,
+        /// The sum of the weights.
+        total: f64,
+    },
     /// Every weight is zero.
     #[error("rules.dice.weights: every weight is zero")]
     WeightsAllZero,

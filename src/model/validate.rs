@@ -711,6 +711,25 @@ mod tests {
     }
 
     #[test]
+    fn weight_too_small() {
+        // 1e-200 of 1e200: a chance of 1e-400, which is 0 in f64.
+        let p = only(r#"{"squares": 31, "rules": {"dice": {"weights": [1e-200, 1e200]}}}"#);
+        assert_eq!(
+            p,
+            Problem::WeightTooSmall {
+                face: 1,
+                weight: 1e-200,
+                total: 1e200
+            }
+        );
+        assert_eq!(p.kind(), "weight_too_small");
+        // A chance of 1e-300 is held at full precision, and is valid.
+        assert!(
+            problems(r#"{"squares": 31, "rules": {"dice": {"weights": [1e-300, 1]}}}"#).is_empty()
+        );
+    }
+
+    #[test]
     fn weights_all_zero() {
         let p = only(r#"{"squares": 10, "rules": {"dice": {"weights": [0, 0, 0]}}}"#);
         assert_eq!(p, Problem::WeightsAllZero);

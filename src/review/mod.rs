@@ -164,7 +164,9 @@ pub fn field_of(problem: &Problem, spec: &BoardSpec) -> FieldPath {
                 "rules.dice.faces"
             })
         }
-        Problem::WeightNegative { face, .. } | Problem::WeightNotFinite { face } => {
+        Problem::WeightNegative { face, .. }
+        | Problem::WeightNotFinite { face }
+        | Problem::WeightTooSmall { face, .. } => {
             FieldPath::key("rules.dice.weights").index(*face as usize - 1)
         }
         Problem::ExtraTurnUnrollable { .. } => FieldPath::key("rules.extra_turn.on"),

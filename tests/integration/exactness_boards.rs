@@ -82,6 +82,68 @@ fn a_bonus_total_within_an_ulp_of_certain_is_analysed() {
     );
 }
 
+/// A square left only by rolling a face of chance 1e-200 (square 3 here:
+/// every 2 bounces back) stays put with a chance that rounds to 1.0, so
+/// `1 − q(3, 3)` was 0 and this valid board, whose mean is about 4 turns,
+/// was refused as "numerically singular" (dense, 3 states) or, with 39
+/// states (sparse), as a game that "may never end" from squares 37 and 39.
+/// The diagonal summed from the rest of the row answers both.
+#[test]
+fn a_square_left_with_chance_1e_minus_200_is_analysed() {
+    let json = r#"{"squares": 4, "rules": {"dice": {"weights": [1e-200, 1]}, "extra_turn": {"on": 1}, "overshoot": "bounce"}}"#;
+    let a = analyse(json);
+    let b = board(json);
+    let exact = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap();
+    let e = exact.to_f64().unwrap();
+    assert!(
+        (a.turns.mean - e).abs() <= 1e-12 * e,
+        "{} vs {e}",
+        a.turns.mean
+    );
+    assert!(e > 3.0 && e < 5.0, "{e}");
+    let sparse = r#"{"squares": 40, "rules": {"dice": {"weights": [1e-200, 1]}, "extra_turn": {"on": 1}, "overshoot": "bounce"}}"#;
+    let a = analyse(sparse);
+    // Twenty 2s, or about 1e-200 · 20 chances of a 1 on the way, each
+    // costing about 1e200 turns on square 39: between 20 and 60.
+    assert!(
+        a.turns.mean > 20.0 && a.turns.mean < 60.0,
+        "{}",
+        a.turns.mean
+    );
+}
+
+/// Square 5 is reached from 0 only by two 1s in one turn (a 1 rolls
+/// again), a chance of 1e-400: the f64 chain leaves it out, and exact
+/// mode, which found it, panicked ("a turn ends on a state of the chain").
+/// Now the analysis answers with a warning and exact mode names the square.
+#[test]
+fn a_square_reached_only_below_f64_is_named_not_a_panic() {
+    let json = r#"{"squares": 10, "rules": {"dice": {"weights": [1e-200, 0, 1]}, "extra_turn": {"on": 1}}}"#;
+    let a = analyse(json);
+    assert!(
+        a.warnings.iter().any(|w| w
+            .to_string()
+            .contains("can end on square 5 only with a chance below")),
+        "{:?}",
+        a.warnings
+    );
+    let b = board(json);
+    let err = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap_err();
+    assert!(matches!(err, ExactError::Unlisted { .. }), "{err}");
+}
+
+/// A face whose chance is below the smallest normal f64 (1e-200 of 1e200)
+/// is refused by validation, naming the face, rather than analysed as a
+/// face that can never come up.
+#[test]
+fn a_face_below_what_f64_holds_is_refused_by_validation() {
+    let err =
+        Board::from_json_str(r#"{"squares": 31, "rules": {"dice": {"weights": [1e-200, 1e200]}}}"#)
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("face 1 has weight 1e-200 of 1e200"), "{err}");
+}
+
 #[test]
 fn snake_family_means_are_exact_to_1e_minus_9() {
     for (k, known) in [

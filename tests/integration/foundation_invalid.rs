@@ -87,6 +87,11 @@ fn expected() -> Vec<Problem> {
             face: 2,
             weight: -0.5,
         },
+        Problem::WeightTooSmall {
+            face: 1,
+            weight: 1e-200,
+            total: 1e200,
+        },
         Problem::WeightsAllZero,
         Problem::WeightsOverflow,
         Problem::ExtraTurnUnrollable { on: 7 },
@@ -140,5 +145,5 @@ fn the_table_and_the_folder_agree() {
         .map(|p| format!("{}.json", p.kind()))
         .collect();
     assert_eq!(on_disk, listed);
-    assert_eq!(listed.len(), 28);
+    assert_eq!(listed.len(), 29);
 }

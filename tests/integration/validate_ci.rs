@@ -144,6 +144,7 @@ fn every_problem_kind_at_its_line_and_column() {
         ("too_many_jumps", "ladders", "[[1, 2]"),
         ("unwinnable", "squares", "20,"),
         ("weight_negative", "rules.dice.weights[1]", "-0.5"),
+        ("weight_too_small", "rules.dice.weights[0]", "1e-200"),
         ("weights_all_zero", "rules.dice", "{\"weights"),
         ("weights_overflow", "rules.dice.weights", "[1e308"),
         ("width_out_of_range", "width", "0}"),
