@@ -5,5 +5,6 @@
 pub mod analysis;
 pub mod chain;
 pub mod exact;
+pub(crate) mod gth;
 pub(crate) mod sparse;
 pub mod tolerance;

@@ -179,6 +179,46 @@ fn snake_family_means_are_exact_to_1e_minus_9() {
     }
 }
 
+/// The floating-point solve itself, before the exact recompute, is within
+/// a few ulps of the exact mean on the snake family: the elimination never
+/// subtracts (docs/figures.md §2a). It was off by 3.9e-5 at k = 16 and
+/// saturated (off by 1, relative) from k = 24 on. 1e-13 is about 500 ulps:
+/// room for the rounding of the kernel's entries over the few hundred
+/// states, far below the errors it replaces.
+#[test]
+fn the_float_solve_is_within_ulps_on_the_snake_family() {
+    for k in [16, 24, 60] {
+        let a = analyse(&snake_family(k));
+        let error = a
+            .warnings
+            .iter()
+            .find_map(|w| match w {
+                Warning::MeanRecomputed { error, .. } => Some(*error),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("k = {k}: {:?}", a.warnings));
+        assert!(error <= 1e-13, "k = {k}: {error:e}");
+    }
+}
+
+/// Squares 10 and 11 of 12 send a token to each other with every 3 (a
+/// bounce), and only a 1, of chance 1e-200, gets it out: an LU's
+/// `1 − 1·1` is 0, and this valid board was "numerically singular".
+#[test]
+fn a_back_and_forth_left_with_chance_1e_minus_200_is_analysed() {
+    let json =
+        r#"{"squares": 12, "rules": {"dice": {"weights": [1e-200, 0, 1]}, "overshoot": "bounce"}}"#;
+    let a = analyse(json);
+    let b = board(json);
+    let exact = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap();
+    let e = exact.to_f64().unwrap();
+    assert!(
+        (a.turns.mean - e).abs() <= 1e-12 * e,
+        "{} vs {e}",
+        a.turns.mean
+    );
+}
+
 #[test]
 fn one_hundred_d100_on_100_squares_is_answered() {
     // Only a hundred 1s reach square 100 from the start; everything else

@@ -21,6 +21,10 @@
 
 use crate::markov::chain::{Chain, Target};
 
+/// The least a computed number of turns may be and still be a solution:
+/// one turn, less far more than any rounding of a solve.
+const AT_LEAST_ONE: f64 = 1.0 - 1e-9;
+
 /// `a·b` as an unevaluated sum `hi + lo`, exactly.
 fn two_product(a: f64, b: f64) -> (f64, f64) {
     let hi = a * b;
@@ -91,8 +95,9 @@ fn relative_residual(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> f64 {
 /// turns `x` (module docs); infinite when `x` is not a positive finite
 /// solution at all.
 pub fn mean_error_bound(chain: &Chain, x: &[f64]) -> f64 {
-    if x.iter().any(|v| !v.is_finite() || *v < 1.0) {
-        // Every state needs at least one turn.
+    if x.iter().any(|v| !v.is_finite() || *v < AT_LEAST_ONE) {
+        // Every state needs at least one turn (less a rounding: a pivot
+        // summed from its row may exceed 1 by an ulp).
         return f64::INFINITY;
     }
     let r = residual(chain, x);
@@ -135,7 +140,7 @@ pub fn variance_error_bound(
     mean_bound: f64,
     start: usize,
 ) -> f64 {
-    if !mean_bound.is_finite() || y.iter().any(|v| !v.is_finite() || *v < 1.0) {
+    if !mean_bound.is_finite() || y.iter().any(|v| !v.is_finite() || *v < AT_LEAST_ONE) {
         return f64::INFINITY;
     }
     let r = relative_residual(chain, y, Some(t));

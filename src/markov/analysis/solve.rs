@@ -11,10 +11,11 @@
 //! forms an `n × n` matrix. Both are factored once and reused for every
 //! right-hand side.
 
-use crate::markov::chain::{Chain, StateIndex, Target};
+use crate::markov::chain::{Chain, Target};
+use crate::markov::gth::Gth;
 use crate::markov::sparse::{Csr, Plan, SparseError, SweepSolver};
 use crate::{Square, markov::tolerance};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 /// Chains of at most this many states are solved densely, larger ones with
 /// the sparse `SweepSolver`. Chosen from `benches/sparse.rs` (random
@@ -145,11 +146,7 @@ enum Inner {
 
 #[derive(Clone, Debug)]
 struct Dense {
-    lu: nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>,
-    /// L and U unpacked, for transposed solves; made on the first one, so
-    /// the mean alone skips the copies.
-    factors: std::sync::OnceLock<(DMatrix<f64>, DMatrix<f64>)>,
-    n: usize,
+    gth: Gth,
 }
 
 impl Solver {
@@ -193,26 +190,26 @@ impl Solver {
                 // conditioning, not a trap: the solve goes ahead and the
                 // analysis bounds its error from the residual
                 // (`accuracy`), recomputing the mean exactly when needed.
-                // The diagonal summed from each row is the accurate one
-                // (`chain_leaving`); should its elimination meet a zero
-                // pivot, the subtracted one is tried before giving up.
-                None => Self::factor_dense(dense_escape_form(chain), 0.0).or_else(|_| {
-                    let mut m = dense_escape_form(chain);
-                    for s in 0..m.nrows() {
-                        m[(s, s)] = 1.0 - chain_self_loop(chain, s);
-                    }
-                    Self::factor_dense(m, 0.0)
-                }),
+                None => Self::factor_dense(dense_form(chain), 0.0),
             },
             Method::Sparse => {
                 let square = |state: usize| chain.squares()[state];
-                let q = chain_csr(chain);
-                // As for the dense form: the summed diagonal first, the
-                // subtracted one if that elimination breaks down.
-                let solver = match Self::sparse(q.clone(), Some(chain_leaving(chain)), &square) {
-                    Err(SolveError::SparseIllConditioned { .. }) => Self::sparse(q, None, &square),
-                    other => other,
-                };
+                // The sparse solver names as trapped the states with no path
+                // to a row that visibly leaks; a chance of leaving of 1e-200
+                // leaks nothing visible, so a trap is believed only when the
+                // chain's own structure has one.
+                let solver =
+                    match Self::sparse(chain_csr(chain), Some(chain_finish(chain)), &square) {
+                        Err(SolveError::Trapped { trapped }) if chain.trapped().is_empty() => {
+                            Err(SolveError::SparseIllConditioned {
+                                state: trapped
+                                    .first()
+                                    .and_then(|&s| chain.state_of(s))
+                                    .map_or(0, |s| s.get()),
+                            })
+                        }
+                        other => other,
+                    };
                 // The search for trapped squares is a pass over the whole
                 // chain; it runs only when the factorisation failed or its
                 // figures are as large as a trap makes them.
@@ -245,10 +242,10 @@ impl Solver {
 
     fn sparse(
         q: Csr,
-        leaving: Option<Vec<f64>>,
+        finish: Option<Vec<f64>>,
         square: &dyn Fn(usize) -> Square,
     ) -> Result<Solver, SolveError> {
-        match SweepSolver::with_leaving(&q, leaving) {
+        match SweepSolver::with_finish(&q, finish) {
             Ok(s) => Ok(Solver {
                 inner: Inner::Sparse(Box::new(s)),
             }),
@@ -291,39 +288,36 @@ impl Solver {
         }
     }
 
-    /// The dense LU, refused when a pivot is at most `min_pivot` (or not a
-    /// number).
+    /// The dense factorisation of a substochastic `Q` given as entries
+    /// (repeats add up): each row's chance of leaving `Q` (finishing, or a
+    /// jump made absorbing) is what its entries leave of 1. Refused when a
+    /// pivot is at most `min_pivot` (or not a number).
     fn from_entries_dense(
         n: usize,
         entries: impl IntoIterator<Item = (usize, usize, f64)>,
         min_pivot: f64,
     ) -> Result<Solver, SolveError> {
-        let mut m = DMatrix::<f64>::identity(n, n);
+        let mut q = DMatrix::<f64>::zeros(n, n);
         for (s, t, p) in entries {
-            m[(s, t)] -= p;
+            q[(s, t)] += p;
         }
-        Self::factor_dense(m, min_pivot)
+        let finish = (0..n).map(|s| (1.0 - q.row(s).sum()).max(0.0)).collect();
+        Self::factor_dense((q, finish), min_pivot)
     }
 
-    /// The dense LU of `m` = `I − Q`, refused when a pivot is at most
+    /// The subtraction-free factorisation ([`Gth`]) of `I − Q` for `Q` and
+    /// its rows' chances of finishing, refused when a pivot is at most
     /// `min_pivot` (or not a number).
-    fn factor_dense(m: DMatrix<f64>, min_pivot: f64) -> Result<Solver, SolveError> {
-        let n = m.nrows();
-        let lu = m.lu();
-        // The diagonal of the packed factors is U's.
-        let pivot = (0..n)
-            .map(|i| lu.lu_internal()[(i, i)].abs())
-            .fold(f64::INFINITY, f64::min);
-        if pivot.is_nan() || pivot <= min_pivot {
-            return Err(SolveError::IllConditioned { pivot });
-        }
-        Ok(Solver {
-            inner: Inner::Dense(Dense {
-                lu,
-                factors: std::sync::OnceLock::new(),
-                n,
+    fn factor_dense(
+        (q, finish): (DMatrix<f64>, Vec<f64>),
+        min_pivot: f64,
+    ) -> Result<Solver, SolveError> {
+        match Gth::new(q, finish, min_pivot) {
+            Ok(gth) => Ok(Solver {
+                inner: Inner::Dense(Dense { gth }),
             }),
-        })
+            Err(pivot) => Err(SolveError::IllConditioned { pivot }),
+        }
     }
 
     /// The implementation in use.
@@ -337,7 +331,7 @@ impl Solver {
     /// Number of unknowns (the chain's states).
     pub fn len(&self) -> usize {
         match &self.inner {
-            Inner::Dense(d) => d.n,
+            Inner::Dense(d) => d.gth.len(),
             Inner::Sparse(s) => s.n(),
         }
     }
@@ -358,10 +352,7 @@ impl Solver {
             Inner::Dense(d) => d,
             Inner::Sparse(s) => return s.solve(b),
         };
-        let mut x = DVector::from_column_slice(b);
-        let solved = d.lu.solve_mut(&mut x);
-        debug_assert!(solved, "the pivots were checked at construction");
-        x.as_slice().to_vec()
+        d.gth.solve(b)
     }
 
     /// `N·1`: the expected number of turns to the finish from each state,
@@ -385,14 +376,7 @@ impl Solver {
             Inner::Dense(d) => d,
             Inner::Sparse(s) => return s.solve_transpose(c),
         };
-        // P·A = L·U, so Aᵀ = Uᵀ·Lᵀ·P and Aᵀ·y = c is solved from the left.
-        let (l, u) = d.factors.get_or_init(|| (d.lu.l(), d.lu.u()));
-        let mut y = DVector::from_column_slice(c);
-        let solved =
-            u.tr_solve_upper_triangular_mut(&mut y) && l.tr_solve_lower_triangular_mut(&mut y);
-        debug_assert!(solved, "the pivots were checked at construction");
-        d.lu.p().inv_permute_rows(&mut y);
-        y.as_slice().to_vec()
+        d.gth.solve_transpose(c)
     }
 
     /// The diagonal of N = (I − Q)⁻¹. The dense solver forms the inverse;
@@ -402,71 +386,39 @@ impl Solver {
     /// `None` only if the dense inverse fails (it cannot once factored).
     pub fn inverse_diagonal(&self) -> Option<Vec<f64>> {
         match &self.inner {
-            Inner::Dense(d) => {
-                let inverse = d.lu.try_inverse()?;
-                Some(inverse.diagonal().as_slice().to_vec())
-            }
+            Inner::Dense(d) => Some(d.gth.inverse_diagonal()),
             Inner::Sparse(s) => Some(s.inverse_diagonal()),
         }
     }
 }
 
 /// The `Q` entries of a chain, `(state, state, probability)`.
-/// The chance of leaving each state of a chain in one turn, to another
-/// state or to the finish: the diagonal of `I − Q`. Where a turn stays put
-/// with a chance `q(s, s)` of at least ½, `1 − q(s, s)` is computed exactly
-/// but `q(s, s)` itself was rounded by up to half an ulp of 1, which is all
-/// of a chance of leaving of 1e-200: there the diagonal is the sum of the
-/// rest of the row instead, accurate relative to itself. Below ½ the
-/// subtraction is as accurate and never exceeds 1 (docs/figures.md §2a).
-fn chain_leaving(chain: &Chain) -> Vec<f64> {
-    let offsets = chain.row_offsets();
-    let (targets, probabilities) = (chain.targets(), chain.probabilities());
-    (0..chain.len())
-        .map(|s| {
-            let stays = Target::State(StateIndex::new(s));
-            let row = offsets[s]..offsets[s + 1];
-            let stay: f64 = row
-                .clone()
-                .filter(|&k| targets[k] == stays)
-                .map(|k| probabilities[k])
-                .sum();
-            if stay < 0.5 {
-                1.0 - stay
-            } else {
-                row.filter(|&k| targets[k] != stays)
-                    .map(|k| probabilities[k])
-                    .sum()
-            }
-        })
+/// Each state's chance of finishing in one turn.
+fn chain_finish(chain: &Chain) -> Vec<f64> {
+    chain
+        .states()
+        .map(|s| chain.finish_probability(s))
         .collect()
 }
 
-/// `q(s, s)`: the chance that a turn from state `s` ends on `s`.
-fn chain_self_loop(chain: &Chain, s: usize) -> f64 {
-    let offsets = chain.row_offsets();
-    (offsets[s]..offsets[s + 1])
-        .filter(|&k| chain.targets()[k] == Target::State(StateIndex::new(s)))
-        .map(|k| chain.probabilities()[k])
-        .sum()
-}
-
-/// `I − Q` of a chain, dense, its diagonal from [`chain_leaving`].
-fn dense_escape_form(chain: &Chain) -> DMatrix<f64> {
+/// `Q` of a chain, dense (its diagonal left out: [`Gth`] takes each
+/// pivot from the rest of the row), with each state's chance of finishing.
+fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
     let n = chain.len();
-    let mut m = DMatrix::<f64>::zeros(n, n);
+    let mut q = DMatrix::<f64>::zeros(n, n);
+    let mut finish = vec![0.0; n];
     let offsets = chain.row_offsets();
     let (targets, probabilities) = (chain.targets(), chain.probabilities());
     for s in 0..n {
         for k in offsets[s]..offsets[s + 1] {
             match targets[k] {
-                Target::State(t) if t.get() != s => m[(s, t.get())] -= probabilities[k],
-                _ => {}
+                Target::State(t) if t.get() != s => q[(s, t.get())] += probabilities[k],
+                Target::State(_) => {}
+                Target::Finish => finish[s] += probabilities[k],
             }
         }
     }
-    m.set_diagonal(&DVector::from_vec(chain_leaving(chain)));
-    m
+    (q, finish)
 }
 
 /// `Q` of a chain as a `Csr` (the finish column left out).

@@ -13,8 +13,8 @@
 //! S = A_JJ − A_JF · A_FF⁻¹ · A_FJ
 //! ```
 //!
-//! which is small (about one state per snake) and factored densely with
-//! nalgebra's LU. Building `S` costs one sweep per state of `J`, each only as
+//! which is small (about one state per snake) and factored densely without
+//! subtraction ([`Gth`], docs/figures.md §2a). Building `S` costs one sweep per state of `J`, each only as
 //! far up as that column's last entry; every later solve costs two sweeps
 //! and one dense `|J|`-solve.
 //!
@@ -42,14 +42,18 @@
 //!
 //! # Accuracy
 //! `A` is a nonsingular M-matrix: `A_FF⁻¹ ≥ 0`, the sweep only adds
-//! non-negative terms for non-negative right-hand sides, and `S` is again
-//! an M-matrix, factored with partial pivoting. The result agrees with a
-//! dense LU of `A` to the conditioning of `A` (tested to 1e-9 relative).
+//! non-negative terms for non-negative right-hand sides, the diagonal is
+//! each state's chance of leaving summed from its row, and `S` is again an
+//! M-matrix, factored from its off-diagonal magnitudes and its chances of
+//! absorption with additions only. No step subtracts, so solves with
+//! non-negative right-hand sides are accurate relative to themselves
+//! however ill-conditioned `A` is (tested against the dense solver to 1e-9
+//! relative, and against exact fractions on the boards of issue 13).
 
 use super::{Csr, SparseError, trapped_states};
-use nalgebra::{DMatrix, DVector};
+use crate::markov::gth::Gth;
+use nalgebra::DMatrix;
 use rayon::prelude::*;
-use std::sync::OnceLock;
 
 /// Multiply-adds (at most) of the column-by-column sweeps that build `S`
 /// below which they run on the calling thread: a rayon hand-off costs tens
@@ -98,11 +102,8 @@ pub struct SweepSolver {
     in_j: Vec<bool>,
     /// The states of `J`, ascending.
     j: Vec<u32>,
-    /// `S` and its LU.
-    s: DMatrix<f64>,
-    lu: nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>,
-    /// The LU of `Sᵀ`, made on the first transposed solve.
-    lu_t: OnceLock<nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>>,
+    /// `S`, factored without subtraction ([`Gth`]).
+    gth: Gth,
     /// For each state of `J`, the rows of `F` with an entry in its column:
     /// `col_ptr` into `col_rows`/`col_vals`.
     col_ptr: Vec<usize>,
@@ -180,34 +181,39 @@ impl SweepSolver {
     /// absorbing state when `I − q` is singular; [`SparseError::IllConditioned`]
     /// when it is numerically singular although every state can leave.
     pub fn new(q: &Csr) -> Result<SweepSolver, SparseError> {
-        Self::with_leaving(q, None)
+        Self::with_finish(q, None)
     }
 
-    /// Factors `I − q` whose diagonal, `1 − q(i, i)`, is given as
-    /// `leaving[i]`: the chance of leaving state `i` in one step, summed
-    /// from the rest of its row (to other states and to the absorbing
-    /// state) instead of subtracted from 1, so that a state left with a
-    /// chance of 1e-200 keeps it where `1 − q(i, i)` is 0 in `f64`. `None`
-    /// subtracts.
+    /// Factors `I − q` given each state's chance of absorption in one step
+    /// (`None`: what its row leaves of 1). The diagonal `1 − q(i, i)` is
+    /// taken as that chance plus the rest of the row, and the Schur
+    /// complement is factored by [`Gth`] with its own chances of absorption,
+    /// so no step subtracts: a state left with a chance of 1e-200 keeps it
+    /// where `1 − q(i, i)` is 0 in `f64` (docs/figures.md §2a).
     ///
     /// # Errors
     /// As [`SweepSolver::new`].
     ///
     /// # Panics
-    /// If `leaving` does not have one entry per state.
-    pub fn with_leaving(q: &Csr, leaving: Option<Vec<f64>>) -> Result<SweepSolver, SparseError> {
+    /// If `finish` does not have one entry per state.
+    pub fn with_finish(q: &Csr, finish: Option<Vec<f64>>) -> Result<SweepSolver, SparseError> {
         let n = q.n();
         let in_j = back_targets(q);
-        let (off, mut diag) = q.split_diagonal();
-        // The diagonal of I − Q.
-        match leaving {
-            Some(leaving) => {
-                assert_eq!(leaving.len(), n, "one chance of leaving per state");
-                diag = leaving;
+        let (off, stay) = q.split_diagonal();
+        let finish = match finish {
+            Some(finish) => {
+                assert_eq!(finish.len(), n, "one chance of finishing per state");
+                finish
             }
-            None => diag.iter_mut().for_each(|d| *d = 1.0 - *d),
-        }
-        if diag.iter().any(|&d| d <= 0.0) {
+            None => (0..n)
+                .map(|i| (1.0 - stay[i] - off.row(i).map(|(_, v)| v).sum::<f64>()).max(0.0))
+                .collect(),
+        };
+        // The diagonal of I − Q: the chance of leaving each state.
+        let diag: Vec<f64> = (0..n)
+            .map(|i| finish[i] + off.row(i).map(|(_, v)| v).sum::<f64>())
+            .collect();
+        if diag.iter().any(|&d| d.is_nan() || d <= 0.0) {
             return Err(SparseError::Singular {
                 trapped: trapped_states(q),
             });
@@ -250,31 +256,56 @@ impl SweepSolver {
             diag,
             in_j,
             j,
-            s: DMatrix::zeros(0, 0),
-            lu: DMatrix::<f64>::zeros(0, 0).lu(),
-            lu_t: OnceLock::new(),
+            gth: Gth::empty(),
             col_ptr,
             col_rows,
             col_vals,
             steps: Vec::new(),
         };
-        let s = solver.schur();
-        let lu = s.clone().lu();
-        if !lu.is_invertible() {
-            // Singular to working precision: a trap if some state cannot
-            // leave, else ill conditioning (a chance of leaving below what
-            // the elimination resolves).
-            let trapped = trapped_states(q);
-            return Err(if trapped.is_empty() {
-                SparseError::IllConditioned {
-                    state: solver.j.first().map_or(0, |&s| s as usize),
-                }
-            } else {
-                SparseError::Singular { trapped }
-            });
+        // S's chance of absorption from each state of J: finishing at once,
+        // or first through F (`g = U⁻¹ finish_F`, a sweep with J held at 0)
+        // before coming back to J.
+        let mut g = finish.clone();
+        for &j in &solver.j {
+            g[j as usize] = 0.0;
         }
-        solver.s = s;
-        solver.lu = lu;
+        if n > 0 {
+            solver.back_sweep(&mut g, n - 1);
+        }
+        let absorbed: Vec<f64> = solver
+            .j
+            .iter()
+            .map(|&j| {
+                let j = j as usize;
+                finish[j]
+                    + solver
+                        .off
+                        .row(j)
+                        .filter(|&(c, _)| !solver.in_j[c])
+                        .map(|(c, v)| v * g[c])
+                        .sum::<f64>()
+            })
+            .collect();
+        drop(g);
+        // Off its diagonal S is minus the chances of going from one state of
+        // J to another (directly or through F): Gth takes their magnitudes.
+        let mut s = solver.schur();
+        s.neg_mut();
+        match Gth::new(s, absorbed, 0.0) {
+            Ok(gth) => solver.gth = gth,
+            Err(_) => {
+                // Singular to working precision: a trap if some state cannot
+                // leave, else ill conditioning.
+                let trapped = trapped_states(q);
+                return Err(if trapped.is_empty() {
+                    SparseError::IllConditioned {
+                        state: solver.j.first().map_or(0, |&s| s as usize),
+                    }
+                } else {
+                    SparseError::Singular { trapped }
+                });
+            }
+        }
         // A nonsingular M-matrix has a non-negative inverse, so the expected
         // number of steps must come out finite and non-negative; anything
         // else means the factorisation lost all accuracy.
@@ -461,10 +492,6 @@ impl SweepSolver {
         }
     }
 
-    fn lu_t(&self) -> &nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn> {
-        self.lu_t.get_or_init(|| self.s.transpose().lu())
-    }
-
     /// Solves `(I − Q) x = b`.
     ///
     /// # Panics
@@ -482,15 +509,15 @@ impl SweepSolver {
             return x;
         }
         // r_J = b_J − A_JF w = b_J + Q_JF w, with w = U⁻¹ b_F (zero on J).
-        let mut r = DVector::from_iterator(
-            self.j.len(),
-            self.j.iter().map(|&j| {
+        let r: Vec<f64> = self
+            .j
+            .iter()
+            .map(|&j| {
                 let j = j as usize;
                 b[j] + self.off.row(j).map(|(c, v)| v * x[c]).sum::<f64>()
-            }),
-        );
-        let solved = self.lu.solve_mut(&mut r);
-        debug_assert!(solved, "S was checked invertible");
+            })
+            .collect();
+        let r = self.gth.solve(&r);
         x.copy_from_slice(b);
         for (&j, &z) in self.j.iter().zip(r.iter()) {
             x[j as usize] = z;
@@ -511,9 +538,8 @@ impl SweepSolver {
             return acc;
         }
         // r_J = c_J + Q_FJᵀ v, gathered by the sweep on J.
-        let mut r = DVector::from_iterator(self.j.len(), self.j.iter().map(|&j| acc[j as usize]));
-        let solved = self.lu_t().solve_mut(&mut r);
-        debug_assert!(solved, "Sᵀ is invertible when S is");
+        let r: Vec<f64> = self.j.iter().map(|&j| acc[j as usize]).collect();
+        let r = self.gth.solve_transpose(&r);
         acc.copy_from_slice(c);
         for (&j, &y) in self.j.iter().zip(r.iter()) {
             for (col, v) in self.off.row(j as usize) {
@@ -578,21 +604,17 @@ impl SweepSolver {
         } else {
             self.j.iter().map(v_row).collect()
         };
-        let v = DMatrix::from_fn(k, self.n, |b, f| v_rows[b][f]);
-        drop(v_rows);
-        let mut m = v;
-        let solved = self.lu.solve_mut(&mut m);
-        debug_assert!(solved, "S was checked invertible");
         for (f, o) in out.iter_mut().enumerate() {
             if !self.in_j[f] {
-                *o += (0..k).map(|a| w[a][f] * m[(a, f)]).sum::<f64>();
+                // Column f of S⁻¹ V.
+                let column: Vec<f64> = v_rows.iter().map(|row| row[f]).collect();
+                let m = self.gth.solve(&column);
+                *o += (0..k).map(|a| w[a][f] * m[a]).sum::<f64>();
             }
         }
-        let mut s_inv = DMatrix::identity(k, k);
-        let solved = self.lu.solve_mut(&mut s_inv);
-        debug_assert!(solved, "S was checked invertible");
-        for (a, &ja) in self.j.iter().enumerate() {
-            out[ja as usize] = s_inv[(a, a)];
+        drop(v_rows);
+        for (&ja, d) in self.j.iter().zip(self.gth.inverse_diagonal()) {
+            out[ja as usize] = d;
         }
         out
     }
