@@ -3,8 +3,9 @@
 //!
 //! Every figure of the analysis reaches `I − Q` only through [`Solver`],
 //! which has two implementations, chosen by size in [`Solver::new`]:
-//! nalgebra's dense LU with partial pivoting for chains of at most
-//! [`DENSE_MAX_STATES`] states (the benchmarked crossover), and above that
+//! a dense elimination without subtraction ([`Gth`], docs/figures.md §2a)
+//! for chains of at most [`DENSE_MAX_STATES`] states (the benchmarked
+//! crossover), and above that
 //! the sparse
 //! `SweepSolver` (triangular sweeps plus a
 //! dense Schur complement on the states snakes lead back to), which never
@@ -24,8 +25,11 @@ use nalgebra::DMatrix;
 /// states), 33.6 µs and 21.0 µs at 50, 168 µs and 60 µs at 100; the full
 /// analysis is already faster sparse at 25 squares (53 µs against 83 µs)
 /// and 18 times faster at 300 (0.96 ms against 17.4 ms); an earlier run
-/// gave 126 ms against 9.9 s at 2,000 squares. The dense LU is kept only
-/// for the smallest chains, where the two are even.
+/// gave 126 ms against 9.9 s at 2,000 squares. The dense solver is kept
+/// only for the smallest chains, where the two are even. Re-measured with
+/// the subtraction-free elimination in both (full analysis, dense /
+/// sparse): 60 / 50 µs at 25 squares, 21 / 0.84 ms at 300, 8.9 s / 45 ms
+/// at 2,000, so the crossover stands.
 pub const DENSE_MAX_STATES: usize = 24;
 
 /// Most states the dense solver factors when asked for explicitly
@@ -39,7 +43,7 @@ pub const MAX_DENSE_STATES: usize = 4_000;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
-    /// nalgebra's dense LU.
+    /// The dense subtraction-free elimination.
     Dense,
     /// The sparse `SweepSolver`.
     Sparse,
