@@ -152,6 +152,7 @@ pub struct Chain {
     rest_offsets: Vec<usize>,
     rests: Vec<Rest>,
     dropped: f64,
+    cut: bool,
     entry_rounding: f64,
 }
 
@@ -169,7 +170,9 @@ struct RawRows {
     /// than rows, the last holding their lengths.
     starts: Vec<[usize; 3]>,
     rolls_squared: Vec<f64>,
-    dropped: Vec<f64>,
+    /// The probability each row's path left out, when it was cut (which
+    /// may itself round to 0).
+    dropped: Vec<Option<f64>>,
     /// Rounding steps behind the row's entries (see
     /// [`tolerance::KERNEL_ROUNDING`]).
     steps: Vec<usize>,
@@ -268,6 +271,7 @@ impl Chain {
             rest_offsets: Vec::with_capacity(n + 1),
             rests: Vec::with_capacity(raw.rests.len()),
             dropped: 0.0,
+            cut: false,
             entry_rounding: 0.0,
             squares: Vec::new(),
         };
@@ -285,7 +289,7 @@ impl Chain {
                 sum += p;
                 rolls += w;
             }
-            if (sum - 1.0).abs() > tolerance::ROW_SUM + raw.dropped[r] {
+            if (sum - 1.0).abs() > tolerance::ROW_SUM + raw.dropped[r].unwrap_or(0.0) {
                 return Err(ChainError::RowSum {
                     square: squares[i],
                     sum,
@@ -306,7 +310,10 @@ impl Chain {
                     .map(|&(square, expected)| Rest { square, expected }),
             );
             chain.rest_offsets.push(chain.rests.len());
-            chain.dropped = chain.dropped.max(raw.dropped[r]);
+            if let Some(dropped) = raw.dropped[r] {
+                chain.dropped = chain.dropped.max(dropped);
+                chain.cut = true;
+            }
             chain.entry_rounding = chain
                 .entry_rounding
                 .max(raw.steps[r] as f64 * tolerance::KERNEL_ROUNDING);
@@ -431,6 +438,13 @@ impl Chain {
     /// no path was cut).
     pub fn dropped(&self) -> f64 {
         self.dropped
+    }
+
+    /// Whether any turn's path was cut for going on past the normal range
+    /// of `f64`: then squares reached only that way may be missing from the
+    /// chain, even where [`Chain::dropped`] rounds to 0.
+    pub fn cut_paths(&self) -> bool {
+        self.cut
     }
 
     /// A bound on the relative rounding error of any kernel entry: the
@@ -865,7 +879,7 @@ fn raw_row(
     rows.starts
         .push([rows.ends.len(), rows.jumps.len(), rows.rests.len()]);
     rows.rolls_squared.push(rolls_squared);
-    rows.dropped.push(path.cut.unwrap_or(0.0));
+    rows.dropped.push(path.cut);
     // A layer's weight is a product of as many roundings as its rolls, a
     // cycle sum adds a few, and merging adds one per term merged.
     rows.steps

@@ -132,6 +132,33 @@ fn a_square_reached_only_below_f64_is_named_not_a_panic() {
     assert!(matches!(err, ExactError::Unlisted { .. }), "{err}");
 }
 
+/// From square 4 (a 1 leads down the snake 5 → 1 and rolls again, a 3
+/// overshoots) the finish takes three 1s in one turn, 1e-600: the f64
+/// chain has no way out of 4. This valid board was "the game may never
+/// end" with exit 1, the code of an invalid board; it is now a numerical
+/// limit that says why.
+#[test]
+fn a_way_out_below_f64_is_a_stated_limit_not_a_trap() {
+    use snakeladder::analysis::{AnalysisError, SolveError};
+    let json = r#"{"squares": 6, "snakes": [[5, 1]], "rules": {"dice": {"weights": [1e-200, 0, 1]}, "extra_turn": {"on": 1}, "chains": "follow"}}"#;
+    let err = Analysis::new(&board(json), &Options::default()).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            AnalysisError::Numerical {
+                source: SolveError::BelowFloat { .. },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .starts_with("from 4 every way to the finish has a chance per turn below 2.2e-308"),
+        "{err}"
+    );
+}
+
 /// A face whose chance is below the smallest normal f64 (1e-200 of 1e200)
 /// is refused by validation, naming the face, rather than analysed as a
 /// face that can never come up.

@@ -551,11 +551,20 @@ impl Analysis {
                 limit: limits.max_memory,
             });
         }
-        let solver = match Solver::new(&chain) {
+        // Validation found a way to the finish from every square; a trap in
+        // the f64 chain is then a way whose chance fell below f64.
+        let solved = match Solver::new(&chain) {
+            Err(SolveError::Trapped { trapped }) if chain.cut_paths() => {
+                Err(SolveError::BelowFloat { squares: trapped })
+            }
+            other => other,
+        };
+        let solver = match solved {
             Ok(solver) => solver,
             Err(
                 source @ (SolveError::IllConditioned { .. }
-                | SolveError::SparseIllConditioned { .. }),
+                | SolveError::SparseIllConditioned { .. }
+                | SolveError::BelowFloat { .. }),
             ) => {
                 let exact = crate::markov::exact::mean_turns_within(board, &chain, limits.max_work)
                     .map(|f| {

@@ -120,6 +120,18 @@ pub enum SolveError {
         /// The smallest pivot met.
         pivot: f64,
     },
+    /// From these squares the `f64` chain has no way to the finish, although
+    /// the board has one: every way there has a chance per turn below the
+    /// smallest normal `f64` (2.2e-308), so the chain left it out
+    /// ([`Chain::dropped`](crate::markov::chain::Chain::dropped)).
+    #[error(
+        "from {} every way to the finish has a chance per turn below 2.2e-308, which floating point cannot hold",
+        show(.squares)
+    )]
+    BelowFloat {
+        /// The squares the `f64` chain traps.
+        squares: Vec<Square>,
+    },
     /// The sparse solver lost all accuracy although every state can finish.
     #[error(
         "the linear system is too badly conditioned to solve (the expected turns from state {state} came out meaningless)"
