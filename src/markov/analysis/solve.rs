@@ -3,7 +3,7 @@
 //!
 //! Every figure of the analysis reaches `I − Q` only through [`Solver`],
 //! which has two implementations, chosen by size in [`Solver::new`]:
-//! a dense elimination without subtraction ([`Gth`], docs/figures.md §2a)
+//! a dense elimination without subtraction (the GTH form in `markov::gth`, docs/figures.md §2a)
 //! for chains of at most [`DENSE_MAX_STATES`] states (the benchmarked
 //! crossover), and above that
 //! the sparse
