@@ -31,6 +31,7 @@ pub const SIGNIFICANT_DIGITS: usize = 3;
 /// assert_eq!(probability(0.001_566, 4), "0.00157");
 /// assert_eq!(probability(2.5e-7, 6), "2.50e-7");
 /// assert_eq!(probability(0.0, 6), "0");
+/// assert_eq!(probability(2.369e18, 4), "2.3690e18");
 /// ```
 pub fn probability(p: f64, decimals: usize) -> String {
     let magnitude = p.abs();
@@ -38,6 +39,10 @@ pub fn probability(p: f64, decimals: usize) -> String {
         "0".to_string()
     } else if p.is_finite() && magnitude < SCIENTIFIC_BELOW {
         format!("{p:.*e}", SIGNIFICANT_DIGITS - 1)
+    } else if p.is_finite() && magnitude >= QUANTITY_SCIENTIFIC_FROM {
+        // An expected count written with this rule (uses of a jump on a
+        // board of 1e19-turn games): its digits past the sixteenth are noise.
+        format!("{p:.decimals$e}")
     } else {
         // The first significant digit's place after the point: 1 for
         // 0.1..1, 2 for 0.01..0.1, 3 for 0.001..0.01.

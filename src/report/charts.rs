@@ -245,7 +245,11 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             .label("P(T ≤ t), right axis")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], CURVE.stroke_width(2)));
         let marks = [
-            (Some(turns.mean), format!("mean {:.2}", turns.mean), RED),
+            (
+                Some(turns.mean),
+                format!("mean {}", crate::numbers::quantity(turns.mean, 2)),
+                RED,
+            ),
             (
                 turns.median.map(|t| t as f64),
                 format!("median {}", turns.median.unwrap_or(0)),

@@ -16,10 +16,10 @@ pub(crate) const CHART_VARIANTS: usize = 10;
 /// The sentence above the table: what was tried and how it was computed.
 pub(crate) fn summary(s: &Sensitivity) -> String {
     let mut line = format!(
-        "Each jump removed, or its start or end moved by ±1, ±2 or ±5 squares where the board stays valid: {} variants ({} moves break a rule), ranked by their effect on the mean length ({:.4} turns on this board).",
+        "Each jump removed, or its start or end moved by ±1, ±2 or ±5 squares where the board stays valid: {} variants ({} moves break a rule), ranked by their effect on the mean length ({} turns on this board).",
         s.variants.len(),
         s.invalid,
-        s.mean_turns
+        crate::numbers::quantity(s.mean_turns, 4)
     );
     if let Some(a) = s.first_seat_advantage {
         line += &format!(
@@ -67,7 +67,7 @@ fn row(v: &Variant, base_advantage: Option<f64>) -> Vec<String> {
         v.change.before.to_string(),
         v.edit.to_string(),
         becomes,
-        format!("{:.4}", v.mean_turns),
+        crate::numbers::quantity(v.mean_turns, 4),
         format!("{:+.4}", v.mean_change),
     ];
     if base_advantage.is_some() {

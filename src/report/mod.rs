@@ -384,7 +384,7 @@ fn overlay(board: &Board, a: &Analysis) -> board::Overlay {
             let _ = write!(note, " · P(rest) {}", text::probability(p));
         }
         if let Some(t) = s.turns_left {
-            let _ = write!(note, " · {t:.2} turns left");
+            let _ = write!(note, " · {} turns left", crate::numbers::quantity(t, 2));
         }
         square_notes[i] = note;
     }
@@ -432,7 +432,11 @@ fn jump_note(j: &JumpFigures) -> String {
     );
     match j.mean_turns_without {
         Some(w) => {
-            let _ = write!(note, " · mean {w:.2} turns without it");
+            let _ = write!(
+                note,
+                " · mean {} turns without it",
+                crate::numbers::quantity(w, 2)
+            );
         }
         None => note.push_str(" · without it a game may never end"),
     }
@@ -814,8 +818,8 @@ fn players_table(a: &Analysis) -> Table {
                 .get(s)
                 .map_or_else(String::new, |&w| text::probability(w))
         }));
-        row.push(format!("{:.2}", p.expected_total_turns));
-        row.push(format!("{:.2}", p.expected_rounds));
+        row.push(crate::numbers::quantity(p.expected_total_turns, 2));
+        row.push(crate::numbers::quantity(p.expected_rounds, 2));
         table.rows.push(row);
     }
     table
@@ -901,7 +905,14 @@ fn log_probability(log10: f64) -> String {
 
 fn without_cells(without: Option<f64>, mean: f64) -> (String, String) {
     match without {
-        Some(w) => (format!("{w:.4}"), format!("{:+.4}", w - mean)),
+        Some(w) => (
+            crate::numbers::quantity(w, 4),
+            format!(
+                "{}{}",
+                if w >= mean { "+" } else { "" },
+                crate::numbers::quantity(w - mean, 4)
+            ),
+        ),
         None => ("never ends".to_string(), "–".to_string()),
     }
 }
@@ -914,7 +925,7 @@ fn top_squares(a: &Analysis) -> Vec<&crate::markov::analysis::SquareFigures> {
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {
-    v.map_or_else(|| "–".to_string(), |v| format!("{v:.digits$}"))
+    v.map_or_else(|| "–".to_string(), |v| crate::numbers::quantity(v, digits))
 }
 
 #[cfg(test)]

@@ -122,3 +122,54 @@ fn an_analysis_failure_is_exit_3_naming_the_file() {
         "{text}"
     );
 }
+
+/// Figures past 1e12 are written in scientific notation in the text and
+/// the Markdown report: a mean of 1.7e19 turns printed as twenty digits
+/// (and a jump's uses as "2369190669160803328.0000") showed f64 noise as if
+/// it were exact. The board: 148 squares, a snake to 1 on every square but
+/// 1 + 6j (issue 13's family at k = 24).
+#[test]
+fn huge_figures_are_written_in_scientific_notation() {
+    let n = 6 * 24 + 4;
+    let snakes: Vec<String> = (2..n)
+        .filter(|s| (s - 1) % 6 != 0)
+        .map(|s| format!("[{s}, 1]"))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("family.json");
+    std::fs::write(
+        &path,
+        format!(r#"{{"squares": {n}, "snakes": [{}]}}"#, snakes.join(", ")),
+    )
+    .unwrap();
+    let board = path.to_str().unwrap();
+    let out = run(&[board], None);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("mean 1.7058e19"), "{text}");
+    assert!(text.contains("snake 2→1             2.3692e18"), "{text}");
+    let report = dir.path().join("family.md");
+    let out = Command::new(env!("CARGO_BIN_EXE_snakeladder"))
+        .args(["report", "-o"])
+        .arg(&report)
+        .arg(board)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let markdown = std::fs::read_to_string(&report).unwrap();
+    assert!(markdown.contains("| mean | 1.7058e19 |"), "{markdown}");
+    // No run of 13 or more digits anywhere but the exact fraction.
+    for t in [&text, &markdown] {
+        for line in t
+            .lines()
+            .filter(|l| !l.contains("exact mean") && !l.contains("Exact mean"))
+        {
+            let longest = line
+                .split(|c: char| !c.is_ascii_digit())
+                .map(str::len)
+                .max()
+                .unwrap_or(0);
+            assert!(longest < 13, "{line}");
+        }
+    }
+}

@@ -228,13 +228,18 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         for j in &a.jumps {
             let label = format!("{} {}→{}", j.kind, j.from, j.to);
             let without = match j.mean_turns_without {
-                Some(m) => format!("{m:>8.2} ({:+.2})", m - t.mean),
+                Some(m) => format!(
+                    "{:>8} ({}{})",
+                    quantity(m, 2),
+                    if m >= t.mean { "+" } else { "" },
+                    quantity(m - t.mean, 2)
+                ),
                 None => "  never ends".to_string(),
             };
             writeln!(
                 out,
-                "  {label:<20} {:>10.4}   {:>18}   {without}",
-                j.expected_uses,
+                "  {label:<20} {:>10}   {:>18}   {without}",
+                quantity(j.expected_uses, 4),
                 percent(j.use_probability, 2)
             )?;
         }
@@ -262,11 +267,14 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
             .map_or_else(|| "-".to_string(), |p| percent(p, 2));
         let left = s
             .turns_left
-            .map_or_else(|| "-".to_string(), |t| format!("{t:.2}"));
+            .map_or_else(|| "-".to_string(), |t| quantity(t, 2));
         writeln!(
             out,
-            "  {:>6}   {:>12.4}   {:>19}   {:>21}",
-            s.square, s.expected_rests, p, left
+            "  {:>6}   {:>12}   {:>19}   {:>21}",
+            s.square,
+            quantity(s.expected_rests, 4),
+            p,
+            left
         )?;
     }
     Ok(())
