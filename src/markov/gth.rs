@@ -110,6 +110,39 @@ impl Gth {
         x
     }
 
+    /// Solves `(I − Q)·x = b` for many right-hand sides at once, in place:
+    /// row `r` of `x` is one right-hand side on entry and its solution on
+    /// return (`x` has one column per state). Each step is an update of a
+    /// whole column, which runs along contiguous memory.
+    ///
+    /// # Panics
+    /// If `x` does not have one column per state.
+    pub fn solve_rows(&self, x: &mut DMatrix<f64>) {
+        let a = &self.factors;
+        let n = self.len();
+        assert_eq!(x.ncols(), n, "one column per state");
+        for i in 0..n {
+            for k in 0..i {
+                let m = a[(k, i)];
+                if m != 0.0 {
+                    let (mut target, source) = columns(x, i, k);
+                    target.axpy(m, &source, 1.0);
+                }
+            }
+        }
+        for i in (0..n).rev() {
+            for j in i + 1..n {
+                let q = a[(j, i)];
+                if q != 0.0 {
+                    let (mut target, source) = columns(x, i, j);
+                    target.axpy(q, &source, 1.0);
+                }
+            }
+            let pivot = a[(i, i)];
+            x.column_mut(i).iter_mut().for_each(|v| *v /= pivot);
+        }
+    }
+
     /// `y` with `(I − Q)ᵀ·y = c`.
     pub fn solve_transpose(&self, c: &[f64]) -> Vec<f64> {
         let a = &self.factors;
@@ -147,6 +180,28 @@ impl Gth {
     }
 }
 
+/// Column `target` of `x`, mutable, beside column `source` (`target ≠ source`).
+fn columns(
+    x: &mut DMatrix<f64>,
+    target: usize,
+    source: usize,
+) -> (
+    nalgebra::DVectorViewMut<'_, f64>,
+    nalgebra::DVectorView<'_, f64>,
+) {
+    let rows = x.nrows();
+    let (low, high) = x.as_mut_slice().split_at_mut(target.max(source) * rows);
+    let (t, s) = if target < source {
+        (&mut low[target * rows..(target + 1) * rows], &high[..rows])
+    } else {
+        (&mut high[..rows], &low[source * rows..(source + 1) * rows])
+    };
+    (
+        nalgebra::DVectorViewMut::from_slice(t, rows),
+        nalgebra::DVectorView::from_slice(s, rows),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +221,17 @@ mod tests {
         let want_t = a.transpose().lu().solve(&b).unwrap();
         let got_t = gth.solve_transpose(b.as_slice());
         let inverse = a.try_inverse().unwrap();
+        // Two right-hand sides at once, as rows.
+        let mut rows = DMatrix::from_row_slice(2, 3, &[1.0, 2.0, 3.0, 0.0, 1.0, 0.0]);
+        gth.solve_rows(&mut rows);
+        let second = gth.solve(&[0.0, 1.0, 0.0]);
+        for i in 0..3 {
+            assert!((rows[(0, i)] - got[i]).abs() <= 1e-14 * got[i].abs(), "{i}");
+            assert!(
+                (rows[(1, i)] - second[i]).abs() <= 1e-14 * second[i].abs(),
+                "{i}"
+            );
+        }
         for i in 0..3 {
             assert!((got[i] - want[i]).abs() <= 1e-14 * want[i].abs(), "{i}");
             assert!(

@@ -604,15 +604,16 @@ impl SweepSolver {
         } else {
             self.j.iter().map(v_row).collect()
         };
+        // Vᵀ, one row per state of F: column b is row b of V.
+        let mut m = DMatrix::from_iterator(self.n, k, v_rows.into_iter().flatten());
+        // Row f becomes column f of S⁻¹ V.
+        self.gth.solve_rows(&mut m);
         for (f, o) in out.iter_mut().enumerate() {
             if !self.in_j[f] {
-                // Column f of S⁻¹ V.
-                let column: Vec<f64> = v_rows.iter().map(|row| row[f]).collect();
-                let m = self.gth.solve(&column);
-                *o += (0..k).map(|a| w[a][f] * m[a]).sum::<f64>();
+                *o += (0..k).map(|a| w[a][f] * m[(f, a)]).sum::<f64>();
             }
         }
-        drop(v_rows);
+        drop(m);
         for (&ja, d) in self.j.iter().zip(self.gth.inverse_diagonal()) {
             out[ja as usize] = d;
         }
