@@ -17,6 +17,26 @@ fn analyse(json: &str) -> Analysis {
         .unwrap_or_else(|e| panic!("{json}: {e}"))
 }
 
+/// The exact mean of a board, as `f64`.
+fn exact_mean(json: &str) -> f64 {
+    let b = board(json);
+    let exact = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap();
+    exact.to_f64().unwrap()
+}
+
+/// The analysed mean of `json` is within `relative` of the exact one,
+/// which it returns.
+fn mean_agrees(json: &str, relative: f64) -> f64 {
+    let a = analyse(json);
+    let e = exact_mean(json);
+    assert!(
+        (a.turns.mean - e).abs() <= relative * e,
+        "{json}: {} vs {e}",
+        a.turns.mean
+    );
+    e
+}
+
 /// N = 6k + 4 squares, 1d6, a snake to square 1 on every square 2..N−1
 /// except 1 + 6j: a token must roll the one safe total from 1 + 6j to
 /// 1 + 6(j + 1) again and again.
@@ -71,15 +91,7 @@ fn exact_ties_decide_the_mode_and_p90() {
 fn a_bonus_total_within_an_ulp_of_certain_is_analysed() {
     let json =
         r#"{"squares": 11, "rules": {"dice": {"weights": [1e-16, 1]}, "extra_turn": {"on": 2}}}"#;
-    let a = analyse(json);
-    let b = board(json);
-    let exact = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap();
-    let e = exact.to_f64().unwrap();
-    assert!(
-        (a.turns.mean - e).abs() <= 1e-9 * e,
-        "{} vs {e}",
-        a.turns.mean
-    );
+    mean_agrees(json, 1e-9);
 }
 
 /// A square left only by rolling a face of chance 1e-200 (square 3 here:
@@ -87,19 +99,11 @@ fn a_bonus_total_within_an_ulp_of_certain_is_analysed() {
 /// `1 − q(3, 3)` was 0 and this valid board, whose mean is about 4 turns,
 /// was refused as "numerically singular" (dense, 3 states) or, with 39
 /// states (sparse), as a game that "may never end" from squares 37 and 39.
-/// The diagonal summed from the rest of the row answers both.
+/// Factoring without subtraction (docs/figures.md §2a) answers both.
 #[test]
 fn a_square_left_with_chance_1e_minus_200_is_analysed() {
     let json = r#"{"squares": 4, "rules": {"dice": {"weights": [1e-200, 1]}, "extra_turn": {"on": 1}, "overshoot": "bounce"}}"#;
-    let a = analyse(json);
-    let b = board(json);
-    let exact = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap();
-    let e = exact.to_f64().unwrap();
-    assert!(
-        (a.turns.mean - e).abs() <= 1e-12 * e,
-        "{} vs {e}",
-        a.turns.mean
-    );
+    let e = mean_agrees(json, 1e-12);
     assert!(e > 3.0 && e < 5.0, "{e}");
     let sparse = r#"{"squares": 40, "rules": {"dice": {"weights": [1e-200, 1]}, "extra_turn": {"on": 1}, "overshoot": "bounce"}}"#;
     let a = analyse(sparse);
@@ -181,9 +185,7 @@ fn snake_family_means_are_exact_to_1e_minus_9() {
     ] {
         let json = snake_family(k);
         let a = analyse(&json);
-        let b = board(&json);
-        let exact = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap();
-        let e = exact.to_f64().unwrap();
+        let e = exact_mean(&json);
         if let Some(known) = known {
             assert_eq!(e, known, "k = {k}");
         }
@@ -235,15 +237,7 @@ fn the_float_solve_is_within_ulps_on_the_snake_family() {
 fn a_back_and_forth_left_with_chance_1e_minus_200_is_analysed() {
     let json =
         r#"{"squares": 12, "rules": {"dice": {"weights": [1e-200, 0, 1]}, "overshoot": "bounce"}}"#;
-    let a = analyse(json);
-    let b = board(json);
-    let exact = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap();
-    let e = exact.to_f64().unwrap();
-    assert!(
-        (a.turns.mean - e).abs() <= 1e-12 * e,
-        "{} vs {e}",
-        a.turns.mean
-    );
+    mean_agrees(json, 1e-12);
 }
 
 #[test]

@@ -408,7 +408,6 @@ impl Solver {
     }
 }
 
-/// The `Q` entries of a chain, `(state, state, probability)`.
 /// Each state's chance of finishing in one turn.
 fn chain_finish(chain: &Chain) -> Vec<f64> {
     chain
@@ -422,19 +421,18 @@ fn chain_finish(chain: &Chain) -> Vec<f64> {
 fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
     let n = chain.len();
     let mut q = DMatrix::<f64>::zeros(n, n);
-    let mut finish = vec![0.0; n];
     let offsets = chain.row_offsets();
     let (targets, probabilities) = (chain.targets(), chain.probabilities());
     for s in 0..n {
         for k in offsets[s]..offsets[s + 1] {
-            match targets[k] {
-                Target::State(t) if t.get() != s => q[(s, t.get())] += probabilities[k],
-                Target::State(_) => {}
-                Target::Finish => finish[s] += probabilities[k],
+            if let Target::State(t) = targets[k] {
+                if t.get() != s {
+                    q[(s, t.get())] += probabilities[k];
+                }
             }
         }
     }
-    (q, finish)
+    (q, chain_finish(chain))
 }
 
 /// `Q` of a chain as a `Csr` (the finish column left out).
