@@ -277,6 +277,13 @@ fn write_markdown(
         }
         writeln!(md)?;
     }
+    if !a.warnings.is_empty() {
+        writeln!(md, "> **Less exact than the rest of this report:**")?;
+        for w in &a.warnings {
+            writeln!(md, "> - {}", text::markdown(&w.to_string()))?;
+        }
+        writeln!(md)?;
+    }
     writeln!(md, "## Game length of one player\n")?;
     writeln!(md, "{}", length_table(a).markdown())?;
     writeln!(
@@ -564,6 +571,16 @@ fn write_html(h: &mut String, report: &Report, omitted: &[Omission]) -> std::fmt
         )?;
         for o in omitted {
             writeln!(h, "<li>{}</li>", text::html(&o.to_string()))?;
+        }
+        writeln!(h, "</ul></div>")?;
+    }
+    if !a.warnings.is_empty() {
+        writeln!(
+            h,
+            "<div class=\"notes\" role=\"note\"><strong>Less exact than the rest of this report:</strong><ul>"
+        )?;
+        for w in &a.warnings {
+            writeln!(h, "<li>{}</li>", text::html(&w.to_string()))?;
         }
         writeln!(h, "</ul></div>")?;
     }

@@ -158,6 +158,12 @@ fn huge_figures_are_written_in_scientific_notation() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let markdown = std::fs::read_to_string(&report).unwrap();
     assert!(markdown.contains("| mean | 1.7058e19 |"), "{markdown}");
+    // The analysis's warnings reach the report's reader too.
+    assert!(
+        markdown.contains("> **Less exact than the rest of this report:**")
+            && markdown.contains("the mean shown is the exact one"),
+        "{markdown}"
+    );
     // No run of 13 or more digits anywhere but the exact fraction.
     for t in [&text, &markdown] {
         for line in t
