@@ -53,7 +53,7 @@ pub const MAX_UPDATE_STATES: usize = 1_500;
 const NO_STATE: u32 = u32::MAX;
 
 /// One jump of a board changed: moved (start, end or both) or removed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub struct JumpChange {
     /// The jump as it was.
     pub before: Jump,

@@ -66,7 +66,7 @@ use std::fmt;
 
 /// What a search aims at: a band of mean lengths, and optionally a cap on
 /// the first seat's advantage with two players.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Target {
     /// The least mean length in turns, inclusive.
     pub min_turns: f64,

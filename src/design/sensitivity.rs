@@ -26,7 +26,7 @@ use std::fmt;
 pub const STEPS: [i32; 6] = [-5, -2, -1, 1, 2, 5];
 
 /// What was done to a jump.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Edit {
     /// The jump removed.
@@ -48,7 +48,7 @@ impl fmt::Display for Edit {
 }
 
 /// How a variant's mean was found.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Evaluation {
     /// A rank-one or rank-two update of the solved board.
@@ -58,7 +58,7 @@ pub enum Evaluation {
 }
 
 /// One variant of the board.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Variant {
     /// The jump and what it becomes.
     pub change: JumpChange,
@@ -69,19 +69,17 @@ pub struct Variant {
     /// `mean_turns` less the board's.
     pub mean_change: f64,
     /// `P(seat 1 wins) − P(seat 2 wins)` with two players, when asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_seat_advantage: Option<f64>,
     /// How `mean_turns` was found.
     pub method: Evaluation,
 }
 
 /// Every valid variant of a board, ranked by effect.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Sensitivity {
     /// The board's own mean turns.
     pub mean_turns: f64,
     /// The board's own first-seat advantage, when asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_seat_advantage: Option<f64>,
     /// The valid variants, largest change of the mean first.
     pub variants: Vec<Variant>,

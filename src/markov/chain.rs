@@ -51,7 +51,9 @@ use std::fmt;
 /// The index of a transient state of a [`Chain`]: its position among the
 /// chain's squares in increasing order. Not a [`Square`]: use
 /// [`Chain::square`] and [`Chain::state_of`] to go between them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct StateIndex(u32);
 
@@ -99,7 +101,7 @@ pub struct Transition {
 }
 
 /// Expected uses of one jump within one turn.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct JumpUse {
     /// The jump's position in [`Board::jumps`].
     pub jump: u32,
@@ -108,7 +110,7 @@ pub struct JumpUse {
 }
 
 /// Expected rests on one square within one turn.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Rest {
     /// The square (never the finish).
     pub square: Square,

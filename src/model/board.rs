@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 /// A board file is a JSON object: serde would also read a struct written as
 /// an array of its fields in order (`["name", 30, null, ...]`), which is
 /// refused here.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct BoardSpec {
     /// A name to show in reports.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// The dice as written in a board file: either `{"count": c, "faces": f}`
 /// (c fair dice of f faces, summed; both default to one six-faced die) or
 /// `{"weights": [w1, ..., wf]}` (one loaded die, face i with weight wi).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiceSpec {
     /// Number of fair dice, summed (default 1).
@@ -25,7 +25,7 @@ pub struct DiceSpec {
 }
 
 /// One total the dice can roll, with its probability (always positive).
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Outcome {
     /// The total of the roll.
     pub total: u32,

@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// Whether a jump climbs or descends. Derived from its direction, never stored.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum JumpKind {
     /// A jump that goes up (`from < to`).
@@ -46,7 +46,7 @@ impl fmt::Display for JumpKind {
 /// assert_eq!(snake.to_string(), "snake 17→4");
 /// # Ok::<(), snakeladder::BoardError>(())
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub struct Jump {
     from: Square,
     to: Square,

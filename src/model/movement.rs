@@ -12,7 +12,7 @@ use crate::{Board, Jump, Square};
 use serde::{Deserialize, Serialize};
 
 /// Why a roll left the token where it was.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Blocked {
     /// The roll would pass the last square and the overshoot rule is `stay`.
@@ -26,7 +26,7 @@ pub enum Blocked {
 }
 
 /// What one roll did to a token.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Move {
     /// Where the token stood.
     pub start: Square,

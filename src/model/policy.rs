@@ -27,7 +27,7 @@ pub const POLICY_FILE_NAME: &str = "snakeladder.toml";
 /// Thresholds on a board's exact figures; each is checked only when set.
 ///
 /// Keys are the command-line flags' names in snake case.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Thresholds {
     /// Most expected turns of one player.

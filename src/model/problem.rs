@@ -7,7 +7,9 @@ use serde::Serialize;
 use std::fmt;
 
 /// Which list of a board file a jump was written in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum JumpList {
     /// The `ladders` list: each must go up.
@@ -18,7 +20,9 @@ pub enum JumpList {
 
 /// A jump as written in a board file, named by its list and position so an
 /// error can point at it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 pub struct JumpRef {
     /// The list it was written in.
     pub list: JumpList,
@@ -41,7 +45,7 @@ impl fmt::Display for JumpRef {
 }
 
 /// A list of squares, printed compactly (`94, 95, 97..99`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct Squares(pub Vec<u32>);
 
@@ -119,7 +123,14 @@ fn hidden_kind(code_point: u32) -> &'static str {
 /// One thing wrong with a board file. Each names the field, the jump or the
 /// squares involved.
 #[derive(
-    Clone, Debug, PartialEq, thiserror::Error, Serialize, strum::IntoStaticStr, strum::VariantNames,
+    Clone,
+    Debug,
+    PartialEq,
+    thiserror::Error,
+    Serialize,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    schemars::JsonSchema,
 )]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]

@@ -19,6 +19,7 @@ use std::fmt;
     Deserialize,
     strum::Display,
     strum::IntoStaticStr,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
@@ -47,6 +48,7 @@ pub enum Overshoot {
     Deserialize,
     strum::Display,
     strum::IntoStaticStr,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
@@ -71,6 +73,7 @@ pub enum Chains {
     Deserialize,
     strum::Display,
     strum::IntoStaticStr,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
@@ -84,7 +87,7 @@ pub enum Entry {
 }
 
 /// Extra rolls as written in a board file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExtraTurnSpec {
     /// The total that grants another roll.
@@ -107,7 +110,7 @@ pub struct ExtraTurnSpec {
 /// grants another. A bonus roll grants another even when its move was blocked
 /// (an overshoot under `stay`, or entry not met): the roll, not the move,
 /// earns it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub struct ExtraTurn {
     on: u32,
     max_extra: Option<u32>,
@@ -130,7 +133,7 @@ impl ExtraTurn {
 }
 
 /// The rule set as written in a board file; every field is optional.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RulesSpec {
     /// Default `stay`.

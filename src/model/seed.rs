@@ -17,7 +17,19 @@ use std::fmt;
 /// assert_eq!(seed.to_string(), "42");
 /// # Ok::<(), std::num::ParseIntError>(())
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Copy,
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct Seed(u64);
 

@@ -9,7 +9,7 @@ use crate::{Board, Square};
 use serde::Serialize;
 
 /// The result of one roll within a turn.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RollStep {
     /// What the roll did; `blocked` is [`Blocked::Forfeit`] for a forfeited
     /// bonus roll.

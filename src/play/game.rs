@@ -19,7 +19,9 @@ use std::sync::Arc;
 pub const MAX_PLAYER_ID_CHARS: usize = 64;
 
 /// When the game stops.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Finish {
     /// The first player to reach the last square wins and the game stops.
@@ -31,7 +33,7 @@ pub enum Finish {
 }
 
 /// Whether the game is still being played.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum Status {
     /// Someone still has a roll to make.
@@ -206,7 +208,7 @@ pub fn check_players<S: AsRef<str>>(players: &[S]) -> Result<(), GameError> {
 
 /// What one roll did: the answer of [`Game::roll`]. A copy; the game
 /// keeps its own in its history.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RollResult {
     #[serde(rename = "turn")]
@@ -218,6 +220,7 @@ pub struct RollResult {
     start: Square,
     landing: Square,
     #[serde(with = "crate::play::game::jump_list")]
+    #[schemars(with = "Vec<crate::play::game::jump_list::Pair>")]
     jumps: Vec<Jump>,
     end: Square,
     blocked: Option<Blocked>,
@@ -288,7 +291,7 @@ impl RollResult {
 }
 
 /// One thing that happened in a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Event {
     /// A roll (`"turn"` in records of format 1).
@@ -304,7 +307,7 @@ pub enum Event {
 }
 
 /// How a player got their place in the [ranking](Game::ranking).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Placing {
     /// Reached the last square; places in finishing order.
@@ -333,7 +336,7 @@ impl fmt::Display for Placing {
 }
 
 /// One line of the ranking.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Standing {
     /// 1 for first place; players placed by square may share a place.
@@ -830,10 +833,13 @@ pub(crate) mod jump_list {
     use crate::{Jump, Square};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    #[derive(Serialize, Deserialize)]
+    /// A jump taken: the square it starts on and the square it ends on.
+    #[derive(Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
-    struct Pair {
+    pub struct Pair {
+        /// The jump's start.
         from: Square,
+        /// The jump's end.
         to: Square,
     }
 

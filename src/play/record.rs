@@ -232,7 +232,7 @@ fn divergence(recorded: &RollResult, replayed: &RollResult) -> String {
 /// assert_eq!(replayed.history(), game.history());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameRecord {
     /// [`RECORD_FORMAT`] when written.

@@ -47,7 +47,7 @@ pub enum RollAnswer {
 }
 
 /// What a reader sees of a table: one consistent moment between turns.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Snapshot {
     /// Rolls played.
     pub roll_number: u64,
@@ -160,7 +160,19 @@ impl<R: Roller> Table<R> {
 }
 
 /// The key of a table in a [`Registry`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Copy,
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(transparent)]
 pub struct GameId(pub u64);
 

@@ -22,7 +22,7 @@ pub const SQUARES_SHOWN: usize = 10;
 pub const SQUARE_CHANGE_EPSILON: f64 = 1e-9;
 
 /// One board of a comparison.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Side {
     /// Where it was read from (a path, `-`, `REV:path`).
     pub source: String,
@@ -33,7 +33,7 @@ pub struct Side {
 }
 
 /// A headline figure before and after.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FigureChange {
     /// A stable name (`mean`, `seat1_advantage_2`); the `--fail-if`
     /// expressions use it.
@@ -60,7 +60,7 @@ impl FigureChange {
 }
 
 /// How a jump changed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum JumpChange {
     /// Only on the new board.
@@ -73,7 +73,7 @@ pub enum JumpChange {
 }
 
 /// A jump as one board has it, with its use.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct JumpSide {
     /// Start square.
     pub from: u32,
@@ -85,7 +85,7 @@ pub struct JumpSide {
 }
 
 /// A changed jump.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct JumpDiff {
     /// Added, removed or moved.
     pub change: JumpChange,
@@ -98,7 +98,7 @@ pub struct JumpDiff {
 }
 
 /// A square whose probability of ever being rested on changed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SquareDiff {
     /// The square.
     pub square: u32,
@@ -109,7 +109,7 @@ pub struct SquareDiff {
 }
 
 /// A rule that differs.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RuleDiff {
     /// The field (`squares`, `dice`, `overshoot`...).
     pub field: String,
@@ -120,7 +120,7 @@ pub struct RuleDiff {
 }
 
 /// The comparison of two boards.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Diff {
     /// The old board.
     pub old: Side,

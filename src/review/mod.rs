@@ -24,7 +24,9 @@ use std::path::Path;
 
 /// How much a finding matters: an error fails the check, a warning does
 /// not.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Fails the check (exit 1).
@@ -34,7 +36,7 @@ pub enum Severity {
 }
 
 /// One problem of one file, with where it is.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Finding {
     /// The file, as printed ([`display_path`]).
     pub file: String,
@@ -53,7 +55,7 @@ pub struct Finding {
 }
 
 /// Everything found in one file.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FileReport {
     /// The file, as printed.
     pub file: String,

@@ -8,7 +8,7 @@ use serde_json::json;
 use std::collections::BTreeMap;
 
 /// The counts every format ends with.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Tally {
     /// Board files checked.
     pub files: usize,
@@ -90,20 +90,42 @@ pub fn text(reports: &[FileReport], other: &[Finding]) -> String {
     out
 }
 
+/// `validate --format json`: every file checked, every problem found and
+/// the counts.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Json<'a> {
+    /// The board files checked, in the order they were read.
+    pub files: Vec<FileVerdict<'a>>,
+    /// Every finding: about paths without boards first, then each file's.
+    pub problems: Vec<&'a Finding>,
+    /// The counts.
+    pub summary: Tally,
+}
+
+/// One board file and whether it passed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct FileVerdict<'a> {
+    /// The path as given (hidden characters escaped).
+    pub file: &'a str,
+    /// Whether the file has no error (warnings allowed).
+    pub valid: bool,
+}
+
 /// JSON: `{"files": [{file, valid}], "problems": [{file, line, column,
 /// field, kind, message, severity}], "summary": {files, valid, invalid,
 /// errors, warnings, by_kind}}`.
-pub fn json(reports: &[FileReport], other: &[Finding]) -> serde_json::Value {
-    let files: Vec<_> = reports
-        .iter()
-        .map(|r| json!({"file": r.file, "valid": r.valid()}))
-        .collect();
-    let problems: Vec<&Finding> = all(reports, other).collect();
-    json!({
-        "files": files,
-        "problems": problems,
-        "summary": Tally::new(reports, other),
-    })
+pub fn json<'a>(reports: &'a [FileReport], other: &'a [Finding]) -> Json<'a> {
+    Json {
+        files: reports
+            .iter()
+            .map(|r| FileVerdict {
+                file: &r.file,
+                valid: r.valid(),
+            })
+            .collect(),
+        problems: all(reports, other).collect(),
+        summary: Tally::new(reports, other),
+    }
 }
 
 /// GitHub Actions workflow commands, one per finding

@@ -410,8 +410,11 @@ fn sensitivity_in_text_and_json() {
     assert_eq!(out.status.code(), Some(0));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let s = &json["sensitivity"];
-    // Without 2 players, no advantage is computed.
-    assert!(s.get("first_seat_advantage").is_none());
+    // Without 2 players, no advantage is computed: the key is there, null.
+    assert_eq!(
+        s.get("first_seat_advantage"),
+        Some(&serde_json::Value::Null)
+    );
     let variants = s["variants"].as_array().unwrap();
     assert_eq!(
         variants.len() as u64 + s["invalid"].as_u64().unwrap(),

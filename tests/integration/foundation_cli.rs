@@ -107,6 +107,7 @@ fn json_output_has_its_shape() {
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let expected = serde_json::json!({
+        "schema": 1,
         "files": [
             {"file": "boards/seed-ten-squares.json", "valid": true},
             {"file": "tests/invalid/chain.json", "valid": false},

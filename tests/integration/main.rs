@@ -24,6 +24,7 @@ mod report_browser;
 mod report_cli;
 mod robust_cli;
 mod robust_fuzz_regressions;
+mod schema_cli;
 mod sim_check_props;
 mod sim_cli;
 mod snapshots;

@@ -44,6 +44,18 @@ pub struct Args {
     max_work: Option<f64>,
 }
 
+/// `analyze --format json`: the analysis's own keys, then the sensitivity
+/// when it was asked for (docs/schema/analyze.schema.json).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Json<'a> {
+    /// Every figure of the board.
+    #[serde(flatten)]
+    pub analysis: &'a Analysis,
+    /// What one change to one jump does (`--sensitivity`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensitivity: Option<&'a design::Sensitivity>,
+}
+
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
@@ -72,20 +84,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 snakeladder::analysis::MAX_JSON_TERMS,
                 snakeladder::analysis::MAX_JSON_ENTRIES,
             );
-            // The sensitivity, when asked for, is one more field after the
-            // analysis's own.
-            #[derive(serde::Serialize)]
-            struct Json<'a> {
-                #[serde(flatten)]
-                analysis: &'a Analysis,
-                #[serde(skip_serializing_if = "Option::is_none")]
-                sensitivity: Option<&'a design::Sensitivity>,
-            }
             let json = Json {
                 analysis: &analysis,
                 sensitivity: sensitivity.as_ref(),
             };
-            common::write_json(&mut out, None, &json)?;
+            common::write_json(&mut out, &json)?;
         }
         Format::Text => {
             write_text(&mut out, &board, &analysis)?;

@@ -28,7 +28,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
-            common::write_json(&mut out, Some(common::BoardId::of(&board)), &report)?;
+            let body = common::OfBoard {
+                board: common::BoardId::of(&board),
+                figures: &report,
+            };
+            common::write_json(&mut out, &body)?;
         }
         Format::Text => write_text(&mut out, &report)?,
     }

@@ -209,13 +209,14 @@ mod tests {
     }
 }
 
-/// The version of the JSON shapes of `analyze`, `simulate` and `check`, in
+/// The version of the JSON shapes of `analyze`, `simulate`, `check`,
+/// `validate` and `diff`, in
 /// every JSON output's `"schema"` key: raised when a key is renamed or
 /// removed or changes meaning (adding a key does not raise it).
 pub const JSON_SCHEMA: u32 = 1;
 
 /// Which board a JSON output is about.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, schemars::JsonSchema)]
 pub struct BoardId {
     /// The board's name, `null` when the file gave none.
     pub name: Option<String>,
@@ -236,29 +237,33 @@ impl BoardId {
     }
 }
 
-/// A JSON output: `{"schema": 1, "board": {...}, ...the body's keys}`.
-#[derive(serde::Serialize)]
+/// A JSON output: `{"schema": 1, ...the body's keys}`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
 pub struct Versioned<'a, T: serde::Serialize> {
-    /// [`JSON_SCHEMA`].
+    /// The version of this JSON shape: raised when a key is renamed or
+    /// removed or changes meaning, not when one is added.
     pub schema: u32,
-    /// The board, when the body does not name it itself.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub board: Option<BoardId>,
     /// The command's figures.
     #[serde(flatten)]
     pub body: &'a T,
 }
 
-/// Writes `body` as pretty JSON with the schema version and, if given, the
-/// board, followed by a newline.
-pub fn write_json<T: serde::Serialize>(
-    out: &mut impl Write,
-    board: Option<BoardId>,
-    body: &T,
-) -> io::Result<()> {
+/// The body of a JSON output whose figures do not name their board
+/// themselves (`simulate`, `check`): `{"board": {...}, ...the figures}`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct OfBoard<'a, T: serde::Serialize> {
+    /// The board.
+    pub board: BoardId,
+    /// The figures.
+    #[serde(flatten)]
+    pub figures: &'a T,
+}
+
+/// Writes `body` as pretty JSON with the schema version, followed by a
+/// newline.
+pub fn write_json<T: serde::Serialize>(out: &mut impl Write, body: &T) -> io::Result<()> {
     let versioned = Versioned {
         schema: JSON_SCHEMA,
-        board,
         body,
     };
     serde_json::to_writer_pretty(&mut *out, &versioned).map_err(io::Error::from)?;

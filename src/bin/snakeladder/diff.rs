@@ -82,8 +82,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         DiffFormat::Markdown => out.write_all(diff.markdown().as_bytes())?,
         DiffFormat::Html => out.write_all(diff.html(&old, &new).as_bytes())?,
         DiffFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &diff).map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            common::write_json(&mut out, &diff)?;
         }
     }
     out.flush()?;

@@ -12,6 +12,7 @@ mod memory;
 mod output;
 mod play;
 mod report;
+mod schema;
 mod simulate;
 mod tune;
 mod validate;
@@ -52,6 +53,8 @@ enum Command {
     Diff(diff::Args),
     /// Find the fewest jump moves that bring a board's mean length into a band.
     Tune(tune::Args),
+    /// Print the JSON Schema of an output (analyze, simulate, check, validate, diff) or input file.
+    Schema(schema::Args),
     /// Print the shell completion script for SHELL on standard output.
     Completions {
         /// The shell to complete in.
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Schema(args) => schema::run(args),
         Command::Completions { shell } => completions(shell),
     };
     match result {

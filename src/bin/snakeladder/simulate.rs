@@ -112,7 +112,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Format::Json => {
             // As in `analyze`: a list of a million squares would be 180 MB.
             report.cap_lists(snakeladder::analysis::MAX_JSON_ENTRIES);
-            common::write_json(&mut out, Some(common::BoardId::of(&board)), &report)?;
+            let body = common::OfBoard {
+                board: common::BoardId::of(&board),
+                figures: &report,
+            };
+            common::write_json(&mut out, &body)?;
         }
         Format::Text => write_text(&mut out, &board, &report)?,
     }

@@ -174,9 +174,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ValidateFormat::Text => out.write_all(output::text(&reports, &other).as_bytes())?,
         ValidateFormat::Github => out.write_all(output::github(&reports, &other).as_bytes())?,
         ValidateFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &output::json(&reports, &other))
-                .map_err(std::io::Error::from)?;
-            writeln!(out)?;
+            common::write_json(&mut out, &output::json(&reports, &other))?;
         }
         ValidateFormat::Sarif => {
             let log = output::sarif(&reports, &other, env!("CARGO_PKG_VERSION"));

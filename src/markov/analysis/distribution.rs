@@ -23,7 +23,7 @@ pub struct Distribution {
 /// The geometric decay of `P(T > t)` in long games: each extra turn
 /// survives with probability [`Decay::rate`], the spectral radius ρ of the
 /// transient kernel Q, bracketed by `low ≤ ρ ≤ high` (docs/figures.md §4a).
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Decay {
     /// ρ: the per-turn survival ratio `P(T > t + 1) / P(T > t)` the tail
     /// settles to.

@@ -7,7 +7,7 @@ use crate::{Board, BoardSpec, JumpKind, Square, markov::tolerance};
 use serde::Serialize;
 
 /// The figures of one jump, from the start.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct JumpFigures {
     /// Where it starts.
     pub from: Square,

@@ -72,7 +72,7 @@ impl Default for Limits {
 }
 
 /// A figure that can be skipped on a large board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Figure {
     /// The length distribution: pmf, cdf, min, mode, median, quantiles.
@@ -107,7 +107,7 @@ impl fmt::Display for Figure {
 }
 
 /// What a skipped figure would have cost.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Cost {
     /// More memory than [`Limits::max_memory`] allows.
@@ -158,7 +158,7 @@ pub enum Cost {
 /// probability left out), `no_exact` (beyond exact arithmetic) or `output`
 /// (a list with more entries, the estimate, than a JSON output holds, the
 /// limit).
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(into = "SkippedJson")]
 pub struct Skipped {
     /// The figure.
@@ -168,7 +168,7 @@ pub struct Skipped {
 }
 
 /// The JSON shape of [`Skipped`]: every key always present.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct SkippedJson {
     figure: Figure,
     reason: &'static str,

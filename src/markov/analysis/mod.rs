@@ -103,7 +103,7 @@ fn exact_text(exact: &Result<(String, f64), String>) -> String {
 }
 
 /// An essential step of an analysis, as named in [`AnalysisError::Memory`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
     /// Compiling the board to a chain.
@@ -197,7 +197,7 @@ impl Options {
 }
 
 /// The board as the analysis names it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct BoardSummary {
     /// The board's name, if its file gave one.
     pub name: Option<String>,
@@ -212,20 +212,28 @@ pub struct BoardSummary {
 }
 
 /// The number of turns of one player: moments and distribution.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Turns {
     /// Expected turns.
     pub mean: f64,
     /// An upper bound on the relative error of `mean` (from its residual; the
     /// rounding of the exact fraction when it was recomputed exactly).
+    /// (JSON: `null` for infinity: the solve gives no bound.)
+    #[schemars(with = "Option<f64>")]
     pub mean_error_bound: f64,
     /// Variance of the turns.
+    /// (JSON: `null` for infinity: a variance past the range of `f64`.)
+    #[schemars(with = "Option<f64>")]
     pub variance: f64,
     /// An upper bound on the relative error of `variance` (from the
     /// residuals of its solves and the mean's bound; the rounding of the
     /// exact fraction when it was recomputed exactly).
+    /// (JSON: `null` for infinity: the solve gives no bound.)
+    #[schemars(with = "Option<f64>")]
     pub variance_error_bound: f64,
     /// Standard deviation.
+    /// (JSON: `null` for infinity: a variance past the range of `f64`.)
+    #[schemars(with = "Option<f64>")]
     pub std_dev: f64,
     /// The fewest turns with positive probability, found from the moves
     /// (a search over turns), so a game whose probability is below the kernel's
@@ -310,7 +318,7 @@ pub const DECAY_PRINTED: f64 = 1e-11;
 
 /// Something a reader of the figures must know: they are less exact than
 /// the rest of the analysis promises.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Warning {
@@ -321,6 +329,8 @@ pub enum Warning {
         /// The `f64` mean.
         float: f64,
         /// Its error bound, relative.
+        /// (JSON: `null` for infinity.)
+        #[schemars(with = "Option<f64>")]
         bound: f64,
         /// Its measured error against the exact mean, relative.
         error: f64,
@@ -340,6 +350,8 @@ pub enum Warning {
     /// arithmetic was not affordable: the mean is printed with its bound.
     MeanUncertain {
         /// The bound, relative (infinite: the solve failed outright).
+        /// (JSON: `null` for infinity.)
+        #[schemars(with = "Option<f64>")]
         bound: f64,
         /// Why the exact mean was not computed.
         reason: String,
@@ -349,9 +361,12 @@ pub enum Warning {
     /// nearly certain game, whose variance is a small difference of large
     /// terms, or an ill-conditioned chain), and it was recomputed exactly.
     VarianceRecomputed {
-        /// The `f64` variance.
+        /// The `f64` variance (JSON: `null` for infinity).
+        #[schemars(with = "Option<f64>")]
         float: f64,
         /// Its error bound, relative.
+        /// (JSON: `null` for infinity.)
+        #[schemars(with = "Option<f64>")]
         bound: f64,
     },
     /// The `f64` variance's error bound passed the trust level and exact
@@ -359,6 +374,8 @@ pub enum Warning {
     /// bound.
     VarianceUncertain {
         /// The bound, relative (infinite: no positive variance to bound).
+        /// (JSON: `null` for infinity.)
+        #[schemars(with = "Option<f64>")]
         bound: f64,
         /// Why the exact variance was not computed.
         reason: String,
@@ -420,7 +437,7 @@ fn bound_text(bound: f64) -> String {
 }
 
 /// The exact figures of exact mode.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Exact {
     /// The mean turns as a reduced fraction.
     #[serde(skip)]
@@ -454,7 +471,7 @@ impl Exact {
 /// assert!((two.win_probability[0] - 0.507803).abs() < 1e-6);
 /// # Ok::<(), snakeladder::analysis::AnalysisError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Analysis {
     /// The board.
     pub board: BoardSummary,
@@ -476,16 +493,13 @@ pub struct Analysis {
     /// Seat odds for each player count asked for.
     pub players: Vec<PlayersFigures>,
     /// The exact mean, in exact mode.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<Exact>,
     /// How `I − Q` was solved: `dense` or `sparse` (large chains).
     pub solver: Method,
     /// Figures left out because they would pass a limit (large boards),
     /// each with its estimated cost; empty when everything was computed.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
     /// What makes some figures less exact than promised; empty normally.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
 }
 

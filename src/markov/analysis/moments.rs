@@ -14,11 +14,13 @@ pub struct Moments {
 }
 
 /// Mean and variance of a count from the start, as reported.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Summary {
     /// Expected value.
     pub mean: f64,
     /// Variance.
+    /// (JSON: `null` for infinity: a variance past the range of `f64`.)
+    #[schemars(with = "Option<f64>")]
     pub variance: f64,
 }
 

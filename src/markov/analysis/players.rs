@@ -16,7 +16,7 @@ use super::distribution::Distribution;
 use serde::Serialize;
 
 /// The figures of one player count.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PlayersFigures {
     /// Number of players.
     pub count: u32,

@@ -6,7 +6,7 @@ use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
 
 /// The shortest game of one player.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Shortest {
     /// The fewest turns that can finish.
     pub turns: usize,

@@ -40,7 +40,7 @@ pub const DENSE_MAX_STATES: usize = 24;
 pub const MAX_DENSE_STATES: usize = 4_000;
 
 /// Which implementation a [`Solver`] uses.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
     /// The dense subtraction-free elimination.

@@ -10,7 +10,7 @@ use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 /// Which test a comparison used.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Test {
     /// `|x̄ − μ| / se` against the two-sided normal quantile.
@@ -26,7 +26,7 @@ pub enum Test {
 }
 
 /// One exact figure against its simulated estimate.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Comparison {
     /// What was compared, e.g. `"mean turns"`.
     pub name: String,
@@ -37,6 +37,8 @@ pub struct Comparison {
     /// The simulated value (for the KS test, the distance `D`).
     pub simulated: f64,
     /// The test statistic: a z-score's absolute value, or `D`.
+    /// (JSON: `null` for infinity: a simulation without spread that disagrees.)
+    #[schemars(with = "Option<f64>")]
     pub statistic: f64,
     /// The largest statistic that agrees.
     pub threshold: f64,

@@ -227,7 +227,7 @@ pub struct ExactPlayers {
 }
 
 /// Every comparison of one check and the overall verdict.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CheckReport {
     /// Games simulated.
     pub games: u64,

@@ -269,7 +269,7 @@ pub fn batch_seed(master: u64, b: u64) -> u64 {
 
 /// A simulated jump's uses; the fields of the exact analysis's
 /// `JumpFigures` with a standard error beside each.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct JumpEstimate {
     /// Where it starts.
     pub from: Square,
@@ -280,10 +280,14 @@ pub struct JumpEstimate {
     /// Mean uses per token.
     pub expected_uses: f64,
     /// Its standard error (cluster estimator; see the engine docs).
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Option<f64>")]
     pub expected_uses_std_error: f64,
     /// Share of tokens that used it at least once.
     pub use_probability: f64,
     /// Its binomial standard error.
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Option<f64>")]
     pub use_probability_std_error: f64,
     /// Tokens that used it at least once.
     pub tokens_using: u64,
@@ -291,7 +295,7 @@ pub struct JumpEstimate {
 
 /// A simulated square's rests; the fields of the exact analysis's
 /// `SquareFigures` with a standard error beside each.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SquareEstimate {
     /// The square.
     pub square: Square,
@@ -299,12 +303,16 @@ pub struct SquareEstimate {
     /// rests again where it stands).
     pub expected_rests: f64,
     /// Its standard error (cluster estimator).
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Option<f64>")]
     pub expected_rests_std_error: f64,
     /// Share of tokens that rested on it after at least one roll (for the
     /// start square: came back to it). With extra rolls this counts
     /// mid-turn rests too.
     pub rest_probability: f64,
     /// Its binomial standard error.
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Option<f64>")]
     pub rest_probability_std_error: f64,
     /// Tokens that rested on it at least once.
     pub tokens_resting: u64,
@@ -312,7 +320,7 @@ pub struct SquareEstimate {
 
 /// The simulated k-player game; the fields of the exact analysis's
 /// `PlayersFigures` with standard errors.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PlayersEstimate {
     /// Number of players.
     pub count: u32,
@@ -321,14 +329,20 @@ pub struct PlayersEstimate {
     /// Each seat's share of wins.
     pub win_probability: Vec<f64>,
     /// Their binomial standard errors.
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Vec<Option<f64>>")]
     pub win_probability_std_error: Vec<f64>,
     /// Mean turns of the whole game, counted over all players.
     pub expected_total_turns: f64,
     /// Its standard error.
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Option<f64>")]
     pub expected_total_turns_std_error: f64,
     /// Mean rounds (the winner's turns).
     pub expected_rounds: f64,
     /// Its standard error.
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Option<f64>")]
     pub expected_rounds_std_error: f64,
     /// Turns of the whole game: spread and quantiles.
     pub total_turns: SampleSummary,
@@ -337,7 +351,7 @@ pub struct PlayersEstimate {
 /// Everything a simulation measured, each estimate with its standard error.
 /// Serialises as `simulate --format json`, in the shape of `analyze`'s JSON
 /// where the figure is the same.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SimulationReport {
     /// Games played.
     pub games: u64,
@@ -367,7 +381,6 @@ pub struct SimulationReport {
     pub players: Vec<PlayersEstimate>,
     /// Lists left out of a JSON output ([`SimulationReport::cap_lists`]);
     /// empty otherwise.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
     /// The distribution of `T`, exact counts.
     #[serde(skip)]
@@ -427,7 +440,7 @@ pub fn simulate_with_progress(
 }
 
 /// What a simulation of a board is estimated to hold in memory at most.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct MemoryEstimate {
     /// The move table, its chains and the list of entries that take a jump.
     pub table: u64,

@@ -232,7 +232,7 @@ pub(crate) fn std_error(n: u64, variance: f64) -> f64 {
 }
 
 /// One quantile of a simulated count.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Quantile {
     /// The probability p.
     pub p: f64,
@@ -241,15 +241,21 @@ pub struct Quantile {
 }
 
 /// Mean, spread and quantiles of a per-game count (turns, rolls, …).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SampleSummary {
     /// Sample mean.
     pub mean: f64,
     /// Standard error of the mean, `std_dev / √n`.
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Option<f64>")]
     pub std_error: f64,
     /// Unbiased sample variance.
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Option<f64>")]
     pub variance: f64,
     /// Sample standard deviation.
+    /// (JSON: `null` when one game cannot estimate it.)
+    #[schemars(with = "Option<f64>")]
     pub std_dev: f64,
     /// Smallest value seen.
     pub min: u64,

@@ -1,0 +1,278 @@
+//! The JSON Schemas under `docs/schema/`: each is what `snakeladder schema
+//! KIND` prints (generated from the types that write the JSON, so a stale
+//! file fails here), and the real outputs of every JSON-writing command, on
+//! ordinary and unusual boards, validate against them. The outputs are
+//! checked against a strict copy of each schema that refuses keys it does not
+//! list, so a key the schema forgot fails too; the published files allow
+//! new keys, as the `schema` version promises.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
+
+const KINDS: [&str; 7] = [
+    "analyze", "simulate", "check", "validate", "diff", "board", "record",
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+fn schema_file(kind: &str) -> PathBuf {
+    root().join(format!("docs/schema/{kind}.schema.json"))
+}
+
+/// The checked-in schema of `kind`, made strict: every object schema that
+/// lists its properties refuses others.
+fn strict_validator(kind: &str) -> jsonschema::Validator {
+    let mut schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_file(kind)).unwrap()).unwrap();
+    forbid_unlisted(&mut schema);
+    jsonschema::options().build(&schema).unwrap()
+}
+
+fn forbid_unlisted(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if map.contains_key("properties") && !map.contains_key("additionalProperties") {
+                map.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            map.values_mut().for_each(forbid_unlisted);
+        }
+        Value::Array(items) => items.iter_mut().for_each(forbid_unlisted),
+        _ => {}
+    }
+}
+
+#[track_caller]
+fn assert_valid(validator: &jsonschema::Validator, doc: &Value, what: &str) {
+    let errors: Vec<String> = validator
+        .iter_errors(doc)
+        .take(10)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{what}: {errors:#?}");
+}
+
+/// Runs a command that writes JSON on standard output and parses it.
+#[track_caller]
+fn json_of(args: &[&str], exit: i32) -> Value {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(exit),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+fn boards() -> Vec<String> {
+    let mut boards: Vec<String> = std::fs::read_dir(root().join("boards"))
+        .unwrap()
+        .map(|e| format!("boards/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|p| p.ends_with(".json"))
+        .collect();
+    boards.sort();
+    boards
+}
+
+#[test]
+fn checked_in_schemas_are_what_the_program_prints() {
+    for kind in KINDS {
+        let out = run(&["schema", kind]);
+        assert_eq!(out.status.code(), Some(0), "{kind}");
+        let printed = String::from_utf8(out.stdout).unwrap();
+        let file = std::fs::read_to_string(schema_file(kind)).unwrap_or_default();
+        assert!(
+            printed == file,
+            "docs/schema/{kind}.schema.json is stale: regenerate it with \
+             `cargo run -- schema {kind} > docs/schema/{kind}.schema.json`"
+        );
+        // Every description reads as prose, not as rustdoc.
+        assert!(!printed.contains("](crate::"), "{kind}");
+        assert!(!printed.contains("[`"), "{kind}");
+    }
+}
+
+#[test]
+fn analyze_outputs_follow_the_schema() {
+    let validator = strict_validator("analyze");
+    // A face of chance 1e-200: the float mean's error bound is infinite and
+    // the mean is recomputed exactly, a warning in the JSON.
+    let dir = tempfile::tempdir().unwrap();
+    let loaded = dir.path().join("loaded.json");
+    std::fs::write(
+        &loaded,
+        r#"{"squares": 4, "rules": {"dice": {"weights": [1e-200, 1]},
+            "extra_turn": {"on": 1}, "overshoot": "bounce"}}"#,
+    )
+    .unwrap();
+    let mut runs: Vec<(Vec<String>, i32)> = boards().into_iter().map(|b| (vec![b], 0)).collect();
+    let extra: [&[&str]; 5] = [
+        // The exact fraction, every seat of seven players, the sensitivity.
+        &["--exact", "--players", "2,7", "--sensitivity"],
+        // Optional figures skipped by the work limit, named in `skipped`.
+        &["--max-work", "1000"],
+        // One player: seat odds of a game of one.
+        &["--players", "1"],
+        &["boards/variant-extra-turn.json", "--exact"],
+        &["boards/variant-chains-follow.json", "--sensitivity"],
+    ];
+    for args in extra {
+        runs.push((args.iter().map(|s| s.to_string()).collect(), 0));
+    }
+    runs.push((vec![loaded.to_string_lossy().into_owned()], 0));
+    let mut with_warning = false;
+    let mut with_skipped = false;
+    for (args, exit) in runs {
+        let mut all = vec!["analyze", "--format", "json"];
+        all.extend(args.iter().map(String::as_str));
+        let doc = json_of(&all, exit);
+        assert_valid(&validator, &doc, &format!("{all:?}"));
+        with_warning |= !doc["warnings"].as_array().unwrap().is_empty();
+        with_skipped |= !doc["skipped"].as_array().unwrap().is_empty();
+    }
+    assert!(with_skipped, "no run exercised `skipped`");
+    assert!(with_warning, "no run exercised `warnings`");
+    // A schema that accepted anything would prove nothing.
+    let mut broken = json_of(&["analyze", "--format", "json"], 0);
+    broken["turns"]["mean"] = Value::String("39.6".into());
+    assert!(!validator.is_valid(&broken));
+    let mut broken = json_of(&["analyze", "--format", "json"], 0);
+    broken["turns"]["new_key"] = Value::Bool(true);
+    assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn simulate_and_check_outputs_follow_the_schema() {
+    let simulate = strict_validator("simulate");
+    let check = strict_validator("check");
+    for board in boards() {
+        let doc = json_of(
+            &[
+                "simulate", &board, "--games", "300", "--seed", "1", "--format", "json",
+            ],
+            0,
+        );
+        assert_valid(&simulate, &doc, &board);
+    }
+    // One game: the standard errors cannot be estimated.
+    let doc = json_of(
+        &[
+            "simulate",
+            "--games",
+            "1",
+            "--players",
+            "3",
+            "--seed",
+            "2",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    assert_valid(&simulate, &doc, "one game of three");
+    for board in [
+        "boards/milton-bradley.json",
+        "boards/variant-extra-turn.json",
+    ] {
+        let doc = json_of(
+            &[
+                "check", board, "--games", "2000", "--seed", "1", "--format", "json",
+            ],
+            0,
+        );
+        assert_valid(&check, &doc, board);
+        let mut broken = doc.clone();
+        broken["board"] = Value::Null;
+        assert!(!check.is_valid(&broken));
+    }
+}
+
+#[test]
+fn validate_and_diff_outputs_follow_the_schema() {
+    let validate = strict_validator("validate");
+    for (args, exit) in [
+        (&["tests/invalid"][..], 1),
+        (&["tests/review"], 1),
+        (&["boards"], 0),
+        (&["no-such.json"], 1),
+    ] {
+        let mut all = vec!["validate", "--format", "json"];
+        all.extend(args);
+        let doc = json_of(&all, exit);
+        assert_valid(&validate, &doc, &format!("{all:?}"));
+        assert_eq!(doc["schema"], 1);
+    }
+    let diff = strict_validator("diff");
+    let doc = json_of(
+        &[
+            "diff",
+            "boards/milton-bradley.json",
+            "boards/althoen-1993.json",
+            "--format",
+            "json",
+        ],
+        0,
+    );
+    assert_valid(&diff, &doc, "diff");
+    assert_eq!(doc["schema"], 1);
+}
+
+#[test]
+fn board_files_and_records_follow_their_schemas() {
+    let board = strict_validator("board");
+    let mut files = boards();
+    files.extend(
+        ["tests/review/good.json", "tests/review/slow.json"]
+            .iter()
+            .map(|s| s.to_string()),
+    );
+    for file in &files {
+        let doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
+        assert_valid(&board, &doc, file);
+    }
+    // The shape is checked, not the layout: an unknown key or a jump of
+    // three squares is refused, a snake that climbs is validation's to find.
+    let unknown: Value = serde_json::json!({"squares": 10, "ladder": [[2, 7]]});
+    assert!(!board.is_valid(&unknown));
+    let triple: Value = serde_json::json!({"squares": 10, "ladders": [[2, 7, 9]]});
+    assert!(!board.is_valid(&triple));
+
+    let record = strict_validator("record");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.json");
+    let out = run(&[
+        "play",
+        "--players",
+        "Ana,Bo,Cy",
+        "--seed",
+        "7",
+        "--record",
+        path.to_str().unwrap(),
+        "boards/variant-extra-turn.json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_valid(&record, &doc, "record");
+    let mut broken = doc.clone();
+    broken["events"][0]["roll"] = Value::String("six".into());
+    assert!(!record.is_valid(&broken));
+}
