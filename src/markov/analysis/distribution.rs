@@ -39,6 +39,15 @@ pub struct Decay {
     /// closed-form `P(T = t)`, and any sum of closed-form `P(T = t)` over
     /// turns (the cdf), were the tail computed from here.
     pub error: f64,
+    /// m: the span of turns over which the survival ratio was compared;
+    /// the closed-form terms repeat the last m stepped ones, each span
+    /// scaled by [`Decay::block`] (docs/figures.md §4a).
+    #[serde(skip)]
+    pub period: usize,
+    /// R: the survival ratio over one period, `P(T > t + m)/P(T > t)`
+    /// clamped to the bracket (about `rate^period`).
+    #[serde(skip)]
+    pub block: f64,
 }
 
 impl Distribution {
@@ -321,6 +330,8 @@ fn test_decay(old: &[f64], new: &[f64], t: usize, survival: &[f64]) -> Option<(D
             high: per_turn(high),
             from_turn: None,
             error,
+            period: now - t,
+            block,
         },
         block,
     ))
@@ -333,6 +344,14 @@ fn test_decay(old: &[f64], new: &[f64], t: usize, survival: &[f64]) -> Option<(D
 fn extend_geometric(pmf: &mut Vec<f64>, survival: &mut Vec<f64>, t: usize, m: usize, block: f64) {
     // ln R from R − 1, which is exact for R near 1.
     let log_block = (block - 1.0).ln_1p();
+    // The survival falls by R per m turns: about m·ln(TAIL/S)/ln R more
+    // terms, reserved at once rather than by doubling (the tail of a long
+    // game runs to millions).
+    let last = *survival.last().expect("survival starts at 1");
+    let more = (m as f64 * (tolerance::TAIL / last).ln() / log_block).max(0.0) as usize + m;
+    let more = more.min(tolerance::MAX_DISTRIBUTION_TURNS.saturating_sub(pmf.len()));
+    pmf.reserve_exact(more);
+    survival.reserve_exact(more);
     let mut tau = pmf.len() + 1;
     while *survival.last().expect("survival starts at 1") >= tolerance::TAIL
         && pmf.len() < tolerance::MAX_DISTRIBUTION_TURNS
@@ -486,6 +505,32 @@ mod tests {
                     "P(T ≤ {}): {a} vs {b}",
                     t + 1
                 );
+            }
+            // Seat odds, total turns and rounds: the closed-form series over
+            // the tail (players.rs) against the stepped sums, which leave out
+            // the turns after the survival fell below TAIL. That leaves out at
+            // most TAIL of a probability, plus the closed form's own error
+            // (GEOMETRIC_ERROR in each of up to k factors); of the expected
+            // turns or rounds, at most a share TAIL·(1 + ln(1/TAIL)) ≈ 2.9e-11
+            // (a geometric tail past its (1/TAIL)-quantile), doubled for the
+            // roundings of the two sums.
+            let turns_share = 2.0 * tolerance::TAIL * (1.0 + (1.0 / tolerance::TAIL).ln());
+            for count in 1..=6 {
+                let a = crate::markov::analysis::players::figures(&computed, count);
+                let b = crate::markov::analysis::players::figures(&stepped, count);
+                let win = tolerance::TAIL + f64::from(count) * tolerance::GEOMETRIC_ERROR;
+                for (x, y) in a.win_probability.iter().zip(&b.win_probability) {
+                    assert!((x - y).abs() <= win, "{count} players: {x} vs {y}");
+                }
+                for (x, y) in [
+                    (a.expected_total_turns, b.expected_total_turns),
+                    (a.expected_rounds, b.expected_rounds),
+                ] {
+                    assert!(
+                        (x - y).abs() <= turns_share * y,
+                        "{count} players: {x} vs {y}"
+                    );
+                }
             }
             // ρ is the settled survival ratio of the stepped distribution.
             let late = stepped.pmf.len() - 1;

@@ -102,6 +102,12 @@ fn exact_text(exact: &Result<(String, f64), String>) -> String {
     }
 }
 
+/// Multiply-adds of the length distribution from which [`Analysis::new`]
+/// computes it on one core while the per-square and per-jump figures are
+/// computed on another: about 10 ms of stepping, where waking a second
+/// thread costs microseconds.
+const PARALLEL_WORK: f64 = 1e7;
+
 /// An essential step of an analysis, as named in [`AnalysisError::Memory`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -608,7 +614,6 @@ impl Analysis {
         let start = chain.start().get();
         let (turns, turns_left) = moments::turns_and_visits(solver);
         let rolls = moments::rolls(chain, solver);
-        let mut skipped = Vec::new();
         let n = chain.len() as u64;
         let entries = chain.entries().max(1) as f64;
         let (mean, sd) = (turns.mean[start], turns.variance[start].sqrt());
@@ -621,98 +626,86 @@ impl Analysis {
                 distribution::from_state_within(chain, chain.start(), turns)
             }
         };
-        let dist = match limits.check(
-            limits::Figure::Distribution,
-            n * 16,
-            entries * (spread + 1.0),
-        ) {
-            // The estimate is a guess at when the tail turns geometric
-            // ([`limits::GEOMETRIC_AFTER`]); a long game whose slower modes
-            // die out early is computed far sooner. So a board refused on
-            // work alone gets a share of the budget, and keeps the
-            // distribution only if it was finished within it.
-            Some(skip) if matches!(skip.cost, limits::Cost::Work { .. }) => {
-                let probe = within(limits.max_work * limits::PROBE_SHARE);
-                if probe.tail() <= crate::markov::tolerance::TAIL {
-                    Some(probe)
-                } else {
-                    skipped.push(skip);
-                    None
-                }
-            }
-            Some(skip) => {
-                skipped.push(skip);
-                None
-            }
-            None => Some(within(limits.max_work)),
-        };
-        let mut warnings = Vec::new();
-        let truncated = dist
-            .as_ref()
-            .filter(|d| d.tail() > crate::markov::tolerance::TRUNCATED);
-        if let Some(d) = truncated {
-            warnings.push(Warning::Truncated {
-                turns: d.pmf.len(),
-                tail: d.tail(),
-            });
-        }
-        let mut e = vec![0.0; chain.len()];
-        e[start] = 1.0;
-        let visits = solver.solve_transpose(&e);
-        let mut players = Vec::with_capacity(options.players.len());
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
             }
-            if let Some(dist) = &dist {
-                if truncated.is_none() {
+        }
+        let distribution_work = entries * (spread + 1.0);
+        // The length distribution (with the seat odds and quantiles drawn
+        // from it) and the per-square and per-jump figures need nothing of
+        // each other: each side is computed by the same sequential code on
+        // its own core, so every digit is the same on any number of threads.
+        let distribution_side = || {
+            let mut skipped = Vec::new();
+            let dist = match limits.check(limits::Figure::Distribution, n * 16, distribution_work) {
+                // The estimate is a guess at when the tail turns geometric
+                // ([`limits::GEOMETRIC_AFTER`]); a long game whose slower modes
+                // die out early is computed far sooner. So a board refused on
+                // work alone gets a share of the budget, and keeps the
+                // distribution only if it was finished within it.
+                Some(skip) if matches!(skip.cost, limits::Cost::Work { .. }) => {
+                    let probe = within(limits.max_work * limits::PROBE_SHARE);
+                    if probe.tail() <= crate::markov::tolerance::TAIL {
+                        Some(probe)
+                    } else {
+                        skipped.push(skip);
+                        None
+                    }
+                }
+                Some(skip) => {
+                    skipped.push(skip);
+                    None
+                }
+                None => Some(within(limits.max_work)),
+            };
+            let truncated = dist
+                .as_ref()
+                .filter(|d| d.tail() > crate::markov::tolerance::TRUNCATED)
+                .map(|d| Warning::Truncated {
+                    turns: d.pmf.len(),
+                    tail: d.tail(),
+                });
+            let mut players = Vec::with_capacity(options.players.len());
+            if let (Some(dist), None) = (&dist, &truncated) {
+                for &count in &options.players {
                     players.push(players::figures(dist, count));
                 }
             }
-        }
-        if let Some(d) = truncated {
-            if !options.players.is_empty() {
+            if let Some(d) = dist.as_ref().filter(|_| truncated.is_some()) {
+                if !options.players.is_empty() {
+                    skipped.push(Skipped {
+                        figure: limits::Figure::Players,
+                        cost: limits::Cost::Truncated { tail: d.tail() },
+                    });
+                }
+            }
+            if dist.is_none() && !options.players.is_empty() {
                 skipped.push(Skipped {
                     figure: limits::Figure::Players,
-                    cost: limits::Cost::Truncated { tail: d.tail() },
+                    cost: limits::Cost::Needs {
+                        figure: limits::Figure::Distribution,
+                    },
                 });
             }
-        }
-        if dist.is_none() && !options.players.is_empty() {
-            skipped.push(Skipped {
-                figure: limits::Figure::Players,
-                cost: limits::Cost::Needs {
-                    figure: limits::Figure::Distribution,
-                },
+            let dist = dist.unwrap_or_else(|| Distribution {
+                pmf: Vec::new(),
+                survival: vec![1.0],
+                decay: None,
             });
-        }
-        let dist = dist.unwrap_or_else(|| Distribution {
-            pmf: Vec::new(),
-            survival: vec![1.0],
-            decay: None,
-        });
-        let (mut decided, tie_skip) = ties::decide(board, chain, &dist, limits);
-        skipped.extend(tie_skip);
-        if dist.tail() > crate::markov::tolerance::TRUNCATED {
-            // A term past the computed ones could be the largest.
-            let top = dist.pmf.iter().copied().fold(0.0, f64::max);
-            if top <= dist.tail() {
-                decided.mode = None;
+            let (mut decided, tie_skip) = ties::decide(board, chain, &dist, limits);
+            skipped.extend(tie_skip);
+            if dist.tail() > crate::markov::tolerance::TRUNCATED {
+                // A term past the computed ones could be the largest.
+                let top = dist.pmf.iter().copied().fold(0.0, f64::max);
+                if top <= dist.tail() {
+                    decided.mode = None;
+                }
             }
-        }
+            (dist, truncated, players, decided, skipped)
+        };
         let estimate = Solver::estimate(chain);
         let held = limits::held_bytes(chain) + estimate.bytes;
-        let diagonal = match limits.check(
-            limits::Figure::RestProbabilities,
-            held + estimate.diagonal_bytes,
-            estimate.diagonal_work,
-        ) {
-            Some(skip) => {
-                skipped.push(skip);
-                None
-            }
-            None => solver.inverse_diagonal(),
-        };
         let jump_count = board.jumps().len() as f64;
         let (jump_bytes, jump_work) = if board.rules().extra_turn().is_none() {
             // One solve per jump, and a per-state vector of uses per jump.
@@ -729,13 +722,43 @@ impl Analysis {
                         + limits::chain_bytes(board) as f64),
             )
         };
-        let jumps = match limits.check(limits::Figure::Jumps, jump_bytes, jump_work) {
-            Some(skip) => {
-                skipped.push(skip);
-                Vec::new()
-            }
-            None => jumps::figures(board, chain, solver, &visits, &turns.mean),
+        let diagonal_bytes = held + estimate.diagonal_bytes;
+        let squares_side = || {
+            let mut skipped = Vec::new();
+            let mut e = vec![0.0; chain.len()];
+            e[start] = 1.0;
+            let visits = solver.solve_transpose(&e);
+            let diagonal = match limits.check(
+                limits::Figure::RestProbabilities,
+                diagonal_bytes,
+                estimate.diagonal_work,
+            ) {
+                Some(skip) => {
+                    skipped.push(skip);
+                    None
+                }
+                None => solver.inverse_diagonal(),
+            };
+            let jumps = match limits.check(limits::Figure::Jumps, jump_bytes, jump_work) {
+                Some(skip) => {
+                    skipped.push(skip);
+                    Vec::new()
+                }
+                None => jumps::figures(board, chain, solver, &visits, &turns.mean),
+            };
+            (visits, diagonal, jumps, skipped)
         };
+        // Two cores pay only for long work, and only when both sides'
+        // memory fits the limit at once (each was checked alone).
+        let together = n * 16 + diagonal_bytes.max(jump_bytes);
+        let ((dist, truncated, players, decided, mut skipped), (visits, diagonal, jumps, more)) =
+            if distribution_work >= PARALLEL_WORK && together <= limits.max_memory {
+                rayon::join(distribution_side, squares_side)
+            } else {
+                (distribution_side(), squares_side())
+            };
+        skipped.extend(more);
+        let mut warnings: Vec<Warning> = truncated.into_iter().collect();
         let mut mean = turns.mean[start];
         let mut mean_error_bound = accuracy::mean_error_bound(chain, &turns.mean);
         let untrusted = mean_error_bound > crate::markov::tolerance::MEAN_TRUST;
@@ -825,7 +848,7 @@ impl Analysis {
                 decay: dist
                     .decay
                     .filter(|d| d.from_turn.is_some() || d.high - d.low <= DECAY_PRINTED),
-                pmf: dist.pmf.clone(),
+                pmf: dist.pmf,
             },
             rolls: Summary {
                 mean: rolls.mean[start],

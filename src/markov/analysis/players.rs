@@ -35,16 +35,25 @@ pub struct PlayersFigures {
 /// # Formula
 /// `P(seat i wins) = Σ_t f(t)·S(t)ⁱ·S(t−1)^(k−1−i)`,
 /// `E[rounds] = Σ_{t≥0} S(t)ᵏ`,
-/// `E[turns] = Σ_i Σ_t f(t)·S(t)ⁱ·S(t−1)^(k−1−i)·((t−1)·k + i + 1)`.
+/// `E[turns] = Σ_i Σ_t f(t)·S(t)ⁱ·S(t−1)^(k−1−i)·((t−1)·k + i + 1)`,
+/// summed over the stepped turns; past them, where the distribution's tail
+/// was computed from its geometric decay, each sum is a geometric series in
+/// closed form ([`tail_in_closed_form`], docs/figures.md §8).
 ///
 /// # Panics
 /// If `count` is 0.
 pub fn figures(d: &Distribution, count: u32) -> PlayersFigures {
     assert!(count > 0, "at least one player");
     let k = count as i32;
+    let closed = d
+        .decay
+        .and_then(|decay| Some((decay.from_turn?, decay.period, decay.block)));
+    // The terms past `from_turn` are summed below in closed form, not one
+    // by one: a game of 300,000 turns on average has 8 million of them.
+    let stepped = closed.map_or(d.pmf.len(), |(now, _, _)| now);
     let mut win = vec![0.0; count as usize];
     let mut total_turns = 0.0;
-    for (i, &f) in d.pmf.iter().enumerate() {
+    for (i, &f) in d.pmf[..stepped].iter().enumerate() {
         if f == 0.0 {
             continue;
         }
@@ -62,13 +71,84 @@ pub fn figures(d: &Distribution, count: u32) -> PlayersFigures {
             total_turns += p * ((t - 1.0) * f64::from(count) + seat as f64 + 1.0);
         }
     }
-    let expected_rounds = d.survival.iter().map(|s| s.powi(k)).sum();
+    let mut expected_rounds = d.survival[..=stepped].iter().map(|s| s.powi(k)).sum();
+    if let Some((now, period, block)) = closed {
+        let tail = tail_in_closed_form(d, now - period, period, block, count);
+        win.iter_mut().zip(&tail.win).for_each(|(w, t)| *w += t);
+        total_turns += tail.total_turns;
+        expected_rounds += tail.rounds;
+    }
     PlayersFigures {
         count,
         win_probability: win,
         expected_total_turns: total_turns,
         expected_rounds,
     }
+}
+
+/// The parts of the sums of [`figures`] over the turns after `t + m`.
+struct Tail {
+    win: Vec<f64>,
+    total_turns: f64,
+    rounds: f64,
+}
+
+/// The sums of [`figures`] over every turn after `t + m`, where the
+/// distribution repeats its turns `t + 1 ..= t + m` scaled by `Rʲ` (R =
+/// `block`, docs/figures.md §4a): `P(T = t + jm + i + 1) = f(t + i + 1)·Rʲ`,
+/// `P(T > t + jm + r) = σ_r·Rʲ` for j ≥ 1, with `σ_r = P(T > t + r)` for
+/// r < m and `σ_m = P(T > t)·R`.
+///
+/// # Formula
+/// Every term of turn `t + jm + i + 1` is its j = 0 counterpart times
+/// `Rʲᵏ = xʲ`, so each sum over j ≥ 1 is `g₁ = Σ xʲ = x/(1 − x)`, and the
+/// factor `t + jm + i` of the total turns adds `g₂ = Σ j·xʲ = x/(1 − x)²`:
+/// `P(seat s wins) += g₁·Σ_i f_i·σ_{i+1}ˢ·σ_i^(k−1−s)`,
+/// `E[turns] += Σ_i Σ_s f_i·σ_{i+1}ˢ·σ_i^(k−1−s)·(g₁·((t + i)·k + s + 1) + g₂·m·k)`,
+/// `E[rounds] += g₁·Σ_{r=1..m} σ_rᵏ`. The series run to infinity, where the
+/// stepped sums stopped at a tail of [`tolerance::TAIL`](crate::markov::tolerance::TAIL):
+/// the difference is below that tail.
+fn tail_in_closed_form(d: &Distribution, t: usize, m: usize, block: f64, count: u32) -> Tail {
+    let k = count as i32;
+    // ln R from R − 1, and 1 − x by expm1: R is within 1e-5 of 1 on the
+    // boards that come here, where 1 − Rᵏ would lose five digits.
+    let k_ln_r = f64::from(count) * (block - 1.0).ln_1p();
+    let x = k_ln_r.exp();
+    let one_minus_x = -k_ln_r.exp_m1();
+    let g1 = x / one_minus_x;
+    let g2 = g1 / one_minus_x;
+    let sigma = |r: usize| {
+        if r < m {
+            d.survival[t + r]
+        } else {
+            d.survival[t] * block
+        }
+    };
+    let mut tail = Tail {
+        win: vec![0.0; count as usize],
+        total_turns: 0.0,
+        rounds: 0.0,
+    };
+    let span = (m as f64) * f64::from(count);
+    for i in 0..m {
+        let f = d.pmf[t + i];
+        if f == 0.0 {
+            continue;
+        }
+        let (now, before) = (sigma(i + 1), sigma(i));
+        let ratio = now / before;
+        let mut p = f * before.powi(k - 1);
+        let first = ((t + i) as f64) * f64::from(count);
+        for (seat, w) in tail.win.iter_mut().enumerate() {
+            if seat > 0 {
+                p *= ratio;
+            }
+            *w += p * g1;
+            tail.total_turns += p * (g1 * (first + seat as f64 + 1.0) + g2 * span);
+        }
+    }
+    tail.rounds = g1 * (1..=m).map(|r| sigma(r).powi(k)).sum::<f64>();
+    tail
 }
 
 /// Each player's probability of winning a race from independent
