@@ -179,3 +179,32 @@ fn huge_figures_are_written_in_scientific_notation() {
         }
     }
 }
+
+/// A board of long games (mean 5,000–10,000 turns) computes its length
+/// distribution on one core and its per-square and per-jump figures on
+/// another: the JSON must be the same, byte for byte, on one thread.
+#[test]
+fn two_cores_give_the_same_digits_as_one() {
+    use snakeladder::Seed;
+    use snakeladder::design::{Layout, generate};
+    let board = generate(&Layout::new(130, 35, 2, Seed::new(6))).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.json");
+    std::fs::write(&path, serde_json::to_string(&board.spec()).unwrap()).unwrap();
+    let json = |threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_snakeladder"))
+            .args(["analyze", "--format", "json"])
+            .arg(&path)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        out.stdout
+    };
+    let one = json("1");
+    let value: serde_json::Value = serde_json::from_slice(&one).unwrap();
+    let mean = value["turns"]["mean"].as_f64().unwrap();
+    assert!((5_000.0..10_000.0).contains(&mean), "mean {mean}");
+    assert!(value["players"].as_array().unwrap().len() == 5);
+    assert!(one == json("2"), "the JSON differs between 1 and 2 threads");
+}
