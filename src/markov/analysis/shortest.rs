@@ -3,7 +3,16 @@
 
 use crate::{Board, Square};
 use serde::Serialize;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// A map with a fixed hash: the order in which the search visits nodes,
+/// and so the order in which it adds probabilities, is the same in every
+/// process (the standard map's random seed changed the last digits of the
+/// shortest game's probability from run to run), and hashing pairs of
+/// integers is several times faster than with SipHash.
+type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+/// The set of the same hash ([`Map`]).
+type Set<K> = HashSet<K, foldhash::fast::FixedState>;
 
 /// The shortest game of one player.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
@@ -123,7 +132,7 @@ impl RollCount {
 /// every node closer than the first finish is settled.
 struct Search {
     /// Settled nodes: (turns completed, parent node, roll from the parent).
-    settled: HashMap<Node, (u32, Option<(Node, u32)>)>,
+    settled: Map<Node, (u32, Option<(Node, u32)>)>,
     /// The fewest turns, and the node and roll that finish them.
     finish: Option<(u32, Node, u32)>,
 }
@@ -131,7 +140,7 @@ struct Search {
 fn search(board: &Board, count: RollCount) -> Search {
     let outcomes = board.rules().dice().outcomes();
     let start: Node = (board.rules().start().get(), 0);
-    let mut settled: HashMap<Node, (u32, Option<(Node, u32)>)> = HashMap::new();
+    let mut settled: Map<Node, (u32, Option<(Node, u32)>)> = Map::default();
     let mut queue: VecDeque<Pending> = VecDeque::from([(start, 0, None)]);
     let mut finish: Option<(u32, Node, u32)> = None;
     while let Some((node, d, parent)) = queue.pop_front() {
@@ -194,7 +203,7 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
     };
     let on = board.rules().extra_turn().map(|x| x.on());
     let at = |node: &Node| found.settled.get(node).map(|v| v.0);
-    let mut starts: HashMap<Node, f64> = HashMap::from([((board.rules().start().get(), 0), 0.0)]);
+    let mut starts: Map<Node, f64> = Map::from_iter([((board.rules().start().get(), 0), 0.0)]);
     let mut finished = f64::NEG_INFINITY;
     // The masses are kept relative to `offset`, renormalised every turn so
     // that they stay near 0 and keep their precision; `offset` itself is a
@@ -210,8 +219,8 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
             let next = (step.end.get(), count.next(node.1));
             (step.extra_roll && at(&next) == Some(t)).then_some(next)
         };
-        let mut mass: HashMap<Node, f64> = HashMap::new();
-        let mut next_of: HashMap<Node, Option<Node>> = HashMap::new();
+        let mut mass: Map<Node, f64> = Map::default();
+        let mut next_of: Map<Node, Option<Node>> = Map::default();
         let mut stack: Vec<Node> = starts.keys().copied().collect();
         while let Some(node) = stack.pop() {
             if next_of.contains_key(&node) {
@@ -227,7 +236,7 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
                 stack.push(n);
             }
         }
-        let mut indegree: HashMap<Node, u32> = next_of.keys().map(|&n| (n, 0)).collect();
+        let mut indegree: Map<Node, u32> = next_of.keys().map(|&n| (n, 0)).collect();
         for n in next_of.values().flatten() {
             *indegree.get_mut(n).expect("a successor is a node") += 1;
         }
@@ -255,7 +264,7 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
             .map(|(n, _)| *n)
             .collect();
         on_cycle.sort_unstable();
-        let mut done: std::collections::HashSet<Node> = std::collections::HashSet::new();
+        let mut done: Set<Node> = Set::default();
         for &first in &on_cycle {
             if done.contains(&first) {
                 continue;
@@ -287,7 +296,7 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
             }
         }
         // The rolls that end the turn.
-        let mut next_starts: HashMap<Node, f64> = HashMap::new();
+        let mut next_starts: Map<Node, f64> = Map::default();
         for (&(square, k), &ln_mass) in &mass {
             if ln_mass == f64::NEG_INFINITY {
                 continue;
