@@ -607,9 +607,11 @@ impl Analysis {
                 distribution::from_state_within(chain, chain.start(), turns)
             }
         };
+        let estimate = Solver::estimate(chain);
+        let held = limits::held_bytes(chain) + estimate.bytes;
         let dist = match limits.check(
             limits::Figure::Distribution,
-            n * 16,
+            held + limits::distribution_bytes(chain, solver.method()),
             entries * (spread + 1.0),
         ) {
             // The estimate is a guess at when the tail turns geometric
@@ -686,8 +688,6 @@ impl Analysis {
                 decided.mode = None;
             }
         }
-        let estimate = Solver::estimate(chain);
-        let held = limits::held_bytes(chain) + estimate.bytes;
         let diagonal = match limits.check(
             limits::Figure::RestProbabilities,
             held + estimate.diagonal_bytes,
