@@ -290,7 +290,7 @@ impl Limits {
 /// and rolls), one rest (16) and a jump use (16), so 56 bytes per entry;
 /// and 64 per square (44 of the chain's per-state arrays, 4 for the
 /// square's state number while compiling, and the discovery's flags and
-/// order). Measured: 2.8 GB at the peak for a board of ten million
+/// order). Measured: 2.9 GB at the peak for a board of ten million
 /// squares and 20,000 jumps, estimated at 3.7 GiB.
 pub fn chain_bytes(board: &Board) -> u64 {
     let rules = board.rules();
