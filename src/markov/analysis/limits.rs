@@ -331,21 +331,17 @@ pub fn held_bytes(chain: &Chain) -> u64 {
 /// finishing (24 bytes a state); on the sparse path also the banded copy
 /// of `Q` it steps with ([`distribution`]; at most 32 bytes an entry, as a
 /// diagonal is stored densely only when a quarter of the states have an
-/// entry on it, and any other entry takes 16), and `Q` in compressed rows
-/// while that copy is built ([`Csr::bytes_for`](crate::markov::sparse::Csr::bytes_for)).
-/// Measured on the 10,000,000-square board with 20,000 jumps: 1.8 GB
-/// more than the analysis held after factoring, where it was counted as
-/// 16 bytes a state (160 MB) before.
+/// entry on it, and any other entry takes 16; it is built from the chain
+/// without a copy of `Q` in compressed rows). The 10,000,000-square board
+/// with 20,000 jumps peaked while its distribution was probed (built then
+/// by way of that copy), 1.8 GB above what it held while factoring: the
+/// probe had been counted as 16 bytes a state (160 MB).
 pub fn distribution_bytes(chain: &Chain, method: super::Method) -> u64 {
     let (n, entries) = (chain.len() as u64, chain.entries() as u64);
     let stepping = 24 * n;
     match method {
         super::Method::Dense => stepping,
-        super::Method::Sparse => {
-            stepping
-                + 32 * entries
-                + crate::markov::sparse::Csr::bytes_for(chain.len(), chain.entries())
-        }
+        super::Method::Sparse => stepping + 32 * entries,
     }
 }
 
@@ -356,7 +352,15 @@ pub fn distribution_bytes(chain: &Chain, method: super::Method) -> u64 {
 /// after `max_turns` turns (the tail then reports what is left).
 pub fn distribution(chain: &Chain, max_turns: usize) -> Distribution {
     let n = chain.len();
-    let q = crate::markov::sparse::Banded::new(&super::solve::chain_csr(chain));
+    // `Q` of `chain_csr(chain)`, row by row, without building it.
+    let (offsets, targets) = (chain.row_offsets(), chain.targets());
+    let probabilities = chain.probabilities();
+    let q = crate::markov::sparse::Banded::from_rows(n, |s| {
+        (offsets[s]..offsets[s + 1]).filter_map(|k| match targets[k] {
+            Target::State(t) => Some((t.get(), probabilities[k])),
+            Target::Finish => None,
+        })
+    });
     let finish: Vec<f64> = chain
         .states()
         .map(|s| {
