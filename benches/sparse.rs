@@ -8,6 +8,18 @@
 //! - `mean/{dense,sparse}/N`: factor and one solve only (the mean).
 //! - `large/sparse/N`: the mean on boards too big for the dense solver
 //!   (10,000 squares and 400 jumps, 100,000 and 1,000).
+//! - `ten million squares/...`: the largest boards validation accepts
+//!   (issue 18), against a bare pass over the same board's move table
+//!   measured in the same run: compiling the chain of 10,000,000 squares
+//!   with 10,000 snakes and 10,000 ladders (seed 1, the board of
+//!   `generate --squares 10000000 --snakes 10000 --ladders 10000 --seed 1`)
+//!   and estimating its factorisation (what an analysis does before it
+//!   refuses past `--max-memory`); and the mean and variance of 10,000,000
+//!   squares with 100 snakes and 100 ladders. The mean and variance of the
+//!   20,000-jump board take far longer than a benchmark can repeat
+//!   (README, "Large boards"). Skip this group with
+//!   `cargo bench --bench sparse -- --skip 'ten million'`: it takes a few
+//!   minutes and up to 4 GB.
 //!
 //! Run with `cargo bench --bench sparse`; timings on a shared machine are
 //! noisy, so compare ratios within one run.
@@ -93,5 +105,74 @@ fn large(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, crossover, mean, large);
+/// One turn of the forward recursion over `chain`'s move table, as bare
+/// flat arrays: the least any pass over the chain can cost.
+fn move_table_pass(chain: &Chain) -> impl FnMut() -> f64 {
+    let mut table = Vec::with_capacity(chain.entries());
+    let mut offsets = Vec::with_capacity(chain.len() + 1);
+    offsets.push(0);
+    for s in chain.states() {
+        for t in chain.row(s) {
+            if let internals::Target::State(e) = t.to {
+                table.push((e.get() as u32, t.probability));
+            }
+        }
+        offsets.push(table.len());
+    }
+    let n = chain.len();
+    let pi = vec![1.0 / n as f64; n];
+    let mut next = vec![0.0; n];
+    move || {
+        next.fill(0.0);
+        for (s, &mass) in pi.iter().enumerate() {
+            for &(to, p) in &table[offsets[s]..offsets[s + 1]] {
+                next[to as usize] += mass * p;
+            }
+        }
+        next[n - 1]
+    }
+}
+
+fn ten_million(c: &mut Criterion) {
+    const SQUARES: u32 = 10_000_000;
+    let mut group = c.benchmark_group("ten million squares");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10))
+        .warm_up_time(Duration::from_millis(100));
+    let board = generate(&Layout::new(SQUARES, 10_000, 10_000, Seed::new(1))).unwrap();
+    group.bench_function("compile the chain, 20,000 jumps", |b| {
+        b.iter(|| Chain::compile(black_box(&board)).unwrap().len())
+    });
+    let chain = Chain::compile(&board).unwrap();
+    let mut pass = move_table_pass(&chain);
+    group.bench_function(
+        "baseline: one pass over the move table, 20,000 jumps",
+        |b| b.iter(&mut pass),
+    );
+    drop(pass);
+    group.bench_function("estimate the factorisation, 20,000 jumps", |b| {
+        b.iter(|| Solver::estimate(black_box(&chain)))
+    });
+    drop(chain);
+    let board = generate(&Layout::new(SQUARES, 100, 100, Seed::new(1))).unwrap();
+    let chain = Chain::compile(&board).unwrap();
+    let mut pass = move_table_pass(&chain);
+    group.bench_function("baseline: one pass over the move table, 200 jumps", |b| {
+        b.iter(&mut pass)
+    });
+    drop(pass);
+    group.bench_function("mean and variance, 200 jumps", |b| {
+        b.iter(|| {
+            let solver = Solver::new(black_box(&chain)).unwrap();
+            let t = solver.expected_turns();
+            let nt = solver.solve(&t);
+            let s = chain.start().get();
+            (t[s], 2.0 * nt[s] - t[s] - t[s] * t[s])
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, crossover, mean, large, ten_million);
 criterion_main!(benches);

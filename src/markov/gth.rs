@@ -40,11 +40,26 @@ impl Gth {
     ///
     /// # Panics
     /// If `q` is not square or `finish` has another length.
-    pub fn new(q: DMatrix<f64>, mut finish: Vec<f64>, min_pivot: f64) -> Result<Gth, f64> {
-        let n = q.nrows();
-        assert!(q.is_square() && finish.len() == n, "one row per state");
+    pub fn new(q: DMatrix<f64>, finish: Vec<f64>, min_pivot: f64) -> Result<Gth, f64> {
+        assert!(q.is_square(), "one row per state");
+        Self::from_transposed(q.transpose(), finish, min_pivot)
+    }
+
+    /// [`Gth::new`] given `Qᵀ` rather than `Q` (`qt[(j, i)] = q(i, j)`),
+    /// factored in place: the sparse solver builds its Schur complement
+    /// this way round, so that a `k × k` matrix is held once, not twice.
+    ///
+    /// # Panics
+    /// If `qt` is not square or `finish` has another length.
+    pub fn from_transposed(
+        qt: DMatrix<f64>,
+        mut finish: Vec<f64>,
+        min_pivot: f64,
+    ) -> Result<Gth, f64> {
+        let n = qt.nrows();
+        assert!(qt.is_square() && finish.len() == n, "one row per state");
         // `a[(j, i)]` is the logical `f(i, j)`.
-        let mut a = q.transpose();
+        let mut a = qt;
         let mut smallest = f64::INFINITY;
         for k in 0..n {
             let pivot = finish[k] + a.column(k).rows_range(k + 1..).sum();
@@ -61,11 +76,18 @@ impl Gth {
                 let m = to_k / pivot;
                 a[(k, i)] = m;
                 finish[i] += m * finish[k];
-                for j in k + 1..n {
-                    if j != i {
-                        let through = m * a[(j, k)];
-                        a[(j, i)] += through;
-                    }
+                // Column i gains m times column k below row k, but for its
+                // diagonal: two plain slices either side of it, so the loop
+                // compiles to vector instructions (the same sums as one
+                // loop over j ≠ i, element by element).
+                let (left, right) = a.as_mut_slice().split_at_mut(i * n);
+                let from = &left[k * n..][..n];
+                let to = &mut right[..n];
+                for (x, y) in to[k + 1..i].iter_mut().zip(&from[k + 1..i]) {
+                    *x += m * y;
+                }
+                for (x, y) in to[i + 1..].iter_mut().zip(&from[i + 1..]) {
+                    *x += m * y;
                 }
             }
         }

@@ -276,8 +276,9 @@ impl Limits {
     }
 }
 
-/// An upper estimate of the bytes compiling `board` takes at its peak (the
-/// rows as first built, and the chain they become).
+/// An upper estimate of the bytes compiling `board` takes at its peak: the
+/// chain it becomes (the compiler builds each row twice, one at a time,
+/// rather than holding every row beside the chain).
 ///
 /// # Formula
 /// A turn makes at most `L` rolls (1 without extra rolls, `max_extra + 1`
@@ -285,9 +286,12 @@ impl Limits {
 /// a path of bonus rolls that comes back to a square is summed in closed
 /// form; always at most the `L` at which `p(on)^L` leaves the normal range
 /// of `f64`, where the compiler stops following it); each roll of each
-/// total gives at most one kernel entry, one rest and a jump use. About 100
-/// bytes per entry (first as a row, then as CSR with its rewards) and 256
-/// per square.
+/// total gives at most one kernel entry (24 bytes: its target, probability
+/// and rolls), one rest (16) and a jump use (16), so 56 bytes per entry;
+/// and 64 per square (44 of the chain's per-state arrays, 4 for the
+/// square's state number while compiling, and the discovery's flags and
+/// order). Measured: 2.9 GB at the peak for a board of ten million
+/// squares and 20,000 jumps, estimated at 3.7 GiB.
 pub fn chain_bytes(board: &Board) -> u64 {
     let rules = board.rules();
     let totals = rules.dice().outcomes().len() as u64;
@@ -312,13 +316,33 @@ pub fn chain_bytes(board: &Board) -> u64 {
     };
     let squares = u64::from(board.last().get()) + 1;
     squares
-        .saturating_mul(256)
-        .saturating_add(squares.saturating_mul(totals * layers).saturating_mul(100))
+        .saturating_mul(64)
+        .saturating_add(squares.saturating_mul(totals * layers).saturating_mul(56))
 }
 
 /// The bytes a compiled chain holds (about 48 per entry, 64 per state).
 pub fn held_bytes(chain: &Chain) -> u64 {
     chain.len() as u64 * 64 + chain.entries() as u64 * 48
+}
+
+/// The bytes the length distribution holds beside the chain and the
+/// factors ([`held_bytes`] and [`Solver::estimate`](super::solve::Solver::estimate)):
+/// the probabilities of this turn and the next, and each state's chance of
+/// finishing (24 bytes a state); on the sparse path also the banded copy
+/// of `Q` it steps with ([`distribution`]; at most 32 bytes an entry, as a
+/// diagonal is stored densely only when a quarter of the states have an
+/// entry on it, and any other entry takes 16; it is built from the chain
+/// without a copy of `Q` in compressed rows). The 10,000,000-square board
+/// with 20,000 jumps peaked while its distribution was probed (built then
+/// by way of that copy), 1.8 GB above what it held while factoring: the
+/// probe had been counted as 16 bytes a state (160 MB).
+pub fn distribution_bytes(chain: &Chain, method: super::Method) -> u64 {
+    let (n, entries) = (chain.len() as u64, chain.entries() as u64);
+    let stepping = 24 * n;
+    match method {
+        super::Method::Dense => stepping,
+        super::Method::Sparse => stepping + 32 * entries,
+    }
 }
 
 /// The length distribution from the start by sparse vector–matrix products
@@ -328,7 +352,15 @@ pub fn held_bytes(chain: &Chain) -> u64 {
 /// after `max_turns` turns (the tail then reports what is left).
 pub fn distribution(chain: &Chain, max_turns: usize) -> Distribution {
     let n = chain.len();
-    let q = crate::markov::sparse::Banded::new(&super::solve::chain_csr(chain));
+    // `Q` of `chain_csr(chain)`, row by row, without building it.
+    let (offsets, targets) = (chain.row_offsets(), chain.targets());
+    let probabilities = chain.probabilities();
+    let q = crate::markov::sparse::Banded::from_rows(n, |s| {
+        (offsets[s]..offsets[s + 1]).filter_map(|k| match targets[k] {
+            Target::State(t) => Some((t.get(), probabilities[k])),
+            Target::Finish => None,
+        })
+    });
     let finish: Vec<f64> = chain
         .states()
         .map(|s| {

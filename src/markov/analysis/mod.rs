@@ -626,6 +626,11 @@ impl Analysis {
                 distribution::from_state_within(chain, chain.start(), turns)
             }
         };
+        let estimate = Solver::estimate(chain);
+        let held = limits::held_bytes(chain) + estimate.bytes;
+        // The distribution's own copy of Q and its vectors, beside what the
+        // analysis holds.
+        let distribution_bytes = limits::distribution_bytes(chain, solver.method());
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
@@ -638,7 +643,11 @@ impl Analysis {
         // its own core, so every digit is the same on any number of threads.
         let distribution_side = || {
             let mut skipped = Vec::new();
-            let dist = match limits.check(limits::Figure::Distribution, n * 16, distribution_work) {
+            let dist = match limits.check(
+                limits::Figure::Distribution,
+                held + distribution_bytes,
+                distribution_work,
+            ) {
                 // The estimate is a guess at when the tail turns geometric
                 // ([`limits::GEOMETRIC_AFTER`]); a long game whose slower modes
                 // die out early is computed far sooner. So a board refused on
@@ -704,8 +713,6 @@ impl Analysis {
             }
             (dist, truncated, players, decided, skipped)
         };
-        let estimate = Solver::estimate(chain);
-        let held = limits::held_bytes(chain) + estimate.bytes;
         let jump_count = board.jumps().len() as f64;
         let (jump_bytes, jump_work) = if board.rules().extra_turn().is_none() {
             // One solve per jump, and a per-state vector of uses per jump.
@@ -750,7 +757,7 @@ impl Analysis {
         };
         // Two cores pay only for long work, and only when both sides'
         // memory fits the limit at once (each was checked alone).
-        let together = n * 16 + diagonal_bytes.max(jump_bytes);
+        let together = distribution_bytes + diagonal_bytes.max(jump_bytes);
         let ((dist, truncated, players, decided, mut skipped), (visits, diagonal, jumps, more)) =
             if distribution_work >= PARALLEL_WORK && together <= limits.max_memory {
                 rayon::join(distribution_side, squares_side)

@@ -214,18 +214,27 @@ impl Solver {
                 // to a row that visibly leaks; a chance of leaving of 1e-200
                 // leaks nothing visible, so a trap is believed only when the
                 // chain's own structure has one.
-                let solver =
-                    match Self::sparse(chain_csr(chain), Some(chain_finish(chain)), &square) {
-                        Err(SolveError::Trapped { trapped }) if chain.trapped().is_empty() => {
-                            Err(SolveError::SparseIllConditioned {
-                                state: trapped
-                                    .first()
-                                    .and_then(|&s| chain.state_of(s))
-                                    .map_or(0, |s| s.get()),
-                            })
-                        }
-                        other => other,
-                    };
+                // Q is built already split at its diagonal, never whole
+                // beside the split copy; whole again only to name traps.
+                let (off, stay) = chain_split(chain);
+                let trapped_states = || crate::markov::sparse::trapped_states(&chain_csr(chain));
+                let solver = match Self::sparse(
+                    off,
+                    stay,
+                    Some(chain_finish(chain)),
+                    &square,
+                    &trapped_states,
+                ) {
+                    Err(SolveError::Trapped { trapped }) if chain.trapped().is_empty() => {
+                        Err(SolveError::SparseIllConditioned {
+                            state: trapped
+                                .first()
+                                .and_then(|&s| chain.state_of(s))
+                                .map_or(0, |s| s.get()),
+                        })
+                    }
+                    other => other,
+                };
                 // The search for trapped squares is a pass over the whole
                 // chain; it runs only when the factorisation failed or its
                 // figures are as large as a trap makes them.
@@ -248,20 +257,35 @@ impl Solver {
     }
 
     /// What [`Solver::new`] will cost on `chain`: linear in the chain's size,
-    /// and allocates only a copy of its sparse kernel when it is large.
+    /// and allocates five bytes per state (never a copy of its kernel).
     pub fn estimate(chain: &Chain) -> Estimate {
         match Self::method_for(chain.len()) {
             Method::Dense => Estimate::dense(chain.len()),
-            Method::Sparse => Estimate::sparse(&SweepSolver::plan(&chain_csr(chain))),
+            Method::Sparse => {
+                let offsets = chain.row_offsets();
+                let targets = chain.targets();
+                // The columns of `chain_csr(chain)`, row by row.
+                let row = |s: usize| {
+                    targets[offsets[s]..offsets[s + 1]]
+                        .iter()
+                        .filter_map(|t| match t {
+                            Target::State(t) => Some(t.get()),
+                            Target::Finish => None,
+                        })
+                };
+                Estimate::sparse(&SweepSolver::plan_rows(chain.len(), row))
+            }
         }
     }
 
     fn sparse(
-        q: Csr,
+        off: Csr,
+        stay: Vec<f64>,
         finish: Option<Vec<f64>>,
         square: &dyn Fn(usize) -> Square,
+        trapped: &dyn Fn() -> Vec<usize>,
     ) -> Result<Solver, SolveError> {
-        match SweepSolver::with_finish(&q, finish) {
+        match SweepSolver::from_parts(off, stay, finish, trapped) {
             Ok(s) => Ok(Solver {
                 inner: Inner::Sparse(Box::new(s)),
             }),
@@ -433,6 +457,35 @@ fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
         }
     }
     (q, chain_finish(chain))
+}
+
+/// `Q` of a chain split at its diagonal, as [`Csr::split_diagonal`] of
+/// [`chain_csr`] gives it (the same entries in the same order), without
+/// building the whole `Q` first: a chain of ten million states saves the
+/// 800 MB of a second copy.
+fn chain_split(chain: &Chain) -> (Csr, Vec<f64>) {
+    let n = chain.len();
+    let mut stay = vec![0.0; n];
+    let mut row_ptr = Vec::with_capacity(n + 1);
+    let mut cols = Vec::with_capacity(chain.entries());
+    let mut vals = Vec::with_capacity(chain.entries());
+    row_ptr.push(0);
+    let offsets = chain.row_offsets();
+    let (targets, probabilities) = (chain.targets(), chain.probabilities());
+    for (s, d) in stay.iter_mut().enumerate() {
+        for k in offsets[s]..offsets[s + 1] {
+            if let Target::State(t) = targets[k] {
+                if t.get() == s {
+                    *d += probabilities[k];
+                } else {
+                    cols.push(t.get() as u32);
+                    vals.push(probabilities[k]);
+                }
+            }
+        }
+        row_ptr.push(cols.len());
+    }
+    (Csr::from_valid_parts(n, row_ptr, cols, vals), stay)
 }
 
 /// `Q` of a chain as a `Csr` (the finish column left out).

@@ -5,9 +5,10 @@
 //! roll of r usually ends r states later. Those diagonals are stored as
 //! dense vectors, whose product is a contiguous multiply-add the compiler
 //! vectorises; the few other entries (snakes, ladders, moves across a jump
-//! start) stay in a [`Csr`]. The product is the same sum as
-//! [`Csr::vec_mul_into`], in another order.
+//! start) stay in a [`Csr`](super::Csr). The product is the same sum as
+//! [`Csr::vec_mul_into`](super::Csr::vec_mul_into), in another order.
 
+#[cfg(test)]
 use super::Csr;
 
 /// A diagonal is stored densely when at least this fraction of its states
@@ -29,11 +30,22 @@ pub struct Banded {
 
 impl Banded {
     /// Splits `q`.
+    #[cfg(test)]
     pub fn new(q: &Csr) -> Banded {
-        let n = q.n();
+        Self::from_rows(q.n(), |i| q.row(i))
+    }
+
+    /// Splits the `n × n` matrix whose row `i` has the entries `row(i)`
+    /// (`(column, value)`, repeats adding up), read twice: a compiled
+    /// chain is split without first copying its `Q` into a [`Csr`](super::Csr)
+    /// (800 MB for ten million states).
+    pub(crate) fn from_rows<I: Iterator<Item = (usize, f64)>>(
+        n: usize,
+        row: impl Fn(usize) -> I,
+    ) -> Banded {
         let mut counts: std::collections::HashMap<i64, usize> = Default::default();
         for i in 0..n {
-            for (j, _) in q.row(i) {
+            for (j, _) in row(i) {
                 *counts.entry(j as i64 - i as i64).or_default() += 1;
             }
         }
@@ -54,7 +66,7 @@ impl Banded {
         }
         let mut rest = Vec::new();
         for i in 0..n {
-            for (j, v) in q.row(i) {
+            for (j, v) in row(i) {
                 let d = j as i64 - i as i64;
                 let slot = if d >= 0 {
                     upper.iter_mut().find(|(e, _)| *e as i64 == d)

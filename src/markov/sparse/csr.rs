@@ -167,11 +167,6 @@ impl Csr {
         (&self.cols[lo..hi], &self.vals[lo..hi])
     }
 
-    /// The number of entries in the rows before row `i`.
-    pub(crate) fn row_prefix(&self, i: usize) -> usize {
-        self.row_ptr[i]
-    }
-
     /// The stored entries of row `i` as `(column, value)` pairs.
     ///
     /// # Panics

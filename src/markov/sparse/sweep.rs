@@ -61,6 +61,12 @@ use rayon::prelude::*;
 /// multiply-adds.
 const PARALLEL_SCHUR_WORK: usize = 100_000;
 
+/// Columns of `W = U⁻¹ Q_FJ` that [`SweepSolver`] sweeps together on a
+/// large board: each row of `Q` is then read once for all of them, and
+/// their running sums overlap instead of each waiting on its own last
+/// division. Costs that many vectors of a state per thread.
+const SWEEP_LANES: usize = 4;
+
 /// Most entries (`n · |J|`) of the block `W = U⁻¹ Q_FJ` that
 /// [`SweepSolver`] sweeps all at once (512 KiB of `f64`, within a core's
 /// cache); larger boards sweep it a column at a time.
@@ -128,48 +134,80 @@ fn back_targets(q: &Csr) -> Vec<bool> {
 
 impl SweepSolver {
     /// What factoring `q` will cost. Linear in the size of `q`; allocates
-    /// one byte per state.
+    /// five bytes per state.
+    #[cfg(test)]
     pub fn plan(q: &Csr) -> Plan {
-        let in_j = back_targets(q);
-        Self::plan_with(q, &in_j)
+        Self::plan_rows(q.n(), |i| q.row(i).map(|(c, _)| c))
     }
 
-    fn plan_with(q: &Csr, in_j: &[bool]) -> Plan {
-        let n = q.n() as u64;
+    /// [`SweepSolver::plan`] of the `n × n` matrix whose row `i` has its
+    /// entries in the columns `row(i)` (a repeat counts as an entry), read
+    /// three times over: a compiled chain is planned without building a
+    /// copy of its `Q` (800 MB for ten million states).
+    pub(crate) fn plan_rows<I: Iterator<Item = usize>>(n: usize, row: impl Fn(usize) -> I) -> Plan {
+        let mut in_j = vec![false; n];
+        let mut nnz = 0;
+        for i in 0..n {
+            for c in row(i) {
+                nnz += 1;
+                if c < i {
+                    in_j[c] = true;
+                }
+            }
+        }
         let k = in_j.iter().filter(|&&b| b).count() as u64;
         let threads = rayon::current_num_threads() as u64;
         // For each column of J, the highest row of F with an entry there:
         // the sweep for that column runs from that row down.
-        let mut top = vec![None::<usize>; q.n()];
-        for i in 0..q.n() {
-            if in_j[i] {
-                continue;
-            }
-            for (c, _) in q.row(i) {
-                if in_j[c] && c != i {
-                    top[c] = Some(top[c].map_or(i, |t: usize| t.max(i)));
+        const NONE: u32 = u32::MAX;
+        let mut top = vec![NONE; n];
+        for i in (0..n).filter(|&i| !in_j[i]) {
+            for c in row(i) {
+                if in_j[c] && c != i && (top[c] == NONE || (top[c] as usize) < i) {
+                    top[c] = i as u32;
                 }
             }
         }
-        let sweep_work: f64 = top
-            .iter()
-            .flatten()
-            .map(|&t| (q.row_prefix(t + 1) + t + 1) as f64)
-            .sum();
+        let mut tops: Vec<u32> = top.into_iter().filter(|&t| t != NONE).collect();
+        tops.sort_unstable();
+        // Each sweep costs the entries of the rows up to its top, and the
+        // rows: one more pass, counting entries as it goes. Every term is
+        // a whole number far below 2⁵³, so the order of the sum is exact.
+        let mut sweep_work = 0.0;
+        let mut entries_so_far = 0;
+        let mut next = 0;
+        for i in 0..n {
+            if next == tops.len() {
+                break;
+            }
+            entries_so_far += row(i).count();
+            while next < tops.len() && tops[next] as usize == i {
+                sweep_work += (entries_so_far + i + 1) as f64;
+                next += 1;
+            }
+        }
         let kf = k as f64;
-        let full_sweep = (q.nnz() + q.n()) as f64;
+        let full_sweep = (nnz + n) as f64;
+        let n64 = n as u64;
         Plan {
-            states: q.n(),
-            entries: q.nnz(),
+            states: n,
+            entries: nnz,
             back_targets: k as usize,
-            factor_bytes: Csr::bytes_for(q.n(), q.nnz())
-                + n * (8 + 1)
+            // Q off its diagonal; each state's chance of finishing and of
+            // leaving (8 bytes a state each), at most three more vectors of
+            // a state at a time (its stay, the sweep of the chances of
+            // finishing, the solve of ones and its right-hand side: 24),
+            // J's flags and positions (5), the factors of S (held once,
+            // `Gth::from_transposed`), `SWEEP_LANES` columns per thread
+            // while S is built.
+            factor_bytes: Csr::bytes_for(n, nnz)
+                + n64 * (5 * 8 + 5)
                 + k * 4
-                + 3 * k * k * 8
-                + threads * n * 8,
+                + k * k * 8
+                + threads * n64 * 8 * SWEEP_LANES as u64,
             factor_work: sweep_work + kf * kf * 6.0 + kf * kf * kf / 3.0,
             solve_work: 2.0 * full_sweep + 2.0 * kf * kf,
-            diagonal_bytes: 3 * n * k * 8,
+            diagonal_bytes: 3 * n64 * k * 8,
             diagonal_work: 2.0 * kf * full_sweep + kf * kf * n as f64,
         }
     }
@@ -197,9 +235,32 @@ impl SweepSolver {
     /// # Panics
     /// If `finish` does not have one entry per state.
     pub fn with_finish(q: &Csr, finish: Option<Vec<f64>>) -> Result<SweepSolver, SparseError> {
-        let n = q.n();
-        let in_j = back_targets(q);
         let (off, stay) = q.split_diagonal();
+        Self::from_parts(off, stay, finish, &|| trapped_states(q))
+    }
+
+    /// [`SweepSolver::with_finish`] given `Q` already split into its part
+    /// off the diagonal and its diagonal ([`Csr::split_diagonal`]), so that
+    /// a caller that can build the two directly (a compiled chain) never
+    /// holds a second copy of `Q`. `trapped` names the trapped states of
+    /// `Q` when factoring fails.
+    ///
+    /// # Errors
+    /// As [`SweepSolver::new`].
+    ///
+    /// # Panics
+    /// If `finish` or `stay` does not have one entry per state.
+    pub(crate) fn from_parts(
+        off: Csr,
+        stay: Vec<f64>,
+        finish: Option<Vec<f64>>,
+        trapped: &dyn Fn() -> Vec<usize>,
+    ) -> Result<SweepSolver, SparseError> {
+        let n = off.n();
+        assert_eq!(stay.len(), n, "one diagonal entry per state");
+        // The diagonal is never below it, so `Q`'s back targets are those
+        // of its part off the diagonal.
+        let in_j = back_targets(&off);
         let finish = match finish {
             Some(finish) => {
                 assert_eq!(finish.len(), n, "one chance of finishing per state");
@@ -209,14 +270,13 @@ impl SweepSolver {
                 .map(|i| (1.0 - stay[i] - off.row(i).map(|(_, v)| v).sum::<f64>()).max(0.0))
                 .collect(),
         };
+        drop(stay);
         // The diagonal of I − Q: the chance of leaving each state.
         let diag: Vec<f64> = (0..n)
             .map(|i| finish[i] + off.row(i).map(|(_, v)| v).sum::<f64>())
             .collect();
         if diag.iter().any(|&d| d.is_nan() || d <= 0.0) {
-            return Err(SparseError::Singular {
-                trapped: trapped_states(q),
-            });
+            return Err(SparseError::Singular { trapped: trapped() });
         }
         let j: Vec<u32> = (0..n).filter(|&i| in_j[i]).map(|i| i as u32).collect();
         let k = j.len();
@@ -288,15 +348,16 @@ impl SweepSolver {
             .collect();
         drop(g);
         // Off its diagonal S is minus the chances of going from one state of
-        // J to another (directly or through F): Gth takes their magnitudes.
-        let mut s = solver.schur();
-        s.neg_mut();
-        match Gth::new(s, absorbed, 0.0) {
+        // J to another (directly or through F): Gth takes their magnitudes,
+        // transposed in place so that the k × k matrix is held once.
+        let mut magnitudes = solver.schur_magnitudes();
+        magnitudes.transpose_mut();
+        match Gth::from_transposed(magnitudes, absorbed, 0.0) {
             Ok(gth) => solver.gth = gth,
             Err(_) => {
                 // Singular to working precision: a trap if some state cannot
                 // leave, else ill conditioning.
-                let trapped = trapped_states(q);
+                let trapped = trapped();
                 return Err(if trapped.is_empty() {
                     SparseError::IllConditioned {
                         state: solver.j.first().map_or(0, |&s| s as usize),
@@ -311,7 +372,7 @@ impl SweepSolver {
         // else means the factorisation lost all accuracy.
         let t = solver.solve(&vec![1.0; n]);
         if let Some(state) = t.iter().position(|x| !x.is_finite() || *x < 0.0) {
-            let trapped = trapped_states(q);
+            let trapped = trapped();
             return Err(if trapped.is_empty() {
                 SparseError::IllConditioned { state }
             } else {
@@ -358,58 +419,131 @@ impl SweepSolver {
         top
     }
 
-    /// The Schur complement `S = A_JJ − Q_JF U⁻¹ Q_FJ` (with `A_JF = −Q_JF`
-    /// and `A_FJ = −Q_FJ` the two signs cancel).
-    fn schur(&self) -> DMatrix<f64> {
-        let k = self.j.len();
-        let mut s = if self.n * k <= BLOCK_SCHUR_ENTRIES {
+    /// Off its diagonal, minus the Schur complement
+    /// `S = A_JJ − Q_JF U⁻¹ Q_FJ` (with `A_JF = −Q_JF` and `A_FJ = −Q_FJ`
+    /// the two signs cancel): `Q_JF U⁻¹ Q_FJ + Q_JJ`, the chances of going
+    /// from one state of J to another, through F or directly. Its diagonal
+    /// is left as it comes: [`Gth`] takes each pivot from the rest of the
+    /// row.
+    fn schur_magnitudes(&self) -> DMatrix<f64> {
+        let mut s = if self.n * self.j.len() <= BLOCK_SCHUR_ENTRIES {
             self.q_jf_w_blocked()
         } else {
             self.q_jf_w_by_column()
         };
-        s.neg_mut();
         for (a, &ja) in self.j.iter().enumerate() {
-            s[(a, a)] += self.diag[ja as usize];
             for (c, v) in self.off.row(ja as usize) {
                 if self.in_j[c] {
                     let b = self.j.partition_point(|&s| (s as usize) < c);
-                    s[(a, b)] -= v;
+                    s[(a, b)] += v;
                 }
             }
         }
         s
     }
 
-    /// `Q_JF · W` with `W = U⁻¹ Q_FJ` built a column at a time: memory of
-    /// one column per thread, in parallel when the sweeps are long.
+    /// `Q_JF · W` with `W = U⁻¹ Q_FJ` built [`SWEEP_LANES`] columns at a
+    /// time: memory of that many columns per thread, in parallel when the
+    /// sweeps are long. Each column is the same sums in the same order as
+    /// a sweep of it alone ([`Self::column_sweep`]), so the result does not
+    /// depend on which columns go together.
     fn q_jf_w_by_column(&self) -> DMatrix<f64> {
+        const L: usize = SWEEP_LANES;
         let k = self.j.len();
-        let column = |x: &mut Vec<f64>, b: usize| {
-            let top = self.column_sweep(b, x);
-            // x is zero on J, so each product sums over F only.
-            let col: Vec<f64> = self
-                .j
-                .iter()
-                .map(|&ja| self.off.row(ja as usize).map(|(c, v)| v * x[c]).sum())
-                .collect();
-            if let Some(top) = top {
-                x[..=top].fill(0.0);
+        let mut s = DMatrix::zeros(k, k);
+        if k == 0 {
+            return s;
+        }
+        // Each column's sweep starts at the highest row of F with an entry
+        // in it; columns are grouped in order of that row, so that the
+        // columns of a group start about as high.
+        let tops: Vec<Option<usize>> = (0..k)
+            .map(|b| {
+                self.col_rows[self.col_ptr[b]..self.col_ptr[b + 1]]
+                    .iter()
+                    .map(|&i| i as usize)
+                    .max()
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..k).collect();
+        order.sort_by_key(|&b| tops[b]);
+        let out = std::sync::Mutex::new(s.as_mut_slice());
+        let group = |x: &mut Vec<f64>, lanes: &[usize]| {
+            for (lane, &b) in lanes.iter().enumerate() {
+                let range = self.col_ptr[b]..self.col_ptr[b + 1];
+                for (&i, &v) in self.col_rows[range.clone()]
+                    .iter()
+                    .zip(&self.col_vals[range])
+                {
+                    x[i as usize * L + lane] += v;
+                }
             }
-            col
+            let top = lanes.iter().filter_map(|&b| tops[b]).max();
+            if let Some(top) = top {
+                self.back_sweep_lanes(x, top);
+            }
+            // x is zero on J, so each product sums over F only.
+            let mut columns = vec![0.0; lanes.len() * k];
+            for (lane, column) in columns.chunks_mut(k).enumerate() {
+                for (o, &ja) in column.iter_mut().zip(&self.j) {
+                    *o = self
+                        .off
+                        .row(ja as usize)
+                        .map(|(c, v)| v * x[c * L + lane])
+                        .sum();
+                }
+            }
+            if let Some(top) = top {
+                x[..(top + 1) * L].fill(0.0);
+            }
+            let mut out = out
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for (&b, column) in lanes.iter().zip(columns.chunks(k)) {
+                out[b * k..][..k].copy_from_slice(column);
+            }
         };
         // Waking the thread pool costs tens of microseconds: more than all
         // the sweeps of a board of a few hundred states.
         let work = k * (self.off.nnz() + self.n);
-        let columns: Vec<Vec<f64>> = if work < PARALLEL_SCHUR_WORK {
-            let mut x = vec![0.0; self.n];
-            (0..k).map(|b| column(&mut x, b)).collect()
+        if work < PARALLEL_SCHUR_WORK {
+            let mut x = vec![0.0; self.n * L];
+            for lanes in order.chunks(L) {
+                group(&mut x, lanes);
+            }
         } else {
-            (0..k)
-                .into_par_iter()
-                .map_init(|| vec![0.0; self.n], column)
-                .collect()
-        };
-        DMatrix::from_fn(k, k, |a, b| columns[b][a])
+            order
+                .par_chunks(L)
+                .for_each_init(|| vec![0.0; self.n * L], group);
+        }
+        s
+    }
+
+    /// [`Self::back_sweep`] of [`SWEEP_LANES`] vectors at once, stored row
+    /// by row (`x[i · SWEEP_LANES + lane]`): each row of `Q` is read once
+    /// for all of them, and their sums, independent of one another, overlap
+    /// instead of each waiting on its last division. Each lane gets the
+    /// operations of a sweep of it alone, in the same order.
+    fn back_sweep_lanes(&self, x: &mut [f64], top: usize) {
+        const L: usize = SWEEP_LANES;
+        for i in (0..=top).rev() {
+            if self.in_j[i] {
+                continue;
+            }
+            let (cols, vals) = self.off.row_slices(i);
+            let mut s = [0.0; L];
+            s.copy_from_slice(&x[i * L..][..L]);
+            for (&c, &v) in cols.iter().zip(vals) {
+                let from = &x[c as usize * L..][..L];
+                for (s, y) in s.iter_mut().zip(from) {
+                    *s += v * y;
+                }
+            }
+            let d = self.diag[i];
+            for (x, s) in x[i * L..][..L].iter_mut().zip(s) {
+                *x = s / d;
+            }
+        }
     }
 
     /// `Q_JF · W` as [`Self::q_jf_w_by_column`], with every column of `W`
