@@ -11,9 +11,9 @@
 //!
 //! - **Moving the end** to e′ moves the mass `u` from column e to column e′:
 //!   `A′ = A − u·vᵀ` with `v = δ_e′ − δ_e` (δ of the finish is 0), so by
-//!   Sherman–Morrison `t′ = t + z·vᵀt / (1 − vᵀz)` (MATH.md §4, the same form
-//!   as "mean length without jump a"). One solve per jump (`z`), then O(1)
-//!   per candidate end.
+//!   Sherman–Morrison `t′ = t + z·vᵀt / (1 − vᵀz)` (docs/figures.md §6,
+//!   the same form as "mean length without jump a"). One solve per jump
+//!   (`z`), then O(1) per candidate end.
 //! - **Moving the start** to f′ (and the end to e′, possibly unchanged), or
 //!   **removing** the jump: f becomes a rest square, a new state bordering
 //!   the system, and the moves that took a now stop on it; every landing on
@@ -121,10 +121,10 @@ pub(crate) fn solve_mean(board: &Board) -> Result<f64, AnalysisError> {
 ///
 /// # Formula
 /// Seat 1 wins on its t-th turn if seat 2 has not finished within t − 1
-/// turns, seat 2 if seat 1 has not within t (MATH.md §5), so the difference
-/// is `Σ_t f(t)·(S(t−1) − S(t)) = Σ_t f(t)²`: the chance both would finish
-/// on the same turn. It is summed along the forward recursion of MATH.md §3
-/// until `S(T)` is below [`tolerance::ADVANTAGE_TAIL`]; what is left out,
+/// turns, seat 2 if seat 1 has not within t (docs/figures.md §8), so the
+/// difference is `Σ_t f(t)·(S(t−1) − S(t)) = Σ_t f(t)²`: the chance both
+/// would finish on the same turn. It is summed along the forward recursion
+/// of docs/figures.md §4 until `S(T)` is below [`tolerance::ADVANTAGE_TAIL`]; what is left out,
 /// `Σ_{t>T} f(t)² ≤ S(T)²`, is below 1e-12. The tests check it against the
 /// seat sums of the analysis.
 pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> {
