@@ -31,6 +31,7 @@
 
 use super::{Base, Dense, RowEnd, Update};
 use crate::Jump;
+use crate::markov::analysis::distribution::{FIRST_DECAY_CHECK, test_decay};
 use crate::markov::tolerance;
 use rayon::prelude::*;
 
@@ -188,7 +189,14 @@ fn lanes_advantage(d: &Dense, patches: &[&Patch]) -> [f64; LANES] {
         done[l] = false;
     }
     let mut ties = [0.0; LANES];
-    for _ in 0..tolerance::MAX_DISTRIBUTION_TURNS {
+    // The geometric tail (see `closed_tail`): each lane's survival by turn,
+    // the sum and the largest of its `P(T = t)²` since the last test, and
+    // the states kept at that test.
+    let mut survival: Vec<Vec<f64>> = vec![vec![1.0]; LANES];
+    let (mut block, mut block_top) = ([0.0; LANES], [0.0f64; LANES]);
+    let mut kept: Option<(usize, Vec<[f64; LANES]>)> = None;
+    let mut check = FIRST_DECAY_CHECK;
+    for turn in 1..=tolerance::MAX_DISTRIBUTION_TURNS {
         // The board's columns, for every lane at once.
         for (c, into) in next.iter_mut().enumerate() {
             let mut sum = [0.0; LANES];
@@ -225,9 +233,32 @@ fn lanes_advantage(d: &Dense, patches: &[&Patch]) -> [f64; LANES] {
         }
         for l in 0..LANES {
             if !done[l] {
-                ties[l] += next[sink][l] * next[sink][l];
+                let finished = next[sink][l];
+                ties[l] += finished * finished;
+                block[l] += finished * finished;
+                block_top[l] = block_top[l].max(finished);
+                survival[l].push(left[l]);
                 done[l] = left[l] < tolerance::ADVANTAGE_TAIL;
             }
+        }
+        if turn == check {
+            if let Some((t, old)) = &kept {
+                for l in 0..LANES {
+                    if done[l] {
+                        continue;
+                    }
+                    if let Some(tail) = closed_tail(old, &next[..sink], l, *t, &survival[l]) {
+                        if let Some(rest) = tail(block[l], block_top[l]) {
+                            ties[l] += rest;
+                            done[l] = true;
+                        }
+                    }
+                }
+            }
+            kept = Some((turn, next.clone()));
+            block = [0.0; LANES];
+            block_top = [0.0; LANES];
+            check *= 2;
         }
         std::mem::swap(&mut pi, &mut next);
         if done.iter().all(|&x| x) {
@@ -235,4 +266,39 @@ fn lanes_advantage(d: &Dense, patches: &[&Patch]) -> [f64; LANES] {
         }
     }
     ties
+}
+
+/// The part of lane `l`'s `Σ_t P(T = t)²` after the current turn `now`, in
+/// closed form, when its tail is provably geometric: a function of the sum
+/// `b` and the largest `P(T = t)` of the block of turns `t + 1 ..= now` that
+/// gives the tail, or `None` when its error could reach
+/// [`tolerance::GEOMETRIC_ERROR`].
+///
+/// # The bound
+/// [`test_decay`] compares `π_t` (`old`) with `π_now` (`new`) over `m = now
+/// − t` turns, as the length distribution does (docs/figures.md §4a): every
+/// later term is `P(T = t + jm + i + 1) = Rʲ·P(T = t + i + 1) + δ`, j ≥ 1,
+/// with `Σ|δ| ≤ E`, its `error`. Then `Σ_{τ>now} P(T = τ)² = b·R²/(1 − R²)`
+/// up to `Σ|δ|·(2·P + |δ|) ≤ E·(2·top + E)`, as every later term is at
+/// most `top`, the largest of the block (R⁺ < 1); that is required below
+/// `GEOMETRIC_ERROR`, 1e-13, under the 1e-12 that stopping on a survival
+/// of 1e-6 may leave out.
+fn closed_tail(
+    old: &[[f64; LANES]],
+    new: &[[f64; LANES]],
+    l: usize,
+    t: usize,
+    survival: &[f64],
+) -> Option<impl Fn(f64, f64) -> Option<f64>> {
+    let old: Vec<f64> = old[..new.len()].iter().map(|x| x[l]).collect();
+    let new: Vec<f64> = new.iter().map(|x| x[l]).collect();
+    let (decay, ratio) = test_decay(&old, &new, t, survival)?;
+    let error = decay.error;
+    Some(move |b: f64, top: f64| {
+        let bound = error * (2.0 * top + error);
+        (bound <= tolerance::GEOMETRIC_ERROR).then(|| {
+            let square = ratio * ratio;
+            b * square / (1.0 - square)
+        })
+    })
 }
