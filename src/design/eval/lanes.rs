@@ -26,8 +26,10 @@
 //! order of a few additions differs from stepping the variant's own chain.
 //! Each lane stops adding `P(T = t)²` on the turn its own survival falls
 //! below [`tolerance::ADVANTAGE_TAIL`], as [`first_seat_advantage`] does,
-//! so a variant's value does not depend on which lanes it shared a pass
-//! with, nor on the number of threads.
+//! or earlier, with the rest in closed form, once its tail is provably
+//! geometric (`closed_tail`); either way on its own, so a variant's value
+//! does not depend on which lanes it shared a pass with, nor on the number
+//! of threads.
 
 use super::{Base, Dense, RowEnd, Update};
 use crate::Jump;
@@ -174,8 +176,9 @@ impl Base {
 
 /// `Σ_t P(T = t)²` for up to [`LANES`] variants of the board of `d`, all
 /// started on its start, each summed until its own survival is below
-/// [`tolerance::ADVANTAGE_TAIL`] (as [`first_seat_advantage`]); the values
-/// of lanes past `patches.len()` are 0.
+/// [`tolerance::ADVANTAGE_TAIL`] (as [`first_seat_advantage`]) or its tail
+/// is provably geometric ([`closed_tail`]); the values of lanes past
+/// `patches.len()` are 0.
 fn lanes_advantage(d: &Dense, patches: &[&Patch]) -> [f64; LANES] {
     let (column, from, probability) = (&d.column, &d.from, &d.probability);
     // The states, the old start of a moved jump, the finish.
