@@ -11,9 +11,9 @@
 //!
 //! - **Moving the end** to e′ moves the mass `u` from column e to column e′:
 //!   `A′ = A − u·vᵀ` with `v = δ_e′ − δ_e` (δ of the finish is 0), so by
-//!   Sherman–Morrison `t′ = t + z·vᵀt / (1 − vᵀz)` (MATH.md §4, the same form
-//!   as "mean length without jump a"). One solve per jump (`z`), then O(1)
-//!   per candidate end.
+//!   Sherman–Morrison `t′ = t + z·vᵀt / (1 − vᵀz)` (docs/figures.md §6,
+//!   the same form as "mean length without jump a"). One solve per jump
+//!   (`z`), then O(1) per candidate end.
 //! - **Moving the start** to f′ (and the end to e′, possibly unchanged), or
 //!   **removing** the jump: f becomes a rest square, a new state bordering
 //!   the system, and the moves that took a now stop on it; every landing on
@@ -121,10 +121,10 @@ pub(crate) fn solve_mean(board: &Board) -> Result<f64, AnalysisError> {
 ///
 /// # Formula
 /// Seat 1 wins on its t-th turn if seat 2 has not finished within t − 1
-/// turns, seat 2 if seat 1 has not within t (MATH.md §5), so the difference
-/// is `Σ_t f(t)·(S(t−1) − S(t)) = Σ_t f(t)²`: the chance both would finish
-/// on the same turn. It is summed along the forward recursion of MATH.md §3
-/// until `S(T)` is below [`tolerance::ADVANTAGE_TAIL`]; what is left out,
+/// turns, seat 2 if seat 1 has not within t (docs/figures.md §8), so the
+/// difference is `Σ_t f(t)·(S(t−1) − S(t)) = Σ_t f(t)²`: the chance both
+/// would finish on the same turn. It is summed along the forward recursion
+/// of docs/figures.md §4 until `S(T)` is below [`tolerance::ADVANTAGE_TAIL`]; what is left out,
 /// `Σ_{t>T} f(t)² ≤ S(T)²`, is below 1e-12. The tests check it against the
 /// seat sums of the analysis.
 pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> {
@@ -211,18 +211,19 @@ struct Dense {
     z: Vec<Vec<f64>>,
     /// Each jump's start's row on the board before.
     rows: Vec<Vec<(RowEnd, f64)>>,
-    /// The chain's transitions `(from, to, probability)`, the finish as
-    /// state `n + 1` ([`SINK`]); state `n` is left for a jump's old start.
-    entries: Vec<(u32, u32, f64)>,
+    /// The chain's transitions by column (the state moved to), over the
+    /// states, then state `n`, left for a jump's old start, and the finish
+    /// as state `n + 1`: those into column c are
+    /// `from[column[c]..column[c + 1]]` with `probability` alike, by the
+    /// state moved from; `n + 3` offsets.
+    column: Vec<usize>,
+    /// See `column`.
+    from: Vec<u32>,
+    /// See `column`.
+    probability: Vec<f64>,
     /// For each jump, the chance a turn from each state takes it (`u`).
     u: Vec<Vec<f64>>,
 }
-
-/// How many variants of one jump [`Base::advantages_after`] carries through
-/// the length distribution together: eight `f64` lanes per transition, which
-/// the compiler turns into vector instructions, and the transition list is
-/// read once for eight variants.
-const LANES: usize = 8;
 
 impl Base {
     /// Compiles and solves `board`, and prepares the updates when they
@@ -415,163 +416,17 @@ impl Base {
     /// a new state with the row of f on the board before (start moved or
     /// jump removed), and every landing on a moved start f′ goes on to e′.
     /// `Σ_t P(T = t)²` is then summed along the forward recursion exactly as
-    /// [`first_seat_advantage`] does, to the same tail, [`LANES`] variants at
-    /// a time. The tests compare every variant with a fresh analysis.
+    /// [`first_seat_advantage`] does, to the same tail, many variants at a
+    /// time ([`Base::advantages_of`]). The tests compare every variant with a
+    /// fresh analysis.
     ///
     /// # Panics
     /// If `a` is not the position of a jump of the board.
+    #[cfg(test)]
     pub(crate) fn advantages_after(&self, a: usize, afters: &[Option<Jump>]) -> Option<Vec<f64>> {
-        let d = self.update.as_ref()?;
-        if afters
-            .iter()
-            .any(|&j| !matches!(self.mean_after(a, j), Update::Mean(_)))
-        {
-            return None;
-        }
-        let mut out = Vec::with_capacity(afters.len());
-        for group in afters.chunks(LANES) {
-            let patched = group
-                .iter()
-                .map(|&after| self.patched(d, a, after))
-                .collect::<Option<Vec<_>>>()?;
-            out.extend_from_slice(&lanes_advantage(d.t.len(), d.start, &patched)[..group.len()]);
-        }
-        Some(out)
+        let changes: Vec<(usize, Option<Jump>)> = afters.iter().map(|&j| (a, j)).collect();
+        self.advantages_of(&changes).into_iter().collect()
     }
-
-    /// The transitions of the chain after jump `a` becomes `after`, in the
-    /// numbering of [`Dense::entries`]; `None` when a square the change
-    /// needs has no state.
-    fn patched(&self, d: &Dense, a: usize, after: Option<Jump>) -> Option<Vec<(u32, u32, f64)>> {
-        let n = d.t.len() as u32;
-        let (sink, old_start) = (n + 1, n);
-        let jump = self.board.jumps()[a];
-        let index = |s: Square| -> Option<u32> {
-            if s == d.last {
-                Some(sink)
-            } else {
-                match d.state_at[s.index()] {
-                    NO_STATE => None,
-                    i => Some(i),
-                }
-            }
-        };
-        let e = index(jump.to())?;
-        let moved_start = after.is_none_or(|j| j.from() != jump.from());
-        // Where the mass that took the jump goes, and which column (a
-        // landing on the new start) goes on to the new end.
-        let (taken, redirect) = match after {
-            None => (old_start, None),
-            Some(j) if !moved_start => (index(j.to())?, None),
-            Some(j) => {
-                let landing = match d.state_at[j.from().index()] {
-                    NO_STATE => None,
-                    i => Some(i),
-                };
-                (old_start, landing.map(|f2| (f2, j.to())))
-            }
-        };
-        let redirect_to = match redirect {
-            Some((_, e2)) => Some(index(e2)?),
-            None => None,
-        };
-        let goes = |to: u32| match (redirect, redirect_to) {
-            (Some((f2, _)), Some(e2)) if to == f2 => e2,
-            _ => to,
-        };
-        let u = &d.u[a];
-        let mut out = Vec::with_capacity(d.entries.len() + 2 * LANES);
-        for &(s, to, p) in &d.entries {
-            if to == e && u[s as usize] != 0.0 {
-                let taken_mass = u[s as usize];
-                out.push((s, goes(to), p - taken_mass));
-                out.push((s, taken, taken_mass));
-            } else {
-                out.push((s, goes(to), p));
-            }
-        }
-        if moved_start {
-            for &(end, p) in &d.rows[a] {
-                let to = match end {
-                    RowEnd::Stay => old_start,
-                    RowEnd::Finish => sink,
-                    RowEnd::Rest(square) => match after {
-                        Some(j) if square == j.from() => index(j.to())?,
-                        _ => index(square)?,
-                    },
-                };
-                out.push((old_start, to, p));
-            }
-        }
-        Some(out)
-    }
-}
-
-/// `Σ_t P(T = t)²` for up to [`LANES`] chains over the same states (`n`
-/// of them, the old start `n`, the finish `n + 1`), all started on `start`,
-/// summed until every chain's survival is below
-/// [`tolerance::ADVANTAGE_TAIL`] (as [`first_seat_advantage`]).
-fn lanes_advantage(n: usize, start: usize, chains: &[Vec<(u32, u32, f64)>]) -> [f64; LANES] {
-    // One list of transitions for all lanes, by column (the state moved
-    // to), so that each state's new mass is summed in registers and stored
-    // once: each lane's probability of each (from, to), zero where a lane
-    // lacks it.
-    let mut all: Vec<(u32, u32, usize, f64)> = chains
-        .iter()
-        .enumerate()
-        .flat_map(|(l, c)| c.iter().map(move |&(s, t, p)| (t, s, l, p)))
-        .collect();
-    all.sort_unstable_by_key(|&(t, s, l, _)| (t, s, l));
-    let mut column = vec![0usize; n + 3];
-    let mut from: Vec<u32> = Vec::with_capacity(all.len());
-    let mut probability: Vec<[f64; LANES]> = Vec::with_capacity(all.len());
-    let mut last = None;
-    for (t, s, l, p) in all {
-        if last != Some((t, s)) {
-            from.push(s);
-            probability.push([0.0; LANES]);
-            column[t as usize + 1] = from.len();
-            last = Some((t, s));
-        }
-        probability[from.len() - 1][l] += p;
-    }
-    for t in 1..column.len() {
-        column[t] = column[t].max(column[t - 1]);
-    }
-    let sink = n + 1;
-    let mut pi = vec![[0.0; LANES]; n + 2];
-    for lane in pi[start].iter_mut().take(chains.len()) {
-        *lane = 1.0;
-    }
-    let mut next = vec![[0.0; LANES]; n + 2];
-    let mut ties = [0.0; LANES];
-    for _ in 0..tolerance::MAX_DISTRIBUTION_TURNS {
-        let mut left = [0.0; LANES];
-        for (t, into) in next.iter_mut().enumerate() {
-            let mut sum = [0.0; LANES];
-            let range = column[t]..column[t + 1];
-            for (&s, ps) in from[range.clone()].iter().zip(&probability[range]) {
-                let mass = &pi[s as usize];
-                for l in 0..LANES {
-                    sum[l] += mass[l] * ps[l];
-                }
-            }
-            if t < sink {
-                for l in 0..LANES {
-                    left[l] += sum[l];
-                }
-            }
-            *into = sum;
-        }
-        for l in 0..LANES {
-            ties[l] += next[sink][l] * next[sink][l];
-        }
-        std::mem::swap(&mut pi, &mut next);
-        if left.iter().all(|&x| x < tolerance::ADVANTAGE_TAIL) {
-            break;
-        }
-    }
-    ties
 }
 
 fn checked(mean: f64) -> Update {
@@ -631,6 +486,7 @@ fn dense(board: &Board, chain: &Chain, t: Vec<f64>) -> Option<Dense> {
             entries.push((s.get() as u32, to, tr.probability));
         }
     }
+    let (column, from, probability) = by_column(n + 2, &entries);
     let u = u.into_iter().map(|u| u.as_slice().to_vec()).collect();
     let rows = jumps
         .iter()
@@ -667,9 +523,30 @@ fn dense(board: &Board, chain: &Chain, t: Vec<f64>) -> Option<Dense> {
         ends,
         z,
         rows,
-        entries,
+        column,
+        from,
+        probability,
         u,
     })
+}
+
+/// `entries` `(from, to, probability)` over `width` states by column: the
+/// offsets of each column (`width + 1` of them), then the states moved from
+/// and the probabilities, by column and, within one, by the state moved
+/// from.
+fn by_column(width: usize, entries: &[(u32, u32, f64)]) -> (Vec<usize>, Vec<u32>, Vec<f64>) {
+    let mut sorted = entries.to_vec();
+    sorted.sort_by_key(|&(s, to, _)| (to, s));
+    let mut column = vec![0usize; width + 1];
+    for &(_, to, _) in &sorted {
+        column[to as usize + 1] += 1;
+    }
+    for c in 0..width {
+        column[c + 1] += column[c];
+    }
+    let from = sorted.iter().map(|&(s, _, _)| s).collect();
+    let probability = sorted.iter().map(|&(_, _, p)| p).collect();
+    (column, from, probability)
 }
 
 /// Whether jump `a` of `board` may become `after` as far as the rules of a
@@ -710,6 +587,8 @@ pub fn admissible(board: &Board, a: usize, after: Jump) -> bool {
     }
     true
 }
+
+mod lanes;
 
 #[cfg(test)]
 mod tests;

@@ -10,9 +10,9 @@
 //! end lands on a square no token could rest on before. The advantage needs
 //! the whole length distribution, which no update gives; for the variants
 //! the update answers it is summed on the board's own chain with the change
-//! patched in, eight variants of a jump at a time
-//! ([`Base::advantages_after`]), and for the rest on the variant's own
-//! compiled chain.
+//! patched in, sixteen variants at a time over the board's transitions
+//! ([`Base::advantages_of`]), and for the rest on the variant's own compiled
+//! chain.
 
 use super::DesignError;
 use super::eval::{self, Base, JumpChange, Update};
@@ -214,39 +214,28 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
     })
 }
 
-/// Fills in every variant's first-seat advantage: the variants of one jump
-/// that the update answered together from the patched chain of the board
-/// ([`Base::advantages_after`]), the rest each from its own compiled chain.
+/// Fills in every variant's first-seat advantage: those the update answered
+/// all together from the patched chain of the board
+/// ([`Base::advantages_of`]), the rest each from its own compiled chain.
 fn advantages(
     base: &Base,
     spec: &crate::BoardSpec,
     jump_of: &[usize],
     variants: &mut [Variant],
 ) -> Result<(), AnalysisError> {
-    let jumps = base.board().jumps().len();
-    let by_update: Vec<Option<Vec<f64>>> = (0..jumps)
-        .into_par_iter()
-        .map(|a| {
-            let afters: Vec<Option<Jump>> = variants
-                .iter()
-                .zip(jump_of)
-                .filter(|&(v, &b)| b == a && v.method == Evaluation::RankOne)
-                .map(|(v, _)| v.change.after)
-                .collect();
-            base.advantages_after(a, &afters)
-        })
+    let updated: Vec<usize> = (0..variants.len())
+        .filter(|&i| variants[i].method == Evaluation::RankOne)
         .collect();
-    let mut next = vec![0usize; jumps];
-    let mut fresh = Vec::new();
-    for (i, (v, &a)) in variants.iter_mut().zip(jump_of).enumerate() {
-        match &by_update[a] {
-            Some(values) if v.method == Evaluation::RankOne => {
-                v.first_seat_advantage = Some(values[next[a]]);
-                next[a] += 1;
-            }
-            _ => fresh.push(i),
-        }
+    let changes: Vec<(usize, Option<Jump>)> = updated
+        .iter()
+        .map(|&i| (jump_of[i], variants[i].change.after))
+        .collect();
+    for (&i, value) in updated.iter().zip(base.advantages_of(&changes)) {
+        variants[i].first_seat_advantage = value;
     }
+    let fresh: Vec<usize> = (0..variants.len())
+        .filter(|&i| variants[i].first_seat_advantage.is_none())
+        .collect();
     let computed: Vec<Result<f64, AnalysisError>> = fresh
         .par_iter()
         .map(|&i| {

@@ -186,7 +186,7 @@ fn stepped_or_computed(
 
 /// The first turn at which [`forward`] tests whether the tail is geometric;
 /// later tests come at twice the turn of the one before.
-const FIRST_DECAY_CHECK: usize = 16;
+pub(crate) const FIRST_DECAY_CHECK: usize = 16;
 
 /// The forward recursion from state `start` of `n`, with `step(π, next)`
 /// writing `next = π·Q` and returning `π·R`: steps until the survival is
@@ -281,7 +281,12 @@ const SLOW_STATES: f64 = 1e-3;
 /// there (see [`forward`]), with the observed ratio over the m turns;
 /// `None` while some ratio is not below 1 or mass
 /// reaches a state that had none.
-fn test_decay(old: &[f64], new: &[f64], t: usize, survival: &[f64]) -> Option<(Decay, f64)> {
+pub(crate) fn test_decay(
+    old: &[f64],
+    new: &[f64],
+    t: usize,
+    survival: &[f64],
+) -> Option<(Decay, f64)> {
     let now = survival.len() - 1;
     let m = (now - t) as f64;
     let mut high = 0.0f64;
