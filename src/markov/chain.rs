@@ -158,6 +158,13 @@ pub struct Chain {
     entry_rounding: f64,
 }
 
+/// Boards of fewer squares keep the rows of [`Chain::compile`]'s search
+/// and build the chain from them; larger ones build each row again rather
+/// than hold every row twice. Below it the copy is at most about 20 MB
+/// (counted by `limits::chain_bytes`), and it saves a third of a small
+/// board's compile.
+pub(crate) const KEEP_ROWS_BELOW: usize = 65_536;
+
 /// Rows as the compiler builds them, keyed by square: one flat array per
 /// kind with each row's start in it. The compiler keeps one row at a time
 /// in it and clears it for the next, so a compile allocates a handful of
@@ -225,6 +232,12 @@ impl Chain {
     /// [`ChainError::RowSum`] if a row does not sum to 1 (a bug; every valid
     /// board compiles).
     pub fn compile(board: &Board) -> Result<Chain, ChainError> {
+        Chain::compile_keeping(board, board.last().index() < KEEP_ROWS_BELOW)
+    }
+
+    /// [`Chain::compile`], keeping the search's rows (`keep`) or building
+    /// each row again.
+    fn compile_keeping(board: &Board, keep: bool) -> Result<Chain, ChainError> {
         let last = board.last();
         let start = board.rules().start();
         let outcomes = float_outcomes(board);
@@ -234,35 +247,46 @@ impl Chain {
             cycle: None,
             cut: None,
         };
-        // Each row is built twice, one at a time: once to discover the
-        // states by a search from the start, once in their order (by
-        // square) straight into the chain. Keeping the rows of the search,
-        // in its order, until the chain is built would hold every row
-        // twice: 5.9 GB at the peak for a board of ten million squares,
-        // against 2.9 GB now.
-        let mut raw = RawRows::with_capacity(64);
-        let mut seen = vec![false; last.index() + 1];
+        // A large board's rows are built twice, one at a time: once to
+        // discover the states by a search from the start, once in their
+        // order (by square) straight into the chain. Keeping the rows of the
+        // search, in its order, until the chain is built would hold every
+        // row twice: 5.9 GB at the peak for a board of ten million squares,
+        // against 2.9 GB now. A small board keeps them (building rows is
+        // most of its compile, and the copy is a few megabytes):
+        // `found[square]` is then the square's row in `raw`.
+        const UNSEEN: u32 = u32::MAX;
+        let mut raw = RawRows::with_capacity(if keep {
+            // Most boards reach nearly every square; the cap keeps a board
+            // of many dice totals from reserving more than it will use.
+            ((last.index() + 1) * outcomes.len()).min(1 << 20)
+        } else {
+            64
+        });
+        let mut found = vec![UNSEEN; last.index() + 1];
         let mut order: Vec<Square> = vec![start];
-        seen[start.index()] = true;
+        found[start.index()] = 0;
         let mut next = 0;
         let (mut ends, mut jumps, mut rests) = (0, 0, 0);
         while next < order.len() {
-            raw.clear();
+            if !keep {
+                raw.clear();
+            }
+            let r = if keep { next } else { 0 };
+            let before = (raw.ends.len(), raw.jumps.len(), raw.rests.len());
             raw_row(board, order[next], &outcomes, &bonus, &mut raw, &mut path);
-            for &(end, _, _) in raw.ends(0) {
-                if end != last && !seen[end.index()] {
-                    seen[end.index()] = true;
+            for &(end, _, _) in raw.ends(r) {
+                if end != last && found[end.index()] == UNSEEN {
+                    found[end.index()] = order.len() as u32;
                     order.push(end);
                 }
             }
-            ends += raw.ends.len();
-            jumps += raw.jumps.len();
-            rests += raw.rests.len();
+            ends += raw.ends.len() - before.0;
+            jumps += raw.jumps.len() - before.1;
+            rests += raw.rests.len() - before.2;
             next += 1;
         }
-        drop(seen);
         // Number the states by square.
-        const UNSEEN: u32 = u32::MAX;
         let mut squares = order;
         squares.sort_unstable();
         let mut state_at = vec![UNSEEN; last.index() + 1];
@@ -299,10 +323,14 @@ impl Chain {
         chain.jump_offsets.push(0);
         chain.rest_offsets.push(0);
         for &square in &squares {
-            raw.clear();
-            raw_row(board, square, &outcomes, &bonus, &mut raw, &mut path);
-            // `raw` holds this row alone.
-            let r = 0;
+            let r = if keep {
+                found[square.index()] as usize
+            } else {
+                raw.clear();
+                raw_row(board, square, &outcomes, &bonus, &mut raw, &mut path);
+                // `raw` holds this row alone.
+                0
+            };
             let mut sum = 0.0;
             let mut rolls = 0.0;
             for &(end, p, w) in raw.ends(r) {
@@ -1001,6 +1029,29 @@ mod tests {
 
     fn board(json: &str) -> Board {
         Board::from_json_str(json).expect("valid test board")
+    }
+
+    /// Keeping the search's rows (small boards) and building each row
+    /// again (large ones) make the same chain, entry for entry.
+    #[test]
+    fn kept_and_rebuilt_rows_make_the_same_chain() {
+        let boards = [
+            Board::builtin_default(),
+            board(
+                r#"{"squares": 40, "ladders": [[3, 20], [20, 33]], "snakes": [[38, 2]],
+                    "rules": {"chains": "follow", "overshoot": "bounce",
+                              "extra_turn": {"on": 6, "max_extra": 2}}}"#,
+            ),
+            board(
+                r#"{"squares": 30, "snakes": [[29, 1]], "rules": {"entry": "six",
+                    "dice": {"weights": [1, 2, 3]}, "extra_turn": {"on": 3, "forfeit_after": 3}}}"#,
+            ),
+        ];
+        for b in &boards {
+            let kept = Chain::compile_keeping(b, true).unwrap();
+            let rebuilt = Chain::compile_keeping(b, false).unwrap();
+            assert!(kept == rebuilt, "{:?}", b.name());
+        }
     }
 
     #[test]

@@ -291,7 +291,8 @@ impl Limits {
 /// and 64 per square (44 of the chain's per-state arrays, 4 for the
 /// square's state number while compiling, and the discovery's flags and
 /// order). Measured: 2.9 GB at the peak for a board of ten million
-/// squares and 20,000 jumps, estimated at 3.7 GiB.
+/// squares and 20,000 jumps, estimated at 3.7 GiB. Boards below
+/// `KEEP_ROWS_BELOW` squares keep the search's rows too: twice that.
 pub fn chain_bytes(board: &Board) -> u64 {
     let rules = board.rules();
     let totals = rules.dice().outcomes().len() as u64;
@@ -315,9 +316,16 @@ pub fn chain_bytes(board: &Board) -> u64 {
         }
     };
     let squares = u64::from(board.last().get()) + 1;
-    squares
+    let rows = squares
         .saturating_mul(64)
-        .saturating_add(squares.saturating_mul(totals * layers).saturating_mul(56))
+        .saturating_add(squares.saturating_mul(totals * layers).saturating_mul(56));
+    // A small board's search keeps its rows beside the chain
+    // (`KEEP_ROWS_BELOW`): the same again.
+    if board.last().index() < crate::markov::chain::KEEP_ROWS_BELOW {
+        rows.saturating_mul(2)
+    } else {
+        rows
+    }
 }
 
 /// The bytes a compiled chain holds (about 48 per entry, 64 per state).
