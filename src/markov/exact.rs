@@ -192,7 +192,7 @@ pub fn mean_turns_within(
 ///
 /// # Formula
 /// With `A = I − Q`, the mean solves `A·m₁ = 1` and the second moment
-/// `A·m₂ = 1 + 2·Q·m₁` (MATH.md §2). Both are one block-triangular system
+/// `A·m₂ = 1 + 2·Q·m₁` (docs/figures.md §2). Both are one block-triangular system
 /// of 2n unknowns, `[A 0; −2Q A]·[m₁; m₂] = [1; 1]`, eliminated fraction-free
 /// like the mean's ([`mean_turns_within`]) with the start's `m₂` last; the
 /// variance is `m₂ − m₁²`. The work is [`elimination_work`] of n and of 2n
@@ -410,7 +410,7 @@ pub fn pmf(board: &Board, chain: &Chain, terms: usize) -> Result<Vec<BigRational
 
 /// The exact variance of the turns from the start, by rational Gaussian
 /// elimination of `(I − Q)·m₁ = 1` and `(I − Q)·m₂ = 1 + 2·Q·m₁`
-/// (MATH.md §2): `Var = m₂ − m₁²` at the start. Meant for small chains
+/// (docs/figures.md §2): `Var = m₂ − m₁²` at the start. Meant for small chains
 /// (tests and exact checks): the work is cubic in the states.
 ///
 /// # Errors

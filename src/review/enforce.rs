@@ -207,7 +207,7 @@ mod tests {
         v.iter().map(|v| v.kind).collect()
     }
 
-    /// The built-in board's mean is 39.5984 (MATH.md): above 30, below 45.
+    /// The built-in board's mean is 39.5984 (docs/figures.md §12): above 30, below 45.
     #[test]
     fn mean_turns_thresholds_on_the_built_in_board() {
         let (board, spec) = builtin();

@@ -27,7 +27,7 @@ fn stdout(out: &Output) -> String {
 const OLD: &str = "boards/milton-bradley.json";
 const NEW: &str = "boards/althoen-1993.json";
 
-/// The means are MATH.md's (39.5984 and 39.2251, published figures the
+/// The means are docs/figures.md §12's (39.5984 and 39.2251, published figures the
 /// analysis tests pin); the chute 48→26 is moved to 47→26.
 #[test]
 fn milton_bradley_against_althoen() {

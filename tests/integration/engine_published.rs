@@ -65,7 +65,7 @@ fn mean_rolls_to_finish(board: Board, seed_base: u64) -> (f64, f64) {
 
 #[test]
 fn mean_game_length_matches_the_classic_board() {
-    // Chute 48→26, exact finish: E[T] ≈ 39.5984 (MATH.md §8).
+    // Chute 48→26, exact finish: E[T] ≈ 39.5984 (docs/figures.md §12).
     let (mean, se) = mean_rolls_to_finish(Board::builtin_default(), 0);
     assert!(
         (mean - 39.5984).abs() < SIGMAS * se,
