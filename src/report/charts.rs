@@ -160,7 +160,7 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
     // On a narrow drawing the legend sits in a band above the bars and the
     // cumulative curve, which both stop at 1/headroom of the height.
     let narrow = size.width < 500;
-    let headroom = if narrow { 1.8 } else { 1.12 };
+    let headroom = if narrow { 2.5 } else { 1.12 };
     let top = bars
         .iter()
         .map(|b| b.2)
