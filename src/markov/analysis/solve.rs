@@ -464,6 +464,18 @@ fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
 /// building the whole `Q` first: a chain of ten million states saves the
 /// 800 MB of a second copy.
 fn chain_split(chain: &Chain) -> (Csr, Vec<f64>) {
+    chain_rows(chain, true)
+}
+
+/// `Q` of a chain as a `Csr` (the finish column left out).
+pub fn chain_csr(chain: &Chain) -> Csr {
+    chain_rows(chain, false).0
+}
+
+/// `Q` of a chain in compressed rows, the finish column left out; with
+/// `split`, its diagonal is left out too and returned beside it (else the
+/// second vector is all zeros).
+fn chain_rows(chain: &Chain, split: bool) -> (Csr, Vec<f64>) {
     let n = chain.len();
     let mut stay = vec![0.0; n];
     let mut row_ptr = Vec::with_capacity(n + 1);
@@ -475,7 +487,7 @@ fn chain_split(chain: &Chain) -> (Csr, Vec<f64>) {
     for (s, d) in stay.iter_mut().enumerate() {
         for k in offsets[s]..offsets[s + 1] {
             if let Target::State(t) = targets[k] {
-                if t.get() == s {
+                if split && t.get() == s {
                     *d += probabilities[k];
                 } else {
                     cols.push(t.get() as u32);
@@ -485,29 +497,8 @@ fn chain_split(chain: &Chain) -> (Csr, Vec<f64>) {
         }
         row_ptr.push(cols.len());
     }
-    (Csr::from_valid_parts(n, row_ptr, cols, vals), stay)
-}
-
-/// `Q` of a chain as a `Csr` (the finish column left out).
-pub fn chain_csr(chain: &Chain) -> Csr {
-    let n = chain.len();
-    let mut row_ptr = Vec::with_capacity(n + 1);
-    let mut cols = Vec::with_capacity(chain.entries());
-    let mut vals = Vec::with_capacity(chain.entries());
-    row_ptr.push(0);
-    let offsets = chain.row_offsets();
-    let (targets, probabilities) = (chain.targets(), chain.probabilities());
-    for s in 0..n {
-        for k in offsets[s]..offsets[s + 1] {
-            if let Target::State(t) = targets[k] {
-                cols.push(t.get() as u32);
-                vals.push(probabilities[k]);
-            }
-        }
-        row_ptr.push(cols.len());
-    }
     // Columns are state indices below n and probabilities are finite.
-    Csr::from_valid_parts(n, row_ptr, cols, vals)
+    (Csr::from_valid_parts(n, row_ptr, cols, vals), stay)
 }
 
 #[cfg(test)]
