@@ -33,7 +33,7 @@
 
 use super::{Base, Dense, RowEnd, Update};
 use crate::Jump;
-use crate::markov::analysis::distribution::{FIRST_DECAY_CHECK, test_decay};
+use crate::markov::analysis::distribution::{FIRST_DECAY_CHECK, next_decay_check, test_decay};
 use crate::markov::tolerance;
 use rayon::prelude::*;
 
@@ -261,7 +261,13 @@ fn lanes_advantage(d: &Dense, patches: &[&Patch]) -> [f64; LANES] {
             kept = Some((turn, next.clone()));
             block = [0.0; LANES];
             block_top = [0.0; LANES];
-            check *= 2;
+            // The lanes share their tests: spaced for the slowest of those
+            // still running.
+            check = (0..patches.len())
+                .filter(|&l| !done[l])
+                .map(|l| next_decay_check(turn, &survival[l]))
+                .max()
+                .unwrap_or(2 * turn);
         }
         std::mem::swap(&mut pi, &mut next);
         if done.iter().all(|&x| x) {
