@@ -381,15 +381,23 @@ fn extend_geometric(pmf: &mut Vec<f64>, survival: &mut Vec<f64>, t: usize, m: us
     let more = more.min(tolerance::MAX_DISTRIBUTION_TURNS.saturating_sub(pmf.len()));
     pmf.reserve_exact(more);
     survival.reserve_exact(more);
+    // Rʲ for the span j a term falls in, computed once per span.
+    let mut scale = (0, 1.0);
+    let mut power = |j: usize| {
+        if scale.0 != j {
+            scale = (j, (j as f64 * log_block).exp());
+        }
+        scale.1
+    };
     let mut tau = pmf.len() + 1;
     while *survival.last().expect("survival starts at 1") >= tolerance::TAIL
         && pmf.len() < tolerance::MAX_DISTRIBUTION_TURNS
     {
         // P(T = τ) = π_{τ−1}·R, and P(T > τ).
         let (j, i) = ((tau - 1 - t) / m, (tau - 1 - t) % m);
-        pmf.push(pmf[t + i] * (j as f64 * log_block).exp());
+        pmf.push(pmf[t + i] * power(j));
         let (j, i) = ((tau - t) / m, (tau - t) % m);
-        survival.push(survival[t + i] * (j as f64 * log_block).exp());
+        survival.push(survival[t + i] * power(j));
         tau += 1;
     }
 }

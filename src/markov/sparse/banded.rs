@@ -16,6 +16,10 @@ use super::Csr;
 /// indices it saves.
 const DENSE_DIAGONAL_FILL: f64 = 0.25;
 
+/// Diagonals within this distance of the main one are counted in an
+/// array when splitting: a die's moves, and most of a turn's.
+const NEAR: usize = 64;
+
 /// `Q` split into dense diagonals and a sparse remainder.
 #[derive(Clone, Debug)]
 pub struct Banded {
@@ -43,15 +47,26 @@ impl Banded {
         n: usize,
         row: impl Fn(usize) -> I,
     ) -> Banded {
-        let mut counts: std::collections::HashMap<i64, usize> = Default::default();
+        // Entries per diagonal: near ones (most of them) in an array, far
+        // ones, rarely dense, in a map.
+        let mut near = [0usize; 2 * NEAR + 1];
+        let mut far: std::collections::HashMap<i64, usize> = Default::default();
         for i in 0..n {
             for (j, _) in row(i) {
-                *counts.entry(j as i64 - i as i64).or_default() += 1;
+                let d = j as i64 - i as i64;
+                match usize::try_from(d + NEAR as i64) {
+                    Ok(k) if k <= 2 * NEAR => near[k] += 1,
+                    _ => *far.entry(d).or_default() += 1,
+                }
             }
         }
+        let counts = near
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| (k as i64 - NEAR as i64, c))
+            .chain(far);
         let mut dense: Vec<i64> = counts
-            .into_iter()
-            .filter(|&(_, c)| c as f64 >= DENSE_DIAGONAL_FILL * n as f64)
+            .filter(|&(_, c)| c > 0 && c as f64 >= DENSE_DIAGONAL_FILL * n as f64)
             .map(|(d, _)| d)
             .collect();
         dense.sort_unstable();
