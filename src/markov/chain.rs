@@ -146,11 +146,17 @@ pub struct Chain {
     row_offsets: Vec<usize>,
     targets: Vec<Target>,
     probabilities: Vec<f64>,
+    /// Each entry's rolls-weighted probability; empty when every turn is
+    /// one roll (no extra-turn rule), where it equals the probability.
     rolls: Vec<f64>,
     expected_rolls: Vec<f64>,
     expected_rolls_squared: Vec<f64>,
     jump_offsets: Vec<usize>,
     jump_uses: Vec<JumpUse>,
+    /// Rests of each state (as `row_offsets`); both empty when every turn
+    /// is one roll, where a turn rests only where it ends
+    /// ([`Chain::rests`] reads them from the row). On a board of ten
+    /// million squares the two copies would take 1.4 GB.
     rest_offsets: Vec<usize>,
     rests: Vec<Rest>,
     dropped: f64,
@@ -240,6 +246,7 @@ impl Chain {
     fn compile_keeping(board: &Board, keep: bool) -> Result<Chain, ChainError> {
         let last = board.last();
         let start = board.rules().start();
+        let one_roll = board.rules().extra_turn().is_none();
         let outcomes = float_outcomes(board);
         let bonus = Bonus::over(board, &outcomes);
         let mut path = TurnPath {
@@ -307,12 +314,12 @@ impl Chain {
             row_offsets: Vec::with_capacity(n + 1),
             targets: Vec::with_capacity(ends),
             probabilities: Vec::with_capacity(ends),
-            rolls: Vec::with_capacity(ends),
+            rolls: Vec::with_capacity(if one_roll { 0 } else { ends }),
             expected_rolls: Vec::with_capacity(n),
             expected_rolls_squared: Vec::with_capacity(n),
             jump_offsets: Vec::with_capacity(n + 1),
             jump_uses: Vec::with_capacity(jumps),
-            rest_offsets: Vec::with_capacity(n + 1),
+            rest_offsets: Vec::with_capacity(if one_roll { 0 } else { n + 1 }),
             rests: Vec::with_capacity(rests),
             dropped: 0.0,
             cut: false,
@@ -321,7 +328,9 @@ impl Chain {
         };
         chain.row_offsets.push(0);
         chain.jump_offsets.push(0);
-        chain.rest_offsets.push(0);
+        if !one_roll {
+            chain.rest_offsets.push(0);
+        }
         for &square in &squares {
             let r = if keep {
                 found[square.index()] as usize
@@ -336,7 +345,9 @@ impl Chain {
             for &(end, p, w) in raw.ends(r) {
                 chain.targets.push(target(end));
                 chain.probabilities.push(p);
-                chain.rolls.push(w);
+                if !one_roll {
+                    chain.rolls.push(w);
+                }
                 sum += p;
                 rolls += w;
             }
@@ -352,12 +363,14 @@ impl Chain {
                     .map(|&(jump, expected)| JumpUse { jump, expected }),
             );
             chain.jump_offsets.push(chain.jump_uses.len());
-            chain.rests.extend(
-                raw.rests(r)
-                    .iter()
-                    .map(|&(square, expected)| Rest { square, expected }),
-            );
-            chain.rest_offsets.push(chain.rests.len());
+            if !one_roll {
+                chain.rests.extend(
+                    raw.rests(r)
+                        .iter()
+                        .map(|&(square, expected)| Rest { square, expected }),
+                );
+                chain.rest_offsets.push(chain.rests.len());
+            }
             if let Some(dropped) = raw.dropped[r] {
                 chain.dropped = chain.dropped.max(dropped);
                 chain.cut = true;
@@ -424,7 +437,7 @@ impl Chain {
         range.map(|k| Transition {
             to: self.targets[k],
             probability: self.probabilities[k],
-            rolls: self.rolls[k],
+            rolls: self.rolls.get(k).copied().unwrap_or(self.probabilities[k]),
         })
     }
 
@@ -477,8 +490,43 @@ impl Chain {
     /// increasing; squares the turn cannot rest on are left out. The finish
     /// is never listed. Without extra rolls it is the turn's end square with
     /// its probability; with them, mid-turn rests count too.
-    pub fn rests(&self, state: StateIndex) -> &[Rest] {
-        &self.rests[self.rest_offsets[state.get()]..self.rest_offsets[state.get() + 1]]
+    pub fn rests(&self, state: StateIndex) -> impl Iterator<Item = Rest> + '_ {
+        let s = state.get();
+        let (stored, ends) = if self.rest_offsets.is_empty() {
+            // One roll a turn: the rests are the row's ends but the finish.
+            (&[][..], self.row_offsets[s]..self.row_offsets[s + 1])
+        } else {
+            (
+                &self.rests[self.rest_offsets[s]..self.rest_offsets[s + 1]],
+                0..0,
+            )
+        };
+        let from_row = ends.filter_map(move |k| match self.targets[k] {
+            Target::State(e) => Some(Rest {
+                square: self.squares[e.get()],
+                expected: self.probabilities[k],
+            }),
+            Target::Finish => None,
+        });
+        stored.iter().copied().chain(from_row)
+    }
+
+    /// The bytes this chain holds in its arrays (as allocated).
+    pub fn held_bytes(&self) -> u64 {
+        fn bytes<T>(v: &Vec<T>) -> u64 {
+            (v.capacity() * std::mem::size_of::<T>()) as u64
+        }
+        bytes(&self.squares)
+            + bytes(&self.row_offsets)
+            + bytes(&self.targets)
+            + bytes(&self.probabilities)
+            + bytes(&self.rolls)
+            + bytes(&self.expected_rolls)
+            + bytes(&self.expected_rolls_squared)
+            + bytes(&self.jump_offsets)
+            + bytes(&self.jump_uses)
+            + bytes(&self.rest_offsets)
+            + bytes(&self.rests)
     }
 
     /// The largest probability left out of any row because a turn's bonus
@@ -888,6 +936,9 @@ fn raw_row(
     path: &mut TurnPath<f64>,
 ) {
     let last = board.last();
+    // With one roll a turn the rests are the ends, and the chain reads them
+    // from its rows.
+    let one_roll = board.rules().extra_turn().is_none();
     let [ends, jumps, rests] = *rows.starts.last().expect("starts has a sentinel");
     let mut rolls_squared = 0.0;
     turn_rolls(
@@ -904,7 +955,7 @@ fn raw_row(
                 rows.jumps
                     .extend(board.chain_from(first).map(|j| (j as u32, mass * m.mass)));
             }
-            if walk.end != last {
+            if walk.end != last && !one_roll {
                 rows.rests.push((walk.end, mass * m.mass));
             }
             if !extra_roll {
@@ -1113,8 +1164,10 @@ mod tests {
         assert!((chain.expected_rolls_squared(s0) - 6.0).abs() < 1e-14);
         // Mid-turn rests on 2: it is reached after the first 2 (1/2) and after
         // each stay (1/4 + 1/8 + …), so 1/2 · 1/(1 − 1/2) = 1.
-        let rests = chain.rests(s0);
-        let on2 = rests.iter().find(|r| r.square == Square::new(2)).unwrap();
+        let on2 = chain
+            .rests(s0)
+            .find(|r| r.square == Square::new(2))
+            .unwrap();
         assert!((on2.expected - 1.0).abs() < 1e-15);
         // A turn from 0 never ends on 2, but one from 1 does (a roll of 1).
         assert_eq!(chain.len(), 3);

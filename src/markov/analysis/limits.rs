@@ -286,13 +286,18 @@ impl Limits {
 /// a path of bonus rolls that comes back to a square is summed in closed
 /// form; always at most the `L` at which `p(on)^L` leaves the normal range
 /// of `f64`, where the compiler stops following it); each roll of each
-/// total gives at most one kernel entry (24 bytes: its target, probability
-/// and rolls), one rest (16) and a jump use (16), so 56 bytes per entry;
+/// total gives at most one kernel entry (16 bytes: its target and
+/// probability) and, with extra rolls, the entry's rolls (8), one rest (16)
+/// and a jump use (16): 56 bytes per entry. With one roll a turn the chain
+/// reads rests from its rows and holds no rolls, and jump uses (16 bytes)
+/// come only from the rolls that land on a jump's start: 16 bytes per
+/// entry plus those;
 /// and 64 per square (44 of the chain's per-state arrays, 4 for the
 /// square's state number while compiling, and the discovery's flags and
-/// order). Measured: 2.9 GB at the peak for a board of ten million
-/// squares and 20,000 jumps, estimated at 3.7 GiB. Boards below
-/// `KEEP_ROWS_BELOW` squares keep the search's rows too: twice that.
+/// order). Measured on a board of ten million squares and 20,000 jumps:
+/// 2.9 GB at the peak when rests and rolls were held for every entry
+/// (estimated at 3.7 GiB then). Boards below `KEEP_ROWS_BELOW` squares keep
+/// the search's rows too: twice that.
 pub fn chain_bytes(board: &Board) -> u64 {
     let rules = board.rules();
     let totals = rules.dice().outcomes().len() as u64;
@@ -316,9 +321,27 @@ pub fn chain_bytes(board: &Board) -> u64 {
         }
     };
     let squares = u64::from(board.last().get()) + 1;
-    let rows = squares
-        .saturating_mul(64)
-        .saturating_add(squares.saturating_mul(totals * layers).saturating_mul(56));
+    let entries = squares.saturating_mul(totals * layers);
+    let entry_bytes = if rules.extra_turn().is_none() {
+        // One roll a turn: a jump is taken by rolls landing on its start,
+        // from at most `totals` squares before it or bouncing back from
+        // beyond; with chains followed, each takes at most every jump.
+        let jumps = board.jumps().len() as u64;
+        let chained = match rules.chains() {
+            crate::Chains::Forbid => 1,
+            crate::Chains::Follow => jumps,
+        };
+        let uses = (2 * totals)
+            .saturating_mul(jumps)
+            .saturating_mul(chained)
+            .min(entries);
+        entries
+            .saturating_mul(16)
+            .saturating_add(uses.saturating_mul(16))
+    } else {
+        entries.saturating_mul(56)
+    };
+    let rows = squares.saturating_mul(64).saturating_add(entry_bytes);
     // A small board's search keeps its rows beside the chain
     // (`KEEP_ROWS_BELOW`): the same again.
     if board.last().index() < crate::markov::chain::KEEP_ROWS_BELOW {
@@ -328,9 +351,9 @@ pub fn chain_bytes(board: &Board) -> u64 {
     }
 }
 
-/// The bytes a compiled chain holds (about 48 per entry, 64 per state).
+/// The bytes a compiled chain holds ([`Chain::held_bytes`]).
 pub fn held_bytes(chain: &Chain) -> u64 {
-    chain.len() as u64 * 64 + chain.entries() as u64 * 48
+    chain.held_bytes()
 }
 
 /// The bytes the length distribution holds beside the chain and the

@@ -4,7 +4,6 @@
 use crate::Square;
 use crate::markov::chain::Chain;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// The figures of one square, from the start.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
@@ -34,15 +33,24 @@ pub fn figures_with_diagonal(
     turns: &[f64],
     diagonal: Option<&[f64]>,
 ) -> Vec<SquareFigures> {
-    let mut rests: BTreeMap<Square, f64> = chain.squares().iter().map(|&s| (s, 0.0)).collect();
+    // By square: the states' squares are listed, and any other square a
+    // turn rests on mid-turn.
+    let size = chain.finish().index();
+    let mut rests = vec![0.0; size];
+    let mut listed = vec![false; size];
+    for s in chain.squares() {
+        listed[s.index()] = true;
+    }
     for s in chain.states() {
         for rest in chain.rests(s) {
-            *rests.entry(rest.square).or_insert(0.0) += visits[s.get()] * rest.expected;
+            listed[rest.square.index()] = true;
+            rests[rest.square.index()] += visits[s.get()] * rest.expected;
         }
     }
     let start = chain.start();
-    rests
-        .into_iter()
+    (0..size)
+        .filter(|&i| listed[i])
+        .map(|i| (Square::new(i as u32), rests[i]))
         .map(|(square, expected_rests)| {
             let state = chain.state_of(square);
             let rest_probability = match (state, diagonal) {
