@@ -21,5 +21,6 @@ pub const MAX_TOTALS: u32 = 10_000;
 pub const MAX_PLAYERS: usize = 100;
 
 /// Most moves (squares × totals) the reachability check will enumerate.
-/// Each costs 8 bytes of edge list, so the check stays under about 1 GB.
+/// Each costs 4 bytes of reversed moves (plus 13 bytes a square), so the
+/// check stays under about 500 MB.
 pub const MAX_MOVES_TO_CHECK: u64 = 120_000_000;

@@ -279,12 +279,11 @@ pub(crate) fn trapped_squares(board: &Board) -> Result<Vec<u32>, Problem> {
         });
     }
     let size = n as usize + 1;
-    // Forward search from the start, recording each edge once in reverse
-    // (compressed rows) so the backward search from the finish is linear.
+    // Forward search from the start, counting each square's incoming moves.
     let mut reached = vec![false; size];
+    let mut incoming = vec![0u32; size + 1];
     let mut stack = vec![board.rules().start()];
     reached[board.rules().start().index()] = true;
-    let mut edges: Vec<(u32, u32)> = Vec::new();
     while let Some(s) = stack.pop() {
         if s == board.last() {
             continue;
@@ -292,7 +291,7 @@ pub(crate) fn trapped_squares(board: &Board) -> Result<Vec<u32>, Problem> {
         for &r in &rolls {
             let to = board.walk(s, r).end;
             if to != s {
-                edges.push((to.get(), s.get()));
+                incoming[to.index() + 1] += 1;
             }
             if !reached[to.index()] {
                 reached[to.index()] = true;
@@ -304,18 +303,33 @@ pub(crate) fn trapped_squares(board: &Board) -> Result<Vec<u32>, Problem> {
         // Nothing reachable finishes: every reached square is trapped.
         return Ok((0..=n).filter(|&s| reached[s as usize] && s != n).collect());
     }
-    edges.sort_unstable();
-    edges.dedup();
+    // The moves again, reversed into compressed rows (a counting sort: no
+    // list of pairs to sort, 4 bytes a move), so that the backward search
+    // from the finish is linear.
+    for i in 0..size {
+        incoming[i + 1] += incoming[i];
+    }
+    let mut from = vec![0u32; incoming[size] as usize];
+    let mut next = incoming.clone();
+    for s in (0..n).filter(|&s| reached[s as usize]) {
+        for &r in &rolls {
+            let to = board.walk(Square::new(s), r).end;
+            if to.get() != s {
+                from[next[to.index()] as usize] = s;
+                next[to.index()] += 1;
+            }
+        }
+    }
+    drop(next);
     let mut finishes = vec![false; size];
     finishes[n as usize] = true;
     let mut stack = vec![n];
     while let Some(s) = stack.pop() {
-        let lo = edges.partition_point(|e| e.0 < s);
-        let hi = edges.partition_point(|e| e.0 <= s);
-        for &(_, from) in &edges[lo..hi] {
-            if !finishes[from as usize] {
-                finishes[from as usize] = true;
-                stack.push(from);
+        let edges = &from[incoming[s as usize] as usize..incoming[s as usize + 1] as usize];
+        for &f in edges {
+            if !finishes[f as usize] {
+                finishes[f as usize] = true;
+                stack.push(f);
             }
         }
     }
