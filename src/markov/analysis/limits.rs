@@ -407,3 +407,38 @@ pub fn distribution(chain: &Chain, max_turns: usize) -> Distribution {
         crate::markov::sparse::dot(pi, &finish)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::{Layout, generate};
+
+    /// The compile estimate is checked against the limit before anything is
+    /// built, so it must bound what the chain then holds: on every board of
+    /// `boards/` (one roll, extra turns, three-sixes forfeits, follow
+    /// chains, two dice), and on generated boards large enough to build
+    /// their rows twice (past `KEEP_ROWS_BELOW`) rather than keep them.
+    #[test]
+    fn the_compile_estimate_bounds_the_chain() {
+        let mut boards: Vec<Board> =
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/boards"))
+                .unwrap()
+                .map(|e| {
+                    Board::from_json_slice(&std::fs::read(e.unwrap().path()).unwrap()).unwrap()
+                })
+                .collect();
+        for (squares, seed) in [(1_000, 1), (100_000, 2)] {
+            boards.push(generate(&Layout::new(squares, 20, 20, crate::Seed::new(seed))).unwrap());
+        }
+        assert!(boards.len() > 10);
+        for board in &boards {
+            let chain = Chain::compile(board).unwrap();
+            let (estimate, held) = (chain_bytes(board), chain.held_bytes());
+            assert!(
+                estimate >= held,
+                "{} squares: estimate {estimate} < held {held}",
+                board.last().get()
+            );
+        }
+    }
+}
