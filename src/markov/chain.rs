@@ -195,13 +195,19 @@ struct RawRows {
 }
 
 impl RawRows {
-    /// Room for about `entries` ends and rests.
-    fn with_capacity(entries: usize) -> RawRows {
+    /// Room for about `rows` rows of `entries` ends and rests in all
+    /// (`rests` of them when rests are kept), and `jumps` jump uses.
+    fn with_capacity(rows: usize, entries: usize, rests: usize, jumps: usize) -> RawRows {
+        let mut starts = Vec::with_capacity(rows + 1);
+        starts.push([0; 3]);
         RawRows {
             ends: Vec::with_capacity(entries),
-            rests: Vec::with_capacity(entries),
-            starts: vec![[0; 3]],
-            ..RawRows::default()
+            jumps: Vec::with_capacity(jumps),
+            rests: Vec::with_capacity(rests),
+            starts,
+            rolls_squared: Vec::with_capacity(rows),
+            dropped: Vec::with_capacity(rows),
+            steps: Vec::with_capacity(rows),
         }
     }
 
@@ -263,15 +269,19 @@ impl Chain {
         // most of its compile, and the copy is a few megabytes):
         // `found[square]` is then the square's row in `raw`.
         const UNSEEN: u32 = u32::MAX;
-        let mut raw = RawRows::with_capacity(if keep {
+        let mut raw = if keep {
             // Most boards reach nearly every square; the cap keeps a board
             // of many dice totals from reserving more than it will use.
-            ((last.index() + 1) * outcomes.len()).min(1 << 20)
+            let entries = ((last.index() + 1) * outcomes.len()).min(1 << 20);
+            let jumps = board.jumps().len() * outcomes.len();
+            let rows = last.index() + 1;
+            RawRows::with_capacity(rows, entries, if one_roll { 0 } else { entries }, jumps)
         } else {
-            64
-        });
+            RawRows::with_capacity(1, 64, 64, 64)
+        };
         let mut found = vec![UNSEEN; last.index() + 1];
-        let mut order: Vec<Square> = vec![start];
+        let mut order: Vec<Square> = Vec::with_capacity(last.index() + 1);
+        order.push(start);
         found[start.index()] = 0;
         let mut next = 0;
         let (mut ends, mut jumps, mut rests) = (0, 0, 0);
