@@ -97,11 +97,7 @@ impl Gth {
     ///
     /// # Panics
     /// If `qt` is not square or `finish` has another length.
-    pub fn from_transposed(
-        qt: DMatrix<f64>,
-        finish: Vec<f64>,
-        min_pivot: f64,
-    ) -> Result<Gth, f64> {
+    pub fn from_transposed(qt: DMatrix<f64>, finish: Vec<f64>, min_pivot: f64) -> Result<Gth, f64> {
         if qt.nrows() >= BLOCKED_MIN_STATES {
             Self::from_transposed_blocked(qt, finish, min_pivot, PANEL)
         } else {
@@ -190,13 +186,8 @@ impl Gth {
             let (done, trailing) = a.as_mut_slice().split_at_mut(k1 * n);
             let done: &[f64] = done;
             // f(k, j) for the panel's k and j ≥ k1, as a (j, k) block.
-            let upper = nalgebra::DMatrixView::from_slice_with_strides(
-                &done[k0 * n + k1..],
-                rest,
-                b,
-                1,
-                n,
-            );
+            let upper =
+                nalgebra::DMatrixView::from_slice_with_strides(&done[k0 * n + k1..], rest, b, 1, n);
             let (finish_done, finish_trailing) = finish.split_at_mut(k1);
             let finish_panel = &finish_done[k0..];
             trailing
@@ -449,7 +440,9 @@ mod tests {
             let leak = leaks[rng.random_range(0..leaks.len())];
             let total: f64 = q.row(i).sum();
             if total > 0.0 {
-                q.row_mut(i).iter_mut().for_each(|v| *v *= (1.0 - leak) / total);
+                q.row_mut(i)
+                    .iter_mut()
+                    .for_each(|v| *v *= (1.0 - leak) / total);
                 finish[i] = leak;
             } else {
                 finish[i] = 1.0;
