@@ -17,6 +17,14 @@
 //! variance's second solve, a row of N), is accurate to a few ulps relative
 //! to itself however ill-conditioned the chain (docs/figures.md §2a).
 //!
+//! # Blocks
+//! From [`BLOCKED_MIN_STATES`] states on, the elimination runs a panel of
+//! pivots at a time and updates the trailing matrix by matrix products of
+//! non-negative terms (nalgebra's `gemm`), split into blocks of a fixed
+//! number of rows so that every digit is the same on any number of
+//! threads: the same algorithm with its sums in another order
+//! (docs/sparse-solver.md §2).
+//!
 //! # Storage
 //! One `n × n` matrix `f`: on and above the diagonal, `U` (the pivot `d(k)`
 //! on the diagonal, the magnitude `q(k, j)` above it, the entry of `U` being

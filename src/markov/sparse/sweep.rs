@@ -14,9 +14,12 @@
 //! ```
 //!
 //! which is small (about one state per snake) and factored densely without
-//! subtraction ([`Gth`], docs/figures.md §2a). Building `S` costs one sweep per state of `J`, each only as
-//! far up as that column's last entry; every later solve costs two sweeps
-//! and one dense `|J|`-solve.
+//! subtraction ([`Gth`], docs/figures.md §2a; in blocks from 128 states).
+//! Building `S` costs one sweep per state of `J`, each only as far up as
+//! that column's last entry, and on a long board each sweep crosses plain
+//! stretches of the track with one small matrix product apiece
+//! ([`super::stretch`]); every later solve costs two sweeps and one dense
+//! `|J|`-solve.
 //!
 //! Measured against the `faer` crate's sparse LU (0.24, COLAMD ordering,
 //! partial pivoting) on the same random one-die boards in one session of
