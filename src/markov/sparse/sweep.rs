@@ -1136,6 +1136,29 @@ mod tests {
         }
     }
 
+    /// The sweeps over sites run in parallel on a board this size, and
+    /// give the same digits on one thread: each column is the same sums
+    /// whichever thread sweeps it and whatever columns go with it.
+    #[test]
+    fn stretched_sweeps_have_the_same_digits_on_one_thread() {
+        let board = long_board(30_000, 60, "{}", 9);
+        let chain = crate::markov::chain::Chain::compile(&board).unwrap();
+        let q = crate::markov::analysis::solve::chain_csr(&chain);
+        let solver = SweepSolver::new(&q).unwrap();
+        let sweep = solver.site_sweep(&solver.layout());
+        assert!(
+            solver.back_targets() * sweep.stretches.sites() >= PARALLEL_SCHUR_WORK,
+            "the sweeps run in parallel"
+        );
+        let two = solver.q_jf_w_by_site(&sweep);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| solver.q_jf_w_by_site(&sweep));
+        assert_eq!(one, two);
+    }
+
     /// Where no row is plain (random probabilities on every row), there are
     /// no stretches and the sweep is the plain one.
     #[test]
