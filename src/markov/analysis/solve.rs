@@ -257,7 +257,7 @@ impl Solver {
     }
 
     /// What [`Solver::new`] will cost on `chain`: linear in the chain's size,
-    /// and allocates five bytes per state (never a copy of its kernel).
+    /// and allocates seven bytes per state (never a copy of its kernel).
     pub fn estimate(chain: &Chain) -> Estimate {
         match Self::method_for(chain.len()) {
             Method::Dense => Estimate::dense(chain.len()),

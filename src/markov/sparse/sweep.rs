@@ -86,8 +86,9 @@ pub struct Plan {
     pub entries: usize,
     /// `|J|`: states that some later state moves back to.
     pub back_targets: usize,
-    /// Bytes the factorisation holds (with both dense factors of `S`, and a
-    /// work vector per thread while it is built).
+    /// Bytes the factorisation holds (with the dense factors of `S`, and
+    /// the column sweeps that build it: their work vectors per thread,
+    /// and their stretches when they skip any).
     pub factor_bytes: u64,
     /// Multiply-adds to build and factor `S`.
     pub factor_work: f64,
