@@ -15,11 +15,12 @@
 //!   `generate --squares 10000000 --snakes 10000 --ladders 10000 --seed 1`)
 //!   and estimating its factorisation (what an analysis does before it
 //!   refuses past `--max-memory`); and the mean and variance of 10,000,000
-//!   squares with 100 snakes and 100 ladders. The mean and variance of the
-//!   20,000-jump board take far longer than a benchmark can repeat
-//!   (README, "Large boards"). Skip this group with
-//!   `cargo bench --bench sparse -- --skip 'ten million'`: it takes a few
-//!   minutes and up to 4 GB.
+//!   squares with 100 snakes and 100 ladders and with 10,000 of each (the
+//!   latter about half a minute an iteration, since the column sweeps skip
+//!   plain stretches and S is eliminated in blocks: docs/sparse-solver.md
+//!   §8). Skip this group with
+//!   `cargo bench --bench sparse -- --skip 'ten million'`: it takes about
+//!   ten minutes and up to 5 GB.
 //!
 //! Run with `cargo bench --bench sparse`; timings on a shared machine are
 //! noisy, so compare ratios within one run.
@@ -133,6 +134,16 @@ fn move_table_pass(chain: &Chain) -> impl FnMut() -> f64 {
     }
 }
 
+/// Factor `chain` and solve for the mean and the variance of the game's
+/// length from its start (two solves).
+fn mean_and_variance(chain: &Chain) -> (f64, f64) {
+    let solver = Solver::new(chain).unwrap();
+    let t = solver.expected_turns();
+    let nt = solver.solve(&t);
+    let s = chain.start().get();
+    (t[s], 2.0 * nt[s] - t[s] - t[s] * t[s])
+}
+
 fn ten_million(c: &mut Criterion) {
     const SQUARES: u32 = 10_000_000;
     let mut group = c.benchmark_group("ten million squares");
@@ -154,6 +165,11 @@ fn ten_million(c: &mut Criterion) {
     group.bench_function("estimate the factorisation, 20,000 jumps", |b| {
         b.iter(|| Solver::estimate(black_box(&chain)))
     });
+    // About half a minute an iteration: criterion's least sample (10) and
+    // its warm-up make this one function take about six minutes.
+    group.bench_function("mean and variance, 20,000 jumps", |b| {
+        b.iter(|| mean_and_variance(black_box(&chain)))
+    });
     drop(chain);
     let board = generate(&Layout::new(SQUARES, 100, 100, Seed::new(1))).unwrap();
     let chain = Chain::compile(&board).unwrap();
@@ -163,13 +179,7 @@ fn ten_million(c: &mut Criterion) {
     });
     drop(pass);
     group.bench_function("mean and variance, 200 jumps", |b| {
-        b.iter(|| {
-            let solver = Solver::new(black_box(&chain)).unwrap();
-            let t = solver.expected_turns();
-            let nt = solver.solve(&t);
-            let s = chain.start().get();
-            (t[s], 2.0 * nt[s] - t[s] - t[s] * t[s])
-        })
+        b.iter(|| mean_and_variance(black_box(&chain)))
     });
     group.finish();
 }

@@ -17,6 +17,14 @@
 //! variance's second solve, a row of N), is accurate to a few ulps relative
 //! to itself however ill-conditioned the chain (docs/figures.md §2a).
 //!
+//! # Blocks
+//! From [`BLOCKED_MIN_STATES`] states on, the elimination runs a panel of
+//! pivots at a time and updates the trailing matrix by matrix products of
+//! non-negative terms (nalgebra's `gemm`), split into blocks of a fixed
+//! number of rows so that every digit is the same on any number of
+//! threads: the same algorithm with its sums in another order
+//! (docs/sparse-solver.md §2).
+//!
 //! # Storage
 //! One `n × n` matrix `f`: on and above the diagonal, `U` (the pivot `d(k)`
 //! on the diagonal, the magnitude `q(k, j)` above it, the entry of `U` being
@@ -26,6 +34,52 @@
 //! solves run along nalgebra's contiguous columns.
 
 use nalgebra::DMatrix;
+
+/// States from which [`Gth::from_transposed`] eliminates a panel of
+/// [`PANEL`] pivots at a time. Below it the matrix fits a core's cache
+/// (128 states: 128 KiB), and the built-in board's handful of states keeps
+/// the plain loop.
+const BLOCKED_MIN_STATES: usize = 128;
+
+/// Pivots per panel of the blocked elimination: the inner dimension of its
+/// matrix products. Larger panels make the products more efficient and the
+/// panel's own row-by-row elimination (about `n²·PANEL` multiply-adds in
+/// all) more costly.
+const PANEL: usize = 64;
+
+/// Rows of the trailing matrix per task of the blocked elimination's
+/// update, fixed so that the split, and therefore every digit, is the same
+/// on any number of threads.
+const TRAILING_COLUMNS: usize = 256;
+
+/// Eliminates pivot `k` (of value `pivot`) from row `i > k` of the
+/// transposed factors `a` (`n × n`, column-major, column `i` holding row
+/// `i` of the logical `f`): `m = f(i, k)/pivot` is stored in place of
+/// `f(i, k)`, the chance of finishing from `i` gains `m·finish(k)`, and
+/// `f(i, j)` gains `m·f(k, j)` for every `j > k` but `i` (its diagonal,
+/// never read).
+fn eliminate_row(a: &mut [f64], n: usize, k: usize, i: usize, pivot: f64, finish: &mut [f64]) {
+    let to_k = a[i * n + k];
+    if to_k == 0.0 {
+        return;
+    }
+    let m = to_k / pivot;
+    a[i * n + k] = m;
+    finish[i] += m * finish[k];
+    // Column i gains m times column k below row k, but for its diagonal:
+    // two plain slices either side of it, so the loop compiles to vector
+    // instructions (the same sums as one loop over j ≠ i, element by
+    // element).
+    let (left, right) = a.split_at_mut(i * n);
+    let from = &left[k * n..][..n];
+    let to = &mut right[..n];
+    for (x, y) in to[k + 1..i].iter_mut().zip(&from[k + 1..i]) {
+        *x += m * y;
+    }
+    for (x, y) in to[i + 1..].iter_mut().zip(&from[i + 1..]) {
+        *x += m * y;
+    }
+}
 
 /// `I − Q` factored as `L·U` without pivoting or subtraction.
 #[derive(Clone, Debug)]
@@ -51,7 +105,19 @@ impl Gth {
     ///
     /// # Panics
     /// If `qt` is not square or `finish` has another length.
-    pub fn from_transposed(
+    pub fn from_transposed(qt: DMatrix<f64>, finish: Vec<f64>, min_pivot: f64) -> Result<Gth, f64> {
+        if qt.nrows() >= BLOCKED_MIN_STATES {
+            Self::from_transposed_blocked(qt, finish, min_pivot, PANEL)
+        } else {
+            Self::from_transposed_unblocked(qt, finish, min_pivot)
+        }
+    }
+
+    /// [`Gth::from_transposed`] one pivot at a time: each pivot updates
+    /// the whole trailing matrix, which streams it from memory once per
+    /// pivot. Used below [`BLOCKED_MIN_STATES`], where that matrix is in
+    /// cache anyway.
+    fn from_transposed_unblocked(
         qt: DMatrix<f64>,
         mut finish: Vec<f64>,
         min_pivot: f64,
@@ -69,27 +135,108 @@ impl Gth {
             }
             a[(k, k)] = pivot;
             for i in k + 1..n {
-                let to_k = a[(k, i)];
-                if to_k == 0.0 {
-                    continue;
+                eliminate_row(a.as_mut_slice(), n, k, i, pivot, &mut finish);
+            }
+        }
+        Ok(Gth { factors: a })
+    }
+
+    /// [`Gth::from_transposed`] a panel of `panel` pivots at a time
+    /// (right-looking blocked elimination): the same algorithm, every
+    /// update an addition of a non-negative product, with the sums in
+    /// another order.
+    ///
+    /// For the pivots `k0..k1` of a panel:
+    /// 1. rows `k0..k1` are eliminated among themselves as in the unblocked
+    ///    form, across all their columns, so each pivot is still
+    ///    `finish(k) + Σ_{j>k} f(k, j)` of a fully updated row;
+    /// 2. each later row `i` takes its multipliers `m(i, k)` for the panel
+    ///    (updating its panel columns and its chance of finishing as it
+    ///    goes);
+    /// 3. the trailing block gains `Σ_k m(i, k)·f(k, j)` in one matrix
+    ///    product per block of [`TRAILING_COLUMNS`] rows (nalgebra's
+    ///    `gemm`, cache-blocked), in parallel over those blocks. Their
+    ///    split does not depend on the thread count, so neither does any
+    ///    digit. The product also adds to the trailing diagonal, which is
+    ///    never read: each pivot is recomputed from the rest of its row.
+    fn from_transposed_blocked(
+        qt: DMatrix<f64>,
+        mut finish: Vec<f64>,
+        min_pivot: f64,
+        panel: usize,
+    ) -> Result<Gth, f64> {
+        use rayon::prelude::*;
+        let n = qt.nrows();
+        assert!(qt.is_square() && finish.len() == n, "one row per state");
+        assert!(panel > 0, "a panel has a pivot");
+        let mut a = qt;
+        let mut smallest = f64::INFINITY;
+        let mut k0 = 0;
+        while k0 < n {
+            let k1 = (k0 + panel).min(n);
+            // 1. The panel's rows, among themselves, across all columns.
+            for k in k0..k1 {
+                let pivot = finish[k] + a.column(k).rows_range(k + 1..).sum();
+                smallest = smallest.min(pivot);
+                if pivot.is_nan() || pivot <= min_pivot {
+                    return Err(if pivot.is_nan() { pivot } else { smallest });
                 }
-                let m = to_k / pivot;
-                a[(k, i)] = m;
-                finish[i] += m * finish[k];
-                // Column i gains m times column k below row k, but for its
-                // diagonal: two plain slices either side of it, so the loop
-                // compiles to vector instructions (the same sums as one
-                // loop over j ≠ i, element by element).
-                let (left, right) = a.as_mut_slice().split_at_mut(i * n);
-                let from = &left[k * n..][..n];
-                let to = &mut right[..n];
-                for (x, y) in to[k + 1..i].iter_mut().zip(&from[k + 1..i]) {
-                    *x += m * y;
-                }
-                for (x, y) in to[i + 1..].iter_mut().zip(&from[i + 1..]) {
-                    *x += m * y;
+                a[(k, k)] = pivot;
+                for i in k + 1..k1 {
+                    eliminate_row(a.as_mut_slice(), n, k, i, pivot, &mut finish);
                 }
             }
+            if k1 == n {
+                break;
+            }
+            let b = k1 - k0;
+            let rest = n - k1;
+            let (done, trailing) = a.as_mut_slice().split_at_mut(k1 * n);
+            let done: &[f64] = done;
+            // f(k, j) for the panel's k and j ≥ k1, as a (j, k) block.
+            let upper =
+                nalgebra::DMatrixView::from_slice_with_strides(&done[k0 * n + k1..], rest, b, 1, n);
+            let (finish_done, finish_trailing) = finish.split_at_mut(k1);
+            let finish_panel = &finish_done[k0..];
+            trailing
+                .par_chunks_mut(TRAILING_COLUMNS * n)
+                .zip(finish_trailing.par_chunks_mut(TRAILING_COLUMNS))
+                .for_each(|(rows, finish_rows)| {
+                    let width = finish_rows.len();
+                    // 2. Multipliers of each row for the panel's pivots.
+                    let mut multipliers = vec![0.0; b * width];
+                    for ((row, fin), m_out) in rows
+                        .chunks_exact_mut(n)
+                        .zip(finish_rows.iter_mut())
+                        .zip(multipliers.chunks_exact_mut(b))
+                    {
+                        for k in k0..k1 {
+                            let to_k = row[k];
+                            if to_k == 0.0 {
+                                continue;
+                            }
+                            let pivot_row = &done[k * n..][..n];
+                            let m = to_k / pivot_row[k];
+                            row[k] = m;
+                            m_out[k - k0] = m;
+                            *fin += m * finish_panel[k - k0];
+                            for (x, y) in row[k + 1..k1].iter_mut().zip(&pivot_row[k + 1..k1]) {
+                                *x += m * y;
+                            }
+                        }
+                    }
+                    // 3. The trailing block: f(i, j) += Σ_k m(i, k)·f(k, j).
+                    let m = nalgebra::DMatrixView::from_slice(&multipliers, b, width);
+                    let mut target = nalgebra::DMatrixViewMut::from_slice_with_strides_mut(
+                        &mut rows[k1..],
+                        rest,
+                        width,
+                        1,
+                        n,
+                    );
+                    target.gemm(1.0, &upper, &m, 1.0);
+                });
+            k0 = k1;
         }
         Ok(Gth { factors: a })
     }
@@ -281,6 +428,102 @@ mod tests {
         let lu =
             (DMatrix::identity(2, 2) - DMatrix::from_row_slice(2, 2, &[0.0, 1.0, 1.0, 0.0])).lu();
         assert!(!lu.is_invertible());
+    }
+
+    /// A random substochastic chain of `n` states, transposed, with its
+    /// chances of finishing: each row has about `density` of its entries
+    /// set, and finishes with a chance that is one of `leaks` (so that a
+    /// tiny one makes the chain badly conditioned).
+    fn random_chain(n: usize, density: f64, leaks: &[f64], seed: u64) -> (DMatrix<f64>, Vec<f64>) {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut q = DMatrix::zeros(n, n);
+        let mut finish = vec![0.0; n];
+        for i in 0..n {
+            for j in 0..n {
+                if j != i && rng.random_bool(density) {
+                    q[(i, j)] = rng.random_range(0.0..1.0);
+                }
+            }
+            let leak = leaks[rng.random_range(0..leaks.len())];
+            let total: f64 = q.row(i).sum();
+            if total > 0.0 {
+                q.row_mut(i)
+                    .iter_mut()
+                    .for_each(|v| *v *= (1.0 - leak) / total);
+                finish[i] = leak;
+            } else {
+                finish[i] = 1.0;
+            }
+        }
+        (q.transpose(), finish)
+    }
+
+    /// The blocked elimination is the unblocked one with its sums in
+    /// another order, so both factors agree to rounding: 1e-12 relative to
+    /// each entry, since every entry is a sum of non-negative terms (a
+    /// wrong or missing term is off by far more). Panels that divide the
+    /// size and panels that do not, a sparse and a dense chain, and one
+    /// that finishes only with chances of 1e-200 and 1e-12 (an expected
+    /// length of about 1e12 turns, where any subtraction would lose every
+    /// digit).
+    #[test]
+    fn blocked_and_unblocked_elimination_agree() {
+        let cases: [(usize, f64, &[f64], usize); 5] = [
+            (150, 0.3, &[0.01, 0.1], 64),
+            (300, 0.05, &[0.001, 0.0], 64),
+            (97, 1.0, &[0.2], 16),
+            (200, 0.2, &[1e-200, 1e-12], 7),
+            (260, 0.5, &[1e-200, 1e-12, 0.0], 64),
+        ];
+        for (seed, (n, density, leaks, panel)) in cases.into_iter().enumerate() {
+            let (qt, finish) = random_chain(n, density, leaks, seed as u64);
+            let plain = Gth::from_transposed_unblocked(qt.clone(), finish.clone(), 0.0).unwrap();
+            let blocked = Gth::from_transposed_blocked(qt, finish, 0.0, panel).unwrap();
+            for (p, b) in plain.factors.iter().zip(blocked.factors.iter()) {
+                assert!(
+                    (p - b).abs() <= 1e-12 * p.abs(),
+                    "seed {seed}: {p:e} vs {b:e}"
+                );
+            }
+            let ones = vec![1.0; n];
+            let (t_plain, t_blocked) = (plain.solve(&ones), blocked.solve(&ones));
+            for (p, b) in t_plain.iter().zip(&t_blocked) {
+                assert!((p - b).abs() <= 1e-12 * p, "seed {seed}: {p:e} vs {b:e}");
+            }
+        }
+    }
+
+    /// The back and forth left with a chance of 1e-200, many times over, in
+    /// a matrix large enough for the blocked elimination: every state sends
+    /// its token to its partner with `1 − 1e-200`, so each expected length
+    /// is `1e200` exactly as in the two-state case.
+    #[test]
+    fn blocked_elimination_keeps_a_chance_of_1e_minus_200() {
+        let n = 2 * BLOCKED_MIN_STATES;
+        let eps = 1e-200;
+        let mut q = DMatrix::zeros(n, n);
+        for i in 0..n {
+            q[(i, i ^ 1)] = 1.0;
+        }
+        let gth = Gth::new(q, vec![eps; n], 0.0).unwrap();
+        for v in gth.solve(&vec![1.0; n]) {
+            assert!((v - 1e200).abs() <= 1e-14 * 1e200, "{v:e}");
+        }
+    }
+
+    /// The split of the trailing update is fixed, so one thread and two
+    /// give the same digits.
+    #[test]
+    fn blocked_elimination_has_the_same_digits_on_one_thread() {
+        let (qt, finish) = random_chain(700, 0.3, &[0.01, 1e-9], 11);
+        let two = Gth::from_transposed(qt.clone(), finish.clone(), 0.0).unwrap();
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| Gth::from_transposed(qt, finish, 0.0).unwrap());
+        assert_eq!(one.factors, two.factors);
     }
 
     #[test]

@@ -257,23 +257,27 @@ impl Solver {
     }
 
     /// What [`Solver::new`] will cost on `chain`: linear in the chain's size,
-    /// and allocates five bytes per state (never a copy of its kernel).
+    /// and allocates seven bytes per state (never a copy of its kernel).
     pub fn estimate(chain: &Chain) -> Estimate {
         match Self::method_for(chain.len()) {
             Method::Dense => Estimate::dense(chain.len()),
             Method::Sparse => {
                 let offsets = chain.row_offsets();
-                let targets = chain.targets();
-                // The columns of `chain_csr(chain)`, row by row.
+                let (targets, probabilities) = (chain.targets(), chain.probabilities());
+                // The entries of `chain_csr(chain)`, row by row.
                 let row = |s: usize| {
-                    targets[offsets[s]..offsets[s + 1]]
-                        .iter()
-                        .filter_map(|t| match t {
-                            Target::State(t) => Some(t.get()),
-                            Target::Finish => None,
-                        })
+                    (offsets[s]..offsets[s + 1]).filter_map(|e| match targets[e] {
+                        Target::State(t) => Some((t.get(), probabilities[e])),
+                        Target::Finish => None,
+                    })
                 };
-                Estimate::sparse(&SweepSolver::plan_rows(chain.len(), row))
+                let finish = |s: usize| {
+                    (offsets[s]..offsets[s + 1])
+                        .filter(|&e| targets[e] == Target::Finish)
+                        .map(|e| probabilities[e])
+                        .sum()
+                };
+                Estimate::sparse(&SweepSolver::plan_rows(chain.len(), row, finish))
             }
         }
     }

@@ -12,6 +12,7 @@
 mod banded;
 mod csr;
 pub mod memory;
+mod stretch;
 mod sweep;
 
 pub use banded::Banded;

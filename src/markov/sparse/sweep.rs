@@ -14,9 +14,12 @@
 //! ```
 //!
 //! which is small (about one state per snake) and factored densely without
-//! subtraction ([`Gth`], docs/figures.md §2a). Building `S` costs one sweep per state of `J`, each only as
-//! far up as that column's last entry; every later solve costs two sweeps
-//! and one dense `|J|`-solve.
+//! subtraction ([`Gth`], docs/figures.md §2a; in blocks from 128 states).
+//! Building `S` costs one sweep per state of `J`, each only as far up as
+//! that column's last entry, and on a long board each sweep crosses plain
+//! stretches of the track with one small matrix product apiece
+//! ([`super::stretch`]); every later solve costs two sweeps and one dense
+//! `|J|`-solve.
 //!
 //! Measured against the `faer` crate's sparse LU (0.24, COLAMD ordering,
 //! partial pivoting) on the same random one-die boards in one session of
@@ -50,6 +53,7 @@
 //! however ill-conditioned `A` is (tested against the dense solver to 1e-9
 //! relative, and against exact fractions on the boards of issue 13).
 
+use super::stretch::{Layout, Stretches};
 use super::{Csr, SparseError, trapped_states};
 use crate::markov::gth::Gth;
 use nalgebra::DMatrix;
@@ -82,8 +86,9 @@ pub struct Plan {
     pub entries: usize,
     /// `|J|`: states that some later state moves back to.
     pub back_targets: usize,
-    /// Bytes the factorisation holds (with both dense factors of `S`, and a
-    /// work vector per thread while it is built).
+    /// Bytes the factorisation holds (with the dense factors of `S`, and
+    /// the column sweeps that build it: their work vectors per thread,
+    /// and their stretches when they skip any).
     pub factor_bytes: u64,
     /// Multiply-adds to build and factor `S`.
     pub factor_work: f64,
@@ -119,6 +124,36 @@ pub struct SweepSolver {
     steps: Vec<f64>,
 }
 
+/// The column sweeps over sites only ([`super::stretch`]): the sweep, and
+/// where the right-hand sides go and the rows of `J` read, in sites.
+#[derive(Clone, Debug)]
+struct SiteSweep {
+    stretches: Stretches,
+    /// Parallel to `SweepSolver::col_rows`: each row's site.
+    col_sites: Vec<u32>,
+    /// Rows of `J`, each entry's site: `j_ptr` into `j_cols`/`j_vals`.
+    j_ptr: Vec<usize>,
+    j_cols: Vec<u32>,
+    j_vals: Vec<f64>,
+}
+
+/// Stretches are used when they skip at least this share of the rows
+/// (one in `SKIP_SHARE`); otherwise building them costs more than they
+/// save.
+const SKIP_SHARE: usize = 4;
+
+/// Whether the Schur complement of `n` states, `k` of them in `J`, is built
+/// column by column, where stretches may be skipped (else all at once,
+/// [`BLOCK_SCHUR_ENTRIES`]).
+fn use_sites(n: usize, k: usize) -> bool {
+    n * k > BLOCK_SCHUR_ENTRIES
+}
+
+/// Whether `layout` skips enough of `n` rows to be used ([`SKIP_SHARE`]).
+fn skips_enough(n: usize, layout: &Layout) -> bool {
+    layout.skipped() * SKIP_SHARE >= n
+}
+
 /// The back-edge targets of `q`: columns with an entry below the diagonal.
 fn back_targets(q: &Csr) -> Vec<bool> {
     let mut in_j = vec![false; q.n()];
@@ -134,21 +169,38 @@ fn back_targets(q: &Csr) -> Vec<bool> {
 
 impl SweepSolver {
     /// What factoring `q` will cost. Linear in the size of `q`; allocates
-    /// five bytes per state.
+    /// seven bytes per state.
     #[cfg(test)]
     pub fn plan(q: &Csr) -> Plan {
-        Self::plan_rows(q.n(), |i| q.row(i).map(|(c, _)| c))
+        let finish = |i: usize| {
+            let (stay, off) = q.row(i).fold((0.0, 0.0), |(stay, off), (c, v)| {
+                if c == i {
+                    (stay + v, off)
+                } else {
+                    (stay, off + v)
+                }
+            });
+            (1.0 - stay - off).max(0.0)
+        };
+        Self::plan_rows(q.n(), |i| q.row(i), finish)
     }
 
-    /// [`SweepSolver::plan`] of the `n × n` matrix whose row `i` has its
-    /// entries in the columns `row(i)` (a repeat counts as an entry), read
-    /// three times over: a compiled chain is planned without building a
-    /// copy of its `Q` (800 MB for ten million states).
-    pub(crate) fn plan_rows<I: Iterator<Item = usize>>(n: usize, row: impl Fn(usize) -> I) -> Plan {
+    /// [`SweepSolver::plan`] of the `n × n` matrix whose row `i` has the
+    /// entries `row(i)` (column, value; a repeat counts as an entry) and
+    /// the chance of absorption `finish(i)`, read a few times over: a
+    /// compiled chain is planned without building a copy of its `Q`
+    /// (800 MB for ten million states). Finds the same plain stretches as
+    /// the factorisation will ([`super::stretch`]), so the work and memory
+    /// of its column sweeps are those of the sweeps that will run.
+    pub(crate) fn plan_rows<I: Iterator<Item = (usize, f64)>>(
+        n: usize,
+        row: impl Fn(usize) -> I,
+        finish: impl Fn(usize) -> f64,
+    ) -> Plan {
         let mut in_j = vec![false; n];
         let mut nnz = 0;
         for i in 0..n {
-            for c in row(i) {
+            for (c, _) in row(i) {
                 nnz += 1;
                 if c < i {
                     in_j[c] = true;
@@ -157,12 +209,21 @@ impl SweepSolver {
         }
         let k = in_j.iter().filter(|&&b| b).count() as u64;
         let threads = rayon::current_num_threads() as u64;
+        // The stretches the column sweeps will skip, found from `Q` off its
+        // diagonal and the diagonal of `I − Q` computed as the solver does.
+        let off = |i: usize| row(i).filter(move |&(c, _)| c != i);
+        let sites = use_sites(n, k as usize).then(|| {
+            Layout::find(n, &in_j, off, |i| {
+                finish(i) + off(i).map(|(_, v)| v).sum::<f64>()
+            })
+        });
+        let sites = sites.filter(|layout| skips_enough(n, layout));
         // For each column of J, the highest row of F with an entry there:
         // the sweep for that column runs from that row down.
         const NONE: u32 = u32::MAX;
         let mut top = vec![NONE; n];
         for i in (0..n).filter(|&i| !in_j[i]) {
-            for c in row(i) {
+            for (c, _) in row(i) {
                 if in_j[c] && c != i && (top[c] == NONE || (top[c] as usize) < i) {
                     top[c] = i as u32;
                 }
@@ -170,25 +231,79 @@ impl SweepSolver {
         }
         let mut tops: Vec<u32> = top.into_iter().filter(|&t| t != NONE).collect();
         tops.sort_unstable();
-        // Each sweep costs the entries of the rows up to its top, and the
-        // rows: one more pass, counting entries as it goes. Every term is
-        // a whole number far below 2⁵³, so the order of the sum is exact.
+        // Each sweep costs what lies up to its top: by row, its entries
+        // and the row; a stretch, the `w²` of its matrix (no top is inside
+        // one: a top has an entry in J). One more pass, counting as it
+        // goes. Every term is a whole number far below 2⁵³, so the order of
+        // the sum is exact.
+        let no_stretches = Vec::new();
+        let (window, stretches) = sites
+            .as_ref()
+            .map_or((0, &no_stretches), |l| (l.window, &l.stretches));
         let mut sweep_work = 0.0;
-        let mut entries_so_far = 0;
+        let mut cost_so_far = 0;
         let mut next = 0;
-        for i in 0..n {
-            if next == tops.len() {
+        let mut stretch = 0;
+        // The compact sweep's rows (blocks and their entries).
+        let (mut row_blocks, mut row_entries, mut j_entries) = (0, 0, 0);
+        let mut i = 0;
+        while i < n {
+            if next == tops.len() && sites.is_none() {
                 break;
             }
-            entries_so_far += row(i).count();
+            if stretch < stretches.len() && stretches[stretch].0 as usize == i {
+                i = stretches[stretch].1 as usize + 1;
+                stretch += 1;
+                cost_so_far += window * window;
+                continue;
+            }
+            let entries = row(i).count();
+            cost_so_far += entries + 1;
+            if in_j[i] {
+                j_entries += off(i).count();
+            } else {
+                row_blocks += 1;
+                row_entries += off(i).count();
+            }
             while next < tops.len() && tops[next] as usize == i {
-                sweep_work += (entries_so_far + i + 1) as f64;
+                sweep_work += cost_so_far as f64;
                 next += 1;
             }
+            i += 1;
         }
         let kf = k as f64;
         let full_sweep = (nnz + n) as f64;
         let n64 = n as u64;
+        // Held while the columns are swept: `SWEEP_LANES` columns per
+        // thread, of a state each or of a site each; with stretches, their
+        // sweep, each row's site while it is built (4 bytes a state), the
+        // layout's two flags a state while it is found, the sites of
+        // Q_FJ's entries and of J's rows.
+        let sweep_bytes = match &sites {
+            None => threads * n64 * 8 * SWEEP_LANES as u64,
+            Some(layout) => {
+                let site_count = (n - layout.skipped() + layout.window) as u64;
+                threads * site_count * 8 * SWEEP_LANES as u64
+                    + Stretches::bytes_for(
+                        row_blocks + layout.stretches.len(),
+                        row_entries,
+                        layout.stretches.len(),
+                        layout.window,
+                    )
+                    + n64 * (4 + 2)
+                    + nnz as u64 * 4
+                    + j_entries as u64 * 12
+                    + k * 8
+            }
+        };
+        // Each stretch's matrix: at most 2·log₂(L) products of w × w.
+        let matrix_work: f64 = stretches
+            .iter()
+            .map(|&(a, b)| {
+                2.0 * f64::from(32 - (b - a + 1).leading_zeros())
+                    * (window * window * window) as f64
+            })
+            .sum();
         Plan {
             states: n,
             entries: nnz,
@@ -198,14 +313,13 @@ impl SweepSolver {
             // a state at a time (its stay, the sweep of the chances of
             // finishing, the solve of ones and its right-hand side: 24),
             // J's flags and positions (5), the factors of S (held once,
-            // `Gth::from_transposed`), `SWEEP_LANES` columns per thread
-            // while S is built.
+            // `Gth::from_transposed`), the column sweeps while S is built.
             factor_bytes: Csr::bytes_for(n, nnz)
                 + n64 * (5 * 8 + 5)
                 + k * 4
                 + k * k * 8
-                + threads * n64 * 8 * SWEEP_LANES as u64,
-            factor_work: sweep_work + kf * kf * 6.0 + kf * kf * kf / 3.0,
+                + sweep_bytes,
+            factor_work: sweep_work + matrix_work + kf * kf * 6.0 + kf * kf * kf / 3.0,
             solve_work: 2.0 * full_sweep + 2.0 * kf * kf,
             diagonal_bytes: 3 * n64 * k * 8,
             diagonal_work: 2.0 * kf * full_sweep + kf * kf * n as f64,
@@ -426,10 +540,16 @@ impl SweepSolver {
     /// is left as it comes: [`Gth`] takes each pivot from the rest of the
     /// row.
     fn schur_magnitudes(&self) -> DMatrix<f64> {
-        let mut s = if self.n * self.j.len() <= BLOCK_SCHUR_ENTRIES {
+        let mut s = if !use_sites(self.n, self.j.len()) {
             self.q_jf_w_blocked()
         } else {
-            self.q_jf_w_by_column()
+            let layout = self.layout();
+            if skips_enough(self.n, &layout) {
+                self.q_jf_w_by_site(&self.site_sweep(&layout))
+            } else {
+                drop(layout);
+                self.q_jf_w_by_column()
+            }
         };
         for (a, &ja) in self.j.iter().enumerate() {
             for (c, v) in self.off.row(ja as usize) {
@@ -438,6 +558,109 @@ impl SweepSolver {
                     s[(a, b)] += v;
                 }
             }
+        }
+        s
+    }
+
+    /// The plain stretches of this solver's `Q` ([`super::stretch`]).
+    fn layout(&self) -> Layout {
+        Layout::find(self.n, &self.in_j, |i| self.off.row(i), |i| self.diag[i])
+    }
+
+    /// The column sweeps over the sites of `layout`.
+    fn site_sweep(&self, layout: &Layout) -> SiteSweep {
+        let built = Stretches::build(layout, &self.off, &self.diag, &self.in_j);
+        let site = built.site;
+        let col_sites = self.col_rows.iter().map(|&i| site[i as usize]).collect();
+        let mut j_ptr = Vec::with_capacity(self.j.len() + 1);
+        let (mut j_cols, mut j_vals) = (Vec::new(), Vec::new());
+        j_ptr.push(0);
+        for &ja in &self.j {
+            for (c, v) in self.off.row(ja as usize) {
+                j_cols.push(site[c]);
+                j_vals.push(v);
+            }
+            j_ptr.push(j_cols.len());
+        }
+        SiteSweep {
+            stretches: built.stretches,
+            col_sites,
+            j_ptr,
+            j_cols,
+            j_vals,
+        }
+    }
+
+    /// [`Self::q_jf_w_by_column`] over the sites of `sweep` only: the same
+    /// columns of `W` where any row reads them, with each plain stretch
+    /// crossed by one `w × w` product. Each column is again the same sums
+    /// in the same order whatever columns go with it.
+    fn q_jf_w_by_site(&self, sweep: &SiteSweep) -> DMatrix<f64> {
+        const L: usize = SWEEP_LANES;
+        let k = self.j.len();
+        let mut s = DMatrix::zeros(k, k);
+        if k == 0 {
+            return s;
+        }
+        let sites = sweep.stretches.sites();
+        // Sites grow with rows, so a column's highest site is its top row's.
+        let tops: Vec<Option<u32>> = (0..k)
+            .map(|b| {
+                sweep.col_sites[self.col_ptr[b]..self.col_ptr[b + 1]]
+                    .iter()
+                    .copied()
+                    .max()
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..k).collect();
+        order.sort_by_key(|&b| tops[b]);
+        let out = std::sync::Mutex::new(s.as_mut_slice());
+        let group = |x: &mut Vec<f64>, lanes: &[usize]| {
+            for (lane, &b) in lanes.iter().enumerate() {
+                let range = self.col_ptr[b]..self.col_ptr[b + 1];
+                for (&i, &v) in sweep.col_sites[range.clone()]
+                    .iter()
+                    .zip(&self.col_vals[range])
+                {
+                    x[i as usize * L + lane] += v;
+                }
+            }
+            let top = lanes.iter().filter_map(|&b| tops[b]).max();
+            if let Some(top) = top {
+                sweep.stretches.sweep_lanes::<L>(x, top);
+            }
+            // x is zero on J, so each product sums over F only.
+            let mut columns = vec![0.0; lanes.len() * k];
+            for (lane, column) in columns.chunks_mut(k).enumerate() {
+                for (a, o) in column.iter_mut().enumerate() {
+                    let range = sweep.j_ptr[a]..sweep.j_ptr[a + 1];
+                    *o = sweep.j_cols[range.clone()]
+                        .iter()
+                        .zip(&sweep.j_vals[range])
+                        .map(|(&c, &v)| v * x[c as usize * L + lane])
+                        .sum();
+                }
+            }
+            if let Some(top) = top {
+                x[..(top as usize + 1) * L].fill(0.0);
+            }
+            let mut out = out
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for (&b, column) in lanes.iter().zip(columns.chunks(k)) {
+                out[b * k..][..k].copy_from_slice(column);
+            }
+        };
+        let work = k * sites;
+        if work < PARALLEL_SCHUR_WORK {
+            let mut x = vec![0.0; sites * L];
+            for lanes in order.chunks(L) {
+                group(&mut x, lanes);
+            }
+        } else {
+            order
+                .par_chunks(L)
+                .for_each_init(|| vec![0.0; sites * L], group);
         }
         s
     }
@@ -782,6 +1005,183 @@ mod tests {
                 "seed {seed}"
             );
         }
+    }
+
+    /// A board of `squares` squares with `jumps` snakes and as many
+    /// ladders, spread by a fixed linear congruential sequence, under
+    /// `rules` (JSON).
+    fn long_board(squares: u32, jumps: u32, rules: &str, seed: u64) -> crate::Board {
+        let mut state = seed;
+        let mut next = |below: u32| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) % u64::from(below)) as u32
+        };
+        let mut used = std::collections::BTreeSet::new();
+        let (mut snakes, mut ladders) = (Vec::new(), Vec::new());
+        while snakes.len() + ladders.len() < 2 * jumps as usize {
+            let (a, b) = (1 + next(squares - 20), 1 + next(squares - 20));
+            if a == b || used.contains(&a) || used.contains(&b) {
+                continue;
+            }
+            let (low, high) = (a.min(b), a.max(b));
+            if snakes.len() < jumps as usize {
+                snakes.push(format!("[{high}, {low}]"));
+            } else {
+                ladders.push(format!("[{low}, {high}]"));
+            }
+            used.insert(a);
+            used.insert(b);
+        }
+        let json = format!(
+            r#"{{"squares": {squares}, "snakes": [{}], "ladders": [{}], "rules": {rules}}}"#,
+            snakes.join(", "),
+            ladders.join(", ")
+        );
+        crate::Board::from_json_str(&json).expect("a valid test board")
+    }
+
+    /// The generated boards' chains: one die, 2d6, extra rolls on a six,
+    /// bouncing overshoot, and a loaded die with forfeits.
+    fn long_boards() -> Vec<(&'static str, Csr)> {
+        [
+            ("one die", 6000, 20, r#"{}"#),
+            (
+                "2d6, overshoot wins",
+                6000,
+                20,
+                r#"{"dice": {"count": 2, "faces": 6}, "overshoot": "win"}"#,
+            ),
+            (
+                "extra roll on a six",
+                4000,
+                10,
+                r#"{"extra_turn": {"on": 6, "max_extra": 2}}"#,
+            ),
+            ("bounce", 5000, 15, r#"{"overshoot": "bounce"}"#),
+            (
+                "loaded die, forfeits",
+                4000,
+                10,
+                r#"{"dice": {"weights": [1, 2, 3]}, "extra_turn": {"on": 3, "forfeit_after": 3}}"#,
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(seed, (name, squares, jumps, rules))| {
+            let board = long_board(squares, jumps, rules, seed as u64 + 1);
+            let chain = crate::markov::chain::Chain::compile(&board).unwrap();
+            (name, crate::markov::analysis::solve::chain_csr(&chain))
+        })
+        .collect()
+    }
+
+    /// Skipping stretches computes the same Schur complement as sweeping
+    /// every row: each entry is a sum of non-negative terms either way, so
+    /// they agree to rounding, 1e-12 relative to each entry (a stretch's
+    /// matrix carries about `2·log₂(L)·w` roundings where the row-by-row
+    /// sweep carries about `L·(entries + 1)`, both far below 1e-12 on
+    /// these boards; a wrong or missing term is off by whole percents).
+    /// Each board must skip most of its rows, so the test cannot pass by
+    /// sweeping every row both times.
+    #[test]
+    fn stretches_give_the_schur_complement_of_plain_sweeps() {
+        for (name, q) in long_boards() {
+            let solver = SweepSolver::new(&q).unwrap();
+            let layout = solver.layout();
+            assert!(
+                layout.skipped() * 2 > q.n(),
+                "{name}: skips only {} of {} rows",
+                layout.skipped(),
+                q.n()
+            );
+            let plain = solver.q_jf_w_by_column();
+            let skipping = solver.q_jf_w_by_site(&solver.site_sweep(&layout));
+            assert!(plain.amax() > 0.0, "{name}");
+            let mut worst: f64 = 0.0;
+            for (p, s) in plain.iter().zip(skipping.iter()) {
+                assert!((p - s).abs() <= 1e-12 * p.abs(), "{name}: {p:e} vs {s:e}");
+                if *p > 0.0 {
+                    worst = worst.max((p - s).abs() / p);
+                }
+            }
+            eprintln!(
+                "{name}: window {}, {} stretches, worst relative gap {worst:e}",
+                layout.window,
+                layout.stretches.len()
+            );
+        }
+    }
+
+    /// The solver (with stretches) solves `(I − Q)·t = 1` on every board:
+    /// `t_i − Σ_j Q_ij t_j` is 1 to 1e-10 relative to `t_i` (the rounding
+    /// of the difference of two numbers of the size of `t` is about
+    /// 1e-16·t; a wrong Schur complement leaves residuals of order 1).
+    #[test]
+    fn stretched_solves_leave_no_residual() {
+        for (name, q) in long_boards() {
+            let solver = SweepSolver::new(&q).unwrap();
+            assert!(
+                skips_enough(q.n(), &solver.layout()),
+                "{name}: no stretches"
+            );
+            let t = solver.expected_steps();
+            let qt = q.mul_vec(t);
+            for (i, (ti, qti)) in t.iter().zip(&qt).enumerate() {
+                assert!(
+                    (ti - qti - 1.0).abs() <= 1e-10 * ti,
+                    "{name}, state {i}: t = {ti}, Qt = {qti}"
+                );
+            }
+        }
+    }
+
+    /// The sweeps over sites run in parallel on a board this size, and
+    /// give the same digits on one thread: each column is the same sums
+    /// whichever thread sweeps it and whatever columns go with it.
+    #[test]
+    fn stretched_sweeps_have_the_same_digits_on_one_thread() {
+        let board = long_board(30_000, 60, "{}", 9);
+        let chain = crate::markov::chain::Chain::compile(&board).unwrap();
+        let q = crate::markov::analysis::solve::chain_csr(&chain);
+        let solver = SweepSolver::new(&q).unwrap();
+        let sweep = solver.site_sweep(&solver.layout());
+        assert!(
+            solver.back_targets() * sweep.stretches.sites() >= PARALLEL_SCHUR_WORK,
+            "the sweeps run in parallel"
+        );
+        let two = solver.q_jf_w_by_site(&sweep);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| solver.q_jf_w_by_site(&sweep));
+        assert_eq!(one, two);
+    }
+
+    /// Where no row is plain (random probabilities on every row), there are
+    /// no stretches and the sweep is the plain one.
+    #[test]
+    fn random_rows_have_no_stretches() {
+        let q = chain_like(3000, 6, 0.01, 4);
+        let solver = SweepSolver::new(&q).unwrap();
+        assert_eq!(solver.layout().skipped(), 0);
+    }
+
+    /// The plan finds the factorisation's stretches: its sweep work is far
+    /// below that of sweeping every row.
+    #[test]
+    fn plan_counts_the_stretched_sweeps() {
+        let (_, q) = long_boards().swap_remove(0);
+        let plan = SweepSolver::plan(&q);
+        let k = plan.back_targets as f64;
+        let rows_only = plan.factor_work - 6.0 * k * k - k * k * k / 3.0;
+        let every_row = (q.nnz() + q.n()) as f64 * k;
+        assert!(
+            rows_only > 0.0 && rows_only < every_row / 2.0,
+            "{rows_only:e} vs {every_row:e}"
+        );
     }
 
     #[test]
