@@ -26,7 +26,7 @@ use crate::{Board, model::fingerprint};
 use distribution::Distribution;
 use num_rational::BigRational;
 use serde::Serialize;
-use solve::Solver;
+use solve::{Estimate, Solver};
 
 pub use crate::markov::chain::ChainError;
 pub use crate::markov::exact::ExactError;
@@ -563,7 +563,8 @@ impl Analysis {
             });
         }
         let chain = Chain::compile(board)?;
-        let needed = limits::held_bytes(&chain) + Solver::estimate(&chain).bytes;
+        let estimate = Solver::estimate(&chain);
+        let needed = limits::held_bytes(&chain) + estimate.bytes;
         if needed > limits.max_memory {
             return Err(AnalysisError::Memory {
                 stage: Stage::Factor,
@@ -596,7 +597,7 @@ impl Analysis {
             }
             Err(e) => return Err(e.into()),
         };
-        Self::with_chain(board, &chain, &solver, options)
+        Self::with_estimate(board, &chain, &solver, options, estimate)
     }
 
     /// Analyses a board already compiled and factored, within the limits of
@@ -609,6 +610,18 @@ impl Analysis {
         chain: &Chain,
         solver: &Solver,
         options: &Options,
+    ) -> Result<Analysis, AnalysisError> {
+        Self::with_estimate(board, chain, solver, options, Solver::estimate(chain))
+    }
+
+    /// [`Analysis::with_chain`] given the solver's [`Solver::estimate`] for
+    /// the chain (a pass over it, made once).
+    fn with_estimate(
+        board: &Board,
+        chain: &Chain,
+        solver: &Solver,
+        options: &Options,
+        estimate: Estimate,
     ) -> Result<Analysis, AnalysisError> {
         let limits = &options.limits;
         let start = chain.start().get();
@@ -626,7 +639,6 @@ impl Analysis {
                 distribution::from_state_within(chain, chain.start(), turns)
             }
         };
-        let estimate = Solver::estimate(chain);
         let held = limits::held_bytes(chain) + estimate.bytes;
         // The distribution's own copy of Q and its vectors, beside what the
         // analysis holds.
