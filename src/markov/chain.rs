@@ -265,7 +265,8 @@ impl Chain {
         // order (by square) straight into the chain. Keeping the rows of the
         // search, in its order, until the chain is built would hold every
         // row twice: 5.9 GB at the peak for a board of ten million squares,
-        // against 2.9 GB now. A small board keeps them (building rows is
+        // against 2.9 GB then (1.4 GB since one-roll chains hold no rests).
+        // A small board keeps them (building rows is
         // most of its compile, and the copy is a few megabytes):
         // `found[square]` is then the square's row in `raw`.
         const UNSEEN: u32 = u32::MAX;
