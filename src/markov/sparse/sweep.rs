@@ -596,73 +596,36 @@ impl SweepSolver {
     /// crossed by one `w × w` product. Each column is again the same sums
     /// in the same order whatever columns go with it.
     fn q_jf_w_by_site(&self, sweep: &SiteSweep) -> DMatrix<f64> {
-        const L: usize = SWEEP_LANES;
         let k = self.j.len();
-        let mut s = DMatrix::zeros(k, k);
-        if k == 0 {
-            return s;
-        }
-        let sites = sweep.stretches.sites();
         // Sites grow with rows, so a column's highest site is its top row's.
-        let tops: Vec<Option<u32>> = (0..k)
+        let tops: Vec<Option<usize>> = (0..k)
             .map(|b| {
                 sweep.col_sites[self.col_ptr[b]..self.col_ptr[b + 1]]
                     .iter()
-                    .copied()
+                    .map(|&i| i as usize)
                     .max()
             })
             .collect();
-        let mut order: Vec<usize> = (0..k).collect();
-        order.sort_by_key(|&b| tops[b]);
-        let out = std::sync::Mutex::new(s.as_mut_slice());
-        let group = |x: &mut Vec<f64>, lanes: &[usize]| {
-            for (lane, &b) in lanes.iter().enumerate() {
-                let range = self.col_ptr[b]..self.col_ptr[b + 1];
-                for (&i, &v) in sweep.col_sites[range.clone()]
+        let sites = sweep.stretches.sites();
+        self.q_jf_w_in_lanes(
+            sites,
+            k * sites,
+            &tops,
+            |b| {
+                sweep.col_sites[self.col_ptr[b]..self.col_ptr[b + 1]]
                     .iter()
-                    .zip(&self.col_vals[range])
-                {
-                    x[i as usize * L + lane] += v;
-                }
-            }
-            let top = lanes.iter().filter_map(|&b| tops[b]).max();
-            if let Some(top) = top {
-                sweep.stretches.sweep_lanes::<L>(x, top);
-            }
-            // x is zero on J, so each product sums over F only.
-            let mut columns = vec![0.0; lanes.len() * k];
-            for (lane, column) in columns.chunks_mut(k).enumerate() {
-                for (a, o) in column.iter_mut().enumerate() {
-                    let range = sweep.j_ptr[a]..sweep.j_ptr[a + 1];
-                    *o = sweep.j_cols[range.clone()]
-                        .iter()
-                        .zip(&sweep.j_vals[range])
-                        .map(|(&c, &v)| v * x[c as usize * L + lane])
-                        .sum();
-                }
-            }
-            if let Some(top) = top {
-                x[..(top as usize + 1) * L].fill(0.0);
-            }
-            let mut out = out
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            for (&b, column) in lanes.iter().zip(columns.chunks(k)) {
-                out[b * k..][..k].copy_from_slice(column);
-            }
-        };
-        let work = k * sites;
-        if work < PARALLEL_SCHUR_WORK {
-            let mut x = vec![0.0; sites * L];
-            for lanes in order.chunks(L) {
-                group(&mut x, lanes);
-            }
-        } else {
-            order
-                .par_chunks(L)
-                .for_each_init(|| vec![0.0; sites * L], group);
-        }
-        s
+                    .map(|&i| i as usize)
+            },
+            |x, top| sweep.stretches.sweep_lanes::<SWEEP_LANES>(x, top as u32),
+            |x, a, lane| {
+                let range = sweep.j_ptr[a]..sweep.j_ptr[a + 1];
+                sweep.j_cols[range.clone()]
+                    .iter()
+                    .zip(&sweep.j_vals[range])
+                    .map(|(&c, &v)| v * x[c as usize * SWEEP_LANES + lane])
+                    .sum()
+            },
+        )
     }
 
     /// `Q_JF · W` with `W = U⁻¹ Q_FJ` built [`SWEEP_LANES`] columns at a
@@ -671,15 +634,9 @@ impl SweepSolver {
     /// a sweep of it alone ([`Self::column_sweep`]), so the result does not
     /// depend on which columns go together.
     fn q_jf_w_by_column(&self) -> DMatrix<f64> {
-        const L: usize = SWEEP_LANES;
         let k = self.j.len();
-        let mut s = DMatrix::zeros(k, k);
-        if k == 0 {
-            return s;
-        }
         // Each column's sweep starts at the highest row of F with an entry
-        // in it; columns are grouped in order of that row, so that the
-        // columns of a group start about as high.
+        // in it.
         let tops: Vec<Option<usize>> = (0..k)
             .map(|b| {
                 self.col_rows[self.col_ptr[b]..self.col_ptr[b + 1]]
@@ -688,32 +645,73 @@ impl SweepSolver {
                     .max()
             })
             .collect();
+        self.q_jf_w_in_lanes(
+            self.n,
+            k * (self.off.nnz() + self.n),
+            &tops,
+            |b| {
+                self.col_rows[self.col_ptr[b]..self.col_ptr[b + 1]]
+                    .iter()
+                    .map(|&i| i as usize)
+            },
+            |x, top| self.back_sweep_lanes(x, top),
+            |x, a, lane| {
+                self.off
+                    .row(self.j[a] as usize)
+                    .map(|(c, v)| v * x[c * SWEEP_LANES + lane])
+                    .sum()
+            },
+        )
+    }
+
+    /// The driver of [`Self::q_jf_w_by_column`] and [`Self::q_jf_w_by_site`]:
+    /// the columns of `W`, [`SWEEP_LANES`] at a time over vectors of `len`
+    /// positions stored position by position (`work` multiply-adds in all),
+    /// grouped in order of `tops`
+    /// (each column's highest position, so that a group's columns start
+    /// about as high). For column b, `places(b)` gives the positions of its
+    /// entries of `Q_FJ` (added with their values, in `col_vals` order),
+    /// `sweep(x, top)` applies `U⁻¹` to the lanes from `top` down, and
+    /// `product(x, a, lane)` is row a of `Q_JF` times a lane (x is zero on
+    /// J, so it sums over F only). Each lane gets the operations of a sweep
+    /// of it alone, so the result does not depend on which columns go
+    /// together, nor on the threads: groups run in parallel when the work
+    /// passes [`PARALLEL_SCHUR_WORK`] (waking the thread pool costs tens of
+    /// microseconds, more than all the sweeps of a board of a few hundred
+    /// states).
+    fn q_jf_w_in_lanes<P: Iterator<Item = usize>>(
+        &self,
+        len: usize,
+        work: usize,
+        tops: &[Option<usize>],
+        places: impl Fn(usize) -> P + Sync,
+        sweep: impl Fn(&mut [f64], usize) + Sync,
+        product: impl Fn(&[f64], usize, usize) -> f64 + Sync,
+    ) -> DMatrix<f64> {
+        const L: usize = SWEEP_LANES;
+        let k = self.j.len();
+        let mut s = DMatrix::zeros(k, k);
+        if k == 0 {
+            return s;
+        }
         let mut order: Vec<usize> = (0..k).collect();
         order.sort_by_key(|&b| tops[b]);
         let out = std::sync::Mutex::new(s.as_mut_slice());
         let group = |x: &mut Vec<f64>, lanes: &[usize]| {
             for (lane, &b) in lanes.iter().enumerate() {
-                let range = self.col_ptr[b]..self.col_ptr[b + 1];
-                for (&i, &v) in self.col_rows[range.clone()]
-                    .iter()
-                    .zip(&self.col_vals[range])
-                {
-                    x[i as usize * L + lane] += v;
+                let values = &self.col_vals[self.col_ptr[b]..self.col_ptr[b + 1]];
+                for (i, &v) in places(b).zip(values) {
+                    x[i * L + lane] += v;
                 }
             }
             let top = lanes.iter().filter_map(|&b| tops[b]).max();
             if let Some(top) = top {
-                self.back_sweep_lanes(x, top);
+                sweep(x, top);
             }
-            // x is zero on J, so each product sums over F only.
             let mut columns = vec![0.0; lanes.len() * k];
             for (lane, column) in columns.chunks_mut(k).enumerate() {
-                for (o, &ja) in column.iter_mut().zip(&self.j) {
-                    *o = self
-                        .off
-                        .row(ja as usize)
-                        .map(|(c, v)| v * x[c * L + lane])
-                        .sum();
+                for (a, o) in column.iter_mut().enumerate() {
+                    *o = product(x, a, lane);
                 }
             }
             if let Some(top) = top {
@@ -726,18 +724,15 @@ impl SweepSolver {
                 out[b * k..][..k].copy_from_slice(column);
             }
         };
-        // Waking the thread pool costs tens of microseconds: more than all
-        // the sweeps of a board of a few hundred states.
-        let work = k * (self.off.nnz() + self.n);
         if work < PARALLEL_SCHUR_WORK {
-            let mut x = vec![0.0; self.n * L];
+            let mut x = vec![0.0; len * L];
             for lanes in order.chunks(L) {
                 group(&mut x, lanes);
             }
         } else {
             order
                 .par_chunks(L)
-                .for_each_init(|| vec![0.0; self.n * L], group);
+                .for_each_init(|| vec![0.0; len * L], group);
         }
         s
     }
