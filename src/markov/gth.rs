@@ -128,12 +128,7 @@ impl Gth {
         let mut a = qt;
         let mut smallest = f64::INFINITY;
         for k in 0..n {
-            let pivot = finish[k] + a.column(k).rows_range(k + 1..).sum();
-            smallest = smallest.min(pivot);
-            if pivot.is_nan() || pivot <= min_pivot {
-                return Err(if pivot.is_nan() { pivot } else { smallest });
-            }
-            a[(k, k)] = pivot;
+            let pivot = take_pivot(&mut a, &finish, k, min_pivot, &mut smallest)?;
             for i in k + 1..n {
                 eliminate_row(a.as_mut_slice(), n, k, i, pivot, &mut finish);
             }
@@ -176,12 +171,7 @@ impl Gth {
             let k1 = (k0 + panel).min(n);
             // 1. The panel's rows, among themselves, across all columns.
             for k in k0..k1 {
-                let pivot = finish[k] + a.column(k).rows_range(k + 1..).sum();
-                smallest = smallest.min(pivot);
-                if pivot.is_nan() || pivot <= min_pivot {
-                    return Err(if pivot.is_nan() { pivot } else { smallest });
-                }
-                a[(k, k)] = pivot;
+                let pivot = take_pivot(&mut a, &finish, k, min_pivot, &mut smallest)?;
                 for i in k + 1..k1 {
                     eliminate_row(a.as_mut_slice(), n, k, i, pivot, &mut finish);
                 }
@@ -350,6 +340,27 @@ impl Gth {
 }
 
 /// Column `target` of `x`, mutable, beside column `source` (`target ≠ source`).
+/// The pivot of row k (transposed storage, `a[(j, k)] = f(k, j)`): its chance
+/// of finishing plus the rest of its fully updated row, summed, never
+/// subtracted; stored on the diagonal. `Err` with the smallest pivot so far
+/// (kept in `smallest`) when it is at most `min_pivot`, or with the pivot
+/// when it is not a number.
+fn take_pivot(
+    a: &mut DMatrix<f64>,
+    finish: &[f64],
+    k: usize,
+    min_pivot: f64,
+    smallest: &mut f64,
+) -> Result<f64, f64> {
+    let pivot = finish[k] + a.column(k).rows_range(k + 1..).sum();
+    *smallest = smallest.min(pivot);
+    if pivot.is_nan() || pivot <= min_pivot {
+        return Err(if pivot.is_nan() { pivot } else { *smallest });
+    }
+    a[(k, k)] = pivot;
+    Ok(pivot)
+}
+
 fn columns(
     x: &mut DMatrix<f64>,
     target: usize,
