@@ -99,6 +99,12 @@ fn analyze_refuses_past_max_memory_with_the_estimate() {
         stdout.contains("note: skipped the length distribution"),
         "{stdout}"
     );
+    // The quantiles' footnote says where they went, not "a tail of 1".
+    assert!(
+        stdout.contains("from the length distribution, which was skipped")
+            && !stdout.contains("distribution to a tail of"),
+        "{stdout}"
+    );
     let json = run(&["analyze", path, "--max-work", "1000", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(v["solver"], "sparse");

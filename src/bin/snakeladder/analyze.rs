@@ -212,11 +212,18 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         )?;
     }
     write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;
-    writeln!(
-        out,
-        "  (p90, p99: the smallest t with P(T ≤ t) ≥ 0.9, 0.99; distribution to a tail of {})",
-        tiny(t.tail)
-    )?;
+    if t.pmf.is_empty() {
+        writeln!(
+            out,
+            "  (mode, median, p90, p99: from the length distribution, which was skipped; see the notes above)"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  (p90, p99: the smallest t with P(T ≤ t) ≥ 0.9, 0.99; distribution to a tail of {})",
+            tiny(t.tail)
+        )?;
+    }
     writeln!(out)?;
 
     if !a.players.is_empty() {
