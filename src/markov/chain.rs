@@ -473,6 +473,16 @@ impl Chain {
         self.targets.len()
     }
 
+    /// Row `state` of Q, the transient part of the kernel: `(state index,
+    /// probability)` of the turns that end on a state, the finish left out.
+    pub fn q_row(&self, state: StateIndex) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let range = self.row_offsets[state.get()]..self.row_offsets[state.get() + 1];
+        range.filter_map(|k| match self.targets[k] {
+            Target::State(e) => Some((e.get(), self.probabilities[k])),
+            Target::Finish => None,
+        })
+    }
+
     /// R(s): the probability that a turn from `state` finishes the game.
     pub fn finish_probability(&self, state: StateIndex) -> f64 {
         self.row(state)

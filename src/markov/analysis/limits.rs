@@ -13,7 +13,7 @@
 
 use super::distribution::Distribution;
 use crate::Board;
-use crate::markov::chain::{Chain, Target};
+use crate::markov::chain::{Chain, StateIndex};
 use crate::markov::sparse::memory::Bytes;
 use crate::model::error::grouped;
 use serde::Serialize;
@@ -383,24 +383,11 @@ pub fn distribution_bytes(chain: &Chain, method: super::Method) -> u64 {
 /// after `max_turns` turns (the tail then reports what is left).
 pub fn distribution(chain: &Chain, max_turns: usize) -> Distribution {
     let n = chain.len();
-    // `Q` of `chain_csr(chain)`, row by row, without building it.
-    let (offsets, targets) = (chain.row_offsets(), chain.targets());
-    let probabilities = chain.probabilities();
-    let q = crate::markov::sparse::Banded::from_rows(n, |s| {
-        (offsets[s]..offsets[s + 1]).filter_map(|k| match targets[k] {
-            Target::State(t) => Some((t.get(), probabilities[k])),
-            Target::Finish => None,
-        })
-    });
+    // `Q` row by row from the chain, without a copy in compressed rows.
+    let q = crate::markov::sparse::Banded::from_rows(n, |s| chain.q_row(StateIndex::new(s)));
     let finish: Vec<f64> = chain
         .states()
-        .map(|s| {
-            chain
-                .row(s)
-                .filter(|t| t.to == Target::Finish)
-                .map(|t| t.probability)
-                .sum()
-        })
+        .map(|s| chain.finish_probability(s))
         .collect();
     super::distribution::forward(n, chain.start().get(), max_turns, true, |pi, next| {
         q.vec_mul_into(pi, next);

@@ -12,7 +12,7 @@
 //! forms an `n × n` matrix. Both are factored once and reused for every
 //! right-hand side.
 
-use crate::markov::chain::{Chain, Target};
+use crate::markov::chain::{Chain, StateIndex, Target};
 use crate::markov::gth::Gth;
 use crate::markov::sparse::{Csr, Plan, SparseError, SweepSolver};
 use crate::{Square, markov::tolerance};
@@ -262,21 +262,9 @@ impl Solver {
         match Self::method_for(chain.len()) {
             Method::Dense => Estimate::dense(chain.len()),
             Method::Sparse => {
-                let offsets = chain.row_offsets();
-                let (targets, probabilities) = (chain.targets(), chain.probabilities());
                 // The entries of `chain_csr(chain)`, row by row.
-                let row = |s: usize| {
-                    (offsets[s]..offsets[s + 1]).filter_map(|e| match targets[e] {
-                        Target::State(t) => Some((t.get(), probabilities[e])),
-                        Target::Finish => None,
-                    })
-                };
-                let finish = |s: usize| {
-                    (offsets[s]..offsets[s + 1])
-                        .filter(|&e| targets[e] == Target::Finish)
-                        .map(|e| probabilities[e])
-                        .sum()
-                };
+                let row = |s: usize| chain.q_row(StateIndex::new(s));
+                let finish = |s: usize| chain.finish_probability(StateIndex::new(s));
                 Estimate::sparse(&SweepSolver::plan_rows(chain.len(), row, finish))
             }
         }
@@ -486,17 +474,13 @@ fn chain_rows(chain: &Chain, split: bool) -> (Csr, Vec<f64>) {
     let mut cols = Vec::with_capacity(chain.entries());
     let mut vals = Vec::with_capacity(chain.entries());
     row_ptr.push(0);
-    let offsets = chain.row_offsets();
-    let (targets, probabilities) = (chain.targets(), chain.probabilities());
     for (s, d) in stay.iter_mut().enumerate() {
-        for k in offsets[s]..offsets[s + 1] {
-            if let Target::State(t) = targets[k] {
-                if split && t.get() == s {
-                    *d += probabilities[k];
-                } else {
-                    cols.push(t.get() as u32);
-                    vals.push(probabilities[k]);
-                }
+        for (t, p) in chain.q_row(StateIndex::new(s)) {
+            if split && t == s {
+                *d += p;
+            } else {
+                cols.push(t as u32);
+                vals.push(p);
             }
         }
         row_ptr.push(cols.len());
