@@ -2,7 +2,7 @@
 //! standing on a square, expected turns left.
 
 use crate::Square;
-use crate::markov::chain::Chain;
+use crate::markov::chain::{Chain, StateIndex};
 use serde::Serialize;
 
 /// The figures of one square, from the start.
@@ -48,11 +48,17 @@ pub fn figures_with_diagonal(
         }
     }
     let start = chain.start();
+    let squares = chain.squares();
+    // The states in square order, walked beside the listed squares.
+    let mut next = 0;
     (0..size)
         .filter(|&i| listed[i])
         .map(|i| (Square::new(i as u32), rests[i]))
         .map(|(square, expected_rests)| {
-            let state = chain.state_of(square);
+            while next < squares.len() && squares[next] < square {
+                next += 1;
+            }
+            let state = (squares.get(next) == Some(&square)).then(|| StateIndex::new(next));
             let rest_probability = match (state, diagonal) {
                 (Some(j), Some(d)) if j == start => Some(1.0 - 1.0 / d[j.get()]),
                 (Some(j), Some(d)) => Some(visits[j.get()] / d[j.get()]),
