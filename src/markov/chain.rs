@@ -900,6 +900,20 @@ pub(crate) fn turn_rolls<W: Weight>(
     mut visit: impl FnMut(&Layer<W>, u32, &W, &Multiplicity<W>),
 ) {
     follow_turn(board, from, &bonus.p, keep, path);
+    if let ([layer], None) = (path.layers.as_slice(), path.cycle) {
+        // A turn of one roll (every turn without an extra-turn rule): each
+        // multiplicity is 1, as the general form below computes it, without
+        // its bookkeeping (most of a small board's compile).
+        let one = Multiplicity {
+            mass: W::one(),
+            rolls: W::one(),
+            rolls_squared: W::one(),
+        };
+        for (total, p) in outcomes {
+            visit(layer, *total, p, &one);
+        }
+        return;
+    }
     // Σⱼ qʲ(ρ + jL)ᵏ for k = 0, 1, 2 from s₀ = 1/(1 − q), s₁ = q·s₀²,
     // s₂ = q(1 + q)·s₀³.
     let cycle = path.cycle.map(|c| {
@@ -962,46 +976,29 @@ fn raw_row(
     let one_roll = board.rules().extra_turn().is_none();
     let [ends, jumps, rests] = *rows.starts.last().expect("starts has a sentinel");
     let mut rolls_squared = 0.0;
-    let (layers, cut) = if one_roll {
-        // One roll a turn: what `turn_rolls` does with a path of one layer
-        // of weight 1 and every multiplicity 1 (the same products, each by
-        // 1), without its bookkeeping: most of a small board's compile.
-        for &(total, p) in outcomes {
-            let walk = board.walk(from, total);
+    turn_rolls(
+        board,
+        from,
+        outcomes,
+        bonus,
+        keep_float,
+        path,
+        |layer, total, p, m| {
+            let mass = layer.weight * p;
+            let (walk, extra_roll) = board.walk_roll(layer.square, layer.rolls_before, total);
             if let Some(first) = walk.first {
                 rows.jumps
-                    .extend(board.chain_from(first).map(|j| (j as u32, p)));
+                    .extend(board.chain_from(first).map(|j| (j as u32, mass * m.mass)));
             }
-            rows.ends.push((walk.end, p, p));
-            rolls_squared += p;
-        }
-        (1, None)
-    } else {
-        turn_rolls(
-            board,
-            from,
-            outcomes,
-            bonus,
-            keep_float,
-            path,
-            |layer, total, p, m| {
-                let mass = layer.weight * p;
-                let (walk, extra_roll) = board.walk_roll(layer.square, layer.rolls_before, total);
-                if let Some(first) = walk.first {
-                    rows.jumps
-                        .extend(board.chain_from(first).map(|j| (j as u32, mass * m.mass)));
-                }
-                if walk.end != last {
-                    rows.rests.push((walk.end, mass * m.mass));
-                }
-                if !extra_roll {
-                    rows.ends.push((walk.end, mass * m.mass, mass * m.rolls));
-                    rolls_squared += mass * m.rolls_squared;
-                }
-            },
-        );
-        (path.layers.len(), path.cut)
-    };
+            if walk.end != last && !one_roll {
+                rows.rests.push((walk.end, mass * m.mass));
+            }
+            if !extra_roll {
+                rows.ends.push((walk.end, mass * m.mass, mass * m.rolls));
+                rolls_squared += mass * m.rolls_squared;
+            }
+        },
+    );
     merge_by(
         &mut rows.ends,
         ends,
@@ -1016,10 +1013,11 @@ fn raw_row(
     rows.starts
         .push([rows.ends.len(), rows.jumps.len(), rows.rests.len()]);
     rows.rolls_squared.push(rolls_squared);
-    rows.dropped.push(cut);
+    rows.dropped.push(path.cut);
     // A layer's weight is a product of as many roundings as its rolls, a
     // cycle sum adds a few, and merging adds one per term merged.
-    rows.steps.push(layers * (outcomes.len() + 1) + 8);
+    rows.steps
+        .push(path.layers.len() * (outcomes.len() + 1) + 8);
 }
 
 /// Why [`exact_row`] has no row.
