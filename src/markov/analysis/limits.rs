@@ -362,7 +362,8 @@ pub fn held_bytes(chain: &Chain) -> u64 {
 /// finishing (24 bytes a state); on the sparse path also the banded copy
 /// of `Q` it steps with ([`distribution`]; at most 32 bytes an entry, as a
 /// diagonal is stored densely only when a quarter of the states have an
-/// entry on it, and any other entry takes 16; it is built from the chain
+/// entry on it, and any other entry takes 16, with at most 16 more for
+/// its column's place in the list of columns; it is built from the chain
 /// without a copy of `Q` in compressed rows). The 10,000,000-square board
 /// with 20,000 jumps peaked while its distribution was probed (built then
 /// by way of that copy), 1.8 GB above what it held while factoring: the

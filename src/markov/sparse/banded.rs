@@ -28,8 +28,11 @@ pub struct Banded {
     upper: Vec<(usize, Vec<f64>)>,
     /// `(d, v)`: `Q[i, i − d] = v[i]`, `d > 0`.
     lower: Vec<(usize, Vec<f64>)>,
-    /// The other entries, `(row, column, value)` by row.
-    rest: Vec<(u32, u32, f64)>,
+    /// The other entries by column: column `rest_columns[g].0` has the
+    /// entries `rest[rest_columns[g - 1].1..rest_columns[g].1]` (from 0
+    /// for the first), each `(row, value)`, rows increasing.
+    rest_columns: Vec<(u32, usize)>,
+    rest: Vec<(u32, f64)>,
 }
 
 impl Banded {
@@ -79,7 +82,7 @@ impl Banded {
                 lower.push(((-d) as usize, vec![0.0; n]));
             }
         }
-        let mut rest = Vec::new();
+        let mut rest: Vec<(u32, u32, f64)> = Vec::new();
         for i in 0..n {
             for (j, v) in row(i) {
                 let d = j as i64 - i as i64;
@@ -94,11 +97,24 @@ impl Banded {
                 }
             }
         }
+        // By column, rows kept in order (a stable sort): a column's sum is
+        // then gathered in a register instead of read and written back per
+        // entry, with the same additions in the same order.
+        rest.sort_by_key(|&(_, j, _)| j);
+        let mut rest_columns: Vec<(u32, usize)> = Vec::new();
+        for (k, &(_, j, _)) in rest.iter().enumerate() {
+            match rest_columns.last_mut() {
+                Some((last, end)) if *last == j => *end = k + 1,
+                _ => rest_columns.push((j, k + 1)),
+            }
+        }
         Banded {
             n,
             upper,
             lower,
-            rest,
+            rest_columns,
+            // In place: the two kinds of entry take 16 bytes each.
+            rest: rest.into_iter().map(|(i, _, v)| (i, v)).collect(),
         }
     }
 
@@ -122,8 +138,12 @@ impl Banded {
         assert_eq!(x.len(), self.n, "vector length");
         assert_eq!(out.len(), self.n, "output length");
         out.fill(0.0);
-        for &(i, j, v) in &self.rest {
-            out[j as usize] += x[i as usize] * v;
+        let mut from = 0;
+        for &(j, to) in &self.rest_columns {
+            out[j as usize] = self.rest[from..to]
+                .iter()
+                .fold(0.0, |sum, &(i, v)| sum + x[i as usize] * v);
+            from = to;
         }
         for (d, v) in &self.upper {
             // out[i + d] += x[i]·v[i]
