@@ -120,6 +120,10 @@ pub struct SweepSolver {
     col_ptr: Vec<usize>,
     col_rows: Vec<u32>,
     col_vals: Vec<f64>,
+    /// `W = U⁻¹ Q_FJ`, `n × k` row by row, kept when it was built all at
+    /// once (a small chain, [`use_sites`]); empty otherwise. With it a
+    /// solve is one sweep and a product with `W` instead of two sweeps.
+    w: Vec<f64>,
     /// `(I − Q)⁻¹ · 1`, solved while factoring to check the factors.
     steps: Vec<f64>,
 }
@@ -143,10 +147,11 @@ struct SiteSweep {
 const SKIP_SHARE: usize = 4;
 
 /// Whether the Schur complement of `n` states, `k` of them in `J`, is built
-/// column by column, where stretches may be skipped (else all at once,
-/// [`BLOCK_SCHUR_ENTRIES`]).
+/// column by column, where stretches may be skipped (else all at once, with
+/// two more columns beside it: [`SweepSolver::sweep_block`], at most
+/// [`BLOCK_SCHUR_ENTRIES`] entries).
 fn use_sites(n: usize, k: usize) -> bool {
-    n * k > BLOCK_SCHUR_ENTRIES
+    n * (k + 2) > BLOCK_SCHUR_ENTRIES
 }
 
 /// Whether `layout` skips enough of `n` rows to be used ([`SKIP_SHARE`]).
@@ -280,6 +285,9 @@ impl SweepSolver {
         // layout's two flags a state while it is found, the sites of
         // Q_FJ's entries and of J's rows.
         let sweep_bytes = match &sites {
+            // The block of `W` with two more columns, and `W` copied out
+            // of it and kept ([`SweepSolver::sweep_block`]).
+            None if !use_sites(n, k as usize) => n64 * (2 * k + 2) * 8,
             None => threads * n64 * 8 * SWEEP_LANES as u64,
             Some(layout) => {
                 let site_count = (n - layout.skipped() + layout.window) as u64;
@@ -320,7 +328,12 @@ impl SweepSolver {
                 + k * k * 8
                 + sweep_bytes,
             factor_work: sweep_work + matrix_work + kf * kf * 6.0 + kf * kf * kf / 3.0,
-            solve_work: 2.0 * full_sweep + 2.0 * kf * kf,
+            // One sweep and a product with the kept `W`, or two sweeps.
+            solve_work: if use_sites(n, k as usize) {
+                2.0 * full_sweep + 2.0 * kf * kf
+            } else {
+                full_sweep + (n as f64) * kf + 2.0 * kf * kf
+            },
             diagonal_bytes: 3 * n64 * k * 8,
             diagonal_work: 2.0 * kf * full_sweep + kf * kf * n as f64,
         }
@@ -434,18 +447,28 @@ impl SweepSolver {
             col_ptr,
             col_rows,
             col_vals,
+            w: Vec::new(),
             steps: Vec::new(),
         };
         // S's chance of absorption from each state of J: finishing at once,
         // or first through F (`g = U⁻¹ finish_F`, a sweep with J held at 0)
-        // before coming back to J.
-        let mut g = finish.clone();
-        for &j in &solver.j {
-            g[j as usize] = 0.0;
-        }
-        if n > 0 {
-            solver.back_sweep(&mut g, n - 1);
-        }
+        // before coming back to J. A small chain sweeps it with W and with
+        // the first half of the solve of ones, all in one pass over Q.
+        let ones = vec![1.0; n];
+        let (g, ones_swept) = if use_sites(n, k) {
+            let mut g = finish.clone();
+            for &j in &solver.j {
+                g[j as usize] = 0.0;
+            }
+            if n > 0 {
+                solver.back_sweep(&mut g, n - 1);
+            }
+            (g, None)
+        } else {
+            let (w, [g, ones_swept]) = solver.sweep_block([&finish, &ones]);
+            solver.w = w;
+            (g, Some(ones_swept))
+        };
         let absorbed: Vec<f64> = solver
             .j
             .iter()
@@ -484,7 +507,10 @@ impl SweepSolver {
         // A nonsingular M-matrix has a non-negative inverse, so the expected
         // number of steps must come out finite and non-negative; anything
         // else means the factorisation lost all accuracy.
-        let t = solver.solve(&vec![1.0; n]);
+        let t = match ones_swept {
+            Some(swept) => solver.solve_from(&ones, swept),
+            None => solver.solve(&ones),
+        };
         if let Some(state) = t.iter().position(|x| !x.is_finite() || *x < 0.0) {
             let trapped = trapped();
             return Err(if trapped.is_empty() {
@@ -541,7 +567,7 @@ impl SweepSolver {
     /// row.
     fn schur_magnitudes(&self) -> DMatrix<f64> {
         let mut s = if !use_sites(self.n, self.j.len()) {
-            self.q_jf_w_blocked()
+            self.q_jf_times(&self.w)
         } else {
             let layout = self.layout();
             if skips_enough(self.n, &layout) {
@@ -757,38 +783,44 @@ impl SweepSolver {
                     *s += v * y;
                 }
             }
-            let d = self.diag[i];
+            let inverse = 1.0 / self.diag[i];
             for (x, s) in x[i * L..][..L].iter_mut().zip(s) {
-                *x = s / d;
+                *x = s * inverse;
             }
         }
     }
 
-    /// `Q_JF · W` as [`Self::q_jf_w_by_column`], with every column of `W`
-    /// swept at once: `W` is kept as an `n × k` block of rows, so each row
-    /// of `Q` is read once and its update runs over `k` adjacent numbers.
-    fn q_jf_w_blocked(&self) -> DMatrix<f64> {
+    /// `W = U⁻¹ Q_FJ` (`n × k`, row by row) and `U⁻¹ v_F` for each `v` of
+    /// `extra` (zero on J), from one sweep over every column at once: each
+    /// row of `Q` is read once and its update runs over `k + E` adjacent
+    /// numbers, where sweeps of one column each would wait on every row's
+    /// division in turn.
+    fn sweep_block<const E: usize>(&self, extra: [&[f64]; E]) -> (Vec<f64>, [Vec<f64>; E]) {
         let k = self.j.len();
-        let mut w = vec![0.0; self.n * k];
-        let mut top = None;
+        let m = k + E;
+        let mut block = vec![0.0; self.n * m];
         for b in 0..k {
             let range = self.col_ptr[b]..self.col_ptr[b + 1];
             for (&i, &v) in self.col_rows[range.clone()]
                 .iter()
                 .zip(&self.col_vals[range])
             {
-                w[i as usize * k + b] += v;
-                top = top.max(Some(i as usize));
+                block[i as usize * m + b] += v;
             }
         }
-        for i in (0..=top.unwrap_or(0)).rev().filter(|&i| !self.in_j[i]) {
-            let (done, rest) = w.split_at_mut((i + 1) * k);
-            let row = &mut done[i * k..];
+        for i in (0..self.n).filter(|&i| !self.in_j[i]) {
+            for (e, v) in extra.iter().enumerate() {
+                block[i * m + k + e] = v[i];
+            }
+        }
+        for i in (0..self.n).rev().filter(|&i| !self.in_j[i]) {
+            let (done, rest) = block.split_at_mut((i + 1) * m);
+            let row = &mut done[i * m..];
             let (cols, vals) = self.off.row_slices(i);
             for (&c, &v) in cols.iter().zip(vals) {
-                // Entries before i go back to J, where W is zero.
+                // Entries before i go back to J, where the block is zero.
                 if let Some(offset) = (c as usize).checked_sub(i + 1) {
-                    let from = &rest[offset * k..][..k];
+                    let from = &rest[offset * m..][..m];
                     for (x, y) in row.iter_mut().zip(from) {
                         *x += v * y;
                     }
@@ -797,6 +829,14 @@ impl SweepSolver {
             let inverse = 1.0 / self.diag[i];
             row.iter_mut().for_each(|x| *x *= inverse);
         }
+        let w = block.chunks(m).flat_map(|row| &row[..k]).copied().collect();
+        let swept = std::array::from_fn(|e| block.chunks(m).map(|row| row[k + e]).collect());
+        (w, swept)
+    }
+
+    /// `Q_JF · W` for `W` given `n × k` row by row.
+    fn q_jf_times(&self, w: &[f64]) -> DMatrix<f64> {
+        let k = self.j.len();
         let mut s = DMatrix::zeros(k, k);
         for (a, &ja) in self.j.iter().enumerate() {
             for (c, v) in self.off.row(ja as usize) {
@@ -806,6 +846,14 @@ impl SweepSolver {
             }
         }
         s
+    }
+
+    /// `Q_JF · W` as [`Self::q_jf_w_by_column`], with every column of `W`
+    /// swept at once ([`Self::sweep_block`]).
+    #[cfg(test)]
+    fn q_jf_w_blocked(&self) -> DMatrix<f64> {
+        let (w, []) = self.sweep_block([]);
+        self.q_jf_times(&w)
     }
 
     /// For the states of `F` at or below `top`, in decreasing order:
@@ -821,7 +869,9 @@ impl SweepSolver {
             for (&c, &v) in cols.iter().zip(vals) {
                 s += v * x[c as usize];
             }
-            x[i] = s / self.diag[i];
+            // By the reciprocal, as [`Self::sweep_block`] (the same digits),
+            // so that no division waits on the sum.
+            x[i] = s * (1.0 / self.diag[i]);
         }
     }
 
@@ -833,7 +883,7 @@ impl SweepSolver {
             if self.in_j[i] {
                 continue;
             }
-            let y = acc[i] / self.diag[i];
+            let y = acc[i] * (1.0 / self.diag[i]);
             acc[i] = y;
             if y != 0.0 {
                 let (cols, vals) = self.off.row_slices(i);
@@ -857,6 +907,11 @@ impl SweepSolver {
         if self.n > 0 {
             self.back_sweep(&mut x, self.n - 1);
         }
+        self.solve_from(b, x)
+    }
+
+    /// [`Self::solve`] given `x = U⁻¹ b_F` (zero on J), its first sweep.
+    fn solve_from(&self, b: &[f64], mut x: Vec<f64>) -> Vec<f64> {
         if self.j.is_empty() {
             return x;
         }
@@ -870,11 +925,25 @@ impl SweepSolver {
             })
             .collect();
         let r = self.gth.solve(&r);
-        x.copy_from_slice(b);
-        for (&j, &z) in self.j.iter().zip(r.iter()) {
-            x[j as usize] = z;
+        let k = self.j.len();
+        if self.w.is_empty() {
+            // x_F = U⁻¹ (b_F + Q_FJ x_J): a second sweep.
+            x.copy_from_slice(b);
+            for (&j, &z) in self.j.iter().zip(r.iter()) {
+                x[j as usize] = z;
+            }
+            self.back_sweep(&mut x, self.n - 1);
+        } else {
+            // The same, as x_F = w + W x_J (non-negative terms only).
+            for (i, (x, w)) in x.iter_mut().zip(self.w.chunks(k)).enumerate() {
+                if !self.in_j[i] {
+                    *x += w.iter().zip(&r).map(|(w, r)| w * r).sum::<f64>();
+                }
+            }
+            for (&j, &z) in self.j.iter().zip(r.iter()) {
+                x[j as usize] = z;
+            }
         }
-        self.back_sweep(&mut x, self.n - 1);
         x
     }
 
@@ -885,12 +954,26 @@ impl SweepSolver {
     pub fn solve_transpose(&self, c: &[f64]) -> Vec<f64> {
         assert_eq!(c.len(), self.n, "right-hand side length");
         let mut acc = c.to_vec();
-        self.forward_sweep(&mut acc, 0);
-        if self.j.is_empty() {
-            return acc;
-        }
-        // r_J = c_J + Q_FJᵀ v, gathered by the sweep on J.
-        let r: Vec<f64> = self.j.iter().map(|&j| acc[j as usize]).collect();
+        let k = self.j.len();
+        let r: Vec<f64> = if self.w.is_empty() {
+            self.forward_sweep(&mut acc, 0);
+            if k == 0 {
+                return acc;
+            }
+            // r_J = c_J + Q_FJᵀ v, gathered by the sweep on J.
+            self.j.iter().map(|&j| acc[j as usize]).collect()
+        } else {
+            // The same without a sweep: Q_FJᵀ U⁻ᵀ c_F = Wᵀ c_F.
+            let mut r: Vec<f64> = self.j.iter().map(|&j| c[j as usize]).collect();
+            for (i, w) in self.w.chunks(k).enumerate() {
+                if !self.in_j[i] && c[i] != 0.0 {
+                    for (r, w) in r.iter_mut().zip(w) {
+                        *r += w * c[i];
+                    }
+                }
+            }
+            r
+        };
         let r = self.gth.solve_transpose(&r);
         acc.copy_from_slice(c);
         for (&j, &y) in self.j.iter().zip(r.iter()) {
@@ -924,11 +1007,15 @@ impl SweepSolver {
         }
         // Small boards stay on this thread, as in `q_jf_w_by_column`.
         let parallel = k * (self.off.nnz() + self.n) >= PARALLEL_SCHUR_WORK;
-        // W, column by column.
+        // W, column by column (kept from factoring on a small chain).
         let w_column = |a: usize| {
-            let mut x = vec![0.0; self.n];
-            self.column_sweep(a, &mut x);
-            x
+            if self.w.is_empty() {
+                let mut x = vec![0.0; self.n];
+                self.column_sweep(a, &mut x);
+                x
+            } else {
+                self.w.chunks(k).map(|row| row[a]).collect()
+            }
         };
         let w: Vec<Vec<f64>> = if parallel {
             (0..k).into_par_iter().map(w_column).collect()
