@@ -49,22 +49,46 @@ pub fn figures(
         }
     }
     let start = chain.start().get();
+    let one_roll = board.rules().extra_turn().is_none();
+    let parallel = (n as f64) * (jumps.len() as f64) >= PARALLEL_SIZE;
+    let expected: Vec<f64> = uses
+        .iter()
+        .map(|u| visits.iter().zip(u).map(|(v, u)| v * u).sum())
+        .collect();
+    // The solves of the one-roll figures below: a small chain's all at
+    // once (the same digits as one by one, fewer passes over the factors);
+    // a large chain's one by one, each jump on its own core.
+    let mut solved: Vec<Option<Vec<f64>>> = vec![None; jumps.len()];
+    if one_roll && !parallel {
+        let wanted: Vec<usize> = (0..jumps.len()).filter(|&a| expected[a] != 0.0).collect();
+        let rhs: Vec<&[f64]> = wanted.iter().map(|&a| uses[a].as_slice()).collect();
+        for (a, z) in wanted.into_iter().zip(solver.solve_many(&rhs)) {
+            solved[a] = Some(z);
+        }
+    }
     let figure = |(a, jump): (usize, &crate::Jump)| {
         let u = &uses[a];
-        let expected_uses: f64 = visits.iter().zip(u).map(|(v, u)| v * u).sum();
+        let expected_uses = expected[a];
         let (use_probability, mean_turns_without) = if expected_uses == 0.0 {
             (0.0, Some(turns[start]))
-        } else if board.rules().extra_turn().is_none() {
+        } else if one_roll {
             // One move a turn: every use of the jump ends the turn on the
             // same square (its end, or its chain's end), so uses renew.
-            let z = solver.solve(u);
+            let alone;
+            let z = match &solved[a] {
+                Some(z) => z,
+                None => {
+                    alone = solver.solve(u);
+                    &alone
+                }
+            };
             let end = end_after(board, chain, a, u);
             let after = match end {
                 Target::State(e) => z[e.get()],
                 Target::Finish => 0.0,
             };
             let p = expected_uses / (1.0 + after);
-            let without = without_one_move(board, chain, a, &z, end, turns)
+            let without = without_one_move(board, chain, a, z, end, turns)
                 .unwrap_or_else(|| recompiled_mean(board, a));
             (p, without)
         } else {
@@ -86,7 +110,7 @@ pub fn figures(
     // the others: on a large chain they are spread over every core, and
     // `collect` keeps board order, so the figures are the same on any
     // number of threads.
-    if (n as f64) * (jumps.len() as f64) >= PARALLEL_SIZE {
+    if parallel {
         use rayon::prelude::*;
         jumps.par_iter().enumerate().map(figure).collect()
     } else {

@@ -387,6 +387,18 @@ impl Solver {
         d.gth.solve(b)
     }
 
+    /// [`Solver::solve`] of each of `bs`, with the same digits; the sparse
+    /// solver of a small chain sweeps several at once.
+    ///
+    /// # Panics
+    /// If a right-hand side does not have one entry per state.
+    pub fn solve_many(&self, bs: &[&[f64]]) -> Vec<Vec<f64>> {
+        match &self.inner {
+            Inner::Sparse(s) => s.solve_many(bs),
+            Inner::Dense(_) => bs.iter().map(|b| self.solve(b)).collect(),
+        }
+    }
+
     /// `N·1`: the expected number of turns to the finish from each state,
     /// `solve` of all ones. The sparse solver keeps it from factoring (it
     /// checks its factors with it), so there it costs one copy.

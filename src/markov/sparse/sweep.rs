@@ -71,6 +71,11 @@ const PARALLEL_SCHUR_WORK: usize = 100_000;
 /// division. Costs that many vectors of a state per thread.
 const SWEEP_LANES: usize = 4;
 
+/// Right-hand sides [`SweepSolver::solve_many`] sweeps together: eight
+/// vectors of a small chain's states (at most 2 MiB: a small chain has
+/// at most 32,768 states, [`use_sites`]).
+const SOLVE_LANES: usize = 8;
+
 /// Most entries (`n · |J|`) of the block `W = U⁻¹ Q_FJ` that
 /// [`SweepSolver`] sweeps all at once (512 KiB of `f64`, within a core's
 /// cache); larger boards sweep it a column at a time.
@@ -813,6 +818,19 @@ impl SweepSolver {
                 block[i * m + k + e] = v[i];
             }
         }
+        self.sweep_rows(&mut block, m);
+        let w = block.chunks(m).flat_map(|row| &row[..k]).copied().collect();
+        let swept = std::array::from_fn(|e| block.chunks(m).map(|row| row[k + e]).collect());
+        (w, swept)
+    }
+
+    /// [`Self::back_sweep`] of the `m` columns of an `n × m` block held row
+    /// by row, zero on the rows of J, all at once: each row of `Q` is read
+    /// once and its update runs over `m` adjacent numbers. Each column gets
+    /// the operations of a sweep of it alone, in the same order (the sweep
+    /// alone also adds the entries that go back to J, where it holds 0), so
+    /// the digits do not depend on which columns go together.
+    fn sweep_rows(&self, block: &mut [f64], m: usize) {
         for i in (0..self.n).rev().filter(|&i| !self.in_j[i]) {
             let (done, rest) = block.split_at_mut((i + 1) * m);
             let row = &mut done[i * m..];
@@ -829,9 +847,35 @@ impl SweepSolver {
             let inverse = 1.0 / self.diag[i];
             row.iter_mut().for_each(|x| *x *= inverse);
         }
-        let w = block.chunks(m).flat_map(|row| &row[..k]).copied().collect();
-        let swept = std::array::from_fn(|e| block.chunks(m).map(|row| row[k + e]).collect());
-        (w, swept)
+    }
+
+    /// [`Self::solve`] of each right-hand side of `bs`, the same digits as
+    /// one at a time; on a small chain (`W` kept) their first sweeps run
+    /// [`SOLVE_LANES`] at a time ([`Self::sweep_rows`]).
+    ///
+    /// # Panics
+    /// If a right-hand side does not have `n` entries.
+    pub fn solve_many(&self, bs: &[&[f64]]) -> Vec<Vec<f64>> {
+        if self.w.is_empty() {
+            return bs.iter().map(|b| self.solve(b)).collect();
+        }
+        let mut out = Vec::with_capacity(bs.len());
+        for group in bs.chunks(SOLVE_LANES) {
+            let m = group.len();
+            let mut block = vec![0.0; self.n * m];
+            for (e, b) in group.iter().enumerate() {
+                assert_eq!(b.len(), self.n, "right-hand side length");
+                for (i, &v) in b.iter().enumerate().filter(|&(i, _)| !self.in_j[i]) {
+                    block[i * m + e] = v;
+                }
+            }
+            self.sweep_rows(&mut block, m);
+            for (e, b) in group.iter().enumerate() {
+                let swept = block.chunks(m).map(|row| row[e]).collect();
+                out.push(self.solve_from(b, swept));
+            }
+        }
+        out
     }
 
     /// `Q_JF · W` for `W` given `n × k` row by row.
@@ -1264,6 +1308,25 @@ mod tests {
             rows_only > 0.0 && rows_only < every_row / 2.0,
             "{rows_only:e} vs {every_row:e}"
         );
+    }
+
+    /// Several right-hand sides swept together give each the digits of
+    /// its own solve (the figures must not depend on which jumps are
+    /// solved together), across more than one group of lanes.
+    #[test]
+    fn many_solves_have_the_digits_of_one() {
+        let q = chain_like(150, 6, 0.05, 5);
+        let solver = SweepSolver::new(&q).unwrap();
+        assert!(!solver.w.is_empty() && solver.back_targets() > 0);
+        let bs: Vec<Vec<f64>> = (0..SOLVE_LANES + 3)
+            .map(|r| (0..150).map(|i| ((i * 31 + r * 17) % 11) as f64).collect())
+            .collect();
+        let refs: Vec<&[f64]> = bs.iter().map(Vec::as_slice).collect();
+        let many = solver.solve_many(&refs);
+        assert_eq!(many.len(), bs.len());
+        for (b, x) in bs.iter().zip(&many) {
+            assert_eq!(x, &solver.solve(b));
+        }
     }
 
     #[test]
