@@ -216,15 +216,9 @@ impl Solver {
                 // chain's own structure has one.
                 // Q is built already split at its diagonal, never whole
                 // beside the split copy; whole again only to name traps.
-                let (off, stay) = chain_split(chain);
+                let (off, stay, finish) = chain_split(chain);
                 let trapped_states = || crate::markov::sparse::trapped_states(&chain_csr(chain));
-                let solver = match Self::sparse(
-                    off,
-                    stay,
-                    Some(chain_finish(chain)),
-                    &square,
-                    &trapped_states,
-                ) {
+                let solver = match Self::sparse(off, stay, Some(finish), &square, &trapped_states) {
                     Err(SolveError::Trapped { trapped }) if chain.trapped().is_empty() => {
                         Err(SolveError::SparseIllConditioned {
                             state: trapped
@@ -465,9 +459,10 @@ fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
 
 /// `Q` of a chain split at its diagonal, as [`Csr::split_diagonal`] of
 /// [`chain_csr`] gives it (the same entries in the same order), without
-/// building the whole `Q` first: a chain of ten million states saves the
-/// 800 MB of a second copy.
-fn chain_split(chain: &Chain) -> (Csr, Vec<f64>) {
+/// building the whole `Q` first (a chain of ten million states saves the
+/// 800 MB of a second copy), and each state's chance of finishing
+/// ([`Chain::finish_probability`], the same sum) from the same pass.
+fn chain_split(chain: &Chain) -> (Csr, Vec<f64>, Vec<f64>) {
     chain_rows(chain, true)
 }
 
@@ -478,27 +473,38 @@ pub fn chain_csr(chain: &Chain) -> Csr {
 
 /// `Q` of a chain in compressed rows, the finish column left out; with
 /// `split`, its diagonal is left out too and returned beside it (else the
-/// second vector is all zeros).
-fn chain_rows(chain: &Chain, split: bool) -> (Csr, Vec<f64>) {
+/// second vector is all zeros); third, each state's chance of finishing.
+fn chain_rows(chain: &Chain, split: bool) -> (Csr, Vec<f64>, Vec<f64>) {
     let n = chain.len();
+    let (offsets, targets, probabilities) =
+        (chain.row_offsets(), chain.targets(), chain.probabilities());
     let mut stay = vec![0.0; n];
+    let mut finish = Vec::with_capacity(n);
     let mut row_ptr = Vec::with_capacity(n + 1);
     let mut cols = Vec::with_capacity(chain.entries());
     let mut vals = Vec::with_capacity(chain.entries());
     row_ptr.push(0);
     for (s, d) in stay.iter_mut().enumerate() {
-        for (t, p) in chain.q_row(StateIndex::new(s)) {
-            if split && t == s {
-                *d += p;
-            } else {
-                cols.push(t as u32);
-                vals.push(p);
+        // As `Iterator::sum` adds: from -0.0, in the row's order.
+        let mut leaves = -0.0;
+        for (&to, &p) in targets[offsets[s]..offsets[s + 1]]
+            .iter()
+            .zip(&probabilities[offsets[s]..offsets[s + 1]])
+        {
+            match to {
+                Target::State(t) if split && t.get() == s => *d += p,
+                Target::State(t) => {
+                    cols.push(t.get() as u32);
+                    vals.push(p);
+                }
+                Target::Finish => leaves += p,
             }
         }
+        finish.push(leaves);
         row_ptr.push(cols.len());
     }
     // Columns are state indices below n and probabilities are finite.
-    (Csr::from_valid_parts(n, row_ptr, cols, vals), stay)
+    (Csr::from_valid_parts(n, row_ptr, cols, vals), stay, finish)
 }
 
 #[cfg(test)]

@@ -819,7 +819,10 @@ impl SweepSolver {
             }
         }
         self.sweep_rows(&mut block, m);
-        let w = block.chunks(m).flat_map(|row| &row[..k]).copied().collect();
+        let mut w = Vec::with_capacity(self.n * k);
+        for row in block.chunks(m) {
+            w.extend_from_slice(&row[..k]);
+        }
         let swept = std::array::from_fn(|e| block.chunks(m).map(|row| row[k + e]).collect());
         (w, swept)
     }
