@@ -687,11 +687,9 @@ impl Analysis {
                     turns: d.pmf.len(),
                     tail: d.tail(),
                 });
-            let mut players = Vec::with_capacity(options.players.len());
+            let mut players = Vec::new();
             if let (Some(dist), None) = (&dist, &truncated) {
-                for &count in &options.players {
-                    players.push(players::figures(dist, count));
-                }
+                players = players::figures_each(dist, &options.players);
             }
             if let Some(d) = dist.as_ref().filter(|_| truncated.is_some()) {
                 if !options.players.is_empty() {

@@ -29,8 +29,8 @@ pub struct PlayersFigures {
     pub expected_rounds: f64,
 }
 
-/// Win probabilities and game length for `count` players who all start on
-/// the start square, from the length distribution of one player.
+/// Win probabilities and game length for each of `counts` players who all
+/// start on the start square, from the length distribution of one player.
 ///
 /// # Formula
 /// `P(seat i wins) = Σ_t f(t)·S(t)ⁱ·S(t−1)^(k−1−i)`,
@@ -40,19 +40,23 @@ pub struct PlayersFigures {
 /// was computed from its geometric decay, each sum is a geometric series in
 /// closed form ([`tail_in_closed_form`], docs/figures.md §8).
 ///
+/// All counts are summed in one pass over the distribution: the sums of
+/// different counts do not depend on one another, so they overlap instead
+/// of each waiting on its own running sum, and each count gets the same
+/// operations in the same order as alone.
+///
 /// # Panics
-/// If `count` is 0.
-pub fn figures(d: &Distribution, count: u32) -> PlayersFigures {
-    assert!(count > 0, "at least one player");
-    let k = count as i32;
+/// If a count is 0.
+pub fn figures_each(d: &Distribution, counts: &[u32]) -> Vec<PlayersFigures> {
+    assert!(counts.iter().all(|&c| c > 0), "at least one player");
     let closed = d
         .decay
         .and_then(|decay| Some((decay.from_turn?, decay.period, decay.block)));
     // The terms past `from_turn` are summed below in closed form, not one
     // by one: a game of 300,000 turns on average has 8 million of them.
     let stepped = closed.map_or(d.pmf.len(), |(now, _, _)| now);
-    let mut win = vec![0.0; count as usize];
-    let mut total_turns = 0.0;
+    let mut win: Vec<Vec<f64>> = counts.iter().map(|&c| vec![0.0; c as usize]).collect();
+    let mut total_turns = vec![0.0; counts.len()];
     for (i, &f) in d.pmf[..stepped].iter().enumerate() {
         if f == 0.0 {
             continue;
@@ -62,31 +66,48 @@ pub fn figures(d: &Distribution, count: u32) -> PlayersFigures {
         // Seat i: f·now^i·before^(k−1−i), from seat 0 by one ratio per seat
         // (before ≥ f > 0 here).
         let ratio = now / before;
-        let mut p = f * before.powi(k - 1);
-        for (seat, w) in win.iter_mut().enumerate() {
-            if seat > 0 {
-                p *= ratio;
+        for ((&count, win), total_turns) in counts.iter().zip(&mut win).zip(&mut total_turns) {
+            let mut p = f * before.powi(count as i32 - 1);
+            for (seat, w) in win.iter_mut().enumerate() {
+                if seat > 0 {
+                    p *= ratio;
+                }
+                *w += p;
+                *total_turns += p * ((t - 1.0) * f64::from(count) + seat as f64 + 1.0);
             }
-            *w += p;
-            total_turns += p * ((t - 1.0) * f64::from(count) + seat as f64 + 1.0);
         }
     }
-    let mut expected_rounds = d.survival[..=stepped].iter().map(|s| s.powi(k)).sum();
-    if let Some((now, period, block)) = closed {
-        let tail = tail_in_closed_form(d, now - period, period, block, count);
-        win.iter_mut().zip(&tail.win).for_each(|(w, t)| *w += t);
-        total_turns += tail.total_turns;
-        expected_rounds += tail.rounds;
-    }
-    PlayersFigures {
-        count,
-        win_probability: win,
-        expected_total_turns: total_turns,
-        expected_rounds,
-    }
+    counts
+        .iter()
+        .zip(win)
+        .zip(total_turns)
+        .map(|((&count, mut win), mut total_turns)| {
+            let k = count as i32;
+            let mut expected_rounds = d.survival[..=stepped].iter().map(|s| s.powi(k)).sum();
+            if let Some((now, period, block)) = closed {
+                let tail = tail_in_closed_form(d, now - period, period, block, count);
+                win.iter_mut().zip(&tail.win).for_each(|(w, t)| *w += t);
+                total_turns += tail.total_turns;
+                expected_rounds += tail.rounds;
+            }
+            PlayersFigures {
+                count,
+                win_probability: win,
+                expected_total_turns: total_turns,
+                expected_rounds,
+            }
+        })
+        .collect()
 }
 
-/// The parts of the sums of [`figures`] over the turns after `t + m`.
+/// [`figures_each`] of one count.
+#[cfg(test)]
+pub fn figures(d: &Distribution, count: u32) -> PlayersFigures {
+    figures_each(d, &[count])
+        .pop()
+        .expect("one count, one figure")
+}
+
 struct Tail {
     win: Vec<f64>,
     total_turns: f64,
@@ -184,6 +205,23 @@ pub fn race(players: &[Distribution]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counts summed together give each the digits it has alone, on a
+    /// distribution with a closed-form tail and on one stepped to the end.
+    #[test]
+    fn counts_together_have_the_digits_of_each_alone() {
+        let chain = crate::markov::chain::Chain::compile(&crate::Board::builtin_default()).unwrap();
+        let closed = super::super::limits::distribution(&chain, usize::MAX);
+        assert!(closed.decay.and_then(|d| d.from_turn).is_some());
+        let stepped = super::super::distribution::from_state(&chain, chain.start());
+        let counts = [2, 3, 1, 6, 4];
+        for d in [&closed, &stepped] {
+            let together = figures_each(d, &counts);
+            for (f, &count) in together.iter().zip(&counts) {
+                assert_eq!(f, &figures(d, count));
+            }
+        }
+    }
 
     #[test]
     fn one_turn_games_are_won_by_the_first_seat() {
