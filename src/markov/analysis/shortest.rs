@@ -337,10 +337,10 @@ fn ln_add(a: f64, b: f64) -> f64 {
     }
 }
 
-/// The log masses of the nodes of the shortest games, and the nodes of the
-/// turn being summed. A node lies in one turn only (the turn it was
-/// settled at), so the per-node arrays are written once each and never
-/// cleared: a turn costs the nodes it touches, not the board's size.
+/// The log masses of the nodes of the shortest games. A node lies in one
+/// turn only (the turn it was settled at), so the per-node arrays are
+/// written in that turn alone and never cleared: a turn costs the nodes it
+/// touches, not the board's size.
 struct Masses {
     /// Each node's log mass relative to the turn's offset (−∞ until
     /// reached).
@@ -381,6 +381,11 @@ struct BonusRolls {
     successor: Vec<Option<Id>>,
     /// How many of a node's bonus predecessors are not summed yet.
     waiting: Vec<u32>,
+    /// The nodes ready to pass their mass on, then the nodes on cycles:
+    /// kept from turn to turn, so that a turn allocates nothing.
+    ready: Vec<Id>,
+    /// One cycle.
+    cycle: Vec<Id>,
 }
 
 impl BonusRolls {
@@ -397,6 +402,8 @@ impl BonusRolls {
             ln_p_on,
             successor: vec![None; nodes],
             waiting: vec![0; nodes],
+            ready: Vec::new(),
+            cycle: Vec::new(),
         })
     }
 
@@ -418,21 +425,21 @@ impl BonusRolls {
             i += 1;
             let (square, k) = found.nodes.node(u);
             let step = board.roll_end(Square::new(square), k, self.on);
-            let next = step
-                .extra_roll
-                .then(|| found.at((step.end.get(), count.next(k)), t));
-            self.successor[u as usize] = next.flatten();
-            if let Some(v) = next.flatten() {
+            let next = if step.extra_roll {
+                found.at((step.end.get(), count.next(k)), t)
+            } else {
+                None
+            };
+            self.successor[u as usize] = next;
+            if let Some(v) = next {
                 self.waiting[v as usize] += 1;
                 masses.list(v, turn);
             }
         }
         // The trees, each node once all its predecessors are summed.
-        let mut ready: Vec<Id> = turn
-            .iter()
-            .copied()
-            .filter(|&u| self.waiting[u as usize] == 0)
-            .collect();
+        let ready = &mut self.ready;
+        ready.clear();
+        ready.extend(turn.iter().filter(|&&u| self.waiting[u as usize] == 0));
         while let Some(u) = ready.pop() {
             if let Some(v) = self.successor[u as usize] {
                 let (u, v) = (u as usize, v as usize);
@@ -445,17 +452,16 @@ impl BonusRolls {
         }
         // What is left lies on cycles of bonus rolls, each taken from its
         // first node (square, then rolls).
-        let mut on_cycle: Vec<Id> = turn
-            .iter()
-            .copied()
-            .filter(|&u| self.waiting[u as usize] > 0)
-            .collect();
+        let on_cycle = &mut self.ready;
+        on_cycle.extend(turn.iter().filter(|&&u| self.waiting[u as usize] > 0));
         on_cycle.sort_unstable_by_key(|&u| found.nodes.node(u));
-        for &first in &on_cycle {
+        for &first in on_cycle.iter() {
             if self.waiting[first as usize] == 0 {
                 continue;
             }
-            let mut cycle = vec![first];
+            let cycle = &mut self.cycle;
+            cycle.clear();
+            cycle.push(first);
             while let Some(n) = self.successor[*cycle.last().expect("nonempty") as usize] {
                 if n == first {
                     break;
@@ -477,7 +483,7 @@ impl BonusRolls {
                 previous = ln_add(ln[u as usize], self.ln_p_on + previous);
                 ln[u as usize] = previous;
             }
-            for &u in &cycle {
+            for &u in cycle.iter() {
                 self.waiting[u as usize] = 0;
             }
         }
