@@ -157,11 +157,14 @@ impl Nodes {
     /// A table when the board's nodes fit in [`DENSE_MAX_NODES`], else a
     /// map.
     fn new(board: &Board, count: RollCount) -> Nodes {
-        let counts = count.0 as usize + 1;
-        match (board.last().get() as usize + 1).checked_mul(counts) {
+        let counts = u64::from(count.0) + 1;
+        let size = (u64::from(board.last().get()) + 1)
+            .checked_mul(counts)
+            .and_then(|size| usize::try_from(size).ok());
+        match size {
             Some(size) if size <= DENSE_MAX_NODES => Nodes {
                 index: Index::Dense {
-                    counts,
+                    counts: counts as usize,
                     ids: vec![Nodes::NOT_MET; size],
                 },
                 // Room for a node a square, all a board without counted
@@ -749,6 +752,20 @@ mod tests {
             assert_eq!(table, map, "{json}");
             assert_eq!(table.probability.to_bits(), map.probability.to_bits());
         }
+    }
+
+    #[test]
+    fn a_million_counted_rolls_look_nodes_up_in_a_map() {
+        // 101 squares × a million roll counts is over the table's size (the
+        // map's figures are the table's: see the test above).
+        let index = |forfeit_after: u32| {
+            let b = board(&format!(
+                r#"{{"squares": 100, "rules": {{"extra_turn": {{"on": 6, "forfeit_after": {forfeit_after}}}}}}}"#
+            ));
+            Nodes::new(&b, RollCount::of(&b)).index
+        };
+        assert!(matches!(index(100), Index::Dense { counts: 100, .. }));
+        assert!(matches!(index(1_000_000), Index::Sparse(_)));
     }
 
     #[test]
