@@ -3,16 +3,14 @@
 
 use crate::{Board, Square};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
-/// A map with a fixed hash: the order in which the search visits nodes,
-/// and so the order in which it adds probabilities, is the same in every
-/// process (the standard map's random seed changed the last digits of the
-/// shortest game's probability from run to run), and hashing pairs of
-/// integers is several times faster than with SipHash.
+/// The map of [`Index::Sparse`], with a fixed hash: hashing pairs of
+/// integers is several times faster than with SipHash. (The sums no longer
+/// follow a map's order, which once changed the last digits of the
+/// shortest game's probability from run to run: nodes are numbered in the
+/// order the search meets them.)
 type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
-/// The set of the same hash ([`Map`]).
-type Set<K> = HashSet<K, foldhash::fast::FixedState>;
 
 /// The shortest game of one player.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
@@ -97,9 +95,10 @@ pub const LISTED_TURNS: usize = 24;
 /// roll does (see [`RollCount`]), so the graph is finite.
 type Node = (u32, u32);
 
-/// A node waiting in the search: the node, its turns, and where it came
-/// from (parent and roll).
-type Pending = (Node, u32, Option<(Node, u32)>);
+/// A node's number. The search numbers nodes in the order it meets them,
+/// so that every figure, down to the order of its sums, is the same
+/// whichever [`Index`] looks the numbers up.
+type Id = u32;
 
 /// How many rolls of a turn matter to [`Board::play_roll`]: none when no
 /// cap or forfeit counts them (then a mid-turn square behaves exactly as a
@@ -126,53 +125,209 @@ impl RollCount {
     }
 }
 
+/// The most entries of an [`Index::Dense`] table: 2²⁴ numbers (64 MiB),
+/// room for every board whose rolls are not counted (ten million squares
+/// at most) and for small boards however many rolls count. A larger table
+/// would mostly hold nodes the search never meets, so those boards use a
+/// map.
+const DENSE_MAX_NODES: usize = 1 << 24;
+
+/// How [`Nodes`] looks up the number of a node.
+enum Index {
+    /// A table of every node, at `square × counts + rolls`, where `counts`
+    /// is [`RollCount`] + 1; [`Nodes::NOT_MET`] for a node not met yet.
+    /// A lookup is an array read instead of a hash.
+    Dense { counts: usize, ids: Vec<Id> },
+    /// A map of the nodes met, for boards whose table would be larger than
+    /// [`DENSE_MAX_NODES`].
+    Sparse(Map<Node, Id>),
+}
+
+/// The nodes the search has met, numbered in that order.
+struct Nodes {
+    index: Index,
+    /// The node of each number.
+    met: Vec<Node>,
+}
+
+impl Nodes {
+    /// A node not met yet, in [`Index::Dense`].
+    const NOT_MET: Id = Id::MAX;
+
+    /// A table when the board's nodes fit in [`DENSE_MAX_NODES`], else a
+    /// map.
+    fn new(board: &Board, count: RollCount) -> Nodes {
+        let counts = u64::from(count.0) + 1;
+        let size = (u64::from(board.last().get()) + 1)
+            .checked_mul(counts)
+            .and_then(|size| usize::try_from(size).ok());
+        match size {
+            Some(size) if size <= DENSE_MAX_NODES => Nodes {
+                index: Index::Dense {
+                    counts: counts as usize,
+                    ids: vec![Nodes::NOT_MET; size],
+                },
+                // Room for a node a square, all a board without counted
+                // rolls can have, so that small boards never grow it.
+                met: Vec::with_capacity(board.last().get() as usize + 1),
+            },
+            _ => Nodes::sparse(),
+        }
+    }
+
+    /// Nodes looked up in a map, whatever the board.
+    fn sparse() -> Nodes {
+        Nodes {
+            index: Index::Sparse(Map::default()),
+            met: Vec::new(),
+        }
+    }
+
+    /// The number of `node`, if met.
+    fn get(&self, (square, k): Node) -> Option<Id> {
+        match &self.index {
+            Index::Dense { counts, ids } => {
+                Some(ids[square as usize * counts + k as usize]).filter(|&id| id != Nodes::NOT_MET)
+            }
+            Index::Sparse(map) => map.get(&(square, k)).copied(),
+        }
+    }
+
+    /// Numbers `node`, met for the first time.
+    fn insert(&mut self, node: Node) -> Id {
+        let id = Id::try_from(self.met.len())
+            .ok()
+            .filter(|&id| id != Nodes::NOT_MET)
+            .expect("fewer than 2³² − 1 nodes");
+        match &mut self.index {
+            Index::Dense { counts, ids } => ids[node.0 as usize * *counts + node.1 as usize] = id,
+            Index::Sparse(map) => {
+                map.insert(node, id);
+            }
+        }
+        self.met.push(node);
+        id
+    }
+
+    /// The node numbered `id`.
+    fn node(&self, id: Id) -> Node {
+        self.met[id as usize]
+    }
+
+    /// How many nodes were met.
+    fn len(&self) -> usize {
+        self.met.len()
+    }
+}
+
+/// A node the search has queued: where the entry that settles it comes
+/// from, and whether it is settled.
+#[derive(Copy, Clone)]
+struct Visit {
+    /// The turns completed before a roll from the node.
+    turns: u32,
+    /// The parent node and the roll from it.
+    parent: Option<(Id, u32)>,
+    settled: bool,
+}
+
 /// A 0-1 breadth-first search over the within-turn graph: a roll that
 /// grants another costs no turn, any other roll ends the turn. Distances
 /// are turns completed before the roll from a node; the search stops once
 /// every node closer than the first finish is settled.
 struct Search {
-    /// Settled nodes: (turns completed, parent node, roll from the parent).
-    settled: Map<Node, (u32, Option<(Node, u32)>)>,
+    /// The nodes met.
+    nodes: Nodes,
+    /// Each node met, once queued.
+    visits: Vec<Option<Visit>>,
     /// The fewest turns, and the node and roll that finish them.
-    finish: Option<(u32, Node, u32)>,
+    finish: Option<(u32, Id, u32)>,
 }
 
-fn search(board: &Board, count: RollCount) -> Search {
+impl Search {
+    /// The number of `node`, numbering it if it is met for the first time.
+    fn meet(&mut self, node: Node) -> Id {
+        self.nodes.get(node).unwrap_or_else(|| {
+            self.visits.push(None);
+            self.nodes.insert(node)
+        })
+    }
+
+    /// The number of `node` if the search settled it at `turns`.
+    fn at(&self, node: Node, turns: u32) -> Option<Id> {
+        self.nodes
+            .get(node)
+            .filter(|&id| self.visits[id as usize].is_some_and(|v| v.settled && v.turns == turns))
+    }
+}
+
+/// The search queues a node once per bonus roll that reaches it (each goes
+/// to the front, so the latest is taken first) and at most once for the
+/// rolls that end a turn (they go to the back, behind any entry of the
+/// node already queued, which is at most one turn closer): so each node's
+/// [`Visit`] can hold the turns and parent of the entry taken first, and
+/// the queue only node numbers. Each node is settled at the same turns,
+/// from the same parent, as if every entry carried its own.
+fn search(board: &Board, count: RollCount, nodes: Nodes) -> Search {
     let outcomes = board.rules().dice().outcomes();
-    let start: Node = (board.rules().start().get(), 0);
-    let mut settled: Map<Node, (u32, Option<(Node, u32)>)> = Map::default();
-    let mut queue: VecDeque<Pending> = VecDeque::from([(start, 0, None)]);
-    let mut finish: Option<(u32, Node, u32)> = None;
-    while let Some((node, d, parent)) = queue.pop_front() {
-        if settled.contains_key(&node) {
+    let mut found = Search {
+        visits: Vec::with_capacity(nodes.met.capacity()),
+        nodes,
+        finish: None,
+    };
+    let start = found.meet((board.rules().start().get(), 0));
+    found.visits[start as usize] = Some(Visit {
+        turns: 0,
+        parent: None,
+        settled: false,
+    });
+    let mut queue: VecDeque<Id> = VecDeque::with_capacity(found.visits.capacity());
+    queue.push_back(start);
+    while let Some(id) = queue.pop_front() {
+        let visit = found.visits[id as usize].as_mut().expect("a queued node");
+        if visit.settled {
             continue;
         }
-        if finish.is_some_and(|(m, _, _)| d + 1 > m) {
+        let d = visit.turns;
+        if found.finish.is_some_and(|(m, _, _)| d + 1 > m) {
             break;
         }
-        settled.insert(node, (d, parent));
-        let (square, k) = node;
+        visit.settled = true;
+        let (square, k) = found.nodes.node(id);
         for o in outcomes {
             let step = board.roll_end(Square::new(square), k, o.total);
             let end = step.end.get();
+            let from = Some((id, o.total));
             if step.extra_roll {
-                let next = (end, count.next(k));
-                if !settled.contains_key(&next) {
-                    queue.push_front((next, d, Some((node, o.total))));
+                let next = found.meet((end, count.next(k)));
+                let visit = &mut found.visits[next as usize];
+                if !visit.is_some_and(|v| v.settled) {
+                    *visit = Some(Visit {
+                        turns: d,
+                        parent: from,
+                        settled: false,
+                    });
+                    queue.push_front(next);
                 }
             } else if step.finished {
-                if finish.is_none_or(|(m, _, _)| d + 1 < m) {
-                    finish = Some((d + 1, node, o.total));
+                if found.finish.is_none_or(|(m, _, _)| d + 1 < m) {
+                    found.finish = Some((d + 1, id, o.total));
                 }
             } else {
-                let next = (end, 0);
-                if !settled.contains_key(&next) {
-                    queue.push_back((next, d + 1, Some((node, o.total))));
+                let next = found.meet((end, 0));
+                let visit = &mut found.visits[next as usize];
+                if visit.is_none() {
+                    *visit = Some(Visit {
+                        turns: d + 1,
+                        parent: from,
+                        settled: false,
+                    });
+                    queue.push_back(next);
                 }
             }
         }
     }
-    Search { settled, finish }
+    found
 }
 
 /// `ln(eᵃ + eᵇ)` without overflow or underflow.
@@ -185,25 +340,182 @@ fn ln_add(a: f64, b: f64) -> f64 {
     }
 }
 
+/// The log masses of the nodes of the shortest games. A node lies in one
+/// turn only (the turn it was settled at), so the per-node arrays are
+/// written in that turn alone and never cleared: a turn costs the nodes it
+/// touches, not the board's size.
+struct Masses {
+    /// Each node's log mass relative to the turn's offset (−∞ until
+    /// reached).
+    ln: Vec<f64>,
+    /// Whether a node is already in its turn's list.
+    listed: Vec<bool>,
+}
+
+impl Masses {
+    /// Lists node `id` in `turn` unless it is there already.
+    fn list(&mut self, id: Id, turn: &mut Vec<Id>) {
+        if !self.listed[id as usize] {
+            self.listed[id as usize] = true;
+            turn.push(id);
+        }
+    }
+
+    /// Adds `ln_mass` to node `id`, listing it in `turn`.
+    fn add(&mut self, id: Id, ln_mass: f64, turn: &mut Vec<Id>) {
+        self.list(id, turn);
+        self.ln[id as usize] = ln_add(self.ln[id as usize], ln_mass);
+    }
+}
+
+/// The bonus rolls within a turn, for boards with an extra-turn rule: each
+/// node has at most one bonus successor (its roll of [`ExtraTurn::on`]),
+/// so a turn's nodes form trees, summed in order, and cycles (uncapped
+/// bonus rolls that come back), summed in closed form,
+/// `Σⱼ qʲ = 1/(1 − q)`.
+///
+/// [`ExtraTurn::on`]: crate::ExtraTurn::on
+struct BonusRolls {
+    /// The total that rolls again.
+    on: u32,
+    /// Its log probability.
+    ln_p_on: f64,
+    /// Each node's bonus successor in its turn, if any.
+    successor: Vec<Option<Id>>,
+    /// How many of a node's bonus predecessors are not summed yet.
+    waiting: Vec<u32>,
+    /// The nodes ready to pass their mass on, then the nodes on cycles:
+    /// kept from turn to turn, so that a turn allocates nothing.
+    ready: Vec<Id>,
+    /// One cycle.
+    cycle: Vec<Id>,
+}
+
+impl BonusRolls {
+    fn of(board: &Board, nodes: usize) -> Option<BonusRolls> {
+        let on = board.rules().extra_turn()?.on();
+        let bonus = crate::markov::chain::Bonus::of(board);
+        let ln_p_on = if bonus.miss < 0.5 {
+            (-bonus.miss).ln_1p()
+        } else {
+            bonus.p.ln()
+        };
+        Some(BonusRolls {
+            on,
+            ln_p_on,
+            successor: vec![None; nodes],
+            waiting: vec![0; nodes],
+            ready: Vec::new(),
+            cycle: Vec::new(),
+        })
+    }
+
+    /// Lists the nodes of turn `t` after its starts (`turn`): the bonus
+    /// successors settled at `t`, in the order met. Then adds to each node
+    /// the mass its bonus predecessors pass on.
+    fn spread(
+        &mut self,
+        board: &Board,
+        count: RollCount,
+        found: &Search,
+        t: u32,
+        turn: &mut Vec<Id>,
+        masses: &mut Masses,
+    ) {
+        let mut i = 0;
+        while i < turn.len() {
+            let u = turn[i];
+            i += 1;
+            let (square, k) = found.nodes.node(u);
+            let step = board.roll_end(Square::new(square), k, self.on);
+            let next = if step.extra_roll {
+                found.at((step.end.get(), count.next(k)), t)
+            } else {
+                None
+            };
+            self.successor[u as usize] = next;
+            if let Some(v) = next {
+                self.waiting[v as usize] += 1;
+                masses.list(v, turn);
+            }
+        }
+        // The trees, each node once all its predecessors are summed.
+        let ready = &mut self.ready;
+        ready.clear();
+        ready.extend(turn.iter().filter(|&&u| self.waiting[u as usize] == 0));
+        while let Some(u) = ready.pop() {
+            if let Some(v) = self.successor[u as usize] {
+                let (u, v) = (u as usize, v as usize);
+                masses.ln[v] = ln_add(masses.ln[v], masses.ln[u] + self.ln_p_on);
+                self.waiting[v] -= 1;
+                if self.waiting[v] == 0 {
+                    ready.push(v as Id);
+                }
+            }
+        }
+        // What is left lies on cycles of bonus rolls, each taken from its
+        // first node (square, then rolls).
+        let on_cycle = &mut self.ready;
+        on_cycle.extend(turn.iter().filter(|&&u| self.waiting[u as usize] > 0));
+        on_cycle.sort_unstable_by_key(|&u| found.nodes.node(u));
+        for &first in on_cycle.iter() {
+            if self.waiting[first as usize] == 0 {
+                continue;
+            }
+            let cycle = &mut self.cycle;
+            cycle.clear();
+            cycle.push(first);
+            while let Some(n) = self.successor[*cycle.last().expect("nonempty") as usize] {
+                if n == first {
+                    break;
+                }
+                cycle.push(n);
+            }
+            let l = cycle.len();
+            let ln = &mut masses.ln;
+            // M(u₀) = Σⱼ pʲ·in(u₋ⱼ) / (1 − pᴸ).
+            let mut top = f64::NEG_INFINITY;
+            for j in 0..l {
+                let u = cycle[(l - j) % l] as usize;
+                top = ln_add(top, j as f64 * self.ln_p_on + ln[u]);
+            }
+            let ln_one_minus = (-(l as f64 * self.ln_p_on).exp_m1()).ln();
+            let mut previous = top - ln_one_minus;
+            ln[first as usize] = previous;
+            for &u in &cycle[1..] {
+                previous = ln_add(ln[u as usize], self.ln_p_on + previous);
+                ln[u as usize] = previous;
+            }
+            for &u in cycle.iter() {
+                self.waiting[u as usize] = 0;
+            }
+        }
+    }
+}
+
 /// `ln P(T = m)` for the fewest turns `m`, by a forward pass over the
 /// turns in log space: only nodes the search settled at the turn they are
 /// reached can lie on a game of `m` turns (reaching a node later than its
 /// distance leaves more than `m − t` turns to go), so each turn touches
-/// only the nodes of its own distance. Within a turn the bonus rolls form a
-/// graph in which each node has at most one successor; its trees are
-/// summed in order and its cycles (uncapped bonus rolls that come back) in
-/// closed form, `Σⱼ qʲ = 1/(1 − q)`.
+/// only the nodes of its own distance. Within a turn the bonus rolls move
+/// mass along their own graph ([`BonusRolls`]). Each node's mass is summed
+/// in the order its turn's nodes were reached (the turn before in its own
+/// order, each node's rolls in the dice's order), the same in every
+/// process.
 fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f64 {
     let outcomes = board.rules().dice().outcomes();
-    let bonus = crate::markov::chain::Bonus::of(board);
-    let ln_p_on = if bonus.miss < 0.5 {
-        (-bonus.miss).ln_1p()
-    } else {
-        bonus.p.ln()
+    let ln_p: Vec<f64> = outcomes.iter().map(|o| o.probability.ln()).collect();
+    let mut bonus = BonusRolls::of(board, found.nodes.len());
+    let mut masses = Masses {
+        ln: vec![f64::NEG_INFINITY; found.nodes.len()],
+        listed: vec![false; found.nodes.len()],
     };
-    let on = board.rules().extra_turn().map(|x| x.on());
-    let at = |node: &Node| found.settled.get(node).map(|v| v.0);
-    let mut starts: Map<Node, f64> = Map::from_iter([((board.rules().start().get(), 0), 0.0)]);
+    let start = found
+        .at((board.rules().start().get(), 0), 0)
+        .expect("the search settles the start first");
+    let mut turn = Vec::with_capacity(found.nodes.len());
+    masses.add(start, 0.0, &mut turn);
+    let mut next = Vec::with_capacity(found.nodes.len());
     let mut finished = f64::NEG_INFINITY;
     // The masses are kept relative to `offset`, renormalised every turn so
     // that they stay near 0 and keep their precision; `offset` itself is a
@@ -211,122 +523,41 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
     // its rounding.
     let (mut offset, mut carry) = (0.0_f64, 0.0_f64);
     for t in 0..m {
-        // The nodes of this turn: bonus successors of the starts, kept while
-        // settled at t.
-        let successor = |node: Node| -> Option<Node> {
-            let on = on?;
-            let step = board.roll_end(Square::new(node.0), node.1, on);
-            let next = (step.end.get(), count.next(node.1));
-            (step.extra_roll && at(&next) == Some(t)).then_some(next)
-        };
-        let mut mass: Map<Node, f64> = Map::default();
-        let mut next_of: Map<Node, Option<Node>> = Map::default();
-        let mut stack: Vec<Node> = starts.keys().copied().collect();
-        while let Some(node) = stack.pop() {
-            if next_of.contains_key(&node) {
-                continue;
-            }
-            let next = successor(node);
-            next_of.insert(node, next);
-            mass.insert(
-                node,
-                starts.get(&node).copied().unwrap_or(f64::NEG_INFINITY),
-            );
-            if let Some(n) = next {
-                stack.push(n);
-            }
-        }
-        let mut indegree: Map<Node, u32> = next_of.keys().map(|&n| (n, 0)).collect();
-        for n in next_of.values().flatten() {
-            *indegree.get_mut(n).expect("a successor is a node") += 1;
-        }
-        let mut ready: Vec<Node> = indegree
-            .iter()
-            .filter(|(_, d)| **d == 0)
-            .map(|(n, _)| *n)
-            .collect();
-        while let Some(node) = ready.pop() {
-            if let Some(n) = next_of[&node] {
-                let add = mass[&node] + ln_p_on;
-                let to = mass.get_mut(&n).expect("a successor is a node");
-                *to = ln_add(*to, add);
-                let d = indegree.get_mut(&n).expect("a successor is a node");
-                *d -= 1;
-                if *d == 0 {
-                    ready.push(n);
-                }
-            }
-        }
-        // What is left lies on cycles of bonus rolls.
-        let mut on_cycle: Vec<Node> = indegree
-            .iter()
-            .filter(|(_, d)| **d > 0)
-            .map(|(n, _)| *n)
-            .collect();
-        on_cycle.sort_unstable();
-        let mut done: Set<Node> = Set::default();
-        for &first in &on_cycle {
-            if done.contains(&first) {
-                continue;
-            }
-            let mut cycle = vec![first];
-            while let Some(n) = next_of[cycle.last().expect("nonempty")] {
-                if n == first {
-                    break;
-                }
-                cycle.push(n);
-            }
-            let l = cycle.len();
-            // M(u₀) = Σⱼ pʲ·in(u₋ⱼ) / (1 − pᴸ).
-            let mut top = f64::NEG_INFINITY;
-            for j in 0..l {
-                let u = cycle[(l - j) % l];
-                top = ln_add(top, j as f64 * ln_p_on + mass[&u]);
-            }
-            let ln_one_minus = (-(l as f64 * ln_p_on).exp_m1()).ln();
-            let mut previous = top - ln_one_minus;
-            let mut full = vec![previous];
-            for &u in &cycle[1..] {
-                previous = ln_add(mass[&u], ln_p_on + previous);
-                full.push(previous);
-            }
-            for (u, v) in cycle.iter().zip(full) {
-                mass.insert(*u, v);
-                done.insert(*u);
-            }
+        if let Some(bonus) = &mut bonus {
+            bonus.spread(board, count, found, t, &mut turn, &mut masses);
         }
         // The rolls that end the turn.
-        let mut next_starts: Map<Node, f64> = Map::default();
-        for (&(square, k), &ln_mass) in &mass {
+        next.clear();
+        for &u in &turn {
+            let ln_mass = masses.ln[u as usize];
             if ln_mass == f64::NEG_INFINITY {
                 continue;
             }
-            for o in outcomes {
+            let (square, k) = found.nodes.node(u);
+            for (o, ln_p) in outcomes.iter().zip(&ln_p) {
                 let step = board.roll_end(Square::new(square), k, o.total);
                 if step.extra_roll {
                     continue;
                 }
-                let add = ln_mass + o.probability.ln();
+                let add = ln_mass + ln_p;
                 if step.finished {
                     if t + 1 == m {
                         finished = ln_add(finished, add);
                     }
-                } else {
-                    let node = (step.end.get(), 0);
-                    if t + 1 < m && at(&node) == Some(t + 1) {
-                        let to = next_starts.entry(node).or_insert(f64::NEG_INFINITY);
-                        *to = ln_add(*to, add);
-                    }
+                } else if t + 1 < m
+                    && let Some(v) = found.at((step.end.get(), 0), t + 1)
+                {
+                    masses.add(v, add, &mut next);
                 }
             }
         }
-        let shift = next_starts
-            .values()
-            .copied()
+        let shift = next
+            .iter()
+            .map(|&v| masses.ln[v as usize])
             .fold(f64::NEG_INFINITY, f64::max);
         if shift.is_finite() {
-            for v in next_starts.values_mut() {
-                *v -= shift;
+            for &v in &next {
+                masses.ln[v as usize] -= shift;
             }
             let sum = offset + shift;
             carry += if offset.abs() >= shift.abs() {
@@ -336,7 +567,7 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
             };
             offset = sum;
         }
-        starts = next_starts;
+        std::mem::swap(&mut turn, &mut next);
     }
     finished + offset + carry
 }
@@ -348,23 +579,33 @@ fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f6
 /// a dropped path nor an underflow can hide a game. `None` if the finish
 /// cannot be reached.
 pub fn shortest(board: &Board) -> Option<Shortest> {
+    shortest_in(board, Nodes::new(board, RollCount::of(board)))
+}
+
+/// [`shortest`], numbering the nodes in `nodes`.
+fn shortest_in(board: &Board, nodes: Nodes) -> Option<Shortest> {
     let count = RollCount::of(board);
-    let found = search(board, count);
-    let (m, mut node, roll) = found.finish?;
+    let found = search(board, count, nodes);
+    let (m, mut id, roll) = found.finish?;
     let dice = board.rules().dice();
     // Walk back from the finishing roll, a turn ending at each roll that
     // was not a bonus roll.
     let mut turns: Vec<Vec<u32>> = vec![vec![roll]];
     let mut path = vec![board.last()];
     let mut ln_sequence = dice.probability(roll).ln();
-    while let Some(&(_, Some((parent, parent_roll)))) = found.settled.get(&node) {
+    while let Some(Visit {
+        parent: Some((parent, parent_roll)),
+        ..
+    }) = found.visits[id as usize]
+    {
         ln_sequence += dice.probability(parent_roll).ln();
-        if node.1 == 0 && !is_bonus(board, parent, parent_roll) {
+        let node = found.nodes.node(id);
+        if node.1 == 0 && !is_bonus(board, found.nodes.node(parent), parent_roll) {
             turns.push(Vec::new());
             path.push(Square::new(node.0));
         }
         turns.last_mut().expect("a turn").push(parent_roll);
-        node = parent;
+        id = parent;
     }
     for turn in &mut turns {
         turn.reverse();
@@ -473,6 +714,58 @@ mod tests {
             "{:e} {p:e}",
             s.probability
         );
+    }
+
+    #[test]
+    fn a_bonus_roll_that_stays_put_is_a_cycle_summed_in_closed_form() {
+        // 10 squares, a 6 rolls again without cap: a 6 from 0 reaches 6,
+        // where a 6 overshoots and stays, rolling again, until a 4 finishes.
+        // P(T = 1) = 1/6 · Σⱼ (1/6)ʲ · 1/6 = 1/30.
+        let b = board(r#"{"squares": 10, "rules": {"extra_turn": {"on": 6}}}"#);
+        let s = shortest(&b).unwrap();
+        assert_eq!(s.turns, 1);
+        assert_eq!(s.rolls, vec![vec![6, 4]]);
+        let p = 1.0 / 30.0;
+        assert!((s.probability - p).abs() < 1e-14 * p, "{:e}", s.probability);
+    }
+
+    #[test]
+    fn a_map_numbers_the_nodes_as_the_table_does() {
+        // Boards too large for the table look nodes up in a map; both
+        // number them in the order met, so every figure is bit for bit the
+        // same: plain moves, a cap, a forfeit, bonus rolls that merge and
+        // cycles.
+        for json in [
+            include_str!("../../../boards/milton-bradley.json"),
+            include_str!("../../../boards/variant-extra-turn.json"),
+            include_str!("../../../boards/variant-three-sixes.json"),
+            include_str!("../../../boards/variant-two-dice.json"),
+            r#"{"squares": 10, "rules": {"extra_turn": {"on": 6}}}"#,
+            r#"{"squares": 60, "snakes": [[13, 7], [31, 1]], "ladders": [[2, 19], [4, 19]],
+                "rules": {"extra_turn": {"on": 6}}}"#,
+        ] {
+            let b = board(json);
+            let count = RollCount::of(&b);
+            assert!(matches!(Nodes::new(&b, count).index, Index::Dense { .. }));
+            let table = shortest(&b).unwrap();
+            let map = shortest_in(&b, Nodes::sparse()).unwrap();
+            assert_eq!(table, map, "{json}");
+            assert_eq!(table.probability.to_bits(), map.probability.to_bits());
+        }
+    }
+
+    #[test]
+    fn a_million_counted_rolls_look_nodes_up_in_a_map() {
+        // 101 squares × a million roll counts is over the table's size (the
+        // map's figures are the table's: see the test above).
+        let index = |forfeit_after: u32| {
+            let b = board(&format!(
+                r#"{{"squares": 100, "rules": {{"extra_turn": {{"on": 6, "forfeit_after": {forfeit_after}}}}}}}"#
+            ));
+            Nodes::new(&b, RollCount::of(&b)).index
+        };
+        assert!(matches!(index(100), Index::Dense { counts: 100, .. }));
+        assert!(matches!(index(1_000_000), Index::Sparse(_)));
     }
 
     #[test]
