@@ -304,12 +304,15 @@ impl Chain {
             rests += raw.rests.len() - before.2;
             next += 1;
         }
-        // Number the states by square.
+        // Number the states by square: the squares the search found, read
+        // off `found` in increasing order (one pass instead of a sort, a
+        // tenth of a small board's compile).
         let mut squares = order;
-        squares.sort_unstable();
+        squares.clear();
         let mut state_at = vec![UNSEEN; last.index() + 1];
-        for (i, s) in squares.iter().enumerate() {
-            state_at[s.index()] = i as u32;
+        for (s, _) in found.iter().enumerate().filter(|&(_, &r)| r != UNSEEN) {
+            state_at[s] = squares.len() as u32;
+            squares.push(Square::new(s as u32));
         }
         let target = |square: Square| {
             if square == last {
