@@ -798,8 +798,8 @@ impl SweepSolver {
     /// `W = U⁻¹ Q_FJ` (`n × k`, row by row) and `U⁻¹ v_F` for each `v` of
     /// `extra` (zero on J), from one sweep over every column at once: each
     /// row of `Q` is read once and its update runs over `k + E` adjacent
-    /// numbers, where sweeps of one column each would wait on every row's
-    /// division in turn.
+    /// numbers, where a sweep of one column waits on each row's sum before
+    /// the next row can start.
     fn sweep_block<const E: usize>(&self, extra: [&[f64]; E]) -> (Vec<f64>, [Vec<f64>; E]) {
         let k = self.j.len();
         let m = k + E;
