@@ -305,8 +305,8 @@ impl Chain {
             next += 1;
         }
         // Number the states by square: the squares the search found, read
-        // off `found` in increasing order (one pass instead of a sort, a
-        // tenth of a small board's compile).
+        // off `found` in increasing order (one pass over a table the search
+        // already needed, instead of a sort).
         let mut squares = order;
         squares.clear();
         let mut state_at = vec![UNSEEN; last.index() + 1];

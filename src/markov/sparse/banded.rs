@@ -97,8 +97,10 @@ impl Banded {
                 }
             }
         }
-        // By column, rows kept in order (a stable sort): a column's sum is
-        // then gathered in a register instead of read and written back per
+        // By column, rows kept in order (a stable sort, whose scratch of at
+        // most half the entries, 8 bytes an entry, stays within what
+        // `limits::distribution_bytes` counts): a column's sum is then
+        // gathered in a register instead of read and written back per
         // entry, with the same additions in the same order.
         rest.sort_by_key(|&(_, j, _)| j);
         let mut rest_columns: Vec<(u32, usize)> = Vec::new();
