@@ -803,11 +803,7 @@ impl Weight for f64 {
     /// `1 − q = −expm1(L·ln(1 − miss))`, so that no cancellation loses it
     /// when `q` is near 1.
     fn repeat(bonus: &Bonus<f64>, length: usize) -> (f64, f64) {
-        let ln_p = if bonus.miss < 0.5 {
-            (-bonus.miss).ln_1p()
-        } else {
-            bonus.p.ln()
-        };
+        let ln_p = bonus.ln_p();
         let l = length as f64;
         ((l * ln_p).exp(), 1.0 / -(l * ln_p).exp_m1())
     }
@@ -852,6 +848,16 @@ impl Bonus<f64> {
     /// The bonus of `board`'s dice in `f64`.
     pub(crate) fn of(board: &Board) -> Bonus<f64> {
         Bonus::over(board, &float_outcomes(board))
+    }
+
+    /// `ln p`, from `ln(1 − miss)` when `p` is near 1, where `ln p` itself
+    /// would lose the digits of `miss`.
+    pub(crate) fn ln_p(&self) -> f64 {
+        if self.miss < 0.5 {
+            (-self.miss).ln_1p()
+        } else {
+            self.p.ln()
+        }
     }
 
     /// For a cycle of `length` bonus rolls: `q = pᴸ` and `1/(1 − q)`.

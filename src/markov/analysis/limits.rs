@@ -304,12 +304,7 @@ pub fn chain_bytes(board: &Board) -> u64 {
     let layers = match rules.extra_turn() {
         None => 1,
         Some(x) => {
-            let bonus = crate::markov::chain::Bonus::of(board);
-            let ln_p = if bonus.miss < 0.5 {
-                (-bonus.miss).ln_1p()
-            } else {
-                bonus.p.ln()
-            };
+            let ln_p = crate::markov::chain::Bonus::of(board).ln_p();
             let normal = ((f64::MIN_POSITIVE.ln() / ln_p).ceil().max(1.0) as u64).saturating_add(1);
             let rule = match (x.max_extra(), x.forfeit_after()) {
                 (Some(m), Some(k)) => u64::from(m + 1).min(u64::from(k)),

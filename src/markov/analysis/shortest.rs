@@ -394,15 +394,9 @@ struct BonusRolls {
 impl BonusRolls {
     fn of(board: &Board, nodes: usize) -> Option<BonusRolls> {
         let on = board.rules().extra_turn()?.on();
-        let bonus = crate::markov::chain::Bonus::of(board);
-        let ln_p_on = if bonus.miss < 0.5 {
-            (-bonus.miss).ln_1p()
-        } else {
-            bonus.p.ln()
-        };
         Some(BonusRolls {
             on,
-            ln_p_on,
+            ln_p_on: crate::markov::chain::Bonus::of(board).ln_p(),
             successor: vec![None; nodes],
             waiting: vec![0; nodes],
             ready: Vec::new(),

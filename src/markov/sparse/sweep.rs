@@ -177,6 +177,11 @@ fn back_targets(q: &Csr) -> Vec<bool> {
     in_j
 }
 
+/// Column `e` of an `n × m` block held row by row.
+fn column(block: &[f64], m: usize, e: usize) -> Vec<f64> {
+    block.chunks(m).map(|row| row[e]).collect()
+}
+
 impl SweepSolver {
     /// What factoring `q` will cost. Linear in the size of `q`; allocates
     /// seven bytes per state.
@@ -813,18 +818,29 @@ impl SweepSolver {
                 block[i as usize * m + b] += v;
             }
         }
-        for i in (0..self.n).filter(|&i| !self.in_j[i]) {
-            for (e, v) in extra.iter().enumerate() {
-                block[i * m + k + e] = v[i];
-            }
-        }
+        self.place_columns(&mut block, m, k, &extra);
         self.sweep_rows(&mut block, m);
         let mut w = Vec::with_capacity(self.n * k);
         for row in block.chunks(m) {
             w.extend_from_slice(&row[..k]);
         }
-        let swept = std::array::from_fn(|e| block.chunks(m).map(|row| row[k + e]).collect());
+        let swept = std::array::from_fn(|e| column(&block, m, k + e));
         (w, swept)
+    }
+
+    /// Writes the vectors of `columns` into columns `first..` of an
+    /// `n × m` block held row by row, on the rows of F only (a sweep's
+    /// block is zero on J).
+    ///
+    /// # Panics
+    /// If a vector does not have `n` entries.
+    fn place_columns(&self, block: &mut [f64], m: usize, first: usize, columns: &[&[f64]]) {
+        for (e, v) in columns.iter().enumerate() {
+            assert_eq!(v.len(), self.n, "one entry per state");
+            for (i, &x) in v.iter().enumerate().filter(|&(i, _)| !self.in_j[i]) {
+                block[i * m + first + e] = x;
+            }
+        }
     }
 
     /// [`Self::back_sweep`] of the `m` columns of an `n × m` block held row
@@ -866,16 +882,10 @@ impl SweepSolver {
         for group in bs.chunks(SOLVE_LANES) {
             let m = group.len();
             let mut block = vec![0.0; self.n * m];
-            for (e, b) in group.iter().enumerate() {
-                assert_eq!(b.len(), self.n, "right-hand side length");
-                for (i, &v) in b.iter().enumerate().filter(|&(i, _)| !self.in_j[i]) {
-                    block[i * m + e] = v;
-                }
-            }
+            self.place_columns(&mut block, m, 0, group);
             self.sweep_rows(&mut block, m);
             for (e, b) in group.iter().enumerate() {
-                let swept = block.chunks(m).map(|row| row[e]).collect();
-                out.push(self.solve_from(b, swept));
+                out.push(self.solve_from(b, column(&block, m, e)));
             }
         }
         out
@@ -1061,7 +1071,7 @@ impl SweepSolver {
                 self.column_sweep(a, &mut x);
                 x
             } else {
-                self.w.chunks(k).map(|row| row[a]).collect()
+                column(&self.w, k, a)
             }
         };
         let w: Vec<Vec<f64>> = if parallel {
