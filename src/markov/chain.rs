@@ -985,29 +985,46 @@ fn raw_row(
     let one_roll = board.rules().extra_turn().is_none();
     let [ends, jumps, rests] = *rows.starts.last().expect("starts has a sentinel");
     let mut rolls_squared = 0.0;
-    turn_rolls(
-        board,
-        from,
-        outcomes,
-        bonus,
-        keep_float,
-        path,
-        |layer, total, p, m| {
-            let mass = layer.weight * p;
-            let (walk, extra_roll) = board.walk_roll(layer.square, layer.rolls_before, total);
+    if one_roll {
+        // No extra-turn rule: a turn is one walk per total, which is what
+        // `turn_rolls` visits (one layer of weight 1, multiplicities 1),
+        // without following a path or multiplying by 1 (a sixth of a
+        // one-roll row's instructions); the entries are the same.
+        for &(total, p) in outcomes {
+            let walk = board.walk(from, total);
             if let Some(first) = walk.first {
                 rows.jumps
-                    .extend(board.chain_from(first).map(|j| (j as u32, mass * m.mass)));
+                    .extend(board.chain_from(first).map(|j| (j as u32, p)));
             }
-            if walk.end != last && !one_roll {
-                rows.rests.push((walk.end, mass * m.mass));
-            }
-            if !extra_roll {
-                rows.ends.push((walk.end, mass * m.mass, mass * m.rolls));
-                rolls_squared += mass * m.rolls_squared;
-            }
-        },
-    );
+            rows.ends.push((walk.end, p, p));
+            rolls_squared += p;
+        }
+        path.cut = None;
+    } else {
+        turn_rolls(
+            board,
+            from,
+            outcomes,
+            bonus,
+            keep_float,
+            path,
+            |layer, total, p, m| {
+                let mass = layer.weight * p;
+                let (walk, extra_roll) = board.walk_roll(layer.square, layer.rolls_before, total);
+                if let Some(first) = walk.first {
+                    rows.jumps
+                        .extend(board.chain_from(first).map(|j| (j as u32, mass * m.mass)));
+                }
+                if walk.end != last && !one_roll {
+                    rows.rests.push((walk.end, mass * m.mass));
+                }
+                if !extra_roll {
+                    rows.ends.push((walk.end, mass * m.mass, mass * m.rolls));
+                    rolls_squared += mass * m.rolls_squared;
+                }
+            },
+        );
+    }
     merge_by(
         &mut rows.ends,
         ends,
@@ -1025,8 +1042,8 @@ fn raw_row(
     rows.dropped.push(path.cut);
     // A layer's weight is a product of as many roundings as its rolls, a
     // cycle sum adds a few, and merging adds one per term merged.
-    rows.steps
-        .push(path.layers.len() * (outcomes.len() + 1) + 8);
+    let layers = if one_roll { 1 } else { path.layers.len() };
+    rows.steps.push(layers * (outcomes.len() + 1) + 8);
 }
 
 /// Why [`exact_row`] has no row.
