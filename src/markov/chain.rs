@@ -171,6 +171,24 @@ pub struct Chain {
 /// board's compile.
 pub(crate) const KEEP_ROWS_BELOW: usize = 65_536;
 
+/// In the compiler's table of found squares: a square not found (yet).
+const UNSEEN: u32 = u32::MAX;
+
+/// Numbers the states by square: the squares a search found (`found[square]
+/// != UNSEEN`), read off in increasing order (one pass over a table the
+/// search already needed, instead of a sort). Returns each state's square
+/// (in `order`'s memory) and each square's state (`UNSEEN` for none).
+fn number_states(found: &[u32], order: Vec<Square>) -> (Vec<Square>, Vec<u32>) {
+    let mut squares = order;
+    squares.clear();
+    let mut state_at = vec![UNSEEN; found.len()];
+    for (s, _) in found.iter().enumerate().filter(|&(_, &r)| r != UNSEEN) {
+        state_at[s] = squares.len() as u32;
+        squares.push(Square::new(s as u32));
+    }
+    (squares, state_at)
+}
+
 /// Rows as the compiler builds them, keyed by square: one flat array per
 /// kind with each row's start in it. The compiler keeps one row at a time
 /// in it and clears it for the next, so a compile allocates a handful of
@@ -244,7 +262,122 @@ impl Chain {
     /// [`ChainError::RowSum`] if a row does not sum to 1 (a bug; every valid
     /// board compiles).
     pub fn compile(board: &Board) -> Result<Chain, ChainError> {
-        Chain::compile_keeping(board, board.last().index() < KEEP_ROWS_BELOW)
+        let keep = board.last().index() < KEEP_ROWS_BELOW;
+        if keep && board.rules().extra_turn().is_none() {
+            return Chain::compile_one_roll(board);
+        }
+        Chain::compile_keeping(board, keep)
+    }
+
+    /// [`Chain::compile_keeping`] of a board whose turns are one roll each
+    /// (no extra-turn rule), rows kept: the same chain, entry for entry and
+    /// digit for digit (`one_roll_compile_makes_the_same_chain`), built with
+    /// less bookkeeping. A turn is one [`Board::walk`] per dice total, so a
+    /// row is 16-byte (square, probability) pairs, merged as `raw_row`
+    /// merges them, and the chain's arrays are written by index. The mean
+    /// alone of a small board is half compiling: this was a fifth of it.
+    fn compile_one_roll(board: &Board) -> Result<Chain, ChainError> {
+        let last = board.last();
+        let start = board.rules().start();
+        let outcomes = float_outcomes(board);
+        let size = last.index() + 1;
+        let mut found = vec![UNSEEN; size];
+        let mut order: Vec<Square> = Vec::with_capacity(size);
+        // Row r of the search is `ends[row_at[r].0..row_at[r + 1].0]` and
+        // `jumps[row_at[r].1..row_at[r + 1].1]`.
+        // Capped as `compile_keeping` caps it: most boards reach nearly
+        // every square, and a board of many dice totals merges many ends.
+        let mut ends: Vec<(u32, f64)> = Vec::with_capacity((size * outcomes.len()).min(1 << 20));
+        let mut jumps: Vec<(u32, f64)> = Vec::with_capacity(board.jumps().len() * outcomes.len());
+        let mut row_at: Vec<(u32, u32)> = Vec::with_capacity(size + 1);
+        let mut rolls_squared: Vec<f64> = Vec::with_capacity(size);
+        row_at.push((0, 0));
+        order.push(start);
+        found[start.index()] = 0;
+        let mut next = 0;
+        while let Some(&from) = order.get(next) {
+            let (e0, j0) = (ends.len(), jumps.len());
+            let mut squared = 0.0;
+            for &(total, p) in &outcomes {
+                let walk = board.walk(from, total);
+                if let Some(first) = walk.first {
+                    jumps.extend(board.chain_from(first).map(|j| (j as u32, p)));
+                }
+                ends.push((walk.end.get(), p));
+                squared += p;
+            }
+            rolls_squared.push(squared);
+            merge_by(&mut ends, e0, |e| e.0, |a, b| a.1 += b.1);
+            merge_by(&mut jumps, j0, |e| e.0, |a, b| a.1 += b.1);
+            for &(end, _) in &ends[e0..] {
+                if end != last.get() && found[end as usize] == UNSEEN {
+                    found[end as usize] = order.len() as u32;
+                    order.push(Square::new(end));
+                }
+            }
+            row_at.push((ends.len() as u32, jumps.len() as u32));
+            next += 1;
+        }
+        let (squares, state_at) = number_states(&found, order);
+        // Written by index, not pushed: a push that may grow its vector
+        // keeps the vector's length in memory, and each entry then waits on
+        // the last one's store.
+        let n = squares.len();
+        let mut row_offsets = vec![0; n + 1];
+        let mut targets = vec![Target::Finish; ends.len()];
+        let mut probabilities = vec![0.0; ends.len()];
+        let mut expected_rolls = vec![0.0; n];
+        let mut expected_rolls_squared = vec![0.0; n];
+        let mut jump_offsets = vec![0; n + 1];
+        let mut jump_uses = Vec::with_capacity(jumps.len());
+        let mut k = 0;
+        for (s, &square) in squares.iter().enumerate() {
+            let r = found[square.index()] as usize;
+            let (from, to) = (row_at[r], row_at[r + 1]);
+            let mut sum = 0.0;
+            for &(end, p) in &ends[from.0 as usize..to.0 as usize] {
+                targets[k] = if end == last.get() {
+                    Target::Finish
+                } else {
+                    Target::State(StateIndex(state_at[end as usize]))
+                };
+                probabilities[k] = p;
+                sum += p;
+                k += 1;
+            }
+            if (sum - 1.0).abs() > tolerance::ROW_SUM {
+                return Err(ChainError::RowSum { square, sum });
+            }
+            row_offsets[s + 1] = k;
+            expected_rolls[s] = sum;
+            expected_rolls_squared[s] = rolls_squared[r];
+            jump_uses.extend(
+                jumps[from.1 as usize..to.1 as usize]
+                    .iter()
+                    .map(|&(jump, expected)| JumpUse { jump, expected }),
+            );
+            jump_offsets[s + 1] = jump_uses.len();
+        }
+        let chain = Chain {
+            start: StateIndex(state_at[start.index()]),
+            finish: last,
+            row_offsets,
+            targets,
+            probabilities,
+            rolls: Vec::new(),
+            expected_rolls,
+            expected_rolls_squared,
+            jump_offsets,
+            jump_uses,
+            rest_offsets: Vec::new(),
+            rests: Vec::new(),
+            dropped: 0.0,
+            cut: false,
+            // As `raw_row` counts for a path of one layer.
+            entry_rounding: (outcomes.len() + 9) as f64 * tolerance::KERNEL_ROUNDING,
+            squares,
+        };
+        Ok(chain)
     }
 
     /// [`Chain::compile`], keeping the search's rows (`keep`) or building
@@ -269,7 +402,6 @@ impl Chain {
         // A small board keeps them (building rows is
         // most of its compile, and the copy is a few megabytes):
         // `found[square]` is then the square's row in `raw`.
-        const UNSEEN: u32 = u32::MAX;
         let mut raw = if keep {
             // Most boards reach nearly every square; the cap keeps a board
             // of many dice totals from reserving more than it will use.
@@ -304,16 +436,7 @@ impl Chain {
             rests += raw.rests.len() - before.2;
             next += 1;
         }
-        // Number the states by square: the squares the search found, read
-        // off `found` in increasing order (one pass over a table the search
-        // already needed, instead of a sort).
-        let mut squares = order;
-        squares.clear();
-        let mut state_at = vec![UNSEEN; last.index() + 1];
-        for (s, _) in found.iter().enumerate().filter(|&(_, &r)| r != UNSEEN) {
-            state_at[s] = squares.len() as u32;
-            squares.push(Square::new(s as u32));
-        }
+        let (squares, state_at) = number_states(&found, order);
         let target = |square: Square| {
             if square == last {
                 Target::Finish
@@ -1145,6 +1268,44 @@ mod tests {
 
     /// Keeping the search's rows (small boards) and building each row
     /// again (large ones) make the same chain, entry for entry.
+    /// Every one-roll board of `boards/` (bounce, win, stay, an entry rule,
+    /// chains followed, a loaded die, two dice) and generated ones, with
+    /// snakes and ladders landing on each other: the one-roll compile gives
+    /// the general compile's chain, equal in every field and digit.
+    #[test]
+    fn one_roll_compile_makes_the_same_chain() {
+        use crate::design::{Layout, generate};
+        let mut boards: Vec<Board> =
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/boards"))
+                .unwrap()
+                .map(|e| {
+                    Board::from_json_slice(&std::fs::read(e.unwrap().path()).unwrap()).unwrap()
+                })
+                .filter(|b| b.rules().extra_turn().is_none())
+                .collect();
+        assert!(boards.len() >= 8, "{}", boards.len());
+        for (squares, seed) in [(30, 1), (100, 2), (1_000, 3), (5_000, 4)] {
+            let jumps = squares / 8;
+            boards.push(
+                generate(&Layout::new(squares, jumps, jumps, crate::Seed::new(seed))).unwrap(),
+            );
+        }
+        boards.push(board(
+            r#"{"squares": 40, "ladders": [[3, 20], [20, 33]], "snakes": [[38, 2], [39, 3]],
+                "rules": {"chains": "follow", "overshoot": "bounce", "start": 1,
+                          "dice": {"count": 3, "faces": 4}}}"#,
+        ));
+        for b in &boards {
+            let one = Chain::compile_one_roll(b).unwrap();
+            assert!(
+                one == Chain::compile_keeping(b, true).unwrap(),
+                "{:?}",
+                b.name()
+            );
+            assert!(one == Chain::compile(b).unwrap());
+        }
+    }
+
     #[test]
     fn kept_and_rebuilt_rows_make_the_same_chain() {
         let boards = [

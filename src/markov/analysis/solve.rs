@@ -479,30 +479,37 @@ fn chain_rows(chain: &Chain, split: bool) -> (Csr, Vec<f64>, Vec<f64>) {
     let (offsets, targets, probabilities) =
         (chain.row_offsets(), chain.targets(), chain.probabilities());
     let mut stay = vec![0.0; n];
-    let mut finish = Vec::with_capacity(n);
-    let mut row_ptr = Vec::with_capacity(n + 1);
-    let mut cols = Vec::with_capacity(chain.entries());
-    let mut vals = Vec::with_capacity(chain.entries());
-    row_ptr.push(0);
-    for (s, d) in stay.iter_mut().enumerate() {
+    let mut finish = vec![0.0; n];
+    let mut row_ptr = vec![0; n + 1];
+    // Written by index, not pushed: a push that may grow its vector keeps
+    // the vector's length in memory, and each entry then waits on the
+    // last one's store.
+    let mut cols = vec![0; chain.entries()];
+    let mut vals = vec![0.0; chain.entries()];
+    let mut k = 0;
+    for s in 0..n {
         // As `Iterator::sum` adds: from -0.0, in the row's order.
-        let mut leaves = -0.0;
+        let (mut leaves, mut d) = (-0.0, 0.0);
         for (&to, &p) in targets[offsets[s]..offsets[s + 1]]
             .iter()
             .zip(&probabilities[offsets[s]..offsets[s + 1]])
         {
             match to {
-                Target::State(t) if split && t.get() == s => *d += p,
+                Target::State(t) if split && t.get() == s => d += p,
                 Target::State(t) => {
-                    cols.push(t.get() as u32);
-                    vals.push(p);
+                    cols[k] = t.get() as u32;
+                    vals[k] = p;
+                    k += 1;
                 }
                 Target::Finish => leaves += p,
             }
         }
-        finish.push(leaves);
-        row_ptr.push(cols.len());
+        stay[s] = d;
+        finish[s] = leaves;
+        row_ptr[s + 1] = k;
     }
+    cols.truncate(k);
+    vals.truncate(k);
     // Columns are state indices below n and probabilities are finite.
     (Csr::from_valid_parts(n, row_ptr, cols, vals), stay, finish)
 }
