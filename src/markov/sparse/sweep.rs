@@ -177,6 +177,44 @@ fn back_targets(q: &Csr) -> Vec<bool> {
     in_j
 }
 
+/// `Q_FJ` by columns (`off` is `Q` off its diagonal, `j` the states of
+/// `in_j`, ascending): for the `a`-th state of J, the rows of F with an
+/// entry in its column are `rows[ptr[a]..ptr[a + 1]]`, increasing, with
+/// their values in `vals`.
+fn q_fj_columns(off: &Csr, in_j: &[bool], j: &[u32]) -> (Vec<usize>, Vec<u32>, Vec<f64>) {
+    let (n, k) = (off.n(), j.len());
+    let mut jpos = vec![u32::MAX; n];
+    for (a, &s) in j.iter().enumerate() {
+        jpos[s as usize] = a as u32;
+    }
+    // Count, then fill.
+    let mut ptr = vec![0usize; k + 1];
+    for i in (0..n).filter(|&i| !in_j[i]) {
+        for (c, _) in off.row(i) {
+            if in_j[c] {
+                ptr[jpos[c] as usize + 1] += 1;
+            }
+        }
+    }
+    for a in 0..k {
+        ptr[a + 1] += ptr[a];
+    }
+    let mut next = ptr.clone();
+    let mut rows = vec![0u32; ptr[k]];
+    let mut vals = vec![0.0; ptr[k]];
+    for i in (0..n).filter(|&i| !in_j[i]) {
+        for (c, v) in off.row(i) {
+            if in_j[c] {
+                let a = jpos[c] as usize;
+                rows[next[a]] = i as u32;
+                vals[next[a]] = v;
+                next[a] += 1;
+            }
+        }
+    }
+    (ptr, rows, vals)
+}
+
 /// Column `e` of an `n × m` block held row by row.
 fn column(block: &[f64], m: usize, e: usize) -> Vec<f64> {
     block.chunks(m).map(|row| row[e]).collect()
@@ -417,36 +455,14 @@ impl SweepSolver {
         }
         let j: Vec<u32> = (0..n).filter(|&i| in_j[i]).map(|i| i as u32).collect();
         let k = j.len();
-        let mut jpos = vec![u32::MAX; n];
-        for (a, &s) in j.iter().enumerate() {
-            jpos[s as usize] = a as u32;
-        }
-        // Columns of Q_FJ: count, then fill.
-        let mut col_ptr = vec![0usize; k + 1];
-        for i in (0..n).filter(|&i| !in_j[i]) {
-            for (c, _) in off.row(i) {
-                if in_j[c] {
-                    col_ptr[jpos[c] as usize + 1] += 1;
-                }
-            }
-        }
-        for a in 0..k {
-            col_ptr[a + 1] += col_ptr[a];
-        }
-        let mut next = col_ptr.clone();
-        let mut col_rows = vec![0u32; col_ptr[k]];
-        let mut col_vals = vec![0.0; col_ptr[k]];
-        for i in (0..n).filter(|&i| !in_j[i]) {
-            for (c, v) in off.row(i) {
-                if in_j[c] {
-                    let a = jpos[c] as usize;
-                    col_rows[next[a]] = i as u32;
-                    col_vals[next[a]] = v;
-                    next[a] += 1;
-                }
-            }
-        }
-        drop(jpos);
+        // A small chain builds W all at once from the rows of Q
+        // ([`Self::sweep_block`]); only the column sweeps of a large one
+        // read Q_FJ by columns.
+        let (col_ptr, col_rows, col_vals) = if use_sites(n, k) {
+            q_fj_columns(&off, &in_j, &j)
+        } else {
+            (Vec::new(), Vec::new(), Vec::new())
+        };
         let mut solver = SweepSolver {
             n,
             off,
@@ -543,6 +559,18 @@ impl SweepSolver {
     /// asking for it costs nothing.
     pub fn expected_steps(&self) -> &[f64] {
         &self.steps
+    }
+
+    /// The solver with `Q_FJ` by columns, which a small chain does without
+    /// ([`q_fj_columns`]): to compare the column sweeps of a large chain
+    /// with the block sweep of a small one.
+    #[cfg(test)]
+    fn with_columns(mut self) -> SweepSolver {
+        if self.col_ptr.is_empty() {
+            (self.col_ptr, self.col_rows, self.col_vals) =
+                q_fj_columns(&self.off, &self.in_j, &self.j);
+        }
+        self
     }
 
     #[cfg(test)]
@@ -809,13 +837,12 @@ impl SweepSolver {
         let k = self.j.len();
         let m = k + E;
         let mut block = vec![0.0; self.n * m];
-        for b in 0..k {
-            let range = self.col_ptr[b]..self.col_ptr[b + 1];
-            for (&i, &v) in self.col_rows[range.clone()]
-                .iter()
-                .zip(&self.col_vals[range])
-            {
-                block[i as usize * m + b] += v;
+        // Q_FJ from the rows of F, each cell's entries added in the order
+        // its column would hold them (by row, then by place in the row).
+        for i in (0..self.n).filter(|&i| !self.in_j[i]) {
+            for (c, v) in self.off.row(i).filter(|&(c, _)| self.in_j[c]) {
+                let b = self.j.partition_point(|&s| (s as usize) < c);
+                block[i * m + b] += v;
             }
         }
         self.place_columns(&mut block, m, k, &extra);
@@ -1133,7 +1160,7 @@ mod tests {
                 .enumerate()
         {
             let q = chain_like(n, width, jumps, seed as u64);
-            let solver = SweepSolver::new(&q).unwrap();
+            let solver = SweepSolver::new(&q).unwrap().with_columns();
             assert!(solver.back_targets() > 0, "seed {seed} has no back edges");
             let blocked = solver.q_jf_w_blocked();
             let by_column = solver.q_jf_w_by_column();
@@ -1227,7 +1254,7 @@ mod tests {
     #[test]
     fn stretches_give_the_schur_complement_of_plain_sweeps() {
         for (name, q) in long_boards() {
-            let solver = SweepSolver::new(&q).unwrap();
+            let solver = SweepSolver::new(&q).unwrap().with_columns();
             let layout = solver.layout();
             assert!(
                 layout.skipped() * 2 > q.n(),
