@@ -128,7 +128,10 @@ pub struct SweepSolver {
     /// `W = U⁻¹ Q_FJ`, `n × k` row by row, kept when it was built all at
     /// once (a small chain, [`use_sites`]); empty otherwise. With it a
     /// solve is one sweep and a product with `W` instead of two sweeps.
+    /// Kept in the block it was swept in: row `i` of `W` is the first `k`
+    /// of `w[i · w_stride..]`.
     w: Vec<f64>,
+    w_stride: usize,
     /// `(I − Q)⁻¹ · 1`, solved while factoring to check the factors.
     steps: Vec<f64>,
 }
@@ -333,9 +336,10 @@ impl SweepSolver {
         // layout's two flags a state while it is found, the sites of
         // Q_FJ's entries and of J's rows.
         let sweep_bytes = match &sites {
-            // The block of `W` with two more columns, and `W` copied out
-            // of it and kept ([`SweepSolver::sweep_block`]).
-            None if !use_sites(n, k as usize) => n64 * (2 * k + 2) * 8,
+            // The block of `W` with two more columns, kept as `W`, and
+            // the two columns copied out of it
+            // ([`SweepSolver::sweep_block`]).
+            None if !use_sites(n, k as usize) => n64 * (k + 4) * 8,
             None => threads * n64 * 8 * SWEEP_LANES as u64,
             Some(layout) => {
                 let site_count = (n - layout.skipped() + layout.window) as u64;
@@ -474,6 +478,7 @@ impl SweepSolver {
             col_rows,
             col_vals,
             w: Vec::new(),
+            w_stride: 0,
             steps: Vec::new(),
         };
         // S's chance of absorption from each state of J: finishing at once,
@@ -492,7 +497,11 @@ impl SweepSolver {
             (g, None)
         } else {
             let (w, [g, ones_swept]) = solver.sweep_block([&finish, &ones]);
-            solver.w = w;
+            if k > 0 {
+                // Without J there is no W: the block is the two columns.
+                solver.w_stride = k + 2;
+                solver.w = w;
+            }
             (g, Some(ones_swept))
         };
         let absorbed: Vec<f64> = solver
@@ -605,7 +614,7 @@ impl SweepSolver {
     /// row.
     fn schur_magnitudes(&self) -> DMatrix<f64> {
         let mut s = if !use_sites(self.n, self.j.len()) {
-            self.q_jf_times(&self.w)
+            self.q_jf_times(&self.w, self.w_stride)
         } else {
             let layout = self.layout();
             if skips_enough(self.n, &layout) {
@@ -828,8 +837,9 @@ impl SweepSolver {
         }
     }
 
-    /// `W = U⁻¹ Q_FJ` (`n × k`, row by row) and `U⁻¹ v_F` for each `v` of
-    /// `extra` (zero on J), from one sweep over every column at once: each
+    /// `W = U⁻¹ Q_FJ` and `U⁻¹ v_F` for each `v` of `extra` (zero on J),
+    /// the first as the first `k` columns of the `n × (k + E)` block they
+    /// were swept in, row by row, from one sweep over every column at once: each
     /// row of `Q` is read once and its update runs over `k + E` adjacent
     /// numbers, where a sweep of one column waits on each row's sum before
     /// the next row can start.
@@ -847,12 +857,8 @@ impl SweepSolver {
         }
         self.place_columns(&mut block, m, k, &extra);
         self.sweep_rows(&mut block, m);
-        let mut w = Vec::with_capacity(self.n * k);
-        for row in block.chunks(m) {
-            w.extend_from_slice(&row[..k]);
-        }
         let swept = std::array::from_fn(|e| column(&block, m, k + e));
-        (w, swept)
+        (block, swept)
     }
 
     /// Writes the vectors of `columns` into columns `first..` of an
@@ -918,13 +924,14 @@ impl SweepSolver {
         out
     }
 
-    /// `Q_JF · W` for `W` given `n × k` row by row.
-    fn q_jf_times(&self, w: &[f64]) -> DMatrix<f64> {
+    /// `Q_JF · W` for `W` given row by row, row `i` the first `k` of
+    /// `w[i · stride..]`.
+    fn q_jf_times(&self, w: &[f64], stride: usize) -> DMatrix<f64> {
         let k = self.j.len();
         let mut s = DMatrix::zeros(k, k);
         for (a, &ja) in self.j.iter().enumerate() {
             for (c, v) in self.off.row(ja as usize) {
-                for (b, y) in w[c * k..][..k].iter().enumerate() {
+                for (b, y) in w[c * stride..][..k].iter().enumerate() {
                     s[(a, b)] += v * y;
                 }
             }
@@ -937,7 +944,7 @@ impl SweepSolver {
     #[cfg(test)]
     fn q_jf_w_blocked(&self) -> DMatrix<f64> {
         let (w, []) = self.sweep_block([]);
-        self.q_jf_times(&w)
+        self.q_jf_times(&w, self.j.len())
     }
 
     /// For the states of `F` at or below `top`, in decreasing order:
@@ -1019,9 +1026,9 @@ impl SweepSolver {
             self.back_sweep(&mut x, self.n - 1);
         } else {
             // The same, as x_F = w + W x_J (non-negative terms only).
-            for (i, (x, w)) in x.iter_mut().zip(self.w.chunks(k)).enumerate() {
+            for (i, (x, w)) in x.iter_mut().zip(self.w.chunks(self.w_stride)).enumerate() {
                 if !self.in_j[i] {
-                    *x += w.iter().zip(&r).map(|(w, r)| w * r).sum::<f64>();
+                    *x += w[..k].iter().zip(&r).map(|(w, r)| w * r).sum::<f64>();
                 }
             }
             for (&j, &z) in self.j.iter().zip(r.iter()) {
@@ -1049,9 +1056,9 @@ impl SweepSolver {
         } else {
             // The same without a sweep: Q_FJᵀ U⁻ᵀ c_F = Wᵀ c_F.
             let mut r: Vec<f64> = self.j.iter().map(|&j| c[j as usize]).collect();
-            for (i, w) in self.w.chunks(k).enumerate() {
+            for (i, w) in self.w.chunks(self.w_stride).enumerate() {
                 if !self.in_j[i] && c[i] != 0.0 {
-                    for (r, w) in r.iter_mut().zip(w) {
+                    for (r, w) in r.iter_mut().zip(&w[..k]) {
                         *r += w * c[i];
                     }
                 }
@@ -1098,7 +1105,7 @@ impl SweepSolver {
                 self.column_sweep(a, &mut x);
                 x
             } else {
-                column(&self.w, k, a)
+                column(&self.w, self.w_stride, a)
             }
         };
         let w: Vec<Vec<f64>> = if parallel {
