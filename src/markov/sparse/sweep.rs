@@ -180,16 +180,13 @@ fn back_targets(q: &Csr) -> Vec<bool> {
     in_j
 }
 
-/// `Q_FJ` by columns (`off` is `Q` off its diagonal, `j` the states of
-/// `in_j`, ascending): for the `a`-th state of J, the rows of F with an
+/// `Q_FJ` by columns (`off` is `Q` off its diagonal, `jpos` each state's
+/// place in J, `u32::MAX` off it): for the `a`-th state of J, the rows of F with an
 /// entry in its column are `rows[ptr[a]..ptr[a + 1]]`, increasing, with
 /// their values in `vals`.
-fn q_fj_columns(off: &Csr, in_j: &[bool], j: &[u32]) -> (Vec<usize>, Vec<u32>, Vec<f64>) {
-    let (n, k) = (off.n(), j.len());
-    let mut jpos = vec![u32::MAX; n];
-    for (a, &s) in j.iter().enumerate() {
-        jpos[s as usize] = a as u32;
-    }
+fn q_fj_columns(off: &Csr, in_j: &[bool], jpos: &[u32]) -> (Vec<usize>, Vec<u32>, Vec<f64>) {
+    let n = off.n();
+    let k = in_j.iter().filter(|&&b| b).count();
     // Count, then fill.
     let mut ptr = vec![0usize; k + 1];
     for i in (0..n).filter(|&i| !in_j[i]) {
@@ -459,11 +456,16 @@ impl SweepSolver {
         }
         let j: Vec<u32> = (0..n).filter(|&i| in_j[i]).map(|i| i as u32).collect();
         let k = j.len();
+        // Each state's place in J (`u32::MAX` off J).
+        let mut jpos = vec![u32::MAX; n];
+        for (a, &s) in j.iter().enumerate() {
+            jpos[s as usize] = a as u32;
+        }
         // A small chain builds W all at once from the rows of Q
         // ([`Self::sweep_block`]); only the column sweeps of a large one
         // read Q_FJ by columns.
         let (col_ptr, col_rows, col_vals) = if use_sites(n, k) {
-            q_fj_columns(&off, &in_j, &j)
+            q_fj_columns(&off, &in_j, &jpos)
         } else {
             (Vec::new(), Vec::new(), Vec::new())
         };
@@ -496,7 +498,7 @@ impl SweepSolver {
             }
             (g, None)
         } else {
-            let (w, [g, ones_swept]) = solver.sweep_block([&finish, &ones]);
+            let (w, [g, ones_swept]) = solver.sweep_block([&finish, &ones], &jpos);
             if k > 0 {
                 // Without J there is no W: the block is the two columns.
                 solver.w_stride = k + 2;
@@ -522,7 +524,8 @@ impl SweepSolver {
         // Off its diagonal S is minus the chances of going from one state of
         // J to another (directly or through F): Gth takes their magnitudes,
         // transposed in place so that the k × k matrix is held once.
-        let mut magnitudes = solver.schur_magnitudes();
+        let mut magnitudes = solver.schur_magnitudes(&jpos);
+        drop(jpos);
         magnitudes.transpose_mut();
         match Gth::from_transposed(magnitudes, absorbed, 0.0) {
             Ok(gth) => solver.gth = gth,
@@ -577,9 +580,19 @@ impl SweepSolver {
     fn with_columns(mut self) -> SweepSolver {
         if self.col_ptr.is_empty() {
             (self.col_ptr, self.col_rows, self.col_vals) =
-                q_fj_columns(&self.off, &self.in_j, &self.j);
+                q_fj_columns(&self.off, &self.in_j, &self.positions_in_j());
         }
         self
+    }
+
+    /// Each state's place in J, `u32::MAX` off J.
+    #[cfg(test)]
+    fn positions_in_j(&self) -> Vec<u32> {
+        let mut jpos = vec![u32::MAX; self.n];
+        for (a, &s) in self.j.iter().enumerate() {
+            jpos[s as usize] = a as u32;
+        }
+        jpos
     }
 
     #[cfg(test)]
@@ -611,8 +624,8 @@ impl SweepSolver {
     /// the two signs cancel): `Q_JF U⁻¹ Q_FJ + Q_JJ`, the chances of going
     /// from one state of J to another, through F or directly. Its diagonal
     /// is left as it comes: [`Gth`] takes each pivot from the rest of the
-    /// row.
-    fn schur_magnitudes(&self) -> DMatrix<f64> {
+    /// row. `jpos` is each state's place in J.
+    fn schur_magnitudes(&self, jpos: &[u32]) -> DMatrix<f64> {
         let mut s = if !use_sites(self.n, self.j.len()) {
             self.q_jf_times(&self.w, self.w_stride)
         } else {
@@ -627,8 +640,7 @@ impl SweepSolver {
         for (a, &ja) in self.j.iter().enumerate() {
             for (c, v) in self.off.row(ja as usize) {
                 if self.in_j[c] {
-                    let b = self.j.partition_point(|&s| (s as usize) < c);
-                    s[(a, b)] += v;
+                    s[(a, jpos[c] as usize)] += v;
                 }
             }
         }
@@ -842,8 +854,12 @@ impl SweepSolver {
     /// were swept in, row by row, from one sweep over every column at once: each
     /// row of `Q` is read once and its update runs over `k + E` adjacent
     /// numbers, where a sweep of one column waits on each row's sum before
-    /// the next row can start.
-    fn sweep_block<const E: usize>(&self, extra: [&[f64]; E]) -> (Vec<f64>, [Vec<f64>; E]) {
+    /// the next row can start. `jpos` is each state's place in J.
+    fn sweep_block<const E: usize>(
+        &self,
+        extra: [&[f64]; E],
+        jpos: &[u32],
+    ) -> (Vec<f64>, [Vec<f64>; E]) {
         let k = self.j.len();
         let m = k + E;
         let mut block = vec![0.0; self.n * m];
@@ -851,8 +867,7 @@ impl SweepSolver {
         // its column would hold them (by row, then by place in the row).
         for i in (0..self.n).filter(|&i| !self.in_j[i]) {
             for (c, v) in self.off.row(i).filter(|&(c, _)| self.in_j[c]) {
-                let b = self.j.partition_point(|&s| (s as usize) < c);
-                block[i * m + b] += v;
+                block[i * m + jpos[c] as usize] += v;
             }
         }
         self.place_columns(&mut block, m, k, &extra);
@@ -943,7 +958,7 @@ impl SweepSolver {
     /// swept at once ([`Self::sweep_block`]).
     #[cfg(test)]
     fn q_jf_w_blocked(&self) -> DMatrix<f64> {
-        let (w, []) = self.sweep_block([]);
+        let (w, []) = self.sweep_block([], &self.positions_in_j());
         self.q_jf_times(&w, self.j.len())
     }
 
