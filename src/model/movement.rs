@@ -85,6 +85,7 @@ impl Board {
     ///
     /// # Panics
     /// As [`Board::move_token`].
+    #[inline]
     pub(crate) fn walk(&self, from: Square, roll: u32) -> Walk {
         let last = self.last();
         assert!(
