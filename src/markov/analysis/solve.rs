@@ -14,7 +14,7 @@
 
 use crate::markov::chain::{Chain, StateIndex, Target};
 use crate::markov::gth::Gth;
-use crate::markov::sparse::{Csr, Plan, SparseError, SweepSolver};
+use crate::markov::sparse::{Csr, Plan, SparseError, Split, SweepSolver};
 use crate::{Square, markov::tolerance};
 use nalgebra::DMatrix;
 
@@ -216,9 +216,8 @@ impl Solver {
                 // chain's own structure has one.
                 // Q is built already split at its diagonal, never whole
                 // beside the split copy; whole again only to name traps.
-                let (off, stay, finish) = chain_split(chain);
                 let trapped_states = || crate::markov::sparse::trapped_states(&chain_csr(chain));
-                let solver = match Self::sparse(off, stay, Some(finish), &square, &trapped_states) {
+                let solver = match Self::sparse(chain_split(chain), &square, &trapped_states) {
                     Err(SolveError::Trapped { trapped }) if chain.trapped().is_empty() => {
                         Err(SolveError::SparseIllConditioned {
                             state: trapped
@@ -265,13 +264,11 @@ impl Solver {
     }
 
     fn sparse(
-        off: Csr,
-        stay: Vec<f64>,
-        finish: Option<Vec<f64>>,
+        split: Split,
         square: &dyn Fn(usize) -> Square,
         trapped: &dyn Fn() -> Vec<usize>,
     ) -> Result<Solver, SolveError> {
-        match SweepSolver::from_parts(off, stay, finish, trapped) {
+        match SweepSolver::from_split(split, trapped) {
             Ok(s) => Ok(Solver {
                 inner: Inner::Sparse(Box::new(s)),
             }),
@@ -458,66 +455,118 @@ fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
 }
 
 /// `Q` of a chain split at its diagonal, as [`Csr::split_diagonal`] of
-/// [`chain_csr`] gives it (the same entries in the same order), without
-/// building the whole `Q` first (a chain of ten million states saves the
-/// 800 MB of a second copy), and each state's chance of finishing
-/// ([`Chain::finish_probability`], the same sum) from the same pass.
-fn chain_split(chain: &Chain) -> (Csr, Vec<f64>, Vec<f64>) {
-    chain_rows(chain, true)
-}
-
-/// `Q` of a chain as a `Csr` (the finish column left out).
-pub fn chain_csr(chain: &Chain) -> Csr {
-    chain_rows(chain, false).0
-}
-
-/// `Q` of a chain in compressed rows, the finish column left out; with
-/// `split`, its diagonal is left out too and returned beside it (else the
-/// second vector is all zeros); third, each state's chance of finishing.
-fn chain_rows(chain: &Chain, split: bool) -> (Csr, Vec<f64>, Vec<f64>) {
+/// [`chain_csr`] gives it (the same entries in the same order), with what
+/// `SweepSolver::from_parts` derives from it (each state's chance of
+/// finishing, [`Chain::finish_probability`]'s sum, and of leaving; the back
+/// targets), from one pass over the chain: a chain of ten million states
+/// never holds a second copy of `Q` (800 MB), and a small one saves the
+/// solver three passes.
+fn chain_split(chain: &Chain) -> Split {
     let n = chain.len();
     let (offsets, targets, probabilities) =
         (chain.row_offsets(), chain.targets(), chain.probabilities());
-    let mut stay = vec![0.0; n];
     let mut finish = vec![0.0; n];
+    let mut leave = vec![0.0; n];
+    let mut back = vec![false; n];
     let mut row_ptr = vec![0; n + 1];
     // Written by index, not pushed: a push that may grow its vector keeps
-    // the vector's length in memory, and each entry then waits on the
-    // last one's store.
+    // the vector's length in memory, and each entry then waits on the last
+    // one's store.
     let mut cols = vec![0; chain.entries()];
     let mut vals = vec![0.0; chain.entries()];
     let mut k = 0;
     for s in 0..n {
         // As `Iterator::sum` adds: from -0.0, in the row's order.
-        let (mut leaves, mut d) = (-0.0, 0.0);
+        let (mut leaves, mut moves) = (-0.0, -0.0);
         for (&to, &p) in targets[offsets[s]..offsets[s + 1]]
             .iter()
             .zip(&probabilities[offsets[s]..offsets[s + 1]])
         {
             match to {
-                Target::State(t) if split && t.get() == s => d += p,
+                Target::State(t) if t.get() == s => {}
                 Target::State(t) => {
                     cols[k] = t.get() as u32;
                     vals[k] = p;
                     k += 1;
+                    moves += p;
+                    back[t.get()] |= t.get() < s;
                 }
                 Target::Finish => leaves += p,
             }
         }
-        stay[s] = d;
         finish[s] = leaves;
+        leave[s] = leaves + moves;
         row_ptr[s + 1] = k;
     }
     cols.truncate(k);
     vals.truncate(k);
     // Columns are state indices below n and probabilities are finite.
-    (Csr::from_valid_parts(n, row_ptr, cols, vals), stay, finish)
+    Split {
+        off: Csr::from_valid_parts(n, row_ptr, cols, vals),
+        finish,
+        leave,
+        back,
+    }
+}
+
+/// `Q` of a chain as a `Csr` (the finish column left out).
+pub fn chain_csr(chain: &Chain) -> Csr {
+    let n = chain.len();
+    let mut row_ptr = Vec::with_capacity(n + 1);
+    let mut cols = Vec::with_capacity(chain.entries());
+    let mut vals = Vec::with_capacity(chain.entries());
+    row_ptr.push(0);
+    for s in chain.states() {
+        for (t, p) in chain.q_row(s) {
+            cols.push(t as u32);
+            vals.push(p);
+        }
+        row_ptr.push(cols.len());
+    }
+    // Columns are state indices below n and probabilities are finite.
+    Csr::from_valid_parts(n, row_ptr, cols, vals)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Board;
+
+    /// The solver's input from one pass over the chain is, bit for bit,
+    /// what `SweepSolver::from_parts` derives from `chain_csr`: the same
+    /// `Q` off its diagonal, chances of finishing and of leaving, and back
+    /// targets (on boards with stays, bounces, extra rolls and two dice).
+    #[test]
+    fn the_chain_split_is_what_the_solver_derives() {
+        let mut boards = vec![Board::builtin_default()];
+        for name in ["variant-bounce", "variant-extra-turn", "variant-two-dice"] {
+            let path = format!("{}/boards/{name}.json", env!("CARGO_MANIFEST_DIR"));
+            boards.push(Board::from_json_slice(&std::fs::read(path).unwrap()).unwrap());
+        }
+        let mut stays = false;
+        for board in &boards {
+            let chain = Chain::compile(board).unwrap();
+            let split = chain_split(&chain);
+            let (off, stay) = chain_csr(&chain).split_diagonal();
+            let finish = chain_finish(&chain);
+            assert_eq!(split.off, off);
+            // The built-in board stays put on an overshoot: the diagonal
+            // left out is not empty.
+            stays |= stay.iter().any(|&d| d > 0.0);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&split.finish), bits(&finish));
+            let leave: Vec<f64> = (0..chain.len())
+                .map(|i| finish[i] + off.row(i).map(|(_, v)| v).sum::<f64>())
+                .collect();
+            assert_eq!(bits(&split.leave), bits(&leave));
+            let back: Vec<bool> = (0..chain.len())
+                .map(|c| (0..chain.len()).any(|i| off.row(i).any(|(col, _)| col == c && c < i)))
+                .collect();
+            assert_eq!(split.back, back);
+            assert!(split.back.iter().any(|&b| b));
+        }
+        assert!(stays);
+    }
 
     #[test]
     fn transposed_solve_agrees_with_the_inverse() {

@@ -17,6 +17,7 @@ mod sweep;
 
 pub use banded::Banded;
 pub use csr::Csr;
+pub(crate) use sweep::Split;
 pub use sweep::{Plan, SweepSolver};
 
 /// A row of `Q` missing less probability than this is taken to be a full

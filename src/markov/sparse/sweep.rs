@@ -167,6 +167,22 @@ fn skips_enough(n: usize, layout: &Layout) -> bool {
     layout.skipped() * SKIP_SHARE >= n
 }
 
+/// What [`SweepSolver::from_split`] factors: `Q` and what it derives from
+/// it, as [`SweepSolver::from_parts`] derives them.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    /// `Q` off its diagonal.
+    pub off: Csr,
+    /// Each state's chance of absorption in one step.
+    pub finish: Vec<f64>,
+    /// Each state's chance of leaving, `1 − Q_ii`: its `finish` plus the
+    /// sum of its row of `off` (from −0.0, in the row's order).
+    pub leave: Vec<f64>,
+    /// Whether each state is a back target: some entry of `off` below the
+    /// diagonal is in its column.
+    pub back: Vec<bool>,
+}
+
 /// The back-edge targets of `q`: columns with an entry below the diagonal.
 fn back_targets(q: &Csr) -> Vec<bool> {
     let mut in_j = vec![false; q.n()];
@@ -436,7 +452,7 @@ impl SweepSolver {
         assert_eq!(stay.len(), n, "one diagonal entry per state");
         // The diagonal is never below it, so `Q`'s back targets are those
         // of its part off the diagonal.
-        let in_j = back_targets(&off);
+        let back = back_targets(&off);
         let finish = match finish {
             Some(finish) => {
                 assert_eq!(finish.len(), n, "one chance of finishing per state");
@@ -448,9 +464,41 @@ impl SweepSolver {
         };
         drop(stay);
         // The diagonal of I − Q: the chance of leaving each state.
-        let diag: Vec<f64> = (0..n)
+        let leave: Vec<f64> = (0..n)
             .map(|i| finish[i] + off.row(i).map(|(_, v)| v).sum::<f64>())
             .collect();
+        let split = Split {
+            off,
+            finish,
+            leave,
+            back,
+        };
+        Self::from_split(split, trapped)
+    }
+
+    /// [`SweepSolver::from_parts`] given what it derives from its parts:
+    /// a compiled chain builds them in one pass over its rows.
+    ///
+    /// # Errors
+    /// As [`SweepSolver::new`].
+    ///
+    /// # Panics
+    /// If a vector of `split` does not have one entry per state.
+    pub(crate) fn from_split(
+        split: Split,
+        trapped: &dyn Fn() -> Vec<usize>,
+    ) -> Result<SweepSolver, SparseError> {
+        let Split {
+            off,
+            finish,
+            leave: diag,
+            back: in_j,
+        } = split;
+        let n = off.n();
+        for v in [&finish, &diag] {
+            assert_eq!(v.len(), n, "one entry per state");
+        }
+        assert_eq!(in_j.len(), n, "one flag per state");
         if diag.iter().any(|&d| d.is_nan() || d <= 0.0) {
             return Err(SparseError::Singular { trapped: trapped() });
         }
