@@ -290,23 +290,19 @@ impl Chain {
         let mut ends: Vec<(u32, f64)> = Vec::with_capacity((size * outcomes.len()).min(1 << 20));
         let mut jumps: Vec<(u32, f64)> = Vec::with_capacity(board.jumps().len() * outcomes.len());
         let mut row_at: Vec<(u32, u32)> = Vec::with_capacity(size + 1);
-        let mut rolls_squared: Vec<f64> = Vec::with_capacity(size);
         row_at.push((0, 0));
         order.push(start);
         found[start.index()] = 0;
         let mut next = 0;
         while let Some(&from) = order.get(next) {
             let (e0, j0) = (ends.len(), jumps.len());
-            let mut squared = 0.0;
             for &(total, p) in &outcomes {
                 let walk = board.walk(from, total);
                 if let Some(first) = walk.first {
                     jumps.extend(board.chain_from(first).map(|j| (j as u32, p)));
                 }
                 ends.push((walk.end.get(), p));
-                squared += p;
             }
-            rolls_squared.push(squared);
             merge_by(&mut ends, e0, |e| e.0, |a, b| a.1 += b.1);
             merge_by(&mut jumps, j0, |e| e.0, |a, b| a.1 += b.1);
             for &(end, _) in &ends[e0..] {
@@ -327,7 +323,11 @@ impl Chain {
         let mut targets = vec![Target::Finish; ends.len()];
         let mut probabilities = vec![0.0; ends.len()];
         let mut expected_rolls = vec![0.0; n];
-        let mut expected_rolls_squared = vec![0.0; n];
+        // A turn is one roll: its square is 1 whatever the roll, so its
+        // expectation is the dice's total probability, summed in the order
+        // `raw_row` sums it (the same for every row).
+        let squared = outcomes.iter().fold(0.0, |sum, &(_, p)| sum + p);
+        let expected_rolls_squared = vec![squared; n];
         let mut jump_offsets = vec![0; n + 1];
         let mut jump_uses = Vec::with_capacity(jumps.len());
         let mut k = 0;
@@ -350,7 +350,6 @@ impl Chain {
             }
             row_offsets[s + 1] = k;
             expected_rolls[s] = sum;
-            expected_rolls_squared[s] = rolls_squared[r];
             jump_uses.extend(
                 jumps[from.1 as usize..to.1 as usize]
                     .iter()
