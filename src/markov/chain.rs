@@ -1265,8 +1265,6 @@ mod tests {
         Board::from_json_str(json).expect("valid test board")
     }
 
-    /// Keeping the search's rows (small boards) and building each row
-    /// again (large ones) make the same chain, entry for entry.
     /// Every one-roll board of `boards/` (bounce, win, stay, an entry rule,
     /// chains followed, a loaded die, two dice) and generated ones, with
     /// snakes and ladders landing on each other: the one-roll compile gives
@@ -1274,14 +1272,10 @@ mod tests {
     #[test]
     fn one_roll_compile_makes_the_same_chain() {
         use crate::design::{Layout, generate};
-        let mut boards: Vec<Board> =
-            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/boards"))
-                .unwrap()
-                .map(|e| {
-                    Board::from_json_slice(&std::fs::read(e.unwrap().path()).unwrap()).unwrap()
-                })
-                .filter(|b| b.rules().extra_turn().is_none())
-                .collect();
+        let mut boards: Vec<Board> = Board::shipped()
+            .into_iter()
+            .filter(|b| b.rules().extra_turn().is_none())
+            .collect();
         assert!(boards.len() >= 8, "{}", boards.len());
         for (squares, seed) in [(30, 1), (100, 2), (1_000, 3), (5_000, 4)] {
             let jumps = squares / 8;
@@ -1305,6 +1299,8 @@ mod tests {
         }
     }
 
+    /// Keeping the search's rows (small boards) and building each row
+    /// again (large ones) make the same chain, entry for entry.
     #[test]
     fn kept_and_rebuilt_rows_make_the_same_chain() {
         let boards = [

@@ -48,6 +48,16 @@ impl Board {
         Board::from_json_str(DEFAULT_BOARD_JSON).expect("the built-in board is valid")
     }
 
+    /// Every board of the repository's `boards/` folder, for tests that
+    /// run over all of them.
+    #[cfg(test)]
+    pub(crate) fn shipped() -> Vec<Board> {
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/boards"))
+            .expect("boards/ is readable")
+            .map(|e| Board::from_path(e.expect("an entry of boards/").path()).expect("valid"))
+            .collect()
+    }
+
     /// Reads a board from any reader (standard input, a pipe, a file)
     /// up to [`MAX_FILE_BYTES`], then parses and validates it. `path` names
     /// the source in errors (`<stdin>` for standard input).

@@ -403,13 +403,7 @@ mod tests {
     /// their rows twice (past `KEEP_ROWS_BELOW`) rather than keep them.
     #[test]
     fn the_compile_estimate_bounds_the_chain() {
-        let mut boards: Vec<Board> =
-            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/boards"))
-                .unwrap()
-                .map(|e| {
-                    Board::from_json_slice(&std::fs::read(e.unwrap().path()).unwrap()).unwrap()
-                })
-                .collect();
+        let mut boards = Board::shipped();
         for (squares, seed) in [(1_000, 1), (100_000, 2)] {
             boards.push(generate(&Layout::new(squares, 20, 20, crate::Seed::new(seed))).unwrap());
         }

@@ -541,7 +541,7 @@ mod tests {
         let mut boards = vec![Board::builtin_default()];
         for name in ["variant-bounce", "variant-extra-turn", "variant-two-dice"] {
             let path = format!("{}/boards/{name}.json", env!("CARGO_MANIFEST_DIR"));
-            boards.push(Board::from_json_slice(&std::fs::read(path).unwrap()).unwrap());
+            boards.push(Board::from_path(path).unwrap());
         }
         let mut stays = false;
         for board in &boards {
