@@ -945,7 +945,48 @@ impl SweepSolver {
     /// the operations of a sweep of it alone, in the same order (the sweep
     /// alone also adds the entries that go back to J, where it holds 0), so
     /// the digits do not depend on which columns go together.
+    ///
+    /// A block of at most 16 columns is swept by a copy of this loop made
+    /// for its width, which holds a row's sums in registers across the
+    /// row's entries: adding each entry's products into the row in memory
+    /// made every entry wait on the store of the one before.
     fn sweep_rows(&self, block: &mut [f64], m: usize) {
+        macro_rules! widths {
+            ($($w:literal)*) => {
+                match m {
+                    $($w => self.sweep_rows_of::<$w>(block),)*
+                    _ => self.sweep_rows_wide(block, m),
+                }
+            };
+        }
+        widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    }
+
+    /// [`Self::sweep_rows`] of a block of `M` columns.
+    fn sweep_rows_of<const M: usize>(&self, block: &mut [f64]) {
+        for i in (0..self.n).rev().filter(|&i| !self.in_j[i]) {
+            let (done, rest) = block.split_at_mut((i + 1) * M);
+            let row: &mut [f64; M] = (&mut done[i * M..]).try_into().expect("M numbers");
+            let mut sum = *row;
+            let (cols, vals) = self.off.row_slices(i);
+            for (&c, &v) in cols.iter().zip(vals) {
+                // Entries before i go back to J, where the block is zero.
+                if let Some(offset) = (c as usize).checked_sub(i + 1) {
+                    let from: &[f64; M] = rest[offset * M..][..M].try_into().expect("M numbers");
+                    for (s, y) in sum.iter_mut().zip(from) {
+                        *s += v * y;
+                    }
+                }
+            }
+            let inverse = 1.0 / self.diag[i];
+            for (x, s) in row.iter_mut().zip(sum) {
+                *x = s * inverse;
+            }
+        }
+    }
+
+    /// [`Self::sweep_rows`] of a block wider than its copies by width.
+    fn sweep_rows_wide(&self, block: &mut [f64], m: usize) {
         for i in (0..self.n).rev().filter(|&i| !self.in_j[i]) {
             let (done, rest) = block.split_at_mut((i + 1) * m);
             let row = &mut done[i * m..];
