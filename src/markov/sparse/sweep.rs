@@ -76,6 +76,10 @@ const SWEEP_LANES: usize = 4;
 /// at most 32,768 states, [`use_sites`]).
 const SOLVE_LANES: usize = 8;
 
+/// Columns of a block that [`SweepSolver::sweep_rows`] sweeps together, a
+/// row's sums held in registers (eight SSE2 registers).
+const SWEEP_WIDTH: usize = 16;
+
 /// Most entries (`n · |J|`) of the block `W = U⁻¹ Q_FJ` that
 /// [`SweepSolver`] sweeps all at once (512 KiB of `f64`, within a core's
 /// cache); larger boards sweep it a column at a time.
@@ -229,6 +233,16 @@ fn q_fj_columns(off: &Csr, in_j: &[bool], jpos: &[u32]) -> (Vec<usize>, Vec<u32>
         }
     }
     (ptr, rows, vals)
+}
+
+/// Each of `n` states' place in `j` (ascending states), `u32::MAX` for a
+/// state not in it.
+fn positions(n: usize, j: &[u32]) -> Vec<u32> {
+    let mut place = vec![u32::MAX; n];
+    for (a, &s) in j.iter().enumerate() {
+        place[s as usize] = a as u32;
+    }
+    place
 }
 
 /// Column `e` of an `n × m` block held row by row.
@@ -504,11 +518,7 @@ impl SweepSolver {
         }
         let j: Vec<u32> = (0..n).filter(|&i| in_j[i]).map(|i| i as u32).collect();
         let k = j.len();
-        // Each state's place in J (`u32::MAX` off J).
-        let mut jpos = vec![u32::MAX; n];
-        for (a, &s) in j.iter().enumerate() {
-            jpos[s as usize] = a as u32;
-        }
+        let jpos = positions(n, &j);
         // A small chain builds W all at once from the rows of Q
         // ([`Self::sweep_block`]); only the column sweeps of a large one
         // read Q_FJ by columns.
@@ -636,11 +646,7 @@ impl SweepSolver {
     /// Each state's place in J, `u32::MAX` off J.
     #[cfg(test)]
     fn positions_in_j(&self) -> Vec<u32> {
-        let mut jpos = vec![u32::MAX; self.n];
-        for (a, &s) in self.j.iter().enumerate() {
-            jpos[s as usize] = a as u32;
-        }
-        jpos
+        positions(self.n, &self.j)
     }
 
     #[cfg(test)]
@@ -899,8 +905,9 @@ impl SweepSolver {
 
     /// `W = U⁻¹ Q_FJ` and `U⁻¹ v_F` for each `v` of `extra` (zero on J),
     /// the first as the first `k` columns of the `n × (k + E)` block they
-    /// were swept in, row by row, from one sweep over every column at once: each
-    /// row of `Q` is read once and its update runs over `k + E` adjacent
+    /// were swept in, row by row, from one sweep over many columns at once
+    /// ([`Self::sweep_rows`]): each row of `Q` is read once per
+    /// [`SWEEP_WIDTH`] columns and its update runs over that many adjacent
     /// numbers, where a sweep of one column waits on each row's sum before
     /// the next row can start. `jpos` is each state's place in J.
     fn sweep_block<const E: usize>(
@@ -940,39 +947,47 @@ impl SweepSolver {
     }
 
     /// [`Self::back_sweep`] of the `m` columns of an `n × m` block held row
-    /// by row, zero on the rows of J, all at once: each row of `Q` is read
-    /// once and its update runs over `m` adjacent numbers. Each column gets
+    /// by row, zero on the rows of J, many at once: each row of `Q` is read
+    /// once per group of columns and its update runs over the group's
+    /// adjacent numbers. Each column gets
     /// the operations of a sweep of it alone, in the same order (the sweep
     /// alone also adds the entries that go back to J, where it holds 0), so
     /// the digits do not depend on which columns go together.
     ///
-    /// A block of at most 16 columns is swept by a copy of this loop made
-    /// for its width, which holds a row's sums in registers across the
-    /// row's entries: adding each entry's products into the row in memory
-    /// made every entry wait on the store of the one before.
+    /// The columns go [`SWEEP_WIDTH`] at a time, each group by a copy of
+    /// the loop made for its width, which holds a row's sums in registers
+    /// across the row's entries: adding each entry's products into the row
+    /// in memory made every entry wait on the store of the one before.
     fn sweep_rows(&self, block: &mut [f64], m: usize) {
-        macro_rules! widths {
-            ($($w:literal)*) => {
-                match m {
-                    $($w => self.sweep_rows_of::<$w>(block),)*
-                    _ => self.sweep_rows_wide(block, m),
-                }
-            };
+        for first in (0..m).step_by(SWEEP_WIDTH) {
+            macro_rules! widths {
+                ($($w:literal)*) => {
+                    match (m - first).min(SWEEP_WIDTH) {
+                        $($w => self.sweep_columns::<$w>(block, m, first),)*
+                        _ => unreachable!("1 to SWEEP_WIDTH columns"),
+                    }
+                };
+            }
+            widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
         }
-        widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
     }
 
-    /// [`Self::sweep_rows`] of a block of `M` columns.
-    fn sweep_rows_of<const M: usize>(&self, block: &mut [f64]) {
+    /// [`Self::sweep_rows`] of the `W` columns `first..first + W` of an
+    /// `n × m` block.
+    fn sweep_columns<const W: usize>(&self, block: &mut [f64], m: usize, first: usize) {
         for i in (0..self.n).rev().filter(|&i| !self.in_j[i]) {
-            let (done, rest) = block.split_at_mut((i + 1) * M);
-            let row: &mut [f64; M] = (&mut done[i * M..]).try_into().expect("M numbers");
+            let (done, rest) = block.split_at_mut((i + 1) * m);
+            let row: &mut [f64; W] = (&mut done[i * m + first..][..W])
+                .try_into()
+                .expect("W numbers");
             let mut sum = *row;
             let (cols, vals) = self.off.row_slices(i);
             for (&c, &v) in cols.iter().zip(vals) {
                 // Entries before i go back to J, where the block is zero.
                 if let Some(offset) = (c as usize).checked_sub(i + 1) {
-                    let from: &[f64; M] = rest[offset * M..][..M].try_into().expect("M numbers");
+                    let from: &[f64; W] = rest[offset * m + first..][..W]
+                        .try_into()
+                        .expect("W numbers");
                     for (s, y) in sum.iter_mut().zip(from) {
                         *s += v * y;
                     }
@@ -982,26 +997,6 @@ impl SweepSolver {
             for (x, s) in row.iter_mut().zip(sum) {
                 *x = s * inverse;
             }
-        }
-    }
-
-    /// [`Self::sweep_rows`] of a block wider than its copies by width.
-    fn sweep_rows_wide(&self, block: &mut [f64], m: usize) {
-        for i in (0..self.n).rev().filter(|&i| !self.in_j[i]) {
-            let (done, rest) = block.split_at_mut((i + 1) * m);
-            let row = &mut done[i * m..];
-            let (cols, vals) = self.off.row_slices(i);
-            for (&c, &v) in cols.iter().zip(vals) {
-                // Entries before i go back to J, where the block is zero.
-                if let Some(offset) = (c as usize).checked_sub(i + 1) {
-                    let from = &rest[offset * m..][..m];
-                    for (x, y) in row.iter_mut().zip(from) {
-                        *x += v * y;
-                    }
-                }
-            }
-            let inverse = 1.0 / self.diag[i];
-            row.iter_mut().for_each(|x| *x *= inverse);
         }
     }
 
