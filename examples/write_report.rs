@@ -4,7 +4,8 @@
 //! board (the built-in default without one) and writes `report.md` and
 //! `report.html` into OUT_DIR (a temporary directory without one).
 
-use snakeladder::{Analysis, Board, Options, Report};
+use snakeladder::{Analysis, Board, Options};
+use snakeladder_render::Report;
 use std::error::Error;
 use std::path::PathBuf;
 

@@ -181,7 +181,7 @@ fn assert_not_blank(png_path: &Path) {
 fn page_of(board: &Board, dir: &Path, name: &str, levers: bool) -> (PathBuf, usize) {
     let analysis = Analysis::new(board, &Options::default()).unwrap();
     let sensitivity = levers.then(|| snakeladder::design::sensitivity(board, true).unwrap());
-    let mut report = snakeladder::Report::new(board, &analysis);
+    let mut report = snakeladder_render::Report::new(board, &analysis);
     if let Some(s) = &sensitivity {
         report = report.with_sensitivity(s);
     }

@@ -1,0 +1,470 @@
+//! A layout change rendered for a reviewer: [`RenderDiff`] turns the
+//! core's [`Diff`] into plain text, Markdown (a pull-request comment or a
+//! step summary) or a self-contained HTML page.
+
+use snakeladder::review::diff::{Diff, FigureChange, JumpSide, Side};
+use snakeladder::{Board, JumpKind};
+use std::fmt::Write as _;
+
+/// The three ways a [`Diff`] is shown to a person.
+pub trait RenderDiff {
+    /// Plain text for a terminal.
+    fn text(&self) -> String;
+    /// Markdown: a pull-request comment or a GitHub step summary.
+    fn markdown(&self) -> String;
+    /// A self-contained HTML page: the summary table, both boards drawn
+    /// (with the report's board drawing), the two length distributions
+    /// overlaid, and the details. `old` and `new` are the boards compared.
+    fn html(&self, old: &Board, new: &Board) -> String;
+}
+
+fn value(x: Option<f64>, name: &str) -> String {
+    match x {
+        None => "–".to_string(),
+        Some(v) if name.starts_with("seat1") => format!("{v:+.6}"),
+        Some(v) if name == "mean" || name.starts_with("rounds") => format!("{v:.4}"),
+        Some(v) => format!("{v}"),
+    }
+}
+
+fn change(f: &FigureChange) -> String {
+    match (f.change(), f.relative_change()) {
+        (None, _) => "–".to_string(),
+        (Some(0.0), _) => "0".to_string(),
+        (Some(d), rel) => {
+            let d = if f.name.starts_with("seat1") {
+                format!("{d:+.6}")
+            } else if f.name == "mean" || f.name.starts_with("rounds") {
+                format!("{d:+.4}")
+            } else {
+                format!("{d:+}")
+            };
+            match rel {
+                Some(r) if !f.name.starts_with("seat1") => format!("{d} ({:+.1}%)", r * 100.0),
+                _ => d,
+            }
+        }
+    }
+}
+
+fn jump_text(j: Option<JumpSide>) -> String {
+    match j {
+        None => "–".to_string(),
+        Some(u) => match u.use_probability {
+            Some(p) => format!("{}→{} (used in {:.2}% of games)", u.from, u.to, p * 100.0),
+            None => format!("{}→{}", u.from, u.to),
+        },
+    }
+}
+
+fn kind_word(k: JumpKind) -> &'static str {
+    match k {
+        JumpKind::Ladder => "ladder",
+        JumpKind::Snake => "snake",
+    }
+}
+
+fn title(s: &Side) -> String {
+    match &s.name {
+        Some(n) => format!("{} ({})", snakeladder::review::escape_controls(n), s.source),
+        None => s.source.clone(),
+    }
+}
+
+impl RenderDiff for Diff {
+    /// Plain text for a terminal.
+    fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "old: {}  fingerprint {}",
+            title(&self.old),
+            self.old.fingerprint
+        );
+        let _ = writeln!(
+            out,
+            "new: {}  fingerprint {}",
+            title(&self.new),
+            self.new.fingerprint
+        );
+        if self.same_board() {
+            let _ = writeln!(out, "\nThe layouts and rules are the same.");
+        }
+        let _ = writeln!(
+            out,
+            "\n{:<34} {:>12} {:>12}  change",
+            "figure", "old", "new"
+        );
+        for f in &self.figures {
+            let _ = writeln!(
+                out,
+                "{:<34} {:>12} {:>12}  {}",
+                f.label,
+                value(f.old, &f.name),
+                value(f.new, &f.name),
+                change(f)
+            );
+        }
+        if !self.jumps.is_empty() {
+            let _ = writeln!(out, "\nJumps");
+            for j in &self.jumps {
+                let _ = writeln!(
+                    out,
+                    "  {:<8} {:<7} {}  →  {}",
+                    format!("{:?}", j.change).to_lowercase(),
+                    kind_word(j.kind),
+                    jump_text(j.old),
+                    jump_text(j.new)
+                );
+            }
+        }
+        if !self.squares.is_empty() {
+            let _ = writeln!(out, "\nSquares whose P(ever rests there) changed most");
+            for s in &self.squares {
+                let _ = writeln!(
+                    out,
+                    "  {:>6}  {:>7.2}% → {:>7.2}%  ({:+.2} points)",
+                    s.square,
+                    s.old * 100.0,
+                    s.new * 100.0,
+                    (s.new - s.old) * 100.0
+                );
+            }
+        }
+        if !self.rules.is_empty() {
+            let _ = writeln!(out, "\nRules");
+            for r in &self.rules {
+                let _ = writeln!(out, "  {}: {} → {}", r.field, r.old, r.new);
+            }
+        }
+        out
+    }
+
+    /// Markdown for a pull-request comment or `$GITHUB_STEP_SUMMARY`: a
+    /// summary table, the details folded in `<details>`.
+    fn markdown(&self) -> String {
+        let cell = |s: &str| md_escape(s);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "### Layout change: {} → {}\n",
+            cell(&title(&self.old)),
+            cell(&title(&self.new))
+        );
+        if self.same_board() {
+            let _ = writeln!(out, "The layouts and rules are the same.\n");
+        }
+        let _ = writeln!(out, "| figure | old | new | change |");
+        let _ = writeln!(out, "| --- | ---: | ---: | ---: |");
+        for f in self.figures.iter().filter(|f| {
+            !(f.name.starts_with("seat1") || f.name.starts_with("rounds")) || f.name.ends_with("_2")
+        }) {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                cell(&f.label),
+                value(f.old, &f.name),
+                value(f.new, &f.name),
+                change(f)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n{} jump{} changed, {} rule{} changed.\n",
+            self.jumps.len(),
+            if self.jumps.len() == 1 { "" } else { "s" },
+            self.rules.len(),
+            if self.rules.len() == 1 { "" } else { "s" },
+        );
+        let _ = writeln!(out, "<details><summary>Details</summary>\n");
+        let _ = writeln!(out, "#### Seat odds and rounds, 2–6 players\n");
+        let _ = writeln!(out, "| figure | old | new | change |");
+        let _ = writeln!(out, "| --- | ---: | ---: | ---: |");
+        for f in self
+            .figures
+            .iter()
+            .filter(|f| f.name.starts_with("seat1") || f.name.starts_with("rounds"))
+        {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                cell(&f.label),
+                value(f.old, &f.name),
+                value(f.new, &f.name),
+                change(f)
+            );
+        }
+        if !self.jumps.is_empty() {
+            let _ = writeln!(out, "\n#### Jumps\n");
+            let _ = writeln!(out, "| change | kind | old | new |");
+            let _ = writeln!(out, "| --- | --- | --- | --- |");
+            for j in &self.jumps {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} |",
+                    format!("{:?}", j.change).to_lowercase(),
+                    kind_word(j.kind),
+                    jump_text(j.old),
+                    jump_text(j.new)
+                );
+            }
+        }
+        if !self.squares.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n#### Squares whose P(ever rests there) changed most\n"
+            );
+            let _ = writeln!(out, "| square | old | new | change (points) |");
+            let _ = writeln!(out, "| ---: | ---: | ---: | ---: |");
+            for s in &self.squares {
+                let _ = writeln!(
+                    out,
+                    "| {} | {:.2}% | {:.2}% | {:+.2} |",
+                    s.square,
+                    s.old * 100.0,
+                    s.new * 100.0,
+                    (s.new - s.old) * 100.0
+                );
+            }
+        }
+        if !self.rules.is_empty() {
+            let _ = writeln!(out, "\n#### Rules\n");
+            let _ = writeln!(out, "| field | old | new |");
+            let _ = writeln!(out, "| --- | --- | --- |");
+            for r in &self.rules {
+                let _ = writeln!(
+                    out,
+                    "| {} | `{}` | `{}` |",
+                    r.field,
+                    cell(&r.old),
+                    cell(&r.new)
+                );
+            }
+        }
+        let _ = writeln!(out, "\n</details>");
+        out
+    }
+
+    /// A self-contained HTML page: the summary table, both boards drawn
+    /// (with the report's board drawing), the two length
+    /// distributions overlaid, and the details. `old` and `new` are the
+    /// boards compared.
+    fn html(&self, old: &Board, new: &Board) -> String {
+        let esc = html_escape;
+        let mut h = String::new();
+        let heading = format!("Layout change: {} → {}", title(&self.old), title(&self.new));
+        let _ = writeln!(
+            h,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>",
+            esc(&heading),
+            esc(&heading)
+        );
+        if self.same_board() {
+            let _ = writeln!(h, "<p>The layouts and rules are the same.</p>");
+        }
+        let _ = writeln!(
+            h,
+            "<table>\n<tr><th>figure</th><th>old</th><th>new</th><th>change</th></tr>"
+        );
+        for f in &self.figures {
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+                esc(&f.label),
+                esc(&value(f.old, &f.name)),
+                esc(&value(f.new, &f.name)),
+                esc(&change(f))
+            );
+        }
+        let _ = writeln!(h, "</table>");
+        let _ = writeln!(h, "<h2>Game length of one player</h2>");
+        chart(&mut h, overlay_chart(&self.pmfs[0], &self.pmfs[1]));
+        let _ = writeln!(h, "<h2>The boards</h2>\n<div class=\"boards\">");
+        for (side, board) in [(&self.old, old), (&self.new, new)] {
+            let _ = writeln!(h, "<figure><figcaption>{}</figcaption>", esc(&title(side)));
+            chart(
+                &mut h,
+                crate::report::charts::board_svg(
+                    board,
+                    &title(side),
+                    &crate::report::charts::Overlay::default(),
+                )
+                .map_err(|e| e.to_string()),
+            );
+            let _ = writeln!(h, "</figure>");
+        }
+        let _ = writeln!(h, "</div>");
+        if !self.jumps.is_empty() {
+            let _ = writeln!(
+                h,
+                "<h2>Jumps</h2>\n<table>\n<tr><th>change</th><th>kind</th><th>old</th><th>new</th></tr>"
+            );
+            for j in &self.jumps {
+                let _ = writeln!(
+                    h,
+                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    format!("{:?}", j.change).to_lowercase(),
+                    kind_word(j.kind),
+                    esc(&jump_text(j.old)),
+                    esc(&jump_text(j.new))
+                );
+            }
+            let _ = writeln!(h, "</table>");
+        }
+        if !self.squares.is_empty() {
+            let _ = writeln!(
+                h,
+                "<h2>Squares whose P(ever rests there) changed most</h2>\n<table>\n<tr><th>square</th><th>old</th><th>new</th><th>change (points)</th></tr>"
+            );
+            for s in &self.squares {
+                let _ = writeln!(
+                    h,
+                    "<tr><td class=\"n\">{}</td><td class=\"n\">{:.2}%</td><td class=\"n\">{:.2}%</td><td class=\"n\">{:+.2}</td></tr>",
+                    s.square,
+                    s.old * 100.0,
+                    s.new * 100.0,
+                    (s.new - s.old) * 100.0
+                );
+            }
+            let _ = writeln!(h, "</table>");
+        }
+        if !self.rules.is_empty() {
+            let _ = writeln!(
+                h,
+                "<h2>Rules</h2>\n<table>\n<tr><th>field</th><th>old</th><th>new</th></tr>"
+            );
+            for r in &self.rules {
+                let _ = writeln!(
+                    h,
+                    "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+                    esc(&r.field),
+                    esc(&r.old),
+                    esc(&r.new)
+                );
+            }
+            let _ = writeln!(h, "</table>");
+        }
+        let _ = writeln!(h, "</body>\n</html>");
+        h
+    }
+}
+
+const STYLE: &str = "body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}\
+table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .6rem}\
+td.n{text-align:right;font-variant-numeric:tabular-nums}.boards{display:flex;flex-wrap:wrap;gap:1rem}\
+figure{margin:0}svg{max-width:100%;height:auto}";
+
+fn chart(h: &mut String, svg: Result<String, String>) {
+    match svg {
+        Ok(svg) => h.push_str(&svg),
+        Err(e) => {
+            let _ = writeln!(h, "<p>(chart not drawn: {})</p>", html_escape(&e));
+        }
+    }
+    h.push('\n');
+}
+
+fn html_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The two length distributions as lines on one chart, each cut where its
+/// cumulative probability reaches [`CHART_MASS`].
+fn overlay_chart(old: &[f64], new: &[f64]) -> Result<String, String> {
+    use plotters::prelude::*;
+    let shown = |pmf: &[f64]| {
+        let mut cumulative = 0.0;
+        pmf.iter()
+            .position(|p| {
+                cumulative += p;
+                cumulative >= CHART_MASS
+            })
+            .map_or(pmf.len(), |i| i + 1)
+    };
+    let until = shown(old).max(shown(new)).max(1);
+    let top = old
+        .iter()
+        .chain(new)
+        .copied()
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE)
+        * 1.1;
+    let err = |e: &dyn std::fmt::Debug| format!("cannot draw the length overlay: {e:?}");
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, 360)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Game length: P(T = t), old and new", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0.5_f64..until as f64 + 0.5, 0.0..top)
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc("turns t")
+            .y_desc("probability")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.3}"))
+            .draw()
+            .map_err(|e| err(&e))?;
+        for (label, pmf, color) in [
+            ("old", old, RGBColor(120, 120, 120)),
+            ("new", new, RGBColor(52, 101, 164)),
+        ] {
+            chart
+                .draw_series(LineSeries::new(
+                    pmf.iter()
+                        .take(until)
+                        .enumerate()
+                        .map(|(i, &p)| (i as f64 + 1.0, p)),
+                    color.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+        }
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.8))
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+    }
+    Ok(svg)
+}
+
+/// Text safe in a Markdown table cell: `|`, `<`, `>`, `&` and backticks
+/// cannot break the table or open HTML.
+fn md_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '`' => out.push_str("\\`"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Share of each length distribution drawn in the overlay chart.
+const CHART_MASS: f64 = 0.999;

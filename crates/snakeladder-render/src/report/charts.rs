@@ -1,0 +1,582 @@
+//! Charts as self-contained SVG text, drawn with plotters.
+//!
+//! Each function returns a complete `<svg>` element (with a `viewBox`, so it
+//! scales to its container) as a `String`, ready to be embedded in an HTML
+//! page or written to a file. Text is emitted as SVG `<text>` elements, so no
+//! font files are needed. Every chart is drawn at a [`Size`]: a page embeds
+//! a [`Size::WIDE`] and a [`Size::NARROW`] drawing and shows the one that
+//! fits the screen, so labels stay readable on a phone.
+//!
+//! Charts are bounded whatever the board: the length distribution is binned
+//! into at most [`Size::bars`] bars, and bar charts take a short list (the
+//! caller caps it, e.g. the most used jumps).
+
+use super::text;
+use snakeladder::analysis::Turns;
+
+pub use super::board::{
+    MAX_DRAWN_SQUARES, Overlay, board_svg, grid_position, heat_colour, legend_html,
+};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// The drawing size of a chart and the size of its text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Width in SVG units (CSS pixels at scale 1).
+    pub width: u32,
+    /// Height of a plot (bar charts grow with their bars).
+    pub height: u32,
+    /// Size of tick and label text, as plotters takes it (its SVG text is
+    /// this size divided by 1.24, so 16 draws 12.9-pixel text).
+    pub font: u32,
+}
+
+impl Size {
+    /// For screens wider than a phone, and print.
+    pub const WIDE: Size = Size {
+        width: 760,
+        height: 380,
+        font: 17,
+    };
+    /// For a phone (360–420 CSS pixels): drawn at its display size.
+    pub const NARROW: Size = Size {
+        width: 360,
+        height: 340,
+        font: 16,
+    };
+
+    /// The most bars a distribution is drawn with at this size (one per
+    /// 3.5 units of width, so a bar stays visible; 217 on a wide chart).
+    pub fn bars(&self) -> usize {
+        (self.width * 2 / 7) as usize
+    }
+
+    fn caption(&self) -> u32 {
+        self.font + 3
+    }
+}
+
+/// Why a chart could not be drawn.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChartError {
+    /// The drawing backend failed.
+    #[error("cannot draw the {chart} chart: {message}")]
+    Draw {
+        /// Which chart.
+        chart: &'static str,
+        /// The backend's message.
+        message: String,
+    },
+    /// The board has too many squares to draw.
+    #[error("the board has {squares} squares, more than the {limit} a drawing shows")]
+    TooManySquares {
+        /// Squares on the board.
+        squares: u32,
+        /// The most squares drawn.
+        limit: u32,
+    },
+    /// Nothing to draw (an empty distribution or no bars).
+    #[error("the {chart} chart has nothing to show")]
+    Empty {
+        /// Which chart.
+        chart: &'static str,
+    },
+}
+
+fn draw_error<E: std::fmt::Debug>(chart: &'static str) -> impl Fn(E) -> ChartError {
+    move |e| ChartError::Draw {
+        chart,
+        message: format!("{e:?}"),
+    }
+}
+
+/// A step no larger than the distance between plotters' ticks on a range
+/// of `span` with at most `ticks` labels, and a power of ten, so that
+/// [`text::tick`] prints each tick with enough digits and no float noise.
+fn tick_step(span: f64, ticks: usize) -> f64 {
+    let estimate = span / ticks.max(1) as f64;
+    if estimate > 0.0 && estimate.is_finite() {
+        10f64.powi(estimate.log10().floor() as i32 - 1)
+    } else {
+        1.0
+    }
+}
+
+/// Adds a class and an accessible name to plotters' `<svg>` element.
+fn finish(svg: String, class: &str, title: &str) -> String {
+    let title = text::html(title);
+    match svg.find('>') {
+        Some(end) if svg.starts_with("<svg") => format!(
+            "<svg class=\"chart {class}\" role=\"img\" aria-label=\"{title}\"{}<title>{title}</title>{}",
+            &svg[4..=end],
+            &svg[end + 1..]
+        ),
+        _ => svg,
+    }
+}
+
+const BLUE: RGBColor = RGBColor(52, 101, 164);
+const CURVE: RGBColor = RGBColor(110, 110, 110);
+const LADDER: RGBColor = RGBColor(46, 139, 87);
+const SNAKE: RGBColor = RGBColor(192, 57, 43);
+
+/// The caption of the length chart.
+pub const LENGTH_TITLE: &str = "Game length of one player";
+
+/// The game-length distribution `P(T = t)` as bars up to where `P(T ≤ t)`
+/// reaches `shown_mass` (e.g. 0.999), with the cumulative curve on a second
+/// axis and the mean, median, 90th and 99th percentiles marked. Past
+/// [`Size::bars`] turns, turns are binned and each bar is the mean of
+/// `P(T = t)` over its bin (the axis says so).
+///
+/// # Errors
+/// [`ChartError::Empty`] when the distribution was not computed;
+/// [`ChartError::Draw`] if plotters fails.
+pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String, ChartError> {
+    const NAME: &str = "game length";
+    let pmf = &turns.pmf;
+    if pmf.is_empty() || turns.cdf.len() != pmf.len() {
+        return Err(ChartError::Empty { chart: NAME });
+    }
+    let shown = turns
+        .cdf
+        .iter()
+        .position(|&c| c >= shown_mass)
+        .map_or(pmf.len(), |i| i + 1)
+        .max(turns.p99.unwrap_or(1).min(pmf.len()))
+        .max(1);
+    let bin = shown.div_ceil(size.bars()).max(1);
+    let bins = shown.div_ceil(bin);
+    let bars: Vec<(f64, f64, f64, f64)> = (0..bins)
+        .map(|b| {
+            let (lo, hi) = (b * bin, ((b + 1) * bin).min(pmf.len()));
+            let mass: f64 = pmf[lo..hi].iter().sum();
+            let height = mass / bin as f64;
+            (lo as f64 + 0.5, hi as f64 + 0.5, height, turns.cdf[hi - 1])
+        })
+        .collect();
+    // On a narrow drawing the legend sits in a band above the bars and the
+    // cumulative curve, which both stop at 1/headroom of the height.
+    let narrow = size.width < 500;
+    let headroom = if narrow { 2.5 } else { 1.12 };
+    let top = bars
+        .iter()
+        .map(|b| b.2)
+        .filter(|h| h.is_finite())
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE)
+        * headroom;
+    let cdf_top = if narrow { headroom } else { 1.0 };
+    let x_end = bars.last().map_or(1.5, |b| b.1);
+    let (x_desc, y_desc) = match (bin, size.width < 500) {
+        (1, _) => ("turns t".to_string(), "P(T = t)".to_string()),
+        (_, false) => (
+            "turns t".to_string(),
+            format!("P(T = t), mean over {bin} turns"),
+        ),
+        (_, true) => (
+            format!("turns t (bars of {bin} turns)"),
+            "P(T = t), mean of a bar".to_string(),
+        ),
+    };
+    let font = size.font;
+    let y_ticks = 6;
+    let y_step = tick_step(top, y_ticks);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (size.width, size.height)).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_error(NAME))?;
+        let y_area = if narrow { 62 } else { 76 };
+        let mut chart = ChartBuilder::on(&root)
+            .caption(LENGTH_TITLE, ("sans-serif", size.caption()))
+            .margin(8)
+            .margin_right(12)
+            .x_label_area_size(font * 3)
+            .y_label_area_size(y_area)
+            .right_y_label_area_size(font * 3 + 6)
+            .build_cartesian_2d(0.5_f64..x_end, 0.0..top)
+            .map_err(draw_error(NAME))?
+            .set_secondary_coord(0.5_f64..x_end, 0.0_f64..cdf_top);
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(WHITE)
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_labels(if narrow { 5 } else { 10 })
+            .y_labels(y_ticks)
+            .label_style(("sans-serif", font))
+            .axis_desc_style(("sans-serif", font))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| text::tick(*y, y_step))
+            .draw()
+            .map_err(draw_error(NAME))?;
+        chart
+            .configure_secondary_axes()
+            .y_desc("P(T ≤ t)")
+            .y_labels(5)
+            .label_style(("sans-serif", font))
+            .axis_desc_style(("sans-serif", font))
+            .y_label_formatter(&|y| {
+                if *y <= 1.0 + 1e-9 {
+                    format!("{y:.2}")
+                } else {
+                    String::new()
+                }
+            })
+            .draw()
+            .map_err(draw_error(NAME))?;
+        let gap = if bin == 1 { 0.12 } else { 0.0 };
+        chart
+            .draw_series(bars.iter().map(|&(lo, hi, h, _)| {
+                Rectangle::new([(lo + gap, 0.0), (hi - gap, h)], BLUE.mix(0.85).filled())
+            }))
+            .map_err(draw_error(NAME))?
+            .label("P(T = t)")
+            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], BLUE.filled()));
+        chart
+            .draw_secondary_series(LineSeries::new(
+                std::iter::once((0.5, 0.0)).chain(bars.iter().map(|b| (b.1, b.3))),
+                CURVE.stroke_width(2),
+            ))
+            .map_err(draw_error(NAME))?
+            .label("P(T ≤ t), right axis")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], CURVE.stroke_width(2)));
+        let marks = [
+            (
+                Some(turns.mean),
+                format!("mean {}", snakeladder::numbers::quantity(turns.mean, 2)),
+                RED,
+            ),
+            (
+                turns.median.map(|t| t as f64),
+                format!("median {}", turns.median.unwrap_or(0)),
+                RGBColor(230, 126, 34),
+            ),
+            (
+                turns.p90.map(|t| t as f64),
+                format!("90% by {}", turns.p90.unwrap_or(0)),
+                RGBColor(142, 68, 173),
+            ),
+            (
+                turns.p99.map(|t| t as f64),
+                format!("99% by {}", turns.p99.unwrap_or(0)),
+                BLACK,
+            ),
+        ];
+        for (at, label, colour) in marks {
+            let Some(at) = at.filter(|t| t.is_finite() && *t <= x_end) else {
+                continue;
+            };
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(at, 0.0), (at, top)],
+                    colour.stroke_width(2),
+                )))
+                .map_err(draw_error(NAME))?
+                .label(label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], colour.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(if narrow {
+                SeriesLabelPosition::UpperRight
+            } else {
+                SeriesLabelPosition::MiddleRight
+            })
+            .label_font(("sans-serif", font - 1))
+            .border_style(BLACK.mix(0.3))
+            .background_style(WHITE.mix(0.85))
+            .draw()
+            .map_err(draw_error(NAME))?;
+        root.present().map_err(draw_error(NAME))?;
+    }
+    Ok(finish(svg, "length", LENGTH_TITLE))
+}
+
+/// One bar of a horizontal bar chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    /// The label beside the bar (a seat, a jump).
+    pub label: String,
+    /// Its length, in the chart's unit.
+    pub value: f64,
+    /// The value as printed at the end of the bar.
+    pub note: String,
+    /// Its colour.
+    pub kind: BarKind,
+}
+
+/// The colour of a bar.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    /// Blue: a plain value.
+    Plain,
+    /// Green, as ladders are drawn on the board.
+    Ladder,
+    /// Red, as snakes are drawn on the board.
+    Snake,
+}
+
+impl BarKind {
+    fn colour(self) -> RGBColor {
+        match self {
+            BarKind::Plain => BLUE,
+            BarKind::Ladder => LADDER,
+            BarKind::Snake => SNAKE,
+        }
+    }
+}
+
+/// Horizontal bars, one per [`Bar`], the first at the top, each labelled on
+/// the left and its value printed at its end. Values may be negative (a
+/// difference): the axis then runs symmetrically around 0.
+///
+/// # Errors
+/// [`ChartError::Empty`] without bars; [`ChartError::Draw`] if plotters
+/// fails.
+pub fn bar_chart(
+    title: &str,
+    bars: &[Bar],
+    value_desc: &str,
+    size: Size,
+) -> Result<String, ChartError> {
+    const NAME: &str = "bar";
+    if bars.is_empty() {
+        return Err(ChartError::Empty { chart: NAME });
+    }
+    let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
+    let reach = bars
+        .iter()
+        .map(|b| finite(b.value).abs())
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let negative = bars.iter().any(|b| finite(b.value) < 0.0);
+    let font = size.font;
+    let longest = bars
+        .iter()
+        .map(|b| b.label.chars().count())
+        .max()
+        .unwrap_or(1) as u32;
+    let label_area = (longest * font * 6 / 10 + 14).min(size.width / 3);
+    // Room for the value printed past the end of the longest bar: the
+    // axis reaches past it by the width of the longest note.
+    let note_px = bars
+        .iter()
+        .map(|b| b.note.chars().count())
+        .max()
+        .unwrap_or(0) as f64
+        * f64::from(font)
+        * 0.58
+        + 10.0;
+    let plot_px = f64::from(size.width.saturating_sub(label_area + 30)).max(60.0);
+    let half_px = if negative { plot_px / 2.0 } else { plot_px };
+    let stretch = (half_px / (half_px - note_px).max(half_px / 4.0)).clamp(1.1, 4.0);
+    let (lo, hi) = if negative {
+        (-reach * stretch, reach * stretch)
+    } else {
+        (0.0, reach * stretch)
+    };
+    let row = (font * 2 + 6) as f64;
+    let height = 60 + font * 3 + (row * bars.len() as f64) as u32;
+    let x_ticks = if size.width < 500 { 4 } else { 7 };
+    let x_step = tick_step(hi - lo, x_ticks);
+    let n = bars.len();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (size.width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_error(NAME))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", size.caption()))
+            .margin(8)
+            .margin_right(14)
+            .x_label_area_size(font * 3)
+            .y_label_area_size(label_area)
+            .build_cartesian_2d(lo..hi, 0.0..n as f64)
+            .map_err(draw_error(NAME))?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .y_labels(0)
+            .x_labels(x_ticks)
+            .x_desc(value_desc)
+            .label_style(("sans-serif", font))
+            .axis_desc_style(("sans-serif", font))
+            .x_label_formatter(&|x| text::tick(*x, x_step))
+            .draw()
+            .map_err(draw_error(NAME))?;
+        if negative {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(0.0, 0.0), (0.0, n as f64)],
+                    BLACK.stroke_width(1),
+                )))
+                .map_err(draw_error(NAME))?;
+        }
+        let slot = |i: usize| (n - 1 - i) as f64;
+        chart
+            .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                let y = slot(i);
+                Rectangle::new(
+                    [(0.0, y + 0.18), (finite(b.value), y + 0.82)],
+                    b.kind.colour().filled(),
+                )
+            }))
+            .map_err(draw_error(NAME))?;
+        let area = chart.plotting_area();
+        let label_font = ("sans-serif", font).into_font().color(&BLACK);
+        for (i, b) in bars.iter().enumerate() {
+            let y = slot(i) + 0.5;
+            let (left, cy) = area.map_coordinate(&(lo, y));
+            root.draw(&Text::new(
+                b.label.clone(),
+                (left - 6, cy),
+                label_font.pos(Pos::new(HPos::Right, VPos::Center)),
+            ))
+            .map_err(draw_error(NAME))?;
+            let v = finite(b.value);
+            let (end, _) = area.map_coordinate(&(v, y));
+            let anchor = if v < 0.0 {
+                Pos::new(HPos::Right, VPos::Center)
+            } else {
+                Pos::new(HPos::Left, VPos::Center)
+            };
+            let offset = if v < 0.0 { -4 } else { 4 };
+            root.draw(&Text::new(
+                b.note.clone(),
+                (end + offset, cy),
+                ("sans-serif", font - 1)
+                    .into_font()
+                    .color(&BLACK.mix(0.8))
+                    .pos(anchor),
+            ))
+            .map_err(draw_error(NAME))?;
+        }
+        root.present().map_err(draw_error(NAME))?;
+    }
+    Ok(finish(svg, "bars", title))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geometric(len: usize) -> Turns {
+        let pmf: Vec<f64> = (1..=len as i32).map(|t| 0.5_f64.powi(t)).collect();
+        let mut c = 0.0;
+        let cdf: Vec<f64> = pmf
+            .iter()
+            .map(|p| {
+                c += p;
+                c
+            })
+            .collect();
+        Turns {
+            mean: 2.0,
+            mean_error_bound: 0.0,
+            variance_error_bound: 0.0,
+            variance: 2.0,
+            std_dev: 2f64.sqrt(),
+            min: Some(1),
+            mode: Some(1),
+            median: Some(1),
+            p90: Some(4),
+            p99: Some(7),
+            tail: 0.5_f64.powi(len as i32),
+            decay: None,
+            pmf,
+            cdf,
+        }
+    }
+
+    #[test]
+    fn length_chart_stops_at_the_shown_mass() {
+        // 0.5, 0.25, ... ; 0.999 of the mass is reached at t = 10.
+        let svg = length_chart(&geometric(40), 0.999, Size::WIDE).unwrap();
+        assert_eq!(
+            svg.matches("fill=\"#3465A4\"").count(),
+            10 + 1,
+            "bars and legend"
+        );
+        for label in ["mean 2.00", "median 1", "90% by 4", "99% by 7", "P(T ≤ t)"] {
+            assert!(svg.contains(label), "{label}");
+        }
+    }
+
+    #[test]
+    fn long_distributions_are_binned() {
+        // A slowly decaying distribution over 100 000 turns.
+        let len = 100_000;
+        let pmf = vec![1.0 / len as f64; len];
+        let cdf: Vec<f64> = (1..=len).map(|t| t as f64 / len as f64).collect();
+        let turns = Turns {
+            mean: 50_000.5,
+            mean_error_bound: 0.0,
+            variance_error_bound: 0.0,
+            variance: 1.0,
+            std_dev: 1.0,
+            min: Some(1),
+            mode: Some(1),
+            median: Some(50_000),
+            p90: Some(90_000),
+            p99: Some(99_000),
+            tail: 0.0,
+            decay: None,
+            pmf,
+            cdf,
+        };
+        for size in [Size::WIDE, Size::NARROW] {
+            let svg = length_chart(&turns, 0.999, size).unwrap();
+            let bars = svg.matches("fill=\"#3465A4\"").count() - 1;
+            assert!(bars <= size.bars(), "{bars} bars");
+            assert!(svg.len() < 60_000, "{} bytes", svg.len());
+            // 0.999 of the mass is covered at t = 99 900.
+            let bin = 99_900usize.div_ceil(size.bars());
+            assert!(
+                svg.contains(&format!("{bin} turns")),
+                "the axis names the binning"
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_distribution_is_refused() {
+        let mut t = geometric(3);
+        t.pmf.clear();
+        t.cdf.clear();
+        assert!(matches!(
+            length_chart(&t, 0.999, Size::WIDE),
+            Err(ChartError::Empty { .. })
+        ));
+    }
+
+    #[test]
+    fn bars_are_labelled_coloured_and_titled() {
+        let bars = vec![
+            Bar {
+                label: "seat 1".into(),
+                value: 1.5,
+                note: "+1.5".into(),
+                kind: BarKind::Ladder,
+            },
+            Bar {
+                label: "seat 2".into(),
+                value: -1.5,
+                note: "-1.5".into(),
+                kind: BarKind::Snake,
+            },
+        ];
+        let svg = bar_chart("Odds <&>", &bars, "points", Size::NARROW).unwrap();
+        assert!(svg.starts_with("<svg class=\"chart bars\""));
+        assert!(svg.contains("<title>Odds &lt;&amp;&gt;</title>"));
+        for text in ["seat 1", "seat 2", "+1.5", "-1.5", "points"] {
+            assert!(svg.contains(text), "{text}");
+        }
+        assert!(svg.contains("#2E8B57") && svg.contains("#C0392B"));
+    }
+}

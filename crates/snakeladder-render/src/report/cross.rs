@@ -1,0 +1,183 @@
+//! The cross-check section of a report: a seeded simulation of the board
+//! beside the exact figures, each estimate with its standard error, and the
+//! verdict of [`check::compare()`] on every figure it compares.
+
+use snakeladder::analysis::Analysis;
+use snakeladder::check::{self, CheckReport, Comparison, ExactFigures};
+use snakeladder::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
+use snakeladder::{Board, Seed};
+
+/// Why a report cannot carry a cross-check.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CrossCheckError {
+    /// The simulation could not run (e.g. too many games).
+    #[error(transparent)]
+    Simulate(#[from] SimulateError),
+    /// The analysis left figures out (a large board): there is nothing
+    /// exact to hold every simulated figure to.
+    #[error(
+        "the analysis skipped some exact figures ({skipped}), so there is nothing to compare the simulation with"
+    )]
+    Incomplete {
+        /// The figures skipped, as listed.
+        skipped: String,
+    },
+}
+
+/// A simulation of the board and its comparison with the exact analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CrossCheck {
+    /// What the simulation measured, each figure with its standard error.
+    pub simulation: SimulationReport,
+    /// Every comparison and the verdict.
+    pub check: CheckReport,
+}
+
+impl CrossCheck {
+    /// Simulates `games` games of `board` from `seed`, with as many players
+    /// as the largest count `analysis` gives seat odds for, and compares
+    /// every figure with `analysis`.
+    ///
+    /// # Errors
+    /// [`CrossCheckError::Incomplete`] when the analysis skipped figures;
+    /// [`CrossCheckError::Simulate`] when the simulation cannot run.
+    pub fn run(
+        board: &Board,
+        analysis: &Analysis,
+        games: u64,
+        seed: Seed,
+    ) -> Result<CrossCheck, CrossCheckError> {
+        if !analysis.skipped.is_empty() {
+            let skipped: Vec<String> = analysis
+                .skipped
+                .iter()
+                .map(|s| s.figure.to_string())
+                .collect();
+            return Err(CrossCheckError::Incomplete {
+                skipped: skipped.join("; "),
+            });
+        }
+        let players = analysis.players.iter().map(|p| p.count).max().unwrap_or(1);
+        let config = SimulationConfig::new(games, seed)?.with_players(players)?;
+        let simulation = simulate::simulate(board, &config)?;
+        let exact = ExactFigures::from_analysis(analysis, players);
+        let check = check::compare(&exact, &simulation);
+        Ok(CrossCheck { simulation, check })
+    }
+
+    /// The comparison named `name`, if it was made.
+    fn comparison(&self, name: &str) -> Option<&Comparison> {
+        self.check.comparisons.iter().find(|c| c.name == name)
+    }
+
+    /// The rows of the section: figure, exact, simulated ± standard error,
+    /// verdict. The main figures only; `snakeladder check` lists every one.
+    pub(super) fn rows(&self, a: &Analysis) -> Vec<Vec<String>> {
+        let sim = &self.simulation;
+        let mut rows = Vec::new();
+        let mut row = |name: &str, exact: f64, est: f64, se: f64, compared: &str| {
+            let verdict = match self.comparison(compared) {
+                Some(c) if c.agrees => format!("agrees ({:.2} ≤ {:.2})", c.statistic, c.threshold),
+                Some(c) => format!("DIFFERS ({:.2} > {:.2})", c.statistic, c.threshold),
+                None => "too rare to compare".to_string(),
+            };
+            rows.push(vec![
+                name.to_string(),
+                super::text::probability(exact),
+                super::text::probability(est),
+                format!("± {}", super::text::probability(se)),
+                verdict,
+            ]);
+        };
+        row(
+            "mean turns",
+            a.turns.mean,
+            sim.turns.mean,
+            sim.turns.std_error,
+            "mean turns",
+        );
+        if sim.has_extra_rolls {
+            row(
+                "mean rolls",
+                a.rolls.mean,
+                sim.rolls.mean,
+                sim.rolls.std_error,
+                "mean rolls",
+            );
+        }
+        if let (Some(game), Some(exact)) = (
+            sim.players.first().filter(|g| g.count > 1),
+            a.players
+                .iter()
+                .find(|p| sim.players.first().is_some_and(|g| g.count == p.count)),
+        ) {
+            for (seat, (&w, (&est, &se))) in exact
+                .win_probability
+                .iter()
+                .zip(
+                    game.win_probability
+                        .iter()
+                        .zip(&game.win_probability_std_error),
+                )
+                .enumerate()
+            {
+                let name = format!("seat {}: win probability", seat + 1);
+                row(
+                    &format!("seat {} of {} wins", seat + 1, game.count),
+                    w,
+                    est,
+                    se,
+                    &name,
+                );
+            }
+            row(
+                "rounds of the game",
+                exact.expected_rounds,
+                game.expected_rounds,
+                game.expected_rounds_std_error,
+                "expected rounds",
+            );
+        }
+        // The most used jumps, in board order; `check` compares them all.
+        let mut jumps: Vec<_> = a.jumps.iter().zip(&sim.jumps).collect();
+        jumps.sort_by(|x, y| y.0.expected_uses.total_cmp(&x.0.expected_uses));
+        jumps.truncate(super::CHART_JUMPS);
+        jumps.sort_by_key(|(j, _)| j.from);
+        for (j, est) in jumps {
+            let name = format!("{} {}→{}", j.kind, j.from, j.to);
+            row(
+                &format!("{name}: uses"),
+                j.expected_uses,
+                est.expected_uses,
+                est.expected_uses_std_error,
+                &format!("{name}: expected uses"),
+            );
+        }
+        rows
+    }
+
+    /// One sentence: what was simulated and whether everything agrees.
+    pub(super) fn summary(&self) -> String {
+        let c = &self.check;
+        let failed = c.failures().count();
+        let verdict = if c.passed {
+            format!("all {} comparisons agree", c.comparisons.len())
+        } else {
+            format!("{failed} of {} comparisons DISAGREE", c.comparisons.len())
+        };
+        format!(
+            "{} simulated games (seed {}, {} player{}) beside the exact figures: {verdict} at a family-wise error rate of {:e} ({} figures too rare to compare). Each estimate is shown with its standard error; snakeladder check lists every comparison.",
+            c.games,
+            c.seed,
+            self.simulation.players.first().map_or(1, |g| g.count),
+            if self.simulation.players.first().map_or(1, |g| g.count) == 1 {
+                ""
+            } else {
+                "s"
+            },
+            c.family_error_rate,
+            c.skipped.len()
+        )
+    }
+}

@@ -1,0 +1,595 @@
+//! The evaluator every design tool shares: the mean length of a board after
+//! one of its jumps changes, from the solved chain of the board before, by a
+//! low-rank update instead of a fresh compile and solve.
+//!
+//! # When an update is valid
+//! Only when each turn is one move (no extra rolls) and no move takes two
+//! jumps (no jump ends where another starts, before or after the change).
+//! Then a turn from state s takes jump a (from f to e) with probability
+//! `u(s)`, and that mass sits in column e of Q (or in R when e is the
+//! finish). Write `A = I − Q`, `N = A⁻¹`, `t = N·1`, `z = N·u`.
+//!
+//! - **Moving the end** to e′ moves the mass `u` from column e to column e′:
+//!   `A′ = A − u·vᵀ` with `v = δ_e′ − δ_e` (δ of the finish is 0), so by
+//!   Sherman–Morrison `t′ = t + z·vᵀt / (1 − vᵀz)` (docs/figures.md §6,
+//!   the same form as "mean length without jump a"). One solve per jump
+//!   (`z`), then O(1) per candidate end.
+//! - **Moving the start** to f′ (and the end to e′, possibly unchanged), or
+//!   **removing** the jump: f becomes a rest square, a new state bordering
+//!   the system, and the moves that took a now stop on it; every landing on
+//!   f′ now goes on to e′. On the old states that is a rank-two change,
+//!   `A′ = A + u·δ_eᵀ − q·(δ_e′ − δ_f′)ᵀ` with q the mass landing on f′
+//!   (column f′ of Q, less `u` when f′ = e), solved by Woodbury with the
+//!   2 × 2 capacitance matrix `C = I + Vᵀ·N·U`; `N·q` is column f′ of
+//!   `N − I` (as `N·Q = N − I`), less `z`. The border (f's own row, from
+//!   [`Board::play_roll`] on the board before) is then eliminated by one
+//!   Schur complement: with `g = A′⁻¹·1`, `h = A′⁻¹·u`, the new state's mean
+//!   is `y = (1 + r·g) / (1 − r_ff − r·h)` and the start's `g(s₀) + h(s₀)·y`.
+//!
+//! Anything else (extra rolls, chains, a new end on a square no token
+//! reached before, a chain too large to hold N densely) is
+//! [`Update::Resolve`]: the caller validates, compiles and solves the changed
+//! board. Every answer a search returns is re-solved that way and must agree
+//! with the update within [`tolerance::UPDATE_AGREEMENT`].
+
+use crate::analysis::AnalysisError;
+use crate::markov::analysis::solve::Solver;
+use crate::markov::chain::{Chain, Target};
+use crate::markov::tolerance;
+use crate::{Board, BoardSpec, Chains, Jump, JumpKind, Square};
+use nalgebra::{DMatrix, DVector};
+use serde::Serialize;
+use std::fmt;
+
+/// Chains with more states than this are not held as a dense inverse (a
+/// 1,500² matrix of `f64` is 18 MB, its inverse about 3.4·10⁹ operations;
+/// the cost grows as N² and N³, so 5,000 squares would take 200 MB and
+/// 1.25·10¹¹ operations). The design tools refuse larger
+/// boards ([`DesignError::TooLarge`](super::DesignError::TooLarge)): without
+/// the inverse every candidate is a fresh solve, and a search over the
+/// N²/2 placements of each jump would run for hours.
+pub const MAX_UPDATE_STATES: usize = 1_500;
+
+const NO_STATE: u32 = u32::MAX;
+
+/// One jump of a board changed: moved (start, end or both) or removed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct JumpChange {
+    /// The jump as it was.
+    pub before: Jump,
+    /// The jump as it becomes; `None` when it is removed.
+    pub after: Option<Jump>,
+}
+
+impl JumpChange {
+    /// Squares moved, start and end together (removal counts the jump's
+    /// length): a measure of how large an edit is.
+    pub fn displacement(&self) -> u64 {
+        match self.after {
+            Some(a) => {
+                u64::from(self.before.from().get().abs_diff(a.from().get()))
+                    + u64::from(self.before.to().get().abs_diff(a.to().get()))
+            }
+            None => self.before.length().unsigned_abs(),
+        }
+    }
+}
+
+impl fmt::Display for JumpChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.after {
+            Some(a) => write!(f, "{} → {}→{}", self.before, a.from(), a.to()),
+            None => write!(f, "{} removed", self.before),
+        }
+    }
+}
+
+/// A jump as a board file writes it.
+fn pair(j: Jump) -> [i64; 2] {
+    [i64::from(j.from().get()), i64::from(j.to().get())]
+}
+
+/// `spec` with the changes made; a change whose jump is not in the spec is
+/// ignored (the callers take changes from the board the spec came from).
+pub(crate) fn apply(spec: &BoardSpec, changes: &[JumpChange]) -> BoardSpec {
+    let mut out = spec.clone();
+    for c in changes {
+        let list = match c.before.kind() {
+            JumpKind::Ladder => &mut out.ladders,
+            JumpKind::Snake => &mut out.snakes,
+        };
+        if let Some(i) = list.iter().position(|p| *p == pair(c.before)) {
+            match c.after {
+                Some(a) => list[i] = pair(a),
+                None => {
+                    list.remove(i);
+                }
+            }
+        }
+        list.sort_unstable();
+    }
+    out
+}
+
+/// The mean length of a valid board by a fresh compile and solve.
+pub(crate) fn solve_mean(board: &Board) -> Result<f64, AnalysisError> {
+    crate::analysis::mean_turns(board)
+}
+
+/// The first seat's advantage with two players: `P(seat 1 wins) −
+/// P(seat 2 wins)`.
+///
+/// # Formula
+/// Seat 1 wins on its t-th turn if seat 2 has not finished within t − 1
+/// turns, seat 2 if seat 1 has not within t (docs/figures.md §8), so the
+/// difference is `Σ_t f(t)·(S(t−1) − S(t)) = Σ_t f(t)²`: the chance both
+/// would finish on the same turn. It is summed along the forward recursion
+/// of docs/figures.md §4 until `S(T)` is below [`tolerance::ADVANTAGE_TAIL`]; what is left out,
+/// `Σ_{t>T} f(t)² ≤ S(T)²`, is below 1e-12. The tests check it against the
+/// seat sums of the analysis.
+pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> {
+    let chain = Chain::compile(board)?;
+    let n = chain.len();
+    let (offsets, targets, probabilities) =
+        (chain.row_offsets(), chain.targets(), chain.probabilities());
+    let mut pi = vec![0.0; n];
+    pi[chain.start().get()] = 1.0;
+    let mut next = vec![0.0; n];
+    let mut ties = 0.0;
+    for _ in 0..tolerance::MAX_DISTRIBUTION_TURNS {
+        next.fill(0.0);
+        let (mut finished, mut left) = (0.0, 0.0);
+        for (s, &mass) in pi.iter().enumerate() {
+            if mass == 0.0 {
+                continue;
+            }
+            for k in offsets[s]..offsets[s + 1] {
+                let moved = mass * probabilities[k];
+                match targets[k] {
+                    Target::State(e) => {
+                        next[e.get()] += moved;
+                        left += moved;
+                    }
+                    Target::Finish => finished += moved,
+                }
+            }
+        }
+        ties += finished * finished;
+        std::mem::swap(&mut pi, &mut next);
+        if left < tolerance::ADVANTAGE_TAIL {
+            break;
+        }
+    }
+    Ok(ties)
+}
+
+/// What the update says about a changed board.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Update {
+    /// The changed board's mean length, by the update.
+    Mean(f64),
+    /// The changed system is singular (to [`tolerance::UPDATE_DENOMINATOR`]):
+    /// some square could never finish, so the board is not valid.
+    Singular,
+    /// The update does not apply; validate, compile and solve instead.
+    Resolve,
+}
+
+/// Where a move from a jump's start ends, on the board before a change.
+#[derive(Copy, Clone, Debug)]
+enum RowEnd {
+    /// Back on the start (blocked, or round through the jump itself).
+    Stay,
+    /// A square a token rests on.
+    Rest(Square),
+    /// The finish.
+    Finish,
+}
+
+/// A solved board, ready to evaluate changes of one jump.
+#[derive(Clone, Debug)]
+pub struct Base {
+    board: Board,
+    mean: f64,
+    update: Option<Dense>,
+}
+
+/// What the updates need: the dense inverse and one solve per jump.
+#[derive(Clone, Debug)]
+struct Dense {
+    start: usize,
+    last: Square,
+    /// N = (I − Q)⁻¹.
+    inverse: DMatrix<f64>,
+    /// N·1.
+    t: Vec<f64>,
+    /// The state of each square 0..=N, or `NO_STATE`.
+    state_at: Vec<u32>,
+    /// How many jumps end on each square.
+    ends: Vec<u16>,
+    /// N·u for each jump.
+    z: Vec<Vec<f64>>,
+    /// Each jump's start's row on the board before.
+    rows: Vec<Vec<(RowEnd, f64)>>,
+    /// The chain's transitions by column (the state moved to), over the
+    /// states, then state `n`, left for a jump's old start, and the finish
+    /// as state `n + 1`: those into column c are
+    /// `from[column[c]..column[c + 1]]` with `probability` alike, by the
+    /// state moved from; `n + 3` offsets.
+    column: Vec<usize>,
+    /// See `column`.
+    from: Vec<u32>,
+    /// See `column`.
+    probability: Vec<f64>,
+    /// For each jump, the chance a turn from each state takes it (`u`).
+    u: Vec<Vec<f64>>,
+}
+
+impl Base {
+    /// Compiles and solves `board`, and prepares the updates when they
+    /// apply to its rules.
+    ///
+    /// # Errors
+    /// [`AnalysisError`] when the board cannot be compiled or solved.
+    pub fn new(board: Board) -> Result<Base, AnalysisError> {
+        let chain = Chain::compile(&board)?;
+        let solver = Solver::new(&chain)?;
+        let t = solver.expected_turns();
+        let mean = t[chain.start().get()];
+        let update = dense(&board, &chain, t);
+        Ok(Base {
+            board,
+            mean,
+            update,
+        })
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Its mean length in turns.
+    pub fn mean(&self) -> f64 {
+        self.mean
+    }
+
+    /// Whether updates apply to this board at all.
+    pub fn updates(&self) -> bool {
+        self.update.is_some()
+    }
+
+    /// The mean length after jump `a` (its position in
+    /// [`Board::jumps`]) becomes `after` (`None`: removed).
+    ///
+    /// The caller checks that the changed board is valid apart from being
+    /// winnable ([`admissible`]); a board that cannot be won shows here as
+    /// [`Update::Singular`].
+    ///
+    /// # Panics
+    /// If `a` is not the position of a jump of the board.
+    pub fn mean_after(&self, a: usize, after: Option<Jump>) -> Update {
+        let Some(d) = &self.update else {
+            return Update::Resolve;
+        };
+        let before = self.board.jumps()[a];
+        let (f, e) = (before.from(), before.to());
+        let index = |s: Square| -> Option<Option<usize>> {
+            if s == d.last {
+                Some(None)
+            } else {
+                match d.state_at[s.index()] {
+                    NO_STATE => None,
+                    i => Some(Some(i as usize)),
+                }
+            }
+        };
+        let Some(ei) = index(e) else {
+            return Update::Resolve;
+        };
+        let z = &d.z[a];
+        let t = &d.t;
+        let at = |x: &[f64], i: Option<usize>| i.map_or(0.0, |i| x[i]);
+        let s0 = d.start;
+        let Some(j) = after else {
+            return self.bordered(d, a, ei, None);
+        };
+        let (f2, e2) = (j.from(), j.to());
+        if f2 >= d.last || e2 > d.last || f2.get() == 0 || e2.get() == 0 {
+            return Update::Resolve;
+        }
+        // A new chain (the new end on a jump's start, or another jump's end
+        // on the new start) is not a rank-one change.
+        let others_ending = d.ends[f2.index()] - u16::from(f2 == e);
+        if self.board.jump_index(e2).is_some_and(|b| b != a) || others_ending > 0 || e2 == f {
+            return Update::Resolve;
+        }
+        let Some(e2i) = index(e2) else {
+            return Update::Resolve;
+        };
+        if f2 != f {
+            return self.bordered(d, a, ei, Some((j, e2i)));
+        }
+        let denominator = 1.0 - (at(z, e2i) - at(z, ei));
+        if denominator <= tolerance::UPDATE_DENOMINATOR {
+            return Update::Singular;
+        }
+        let mean = t[s0] + z[s0] * (at(t, e2i) - at(t, ei)) / denominator;
+        checked(mean)
+    }
+
+    /// The start moved or the jump removed: Woodbury on the old states,
+    /// then the Schur complement of the old start's new state.
+    fn bordered(
+        &self,
+        d: &Dense,
+        a: usize,
+        ei: Option<usize>,
+        after: Option<(Jump, Option<usize>)>,
+    ) -> Update {
+        let e = self.board.jumps()[a].to();
+        let z = &d.z[a];
+        let t = &d.t;
+        // f′'s state, when tokens landed on it before (else q = 0).
+        let f2i = after.and_then(|(j, _)| match d.state_at[j.from().index()] {
+            NO_STATE => None,
+            i => Some(i as usize),
+        });
+        let f2_is_e = after.is_some_and(|(j, _)| j.from() == e);
+        // N·q at state p.
+        let w = |p: usize| match f2i {
+            Some(c) => {
+                d.inverse[(p, c)] - f64::from(u8::from(p == c)) - if f2_is_e { z[p] } else { 0.0 }
+            }
+            None => 0.0,
+        };
+        let v1 = |x: &dyn Fn(usize) -> f64| ei.map_or(0.0, x);
+        let v2 = |x: &dyn Fn(usize) -> f64| match after {
+            Some((_, e2i)) => e2i.map_or(0.0, x) - f2i.map_or(0.0, x),
+            None => 0.0,
+        };
+        let zf = |p: usize| z[p];
+        let tf = |p: usize| t[p];
+        let c00 = 1.0 + v1(&zf);
+        let c01 = -v1(&w);
+        let c10 = v2(&zf);
+        let c11 = 1.0 - v2(&w);
+        let det = c00 * c11 - c01 * c10;
+        if det <= tolerance::UPDATE_DENOMINATOR {
+            return Update::Singular;
+        }
+        // k = C⁻¹·Vᵀ·β for β = t and β = z.
+        let k = |beta: &dyn Fn(usize) -> f64| {
+            let (b0, b1) = (v1(beta), v2(beta));
+            ((c11 * b0 - c01 * b1) / det, (-c10 * b0 + c00 * b1) / det)
+        };
+        let (kt, kz) = (k(&tf), k(&zf));
+        let g = |p: usize| t[p] - z[p] * kt.0 + w(p) * kt.1;
+        let h = |p: usize| z[p] - z[p] * kz.0 + w(p) * kz.1;
+        let mut stay = 0.0;
+        let (mut rg, mut rh) = (0.0, 0.0);
+        for &(end, p) in &d.rows[a] {
+            let square = match end {
+                RowEnd::Stay => {
+                    stay += p;
+                    continue;
+                }
+                RowEnd::Finish => continue,
+                RowEnd::Rest(s) => s,
+            };
+            let square = match after {
+                Some((j, _)) if square == j.from() => j.to(),
+                _ => square,
+            };
+            if square == d.last {
+                continue;
+            }
+            match d.state_at[square.index()] {
+                NO_STATE => return Update::Resolve,
+                i => {
+                    rg += p * g(i as usize);
+                    rh += p * h(i as usize);
+                }
+            }
+        }
+        let denominator = 1.0 - stay - rh;
+        if denominator <= tolerance::UPDATE_DENOMINATOR {
+            return Update::Singular;
+        }
+        let y = (1.0 + rg) / denominator;
+        checked(g(d.start) + h(d.start) * y)
+    }
+}
+
+impl Base {
+    /// The first seat's advantage with two players ([`first_seat_advantage`])
+    /// after jump `a` becomes each of `afters`, from the chain of the board
+    /// before with the change patched in, rather than a validation and a
+    /// compile per variant; `None` when some change is not one
+    /// [`Base::mean_after`] answers with a mean (the caller then analyses
+    /// that variant afresh).
+    ///
+    /// # Formula
+    /// The changed chain is the one the update of [`Base::mean_after`]
+    /// describes (module docs): from each state the chance `u(s)` of taking
+    /// jump `a` leaves column e for e′ (an end moved) or for the old start f,
+    /// a new state with the row of f on the board before (start moved or
+    /// jump removed), and every landing on a moved start f′ goes on to e′.
+    /// `Σ_t P(T = t)²` is then summed along the forward recursion exactly as
+    /// [`first_seat_advantage`] does, to the same tail, many variants at a
+    /// time ([`Base::advantages_of`]). The tests compare every variant with a
+    /// fresh analysis.
+    ///
+    /// # Panics
+    /// If `a` is not the position of a jump of the board.
+    #[cfg(test)]
+    pub(crate) fn advantages_after(&self, a: usize, afters: &[Option<Jump>]) -> Option<Vec<f64>> {
+        let changes: Vec<(usize, Option<Jump>)> = afters.iter().map(|&j| (a, j)).collect();
+        self.advantages_of(&changes).into_iter().collect()
+    }
+}
+
+fn checked(mean: f64) -> Update {
+    if mean.is_finite() && mean >= 1.0 - tolerance::UPDATE_DENOMINATOR {
+        Update::Mean(mean)
+    } else {
+        Update::Singular
+    }
+}
+
+/// The parts of the update, or `None` when it does not apply.
+fn dense(board: &Board, chain: &Chain, t: Vec<f64>) -> Option<Dense> {
+    let n = chain.len();
+    let jumps = board.jumps();
+    if board.rules().extra_turn().is_some()
+        || n > MAX_UPDATE_STATES
+        || jumps.iter().any(|j| board.jump_index(j.to()).is_some())
+    {
+        return None;
+    }
+    let mut m = DMatrix::<f64>::identity(n, n);
+    for s in chain.states() {
+        for tr in chain.row(s) {
+            if let Target::State(e) = tr.to {
+                m[(s.get(), e.get())] -= tr.probability;
+            }
+        }
+    }
+    let inverse = m.try_inverse()?;
+    let last = board.last();
+    let mut state_at = vec![NO_STATE; last.index() + 1];
+    for (i, s) in chain.squares().iter().enumerate() {
+        state_at[s.index()] = i as u32;
+    }
+    let mut ends = vec![0u16; last.index() + 1];
+    for j in jumps {
+        ends[j.to().index()] = ends[j.to().index()].saturating_add(1);
+    }
+    let mut u = vec![DVector::<f64>::zeros(n); jumps.len()];
+    for s in chain.states() {
+        for use_ in chain.jump_uses(s) {
+            u[use_.jump as usize][s.get()] += use_.expected;
+        }
+    }
+    let z = u
+        .iter()
+        .map(|u| (&inverse * u).as_slice().to_vec())
+        .collect();
+    let sink = n as u32 + 1;
+    let mut entries = Vec::with_capacity(chain.probabilities().len());
+    for s in chain.states() {
+        for tr in chain.row(s) {
+            let to = match tr.to {
+                Target::State(e) => e.get() as u32,
+                Target::Finish => sink,
+            };
+            entries.push((s.get() as u32, to, tr.probability));
+        }
+    }
+    let (column, from, probability) = by_column(n + 2, &entries);
+    let u = u.into_iter().map(|u| u.as_slice().to_vec()).collect();
+    let rows = jumps
+        .iter()
+        .map(|jump| {
+            let f = jump.from();
+            board
+                .rules()
+                .dice()
+                .outcomes()
+                .iter()
+                .map(|o| {
+                    let step = board.roll_end(f, 0, o.total);
+                    let takes = board
+                        .jump_index(f)
+                        .is_some_and(|a| step.walk.takes(board, a));
+                    let end = if step.end == f || takes {
+                        RowEnd::Stay
+                    } else if step.finished {
+                        RowEnd::Finish
+                    } else {
+                        RowEnd::Rest(step.end)
+                    };
+                    (end, o.probability)
+                })
+                .collect()
+        })
+        .collect();
+    Some(Dense {
+        start: chain.start().get(),
+        last,
+        inverse,
+        t,
+        state_at,
+        ends,
+        z,
+        rows,
+        column,
+        from,
+        probability,
+        u,
+    })
+}
+
+/// `entries` `(from, to, probability)` over `width` states by column: the
+/// offsets of each column (`width + 1` of them), then the states moved from
+/// and the probabilities, by column and, within one, by the state moved
+/// from.
+fn by_column(width: usize, entries: &[(u32, u32, f64)]) -> (Vec<usize>, Vec<u32>, Vec<f64>) {
+    let mut sorted = entries.to_vec();
+    sorted.sort_by_key(|&(s, to, _)| (to, s));
+    let mut column = vec![0usize; width + 1];
+    for &(_, to, _) in &sorted {
+        column[to as usize + 1] += 1;
+    }
+    for c in 0..width {
+        column[c + 1] += column[c];
+    }
+    let from = sorted.iter().map(|&(s, _, _)| s).collect();
+    let probability = sorted.iter().map(|&(_, _, p)| p).collect();
+    (column, from, probability)
+}
+
+/// Whether jump `a` of `board` may become `after` as far as the rules of a
+/// layout go, checked in O(1): on the board, the same kind, not on the
+/// start or the last square, no other jump starting on its start, and under
+/// `chains: forbid` no chain. Whether the changed board can be won is left
+/// to the update ([`Update::Singular`]) or to validation.
+pub fn admissible(board: &Board, a: usize, after: Jump) -> bool {
+    let before = board.jumps()[a];
+    let (f2, e2) = (after.from(), after.to());
+    let last = board.last();
+    if f2 == board.rules().start()
+        || f2.get() == 0
+        || f2 >= last
+        || e2.get() == 0
+        || e2 > last
+        || f2 == e2
+        || after.kind() != before.kind()
+    {
+        return false;
+    }
+    if board.jump_index(f2).is_some_and(|b| b != a) {
+        return false;
+    }
+    if board.rules().chains() == Chains::Forbid {
+        // The new end may be the old start: that is a rest square now.
+        if board.jump_index(e2).is_some_and(|b| b != a) {
+            return false;
+        }
+        if board
+            .jumps()
+            .iter()
+            .enumerate()
+            .any(|(b, j)| b != a && j.to() == f2)
+        {
+            return false;
+        }
+    }
+    true
+}
+
+mod lanes;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,362 @@
+//! Tools for board designers: seeded random layouts that are valid by
+//! construction ([`generate()`]), how a board's length answers to each jump
+//! ([`sensitivity()`]), the fewest jump moves that bring a board into a
+//! target ([`tune()`]), and a board found by search inside a target
+//! ([`generate_to_target()`]).
+//!
+//! The last three sit on one evaluator, [`Base`]: a board compiled and
+//! solved once, after which the mean length of the board with one jump moved
+//! or removed comes from a rank-one (Sherman–Morrison) or rank-two
+//! (Woodbury) update of the solved chain in O(1), rather than a compile and
+//! a solve per candidate (`src/design/eval.rs` has the formulas and where
+//! they do not apply). Every board a search returns is validated, compiled
+//! and solved afresh, and must agree with the update.
+//!
+//! The searches run on every core (rayon) and are deterministic for a seed
+//! whatever the number of threads: work is cut into pieces fixed in advance
+//! (candidates of one step, restarts in batches of a fixed size), results
+//! are gathered in order, and ties are broken by a hash of the seed, never
+//! by which thread finished first.
+//!
+//! # Example
+//! ```
+//! use snakeladder::design::{Layout, generate};
+//! use snakeladder::Seed;
+//!
+//! let layout = Layout::new(100, 8, 8, Seed::new(7));
+//! let board = generate(&layout)?;
+//! assert_eq!(board.jumps().len(), 16);
+//! # Ok::<(), snakeladder::design::GenerateError>(())
+//! ```
+//!
+//! ```
+//! use snakeladder::Board;
+//! use snakeladder::design::{Target, TuneOptions, tune};
+//!
+//! let board = Board::builtin_default();
+//! // One move of one jump that makes the classic game last 42 to 43 turns.
+//! let options = TuneOptions::new(Target::new(42.0, 43.0)?, 1);
+//! let tuned = tune(&board, &options)?;
+//! assert_eq!(tuned.changes.len(), 1);
+//! assert!((42.0..=43.0).contains(&tuned.mean_turns));
+//! # Ok::<(), snakeladder::design::DesignError>(())
+//! ```
+
+mod eval;
+mod random;
+mod search;
+mod sensitivity;
+mod target;
+mod tune;
+
+pub use eval::{Base, JumpChange, MAX_UPDATE_STATES, Update, admissible};
+pub use random::{GenerateError, Layout, generate, generate_spec};
+pub use search::RESOLVE_SAMPLE;
+pub use sensitivity::{Edit, Evaluation, STEPS, Sensitivity, Variant, sensitivity};
+pub use target::{
+    CHECKS_PER_STEP, GenerateOptions, Generated, MAX_STEPS, RESTART_BATCH, generate_to_target,
+    generate_to_target_with_progress,
+};
+pub use tune::{BEAM, FAIRNESS_CHECKS, TuneOptions, Tuned, tune, tune_with_progress};
+
+use crate::analysis::AnalysisError;
+use crate::{Board, Jump, JumpKind, Square};
+use serde::Serialize;
+use std::fmt;
+
+/// What a search aims at: a band of mean lengths, and optionally a cap on
+/// the first seat's advantage with two players.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct Target {
+    /// The least mean length in turns, inclusive.
+    pub min_turns: f64,
+    /// The greatest mean length in turns, inclusive.
+    pub max_turns: f64,
+    /// The greatest `P(seat 1 wins) − P(seat 2 wins)` with two players.
+    pub max_first_seat_advantage: Option<f64>,
+}
+
+impl Target {
+    /// Mean lengths in `min..=max` turns, no cap on the advantage.
+    ///
+    /// # Errors
+    /// [`DesignError::Target`] unless `1 ≤ min ≤ max` and both are finite.
+    pub fn new(min: f64, max: f64) -> Result<Target, DesignError> {
+        if !(min.is_finite() && max.is_finite() && min >= 1.0 && min <= max) {
+            return Err(DesignError::Target { min, max });
+        }
+        Ok(Target {
+            min_turns: min,
+            max_turns: max,
+            max_first_seat_advantage: None,
+        })
+    }
+
+    /// The same band with the first seat's advantage capped at `p` (a
+    /// difference of probabilities, in 0..=1).
+    ///
+    /// # Errors
+    /// [`DesignError::Advantage`] unless `0 ≤ p ≤ 1`.
+    pub fn with_max_first_seat_advantage(self, p: f64) -> Result<Target, DesignError> {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(DesignError::Advantage { value: p });
+        }
+        Ok(Target {
+            max_first_seat_advantage: Some(p),
+            ..self
+        })
+    }
+
+    /// How far a mean lies outside the band; 0 inside.
+    pub fn distance(&self, mean: f64) -> f64 {
+        (self.min_turns - mean).max(mean - self.max_turns).max(0.0)
+    }
+
+    /// Whether a mean lies in the band.
+    pub fn contains(&self, mean: f64) -> bool {
+        self.distance(mean) == 0.0
+    }
+
+    fn center(&self) -> f64 {
+        (self.min_turns + self.max_turns) / 2.0
+    }
+
+    /// Whether an advantage meets the cap (any does without one).
+    pub fn fair_enough(&self, advantage: f64) -> bool {
+        self.max_first_seat_advantage.is_none_or(|p| advantage <= p)
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a mean of {}–{} turns", self.min_turns, self.max_turns)?;
+        if let Some(p) = self.max_first_seat_advantage {
+            write!(f, " and a first-seat advantage of at most {p}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a design tool could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DesignError {
+    /// The band of a target is empty or out of range.
+    #[error("target: {min}:{max} is not a band of mean turns (need 1 ≤ A ≤ B)")]
+    Target {
+        /// The least mean asked for.
+        min: f64,
+        /// The greatest.
+        max: f64,
+    },
+    /// The advantage cap is not a difference of probabilities.
+    #[error("max first-seat advantage: {value} is not in 0..=1")]
+    Advantage {
+        /// The cap asked for.
+        value: f64,
+    },
+    /// A jump to keep is not on the board.
+    #[error("keep: the board has no jump {from}→{to}")]
+    KeepNotOnBoard {
+        /// Its start.
+        from: u32,
+        /// Its end.
+        to: u32,
+    },
+    /// The board (or one on the way) could not be analysed.
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
+    /// The random layouts a search starts from could not be made.
+    #[error(transparent)]
+    Layout(#[from] GenerateError),
+    /// No set of at most `max_changes` jump moves reaches the target.
+    #[error(
+        "no set of at most {max_changes} jump move{} reaches {target}: the closest found has a mean of {closest:.4} turns ({evaluated} candidate boards evaluated)",
+        if *max_changes == 1 { "" } else { "s" }
+    )]
+    OutOfReach {
+        /// The limit on changes.
+        max_changes: usize,
+        /// The target.
+        target: Target,
+        /// The mean closest to the band that was found.
+        closest: f64,
+        /// Candidate boards evaluated.
+        evaluated: u64,
+    },
+    /// The generator's search found no board in the target.
+    #[error(
+        "no board with {target} found in {restarts} random starts: the closest reached a mean of {closest:.4} turns{} ({evaluated} candidate boards evaluated)",
+        fairest.map_or_else(String::new, |a| format!(", the fairest in the band an advantage of {a:.4}"))
+    )]
+    NotFound {
+        /// The target.
+        target: Target,
+        /// Random starts tried.
+        restarts: u32,
+        /// The mean closest to the band that was reached.
+        closest: f64,
+        /// The least first-seat advantage of a board reached in the band,
+        /// when the target caps it.
+        fairest: Option<f64>,
+        /// Candidate boards evaluated.
+        evaluated: u64,
+    },
+    /// The board is larger than the design tools handle.
+    #[error(
+        "the design tools (analyze --sensitivity, tune, generate --target-turns) handle boards of at most {limit} squares: \
+         they hold the inverse of the solved chain densely, 8·N² bytes built in about N³ operations \
+         (at {limit} squares 18 MB and 3.4e9), and this board of {squares} squares would need {megabytes} MB and {operations:.1e}"
+    )]
+    TooLarge {
+        /// The board's squares.
+        squares: u32,
+        /// [`MAX_UPDATE_STATES`].
+        limit: usize,
+        /// The dense inverse of this board's chain, in MB (8·N² bytes).
+        megabytes: u64,
+        /// Operations to build it, N³.
+        operations: f64,
+    },
+    /// The update and a fresh solve disagree past
+    /// [`tolerance::UPDATE_AGREEMENT`](crate::markov::tolerance::UPDATE_AGREEMENT):
+    /// a bug, reported rather than hidden.
+    #[error("the updated mean {update} and the re-solved mean {solved} disagree")]
+    Disagrees {
+        /// The mean by the update.
+        update: f64,
+        /// The mean by a fresh solve.
+        solved: f64,
+    },
+}
+
+/// The moves of jump `a` (its position in [`Board::jumps`]) that the
+/// searches consider: its end to any other square, its start to any other
+/// square, and both ends shifted together, each keeping the jump's kind.
+/// Moves that break a rule are left for [`eval::admissible`] to drop.
+pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
+    let jump = board.jumps()[a];
+    let last = board.last().get();
+    let (f, e) = (jump.from().get(), jump.to().get());
+    let ladder = jump.kind() == JumpKind::Ladder;
+    let goes = |from: u32, to: u32| from != to && (to > from) == ladder;
+    let mut out = Vec::with_capacity(3 * last as usize);
+    for s in 1..=last {
+        if s != e && goes(f, s) {
+            out.push(Jump::new(jump.from(), Square::new(s)));
+        }
+        if s != f && s < last && goes(s, e) {
+            out.push(Jump::new(Square::new(s), jump.to()));
+        }
+    }
+    let length = i64::from(e) - i64::from(f);
+    for from in 1..last {
+        let to = i64::from(from) + length;
+        if from != f && (1..=i64::from(last)).contains(&to) {
+            out.push(Jump::new(Square::new(from), Square::new(to as u32)));
+        }
+    }
+    out
+}
+
+/// [`DesignError::TooLarge`] for a board of more than
+/// [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares.
+pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
+    if squares as usize > eval::MAX_UPDATE_STATES {
+        let n = u64::from(squares);
+        return Err(DesignError::TooLarge {
+            squares,
+            limit: eval::MAX_UPDATE_STATES,
+            megabytes: 8 * n * n / 1_000_000,
+            operations: (n as f64).powi(3),
+        });
+    }
+    Ok(())
+}
+
+/// Every placement of jump `a` other than its own: any start and any end
+/// that keep its kind (about N²/2 on N squares). `tune` tries all of them
+/// for one move; `generate` takes the smaller [`moves_of`] per step.
+pub fn placements_of(board: &Board, a: usize) -> Vec<Jump> {
+    let jump = board.jumps()[a];
+    let last = board.last().get();
+    let ladder = jump.kind() == JumpKind::Ladder;
+    let mut out = Vec::new();
+    for from in 1..last {
+        let ends = if ladder {
+            from + 1..=last
+        } else {
+            1..=from - 1
+        };
+        for to in ends {
+            let j = Jump::new(Square::new(from), Square::new(to));
+            if j != jump {
+                out.push(j);
+            }
+        }
+    }
+    out
+}
+
+/// A 64-bit mix of a seed and a number (SplitMix64's finaliser): ties in the
+/// searches are broken by it, so that a seed picks among equal candidates.
+pub(crate) fn mix(seed: u64, n: u64) -> u64 {
+    let mut x = seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_checked() {
+        assert!(Target::new(30.0, 32.0).is_ok());
+        assert!(matches!(
+            Target::new(32.0, 30.0),
+            Err(DesignError::Target { .. })
+        ));
+        assert!(Target::new(0.5, 3.0).is_err());
+        assert!(Target::new(f64::NAN, 3.0).is_err());
+        let t = Target::new(30.0, 32.0).unwrap();
+        assert_eq!(t.distance(29.0), 1.0);
+        assert_eq!(t.distance(33.5), 1.5);
+        assert!(t.contains(30.0) && t.contains(32.0));
+        assert!(t.with_max_first_seat_advantage(1.5).is_err());
+        assert_eq!(
+            t.with_max_first_seat_advantage(0.02).unwrap().to_string(),
+            "a mean of 30–32 turns and a first-seat advantage of at most 0.02"
+        );
+    }
+
+    #[test]
+    fn placements_are_every_jump_of_the_kind() {
+        let board =
+            Board::from_json_str(r#"{"squares": 10, "ladders": [[2, 5]], "snakes": [[9, 3]]}"#)
+                .unwrap();
+        // 1 ≤ from < to ≤ 10: 45 ladders, less the one there; 36 snakes
+        // 1 ≤ to < from ≤ 9, less the one there.
+        assert_eq!(placements_of(&board, 0).len(), 44);
+        assert_eq!(placements_of(&board, 1).len(), 35);
+        let moves = moves_of(&board, 0);
+        assert!(moves.iter().all(|m| placements_of(&board, 0).contains(m)));
+    }
+
+    #[test]
+    fn moves_keep_the_kind_and_stay_on_the_board() {
+        let board = Board::builtin_default();
+        for (a, j) in board.jumps().iter().enumerate() {
+            let moves = moves_of(&board, a);
+            assert!(moves.len() > 50);
+            for m in moves {
+                assert_eq!(m.kind(), j.kind());
+                assert!(m.from() < board.last() && m.to() <= board.last());
+                assert!(m.from().get() >= 1 && m.to().get() >= 1);
+                assert_ne!(m, *j);
+            }
+        }
+    }
+}

@@ -1,0 +1,401 @@
+//! How the game answers to each jump: the mean length (and the first seat's
+//! advantage with two players) if the jump were removed, or if its start or
+//! its end moved by ±1, ±2 or ±5 squares, wherever the moved board is still
+//! valid; ranked by effect.
+//!
+//! Each variant is validated in full ([`Board::from_spec`]). Its mean comes
+//! from an update of the solved board ([`Base::mean_after`]) whenever that
+//! applies, else from compiling and solving the variant
+//! ([`Evaluation::Resolved`]): under extra rolls, with chains, or when a moved
+//! end lands on a square no token could rest on before. The advantage needs
+//! the whole length distribution, which no update gives; for the variants
+//! the update answers it is summed on the board's own chain with the change
+//! patched in, sixteen variants at a time over the board's transitions
+//! ([`Base::advantages_of`]), and for the rest on the variant's own compiled
+//! chain.
+
+use super::DesignError;
+use super::eval::{self, Base, JumpChange, Update};
+use crate::analysis::AnalysisError;
+use crate::{Board, Jump, Square};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt;
+
+/// The moves tried for a start or an end, in squares.
+pub const STEPS: [i32; 6] = [-5, -2, -1, 1, 2, 5];
+
+/// What was done to a jump.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Edit {
+    /// The jump removed.
+    Removed,
+    /// Its start moved by this many squares.
+    Start(i32),
+    /// Its end moved by this many squares.
+    End(i32),
+}
+
+impl fmt::Display for Edit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Edit::Removed => f.write_str("removed"),
+            Edit::Start(d) => write!(f, "start {d:+}"),
+            Edit::End(d) => write!(f, "end {d:+}"),
+        }
+    }
+}
+
+/// How a variant's mean was found.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evaluation {
+    /// A rank-one or rank-two update of the solved board.
+    RankOne,
+    /// The variant compiled and solved.
+    Resolved,
+}
+
+/// One variant of the board.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Variant {
+    /// The jump and what it becomes.
+    pub change: JumpChange,
+    /// What was done to it.
+    pub edit: Edit,
+    /// Mean turns of one player on the variant.
+    pub mean_turns: f64,
+    /// `mean_turns` less the board's.
+    pub mean_change: f64,
+    /// `P(seat 1 wins) − P(seat 2 wins)` with two players, when asked for.
+    pub first_seat_advantage: Option<f64>,
+    /// How `mean_turns` was found.
+    pub method: Evaluation,
+}
+
+/// Every valid variant of a board, ranked by effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Sensitivity {
+    /// The board's own mean turns.
+    pub mean_turns: f64,
+    /// The board's own first-seat advantage, when asked for.
+    pub first_seat_advantage: Option<f64>,
+    /// The valid variants, largest change of the mean first.
+    pub variants: Vec<Variant>,
+    /// Variants tried and left out because the moved board is not valid.
+    pub invalid: usize,
+    /// Variants whose mean came from an update.
+    pub rank_one: usize,
+    /// Variants compiled and solved.
+    pub resolved: usize,
+}
+
+/// The sensitivity of `board` to each of its jumps; with `advantage`, the
+/// first seat's advantage of every variant too (a length distribution per
+/// variant, far slower than the means).
+///
+/// # Errors
+/// [`DesignError::TooLarge`] past [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares,
+/// [`DesignError::Analysis`] when the board cannot be analysed.
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::{Edit, sensitivity};
+///
+/// let s = sensitivity(&Board::builtin_default(), false)?;
+/// // The biggest lever of the classic board is one of its jumps removed.
+/// assert_eq!(s.variants[0].edit, Edit::Removed);
+/// assert!(s.variants[0].mean_change.abs() > 2.0);
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
+pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, DesignError> {
+    super::check_size(board.last().get())?;
+    let base = Base::new(board.clone())?;
+    let spec = board.spec();
+    let mut tried = Vec::new();
+    for (a, &before) in board.jumps().iter().enumerate() {
+        tried.push((a, before, Edit::Removed, None));
+        for edit in STEPS
+            .iter()
+            .map(|&d| Edit::Start(d))
+            .chain(STEPS.iter().map(|&d| Edit::End(d)))
+        {
+            let shift = |s: Square, d: i32| {
+                u32::try_from(i64::from(s.get()) + i64::from(d))
+                    .ok()
+                    .map(Square::new)
+            };
+            let moved = match edit {
+                Edit::Start(d) => shift(before.from(), d).map(|f| (f, before.to())),
+                Edit::End(d) => shift(before.to(), d).map(|e| (before.from(), e)),
+                Edit::Removed => None,
+            };
+            match moved {
+                Some((f, e)) if f != e && f.get() > 0 && e.get() > 0 => {
+                    tried.push((a, before, edit, Some(Jump::new(f, e))));
+                }
+                _ => tried.push((a, before, edit, Some(before))),
+            }
+        }
+    }
+    let results: Vec<Option<Result<(usize, Variant), AnalysisError>>> = tried
+        .par_iter()
+        .map(|&(a, before, edit, after)| {
+            // A move off the board (or onto the other end) is marked by
+            // `after == before`, and is not valid.
+            if after == Some(before) {
+                return None;
+            }
+            let change = JumpChange { before, after };
+            if after.is_some_and(|j| !eval::admissible(board, a, j)) {
+                return None;
+            }
+            // An admissible move whose update gives a mean is a valid board
+            // (one that could not be won would make the system singular);
+            // anything else is validated in full.
+            let (mean_turns, method) = match base.mean_after(a, after) {
+                Update::Mean(m) => (m, Evaluation::RankOne),
+                Update::Singular | Update::Resolve => {
+                    let moved = Board::from_spec(&eval::apply(&spec, &[change])).ok()?;
+                    match eval::solve_mean(&moved) {
+                        Ok(m) => (m, Evaluation::Resolved),
+                        Err(e) => return Some(Err(e)),
+                    }
+                }
+            };
+            Some(Ok((
+                a,
+                Variant {
+                    change,
+                    edit,
+                    mean_turns,
+                    mean_change: mean_turns - base.mean(),
+                    first_seat_advantage: None,
+                    method,
+                },
+            )))
+        })
+        .collect();
+    let mut variants = Vec::with_capacity(results.len());
+    let mut jump_of = Vec::with_capacity(results.len());
+    let mut invalid = 0;
+    for r in results {
+        match r {
+            Some(r) => {
+                let (a, v) = r?;
+                jump_of.push(a);
+                variants.push(v);
+            }
+            None => invalid += 1,
+        }
+    }
+    if advantage {
+        advantages(&base, &spec, &jump_of, &mut variants)?;
+    }
+    // Stable: equal effects keep board order (jump, then edit).
+    variants.sort_by(|x, y| y.mean_change.abs().total_cmp(&x.mean_change.abs()));
+    let rank_one = variants
+        .iter()
+        .filter(|v| v.method == Evaluation::RankOne)
+        .count();
+    Ok(Sensitivity {
+        mean_turns: base.mean(),
+        first_seat_advantage: if advantage {
+            Some(eval::first_seat_advantage(board)?)
+        } else {
+            None
+        },
+        resolved: variants.len() - rank_one,
+        rank_one,
+        variants,
+        invalid,
+    })
+}
+
+/// Fills in every variant's first-seat advantage: those the update answered
+/// all together from the patched chain of the board
+/// ([`Base::advantages_of`]), the rest each from its own compiled chain.
+fn advantages(
+    base: &Base,
+    spec: &crate::BoardSpec,
+    jump_of: &[usize],
+    variants: &mut [Variant],
+) -> Result<(), AnalysisError> {
+    let updated: Vec<usize> = (0..variants.len())
+        .filter(|&i| variants[i].method == Evaluation::RankOne)
+        .collect();
+    let changes: Vec<(usize, Option<Jump>)> = updated
+        .iter()
+        .map(|&i| (jump_of[i], variants[i].change.after))
+        .collect();
+    for (&i, value) in updated.iter().zip(base.advantages_of(&changes)) {
+        variants[i].first_seat_advantage = value;
+    }
+    let fresh: Vec<usize> = (0..variants.len())
+        .filter(|&i| variants[i].first_seat_advantage.is_none())
+        .collect();
+    let computed: Vec<Result<f64, AnalysisError>> = fresh
+        .par_iter()
+        .map(|&i| {
+            let moved = Board::from_spec(&eval::apply(spec, &[variants[i].change]))
+                .expect("a variant is a valid board");
+            eval::first_seat_advantage(&moved)
+        })
+        .collect();
+    for (&i, value) in fresh.iter().zip(computed) {
+        variants[i].first_seat_advantage = Some(value?);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_agrees_with_a_fresh_analysis() {
+        let board = Board::builtin_default();
+        let s = sensitivity(&board, true).unwrap();
+        // 19 jumps, 13 edits each; some moves are off the board or break a
+        // rule: the ladder 80→100 cannot end on 101, the snake 48→26 cannot
+        // start on 49 where the snake 49→11 starts.
+        assert_eq!(s.variants.len() + s.invalid, 19 * 13);
+        let has = |from: u32, edit: Edit| {
+            s.variants
+                .iter()
+                .any(|v| v.change.before.from().get() == from && v.edit == edit)
+        };
+        assert!(!has(80, Edit::End(1)) && !has(48, Edit::Start(1)));
+        assert!(has(80, Edit::End(-1)) && has(48, Edit::Start(-1)));
+        assert_eq!(s.resolved + s.rank_one, s.variants.len());
+        assert!(s.rank_one > s.resolved, "{} {}", s.rank_one, s.resolved);
+        for v in &s.variants {
+            let moved = Board::from_spec(&eval::apply(&board.spec(), &[v.change])).unwrap();
+            let fresh = crate::analysis::Analysis::new(&moved, &Default::default()).unwrap();
+            let rel = (v.mean_turns - fresh.turns.mean).abs() / fresh.turns.mean;
+            assert!(rel < crate::markov::tolerance::UPDATE_AGREEMENT, "{:?}", v);
+            let two = &fresh.players[0].win_probability;
+            let adv = v.first_seat_advantage.unwrap();
+            assert!((adv - (two[0] - two[1])).abs() < 1e-12, "{:?}", v);
+        }
+        // Exactly the variants validation accepts.
+        let mut valid = 0;
+        for (a, &before) in board.jumps().iter().enumerate() {
+            let _ = a;
+            let mut afters = vec![None];
+            for d in STEPS {
+                let shift = |s: Square| i64::from(s.get()) + i64::from(d);
+                for (f, e) in [
+                    (shift(before.from()), i64::from(before.to().get())),
+                    (i64::from(before.from().get()), shift(before.to())),
+                ] {
+                    if f > 0 && e > 0 && f != e {
+                        afters.push(Some(Jump::new(
+                            Square::new(f as u32),
+                            Square::new(e as u32),
+                        )));
+                    }
+                }
+            }
+            for after in afters {
+                let change = JumpChange { before, after };
+                let ok = Board::from_spec(&eval::apply(&board.spec(), &[change])).is_ok();
+                assert_eq!(
+                    ok,
+                    s.variants.iter().any(|v| v.change == change),
+                    "{change}"
+                );
+                valid += usize::from(ok);
+            }
+        }
+        assert_eq!(valid, s.variants.len());
+        // Ranked by the size of the change.
+        for w in s.variants.windows(2) {
+            assert!(w[0].mean_change.abs() >= w[1].mean_change.abs());
+        }
+    }
+
+    #[test]
+    fn removing_a_jump_matches_the_analysis_figure() {
+        let board = Board::builtin_default();
+        let s = sensitivity(&board, false).unwrap();
+        let a = crate::analysis::Analysis::new(&board, &Default::default()).unwrap();
+        for j in &a.jumps {
+            let v = s
+                .variants
+                .iter()
+                .find(|v| v.edit == Edit::Removed && v.change.before.from() == j.from)
+                .unwrap();
+            let without = j.mean_turns_without.unwrap();
+            assert!((v.mean_turns - without).abs() < 1e-9 * without);
+        }
+    }
+
+    /// The advantages from the patched chain, jump by jump, against the
+    /// chain of each variant compiled afresh, on boards with bounce,
+    /// two dice, a loaded die and an entry rule as well as the classic one.
+    #[test]
+    fn patched_advantages_agree_with_fresh_chains() {
+        let boards = [
+            include_str!("../../boards/althoen-1993.json"),
+            include_str!("../../boards/seed-interview-hundred.json"),
+            include_str!("../../boards/variant-bounce.json"),
+            include_str!("../../boards/variant-two-dice.json"),
+            include_str!("../../boards/variant-loaded-die.json"),
+            include_str!("../../boards/variant-entry-six.json"),
+        ];
+        let mut patched = 0;
+        for json in boards {
+            let board = Board::from_json_str(json).unwrap();
+            let base = Base::new(board.clone()).unwrap();
+            if !base.updates() {
+                continue;
+            }
+            let s = sensitivity(&board, true).unwrap();
+            for (a, &before) in board.jumps().iter().enumerate() {
+                let of_a: Vec<&Variant> = s
+                    .variants
+                    .iter()
+                    .filter(|v| v.change.before == before && v.method == Evaluation::RankOne)
+                    .collect();
+                let afters: Vec<Option<Jump>> = of_a.iter().map(|v| v.change.after).collect();
+                let values = base.advantages_after(a, &afters).unwrap();
+                for (v, value) in of_a.iter().zip(values) {
+                    let moved = Board::from_spec(&eval::apply(&board.spec(), &[v.change])).unwrap();
+                    let fresh = eval::first_seat_advantage(&moved).unwrap();
+                    // Both sum the same distribution to the same tail; they
+                    // differ by the rounding of the patched probabilities.
+                    assert!(
+                        (value - fresh).abs() < 1e-12,
+                        "{}: {value} {fresh}",
+                        v.change
+                    );
+                    // Grouped differently there, so summed to a slightly
+                    // different tail.
+                    let reported = v.first_seat_advantage.unwrap();
+                    assert!((reported - fresh).abs() < 1e-12, "{}", v.change);
+                    patched += 1;
+                }
+            }
+        }
+        assert!(patched > 300, "{patched}");
+    }
+
+    #[test]
+    fn extra_rolls_are_resolved() {
+        let board = Board::from_json_str(
+            r#"{"squares": 30, "ladders": [[3, 17]], "snakes": [[25, 8]],
+                "rules": {"extra_turn": {"on": 6, "max_extra": 2}}}"#,
+        )
+        .unwrap();
+        let s = sensitivity(&board, false).unwrap();
+        assert_eq!(s.rank_one, 0);
+        assert!(s.resolved > 10);
+    }
+}

@@ -1,0 +1,130 @@
+//! # snakeladder
+//!
+//! Exact answers to every question people ask about a Snakes and Ladders
+//! (Chutes and Ladders) board: is this layout legal, how long will a game
+//! last, how often is each snake and ladder used, how unfair is the first
+//! seat.
+//!
+//! The expected length of a game, in three lines:
+//!
+//! ```
+//! use snakeladder::{Analysis, Board, Options};
+//!
+//! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/boards/althoen-1993.json");
+//! let board = Board::from_path(path)?;
+//! let analysis = Analysis::new(&board, &Options::default().exact(true))?;
+//! assert_eq!(format!("{:.4}", analysis.turns.mean), "39.2251");
+//! // The exact mean is a fraction (`BigRational`), not a rounded float.
+//! let exact = &analysis.exact.as_ref().unwrap().mean;
+//! assert!(exact.denom() > &1.into());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The pieces
+//!
+//! A [`Board`] (squares 1..=N, tokens start on 0 off the board, snakes and
+//! ladders as one kind of [`Jump`]) and its [`Rules`] are read from JSON and
+//! validated once at construction: a `Board` that exists is valid and never
+//! changes, and an invalid file is refused with every [`Problem`] named.
+//! One move function, [`Board::move_token`], is the only place the rules of
+//! movement live; [`Board::play_roll`] adds the extra-roll rule on top of it.
+//!
+//! - [`Analysis`] compiles the board into an absorbing Markov chain and
+//!   derives every figure from it exactly (module [`analysis`]).
+//! - [`simulate`] plays millions of seeded games on every core, and
+//!   [`check`] compares every exact figure with them.
+//! - [`Report`] writes the analysis as Markdown or a self-contained HTML
+//!   page; [`design`] makes seeded random layouts.
+//! - A [`Game`] plays real games: dice are injected through the [`Roller`]
+//!   trait (seeded [`FairDice`] or [`LoadedDie`], [`ScriptedDice`] for
+//!   tests), every roll yields a [`RollResult`], and a [`GameRecord`]
+//!   replays the game exactly. A [`Table`] serves one game to many threads;
+//!   a [`Registry`] keeps many tables.
+//!
+//! ```
+//! use snakeladder::{Board, Square};
+//!
+//! let board = Board::builtin_default();
+//! assert_eq!(board.last(), Square::new(100));
+//! // From the start, a roll of 1 lands on the ladder 1→38.
+//! let mv = board.move_token(Square::OFF_BOARD, 1);
+//! assert_eq!(mv.end, Square::new(38));
+//!
+//! // Invalid layouts are refused with every problem named.
+//! let err = Board::from_json_str(r#"{"squares": 10, "ladders": [[5, 3]], "snakes": [[4, 8]]}"#)
+//!     .unwrap_err();
+//! assert_eq!(err.problems().len(), 2);
+//! ```
+//!
+//! # Features
+//! - `cli` (default): the `snakeladder` command. Without it
+//!   (`default-features = false`) none of clap, clap_complete, indicatif,
+//!   rustix and signal-hook is
+//!   compiled.
+
+// The layers, lowest first: each uses only the ones above it in this list.
+pub mod design;
+mod markov;
+mod model;
+mod play;
+pub mod review;
+mod sim;
+
+pub use markov::analysis;
+pub use model::policy;
+pub use sim::{check, simulate};
+
+pub use model::board::{Board, BoardSpec};
+pub use model::dice::{Dice, DiceSpec, Outcome};
+pub use model::error::BoardError;
+pub use model::jump::{Jump, JumpKind};
+pub use model::limits::{
+    MAX_DICE, MAX_FACES, MAX_FILE_BYTES, MAX_MOVES_TO_CHECK, MAX_PLAYERS, MAX_SQUARES, MAX_TOTALS,
+};
+pub use model::movement::{Blocked, Move};
+pub use model::problem::{JumpList, JumpRef, Problem, Squares, hidden_character};
+pub use model::read::DEFAULT_BOARD_JSON;
+pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
+pub use model::seed::Seed;
+pub use model::square::Square;
+pub use model::turn::RollStep;
+
+pub use play::game::{
+    Event, Finish, Game, GameError, MAX_PLAYER_ID_CHARS, Observer, Placing, RollResult, Standing,
+    Status, check_players,
+};
+pub use play::record::{GameRecord, MAX_RECORD_BYTES, RECORD_FORMAT, ReplayError};
+pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
+pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
+
+pub use analysis::{Analysis, AnalysisError, Limits, Options};
+pub use model::numbers;
+
+/// Exact fractions, as the rational mode gives them
+/// ([`Analysis::exact`]): `num_rational::BigRational`.
+pub use num_rational::BigRational;
+
+/// The pieces the crate's own benchmarks, fuzz target and white-box tests
+/// reach into: the compiled chain, the solver, the rational mode and the
+/// tolerances. Not part of the public API and under no semver promise.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::markov::analysis::distribution::from_state_within as length_distribution;
+    pub use crate::markov::analysis::solve::{DENSE_MAX_STATES, Method, Solver};
+    pub use crate::markov::chain::{Chain, StateIndex, Target};
+    pub use crate::markov::exact;
+    pub use crate::markov::tolerance;
+    pub use crate::model::fingerprint::fingerprint;
+
+    use crate::{Analysis, AnalysisError, Board, Options};
+
+    /// [`Analysis::new`] on a chain already compiled and factored.
+    pub fn analysis_with_chain(
+        board: &Board,
+        chain: &Chain,
+        solver: &Solver,
+        options: &Options,
+    ) -> Result<Analysis, AnalysisError> {
+        Analysis::with_chain(board, chain, solver, options)
+    }
+}

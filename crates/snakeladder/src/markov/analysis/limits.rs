@@ -1,0 +1,425 @@
+//! Limits of memory and work for large boards, and the figures skipped
+//! when they would pass them.
+//!
+//! Before each large allocation the analysis estimates it: compiling the
+//! chain, factoring `I − Q`, the diagonal of N, the per-jump solves, the
+//! length distribution. The chain and the factorisation are essential: past
+//! [`Limits::max_memory`] the analysis refuses ([`AnalysisError::Memory`],
+//! exit 3 in the CLI) with the estimate in the message. The other figures
+//! are optional: past either limit each is skipped and listed in
+//! [`Analysis::skipped`](super::Analysis::skipped), never silently dropped.
+//!
+//! [`AnalysisError::Memory`]: super::AnalysisError::Memory
+
+use super::distribution::Distribution;
+use crate::Board;
+use crate::markov::chain::{Chain, StateIndex};
+use crate::markov::sparse::memory::Bytes;
+use crate::model::error::grouped;
+use serde::Serialize;
+use std::fmt;
+
+/// The default [`Limits::max_memory`]: 4 GiB. The library does not probe
+/// the machine; the command line passes half the machine's memory instead.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+/// The default [`Limits::max_work`]: 2·10¹⁰ multiply-adds, about half a
+/// minute of one core. It is a budget for optional figures, so that a board
+/// of a million squares gives its mean and variance in seconds instead of
+/// running for hours on a length distribution nobody can read.
+pub const DEFAULT_MAX_WORK: f64 = 2e10;
+
+/// How far past the mean, in standard deviations, the length distribution
+/// is expected to run before its tail falls below [`tolerance::TAIL`](crate::markov::tolerance::TAIL). The
+/// tail of T decays geometrically at a rate set by the slowest mode of `Q`,
+/// whose time scale is at most about the standard deviation, and
+/// `e^{−30} ≈ 1e-13 < 1e-12`; the estimate only decides whether to try.
+pub const TAIL_STD_DEVS: f64 = 30.0;
+
+/// How many times `mean + standard deviation` turns the length distribution
+/// is expected to be stepped before its tail is provably geometric and the
+/// rest follows in closed form (docs/figures.md §4a): the stepping has to
+/// outlast the slower modes of Q, whose time scale is the time to cross the
+/// board, at most about the mean. Like [`TAIL_STD_DEVS`] it only decides
+/// whether to try: the stepping itself stops at [`Limits::max_work`], and a
+/// distribution cut off there is reported as truncated.
+pub const GEOMETRIC_AFTER: f64 = 4.0;
+
+/// The share of [`Limits::max_work`] a length distribution refused by its
+/// estimate still gets: if it reaches its 1e-12 tail within that (its decay
+/// turned geometric early), it is kept; otherwise it is skipped with the
+/// estimate as before, having cost at most this share of the budget.
+pub const PROBE_SHARE: f64 = 0.1;
+
+/// Memory and work allowed to one analysis.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// Bytes the analysis may allocate (estimated before allocating).
+    pub max_memory: u64,
+    /// Multiply-adds any one optional figure may take.
+    pub max_work: f64,
+}
+
+impl Default for Limits {
+    /// [`DEFAULT_MAX_MEMORY`] and
+    /// [`DEFAULT_MAX_WORK`].
+    fn default() -> Limits {
+        Limits {
+            max_memory: DEFAULT_MAX_MEMORY,
+            max_work: DEFAULT_MAX_WORK,
+        }
+    }
+}
+
+/// A figure that can be skipped on a large board.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Figure {
+    /// The length distribution: pmf, cdf, min, mode, median, quantiles.
+    Distribution,
+    /// Seat odds, which need the distribution.
+    Players,
+    /// The probability of ever resting on each square (the diagonal of N).
+    RestProbabilities,
+    /// Per-jump figures: use probability and mean without each jump.
+    Jumps,
+    /// The list of per-square figures, left out of a JSON output of a
+    /// board with more squares than [`MAX_JSON_ENTRIES`](super::MAX_JSON_ENTRIES).
+    Squares,
+    /// Deciding near-ties of the mode and quantiles in exact arithmetic;
+    /// when skipped, the `f64` decision stands.
+    ExactTies,
+}
+
+impl fmt::Display for Figure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Figure::Distribution => "the length distribution (pmf, cdf, min, mode, quantiles)",
+            Figure::Players => "seat odds for several players",
+            Figure::RestProbabilities => "the probability of ever resting on each square",
+            Figure::Jumps => "per-jump figures (uses, use probability, mean without it)",
+            Figure::Squares => "the per-square figures",
+            Figure::ExactTies => {
+                "deciding near-ties of the mode and quantiles exactly (the floating-point choice stands)"
+            }
+        })
+    }
+}
+
+/// What a skipped figure would have cost.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Cost {
+    /// More memory than [`Limits::max_memory`] allows.
+    Memory {
+        /// Estimated bytes.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// More work than [`Limits::max_work`] allows.
+    Work {
+        /// Estimated multiply-adds.
+        needed: f64,
+        /// The limit.
+        limit: f64,
+    },
+    /// It needs a figure that was skipped.
+    Needs {
+        /// That figure.
+        figure: Figure,
+    },
+    /// The distribution it needs was cut off with this much probability
+    /// left out.
+    Truncated {
+        /// `P(T > turns followed)`.
+        tail: f64,
+    },
+    /// Exact arithmetic cannot handle the board (more states than
+    /// [`crate::markov::exact::MAX_EXACT_STATES`], or a turn too long to sum).
+    NoExact,
+    /// A list longer than a JSON output holds
+    /// ([`MAX_JSON_ENTRIES`](super::MAX_JSON_ENTRIES)).
+    Output {
+        /// Its entries.
+        entries: u64,
+        /// The most a list may have.
+        limit: u64,
+    },
+}
+
+/// A figure left out of an analysis, and why.
+///
+/// In JSON: `{"figure": "jumps", "reason": "work", "estimate": 3.4e4,
+/// "limit": 10.0, "flag": "--max-work", "needs": null}`; `reason` is
+/// `memory` (estimate and limit in bytes), `work` (in multiply-adds),
+/// `needs` (another skipped figure, named in `needs`; no estimate),
+/// `truncated` (the distribution was cut off; the estimate is the
+/// probability left out), `no_exact` (beyond exact arithmetic) or `output`
+/// (a list with more entries, the estimate, than a JSON output holds, the
+/// limit).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[serde(into = "SkippedJson")]
+pub struct Skipped {
+    /// The figure.
+    pub figure: Figure,
+    /// Why.
+    pub cost: Cost,
+}
+
+/// The JSON shape of [`Skipped`]: every key always present.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Serialize)]
+struct SkippedJson {
+    figure: Figure,
+    reason: &'static str,
+    estimate: Option<f64>,
+    limit: Option<f64>,
+    flag: Option<&'static str>,
+    needs: Option<Figure>,
+}
+
+impl From<Skipped> for SkippedJson {
+    fn from(s: Skipped) -> SkippedJson {
+        let (reason, estimate, limit, flag, needs) = match s.cost {
+            Cost::Memory { needed, limit } => (
+                "memory",
+                Some(needed as f64),
+                Some(limit as f64),
+                Some("--max-memory"),
+                None,
+            ),
+            Cost::Work { needed, limit } => {
+                ("work", Some(needed), Some(limit), Some("--max-work"), None)
+            }
+            Cost::Needs { figure } => ("needs", None, None, None, Some(figure)),
+            Cost::Truncated { tail } => ("truncated", Some(tail), None, None, None),
+            Cost::NoExact => ("no_exact", None, None, None, None),
+            Cost::Output { entries, limit } => (
+                "output",
+                Some(entries as f64),
+                Some(limit as f64),
+                None,
+                None,
+            ),
+        };
+        SkippedJson {
+            figure: s.figure,
+            reason,
+            estimate,
+            limit,
+            flag,
+            needs,
+        }
+    }
+}
+
+impl fmt::Display for Skipped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "skipped {}: ", self.figure)?;
+        match self.cost {
+            Cost::Memory { needed, limit } => write!(
+                f,
+                "it needs about {} of memory, over the limit of {} (--max-memory)",
+                Bytes(needed),
+                Bytes(limit)
+            ),
+            Cost::Work { needed, limit } => write!(
+                f,
+                "it needs about {} multiply-adds, over the limit of {} (--max-work)",
+                multiply_adds(needed),
+                multiply_adds(limit)
+            ),
+            Cost::Needs { figure } => write!(f, "it needs {figure}, which was skipped"),
+            Cost::Truncated { tail } => write!(
+                f,
+                "the length distribution was cut off with {tail:.2e} of the probability left out"
+            ),
+            Cost::NoExact => write!(f, "the board is beyond exact arithmetic"),
+            Cost::Output { entries, limit } => write!(
+                f,
+                "its {} entries are more than the {} a JSON output lists",
+                grouped(entries),
+                grouped(limit)
+            ),
+        }
+    }
+}
+
+/// A count of multiply-adds for people: whole below 10,000 (`0`, `10`),
+/// else two significant digits in scientific notation (`3.8e5`).
+fn multiply_adds(x: f64) -> String {
+    if x < 1e4 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1e}")
+    }
+}
+
+impl Limits {
+    /// `None` when `bytes` and `work` are within the limits, else the reason
+    /// to skip `figure`.
+    pub fn check(&self, figure: Figure, bytes: u64, work: f64) -> Option<Skipped> {
+        let cost = if bytes > self.max_memory {
+            Cost::Memory {
+                needed: bytes,
+                limit: self.max_memory,
+            }
+        } else if work > self.max_work {
+            Cost::Work {
+                needed: work,
+                limit: self.max_work,
+            }
+        } else {
+            return None;
+        };
+        Some(Skipped { figure, cost })
+    }
+}
+
+/// An upper estimate of the bytes compiling `board` takes at its peak: the
+/// chain it becomes (the compiler builds each row twice, one at a time,
+/// rather than holding every row beside the chain).
+///
+/// # Formula
+/// A turn makes at most `L` rolls (1 without extra rolls, `max_extra + 1`
+/// or `forfeit_after` with a cap, and without one at most the squares, as
+/// a path of bonus rolls that comes back to a square is summed in closed
+/// form; always at most the `L` at which `p(on)^L` leaves the normal range
+/// of `f64`, where the compiler stops following it); each roll of each
+/// total gives at most one kernel entry (16 bytes: its target and
+/// probability) and, with extra rolls, the entry's rolls (8), one rest (16)
+/// and a jump use (16): 56 bytes per entry. With one roll a turn the chain
+/// reads rests from its rows and holds no rolls, and jump uses (16 bytes)
+/// come only from the rolls that land on a jump's start: 16 bytes per
+/// entry plus those;
+/// and 64 per square (44 of the chain's per-state arrays, 4 for the
+/// square's state number while compiling, and the discovery's flags and
+/// order). Measured on a board of ten million squares and 20,000 jumps:
+/// 2.9 GB at the peak when rests and rolls were held for every entry
+/// (estimated at 3.7 GiB then). Boards below `KEEP_ROWS_BELOW` squares keep
+/// the search's rows too: twice that.
+pub fn chain_bytes(board: &Board) -> u64 {
+    let rules = board.rules();
+    let totals = rules.dice().outcomes().len() as u64;
+    let layers = match rules.extra_turn() {
+        None => 1,
+        Some(x) => {
+            let ln_p = crate::markov::chain::Bonus::of(board).ln_p();
+            let normal = ((f64::MIN_POSITIVE.ln() / ln_p).ceil().max(1.0) as u64).saturating_add(1);
+            let rule = match (x.max_extra(), x.forfeit_after()) {
+                (Some(m), Some(k)) => u64::from(m + 1).min(u64::from(k)),
+                (Some(m), None) => u64::from(m) + 1,
+                (None, Some(k)) => u64::from(k),
+                (None, None) => u64::from(board.last().get()) + 1,
+            };
+            rule.min(normal)
+        }
+    };
+    let squares = u64::from(board.last().get()) + 1;
+    let entries = squares.saturating_mul(totals * layers);
+    let entry_bytes = if rules.extra_turn().is_none() {
+        // One roll a turn: a jump is taken by rolls landing on its start,
+        // from at most `totals` squares before it or bouncing back from
+        // beyond; with chains followed, each takes at most every jump.
+        let jumps = board.jumps().len() as u64;
+        let chained = match rules.chains() {
+            crate::Chains::Forbid => 1,
+            crate::Chains::Follow => jumps,
+        };
+        let uses = (2 * totals)
+            .saturating_mul(jumps)
+            .saturating_mul(chained)
+            .min(entries);
+        entries
+            .saturating_mul(16)
+            .saturating_add(uses.saturating_mul(16))
+    } else {
+        entries.saturating_mul(56)
+    };
+    let rows = squares.saturating_mul(64).saturating_add(entry_bytes);
+    // A small board's search keeps its rows beside the chain
+    // (`KEEP_ROWS_BELOW`): the same again.
+    if board.last().index() < crate::markov::chain::KEEP_ROWS_BELOW {
+        rows.saturating_mul(2)
+    } else {
+        rows
+    }
+}
+
+/// The bytes a compiled chain holds ([`Chain::held_bytes`]).
+pub fn held_bytes(chain: &Chain) -> u64 {
+    chain.held_bytes()
+}
+
+/// The bytes the length distribution holds beside the chain and the
+/// factors ([`held_bytes`] and [`Solver::estimate`](super::solve::Solver::estimate)):
+/// the probabilities of this turn and the next, and each state's chance of
+/// finishing (24 bytes a state); on the sparse path also the banded copy
+/// of `Q` it steps with ([`distribution`]; at most 32 bytes an entry, as a
+/// diagonal is stored densely only when a quarter of the states have an
+/// entry on it, and any other entry takes 16, with at most 16 more for
+/// its column's place in the list of columns; it is built from the chain
+/// without a copy of `Q` in compressed rows). The 10,000,000-square board
+/// with 20,000 jumps peaked while its distribution was probed (built then
+/// by way of that copy), 1.8 GB above what it held while factoring: the
+/// probe had been counted as 16 bytes a state (160 MB).
+pub fn distribution_bytes(chain: &Chain, method: super::Method) -> u64 {
+    let (n, entries) = (chain.len() as u64, chain.entries() as u64);
+    let stepping = 24 * n;
+    match method {
+        super::Method::Dense => stepping,
+        super::Method::Sparse => stepping + 32 * entries,
+    }
+}
+
+/// The length distribution from the start by sparse vector–matrix products
+/// over a [`Banded`](crate::markov::sparse::Banded) copy of `Q` (the same recursion as
+/// [`distribution::from_state`](super::distribution::from_state), faster
+/// on large chains), stopped when the tail is below [`tolerance::TAIL`](crate::markov::tolerance::TAIL) or
+/// after `max_turns` turns (the tail then reports what is left).
+pub fn distribution(chain: &Chain, max_turns: usize) -> Distribution {
+    let n = chain.len();
+    // `Q` row by row from the chain, without a copy in compressed rows.
+    let q = crate::markov::sparse::Banded::from_rows(n, |s| chain.q_row(StateIndex::new(s)));
+    let finish: Vec<f64> = chain
+        .states()
+        .map(|s| chain.finish_probability(s))
+        .collect();
+    super::distribution::forward(n, chain.start().get(), max_turns, true, |pi, next| {
+        q.vec_mul_into(pi, next);
+        crate::markov::sparse::dot(pi, &finish)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::{Layout, generate};
+
+    /// The compile estimate is checked against the limit before anything is
+    /// built, so it must bound what the chain then holds: on every board of
+    /// `boards/` (one roll, extra turns, three-sixes forfeits, follow
+    /// chains, two dice), and on generated boards large enough to build
+    /// their rows twice (past `KEEP_ROWS_BELOW`) rather than keep them.
+    #[test]
+    fn the_compile_estimate_bounds_the_chain() {
+        let mut boards = Board::shipped();
+        for (squares, seed) in [(1_000, 1), (100_000, 2)] {
+            boards.push(generate(&Layout::new(squares, 20, 20, crate::Seed::new(seed))).unwrap());
+        }
+        assert!(boards.len() > 10);
+        for board in &boards {
+            let chain = Chain::compile(board).unwrap();
+            let (estimate, held) = (chain_bytes(board), chain.held_bytes());
+            assert!(
+                estimate >= held,
+                "{} squares: estimate {estimate} < held {held}",
+                board.last().get()
+            );
+        }
+    }
+}

@@ -1,0 +1,914 @@
+//! The exact analysis of a board: every figure of `snakeladder analyze`,
+//! computed from the compiled [`Chain`].
+//!
+//! [`Analysis::new`] compiles the board, factors `I − Q` once
+//! ([`solve::Solver`]) and derives every figure from it; the modules hold
+//! one family of figures each. Figures are exact up to `f64` rounding (and
+//! the length distribution up to its reported tail); [`Analysis::exact`]
+//! adds the mean as a fraction on request.
+
+pub(crate) mod accuracy;
+pub(crate) mod distribution;
+pub(crate) mod jumps;
+pub(crate) mod limits;
+pub(crate) mod moments;
+pub(crate) mod odds;
+pub(crate) mod players;
+pub(crate) mod shortest;
+pub mod solve;
+pub(crate) mod squares;
+pub(crate) mod ties;
+
+use crate::markov::chain::Chain;
+use crate::model::numbers::{quantity, tiny};
+use crate::model::rules::RulesSpec;
+use crate::{Board, model::fingerprint};
+use distribution::Distribution;
+use num_rational::BigRational;
+use serde::Serialize;
+use solve::{Estimate, Solver};
+
+pub use crate::markov::chain::ChainError;
+pub use crate::markov::exact::ExactError;
+pub use crate::markov::sparse::memory::Bytes;
+pub use distribution::Decay;
+pub use jumps::JumpFigures;
+pub use limits::{Cost, DEFAULT_MAX_MEMORY, DEFAULT_MAX_WORK, Figure, Limits, Skipped};
+pub use moments::Summary;
+pub use odds::{BoundedOdds, LiveOdds, OddsError};
+pub use players::PlayersFigures;
+pub use shortest::{Shortest, probability_text};
+pub use solve::{Method, SolveError};
+pub use squares::SquareFigures;
+
+/// Why a board could not be analysed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnalysisError {
+    /// The board could not be compiled.
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    /// `I − Q` could not be solved (a game that may never end).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// Exact mode failed.
+    #[error(transparent)]
+    Exact(#[from] ExactError),
+    /// A player count below 1 or above [`crate::MAX_PLAYERS`].
+    #[error(
+        "players must be a whole number from 1 to {}, not {count}",
+        crate::MAX_PLAYERS
+    )]
+    Players {
+        /// The count asked for.
+        count: u32,
+    },
+    /// The `f64` solve failed on a board whose every square can finish: the
+    /// chain is too ill-conditioned for floating point (a chance of
+    /// finishing per turn near or below what `f64` resolves). The exact
+    /// mean is given when exact arithmetic could compute it.
+    #[error("{source}: the chain is too ill-conditioned for floating point; {}", exact_text(.exact))]
+    Numerical {
+        /// The solver's failure.
+        source: SolveError,
+        /// The exact mean as `(fraction, value)`, or why it is missing.
+        exact: Result<(String, f64), String>,
+    },
+    /// An essential step would need more memory than [`Limits::max_memory`].
+    #[error(
+        "{stage} would need about {} of memory, over the limit of {} (see --max-memory)",
+        crate::markov::sparse::memory::Bytes(*needed),
+        crate::markov::sparse::memory::Bytes(*limit)
+    )]
+    Memory {
+        /// The step.
+        stage: Stage,
+        /// Estimated bytes.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+fn exact_text(exact: &Result<(String, f64), String>) -> String {
+    match exact {
+        Ok((fraction, value)) => {
+            format!(
+                "the exact mean is {fraction} (≈ {}) turns",
+                quantity(*value, 4)
+            )
+        }
+        Err(reason) => format!("the exact mean could not be computed either: {reason}"),
+    }
+}
+
+/// Multiply-adds of the length distribution from which [`Analysis::new`]
+/// computes it on one core while the per-square and per-jump figures are
+/// computed on another: about 10 ms of stepping, where waking a second
+/// thread costs microseconds.
+const PARALLEL_WORK: f64 = 1e7;
+
+/// An essential step of an analysis, as named in [`AnalysisError::Memory`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Compiling the board to a chain.
+    Compile,
+    /// Factoring `I − Q`.
+    Factor,
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stage::Compile => "compiling the board to a Markov chain",
+            Stage::Factor => "factoring the chain's linear system",
+        })
+    }
+}
+
+/// What to compute beyond the figures every analysis has, and the memory
+/// and work it may take: the one way to configure an [`Analysis`].
+///
+/// # Example
+/// ```
+/// use snakeladder::{Analysis, Board, Options};
+///
+/// let options = Options::default()
+///     .players([2, 4])
+///     .exact(true)
+///     .max_memory(1 << 30)
+///     .max_work(1e9);
+/// let a = Analysis::new(&Board::builtin_default(), &options)?;
+/// assert_eq!(a.players.len(), 2);
+/// assert!(a.exact.is_some());
+/// # Ok::<(), snakeladder::AnalysisError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Player counts for seat win probabilities (default 2..=6).
+    pub(crate) players: Vec<u32>,
+    /// Whether to compute the mean as an exact fraction.
+    pub(crate) exact: bool,
+    /// Memory and work allowed.
+    pub(crate) limits: Limits,
+}
+
+impl Default for Options {
+    /// Seat odds for 2 to 6 players, no exact fraction, and the default
+    /// [`Limits`].
+    fn default() -> Options {
+        Options {
+            players: (2..=6).collect(),
+            exact: false,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl Options {
+    /// The player counts to give seat odds for (none for an empty list).
+    pub fn players(mut self, counts: impl IntoIterator<Item = u32>) -> Options {
+        self.players = counts.into_iter().collect();
+        self
+    }
+
+    /// Whether to compute the mean as an exact fraction as well
+    /// ([`Analysis::exact`]).
+    pub fn exact(mut self, exact: bool) -> Options {
+        self.exact = exact;
+        self
+    }
+
+    /// Bytes the analysis may allocate (estimated before allocating):
+    /// compiling or factoring past it is refused with
+    /// [`AnalysisError::Memory`], optional figures past it are skipped.
+    pub fn max_memory(mut self, bytes: u64) -> Options {
+        self.limits.max_memory = bytes;
+        self
+    }
+
+    /// Multiply-adds any one optional figure may take; past it the figure
+    /// is skipped and listed in [`Analysis::skipped`].
+    pub fn max_work(mut self, multiply_adds: f64) -> Options {
+        self.limits.max_work = multiply_adds;
+        self
+    }
+
+    /// Both limits at once.
+    pub fn limits(mut self, limits: Limits) -> Options {
+        self.limits = limits;
+        self
+    }
+}
+
+/// The board as the analysis names it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoardSummary {
+    /// The board's name, if its file gave one.
+    pub name: Option<String>,
+    /// The last square.
+    pub squares: u32,
+    /// Number of snakes.
+    pub snakes: usize,
+    /// Number of ladders.
+    pub ladders: usize,
+    /// Transient states of the chain (squares a turn can end on).
+    pub states: usize,
+}
+
+/// The number of turns of one player: moments and distribution.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Turns {
+    /// Expected turns.
+    pub mean: f64,
+    /// An upper bound on the relative error of `mean` (from its residual; the
+    /// rounding of the exact fraction when it was recomputed exactly).
+    /// (JSON: `null` for infinity: the solve gives no bound.)
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+    pub mean_error_bound: f64,
+    /// Variance of the turns.
+    /// (JSON: `null` for infinity: a variance past the range of `f64`.)
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+    pub variance: f64,
+    /// An upper bound on the relative error of `variance` (from the
+    /// residuals of its solves and the mean's bound; the rounding of the
+    /// exact fraction when it was recomputed exactly).
+    /// (JSON: `null` for infinity: the solve gives no bound.)
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+    pub variance_error_bound: f64,
+    /// Standard deviation.
+    /// (JSON: `null` for infinity: a variance past the range of `f64`.)
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+    pub std_dev: f64,
+    /// The fewest turns with positive probability, found from the moves
+    /// (a search over turns), so a game whose probability is below the kernel's
+    /// cutoff or the range of `f64` still counts.
+    pub min: Option<usize>,
+    /// The smallest most likely number of turns (near-ties decided
+    /// exactly).
+    pub mode: Option<usize>,
+    /// The smallest t with `P(T ≤ t) ≥ 1/2`.
+    pub median: Option<usize>,
+    /// The smallest t with `P(T ≤ t) ≥ 0.9`.
+    pub p90: Option<usize>,
+    /// The smallest t with `P(T ≤ t) ≥ 0.99`.
+    pub p99: Option<usize>,
+    /// `pmf[t − 1] = P(T = t)`.
+    pub pmf: Vec<f64>,
+    /// `cdf[t − 1] = P(T ≤ t)`.
+    pub cdf: Vec<f64>,
+    /// `P(T > pmf.len())`: the probability the distribution leaves out
+    /// (below 1e-12 unless a game is extremely long).
+    pub tail: f64,
+    /// How the tail decays: ρ, the probability that a long game survives one
+    /// more turn, with its bracket, and the turn after which the
+    /// distribution was computed in closed form rather than stepped
+    /// (docs/figures.md §4a). `None` when the distribution was stepped to
+    /// its end and its decay could not be bracketed to within
+    /// [`DECAY_PRINTED`]; given whenever the tail was computed from it.
+    pub decay: Option<Decay>,
+}
+
+/// Most turns of the length distribution a JSON output lists
+/// ([`Turns::cap_terms`]): 100,000 terms of `pmf` and `cdf` are about 4 MB,
+/// while a board of long games (52 squares and 39 snakes, a mean of 588,000
+/// turns) follows its distribution for 10 million turns, 548 MB of JSON.
+pub const MAX_JSON_TERMS: usize = 100_000;
+
+impl Turns {
+    /// Keeps the first `terms` turns of `pmf` and `cdf` and adds what is
+    /// cut off to `tail`, which stays `P(T > pmf.len())`: the rule of the
+    /// JSON outputs, with `terms` = [`MAX_JSON_TERMS`]. Every other figure
+    /// (mean, quantiles, mode) was computed from the whole distribution and
+    /// is unchanged.
+    pub fn cap_terms(&mut self, terms: usize) {
+        if self.pmf.len() <= terms {
+            return;
+        }
+        let cut: f64 = self.pmf[terms..].iter().sum();
+        self.tail += cut;
+        self.pmf.truncate(terms);
+        self.cdf.truncate(terms);
+    }
+}
+
+/// Most entries a per-square or per-jump list of a JSON output has
+/// ([`Analysis::cap_lists`]): 100,000 squares are about 14 MB of JSON, and
+/// with the distribution's [`MAX_JSON_TERMS`] every JSON output of a board
+/// within the limits stays under 50 MB, where the 998,000 squares of a
+/// million-square board made 140 MB.
+pub const MAX_JSON_ENTRIES: usize = 100_000;
+
+/// Leaves out a list longer than `limit` entries, clearing it and naming
+/// it in `skipped` with its length: the rule of the JSON outputs for the
+/// per-square and per-jump lists ([`MAX_JSON_ENTRIES`]). A list is given
+/// whole or not at all, so that no one reads a prefix as the board.
+pub fn cap_list<T>(list: &mut Vec<T>, figure: Figure, limit: usize, skipped: &mut Vec<Skipped>) {
+    if list.len() > limit {
+        skipped.push(Skipped {
+            figure,
+            cost: limits::Cost::Output {
+                entries: list.len() as u64,
+                limit: limit as u64,
+            },
+        });
+        *list = Vec::new();
+    }
+}
+
+/// Widest bracket `high − low` of ρ for which [`Turns::decay`] is given:
+/// ρ is printed to ten decimals, and a bracket this narrow settles them up
+/// to the rounding of the last one.
+pub const DECAY_PRINTED: f64 = 1e-11;
+
+/// Something a reader of the figures must know: they are less exact than
+/// the rest of the analysis promises.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Warning {
+    /// The `f64` mean's relative error bound (from its residual) passed
+    /// [`tolerance::MEAN_TRUST`](crate::markov::tolerance::MEAN_TRUST), and the
+    /// mean was recomputed exactly.
+    MeanRecomputed {
+        /// The `f64` mean.
+        float: f64,
+        /// Its error bound, relative.
+        /// (JSON: `null` for infinity.)
+        #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+        bound: f64,
+        /// Its measured error against the exact mean, relative.
+        error: f64,
+    },
+    /// The length distribution was cut off before its tail fell below
+    /// [`tolerance::TAIL`](crate::markov::tolerance::TAIL) (a game that lasts past
+    /// the turn cap or the work limit): seat odds are skipped, the mode is
+    /// given only when no later term can pass it, and quantiles only when
+    /// the computed terms reach them.
+    Truncated {
+        /// Turns followed.
+        turns: usize,
+        /// The probability left out, `P(T > turns)`.
+        tail: f64,
+    },
+    /// The `f64` mean's error bound passed the trust level and exact
+    /// arithmetic was not affordable: the mean is printed with its bound.
+    MeanUncertain {
+        /// The bound, relative (infinite: the solve failed outright).
+        /// (JSON: `null` for infinity.)
+        #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+        bound: f64,
+        /// Why the exact mean was not computed.
+        reason: String,
+    },
+    /// The `f64` variance's relative error bound passed
+    /// [`tolerance::MEAN_TRUST`](crate::markov::tolerance::MEAN_TRUST) (a
+    /// nearly certain game, whose variance is a small difference of large
+    /// terms, or an ill-conditioned chain), and it was recomputed exactly.
+    VarianceRecomputed {
+        /// The `f64` variance (JSON: `null` for infinity).
+        #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+        float: f64,
+        /// Its error bound, relative.
+        /// (JSON: `null` for infinity.)
+        #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+        bound: f64,
+    },
+    /// The `f64` variance's error bound passed the trust level and exact
+    /// arithmetic was not affordable: the variance is printed with its
+    /// bound.
+    VarianceUncertain {
+        /// The bound, relative (infinite: no positive variance to bound).
+        /// (JSON: `null` for infinity.)
+        #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
+        bound: f64,
+        /// Why the exact variance was not computed.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Warning::MeanRecomputed {
+                float,
+                bound,
+                error,
+            } => write!(
+                f,
+                "the floating-point mean {} could be off by {} relative (an ill-conditioned chain) \
+                 and was off by {}; the mean shown is the exact one. The variance, distribution \
+                 and odds come from the same floating-point solve and may be off by as much",
+                quantity(*float, 4),
+                bound_text(*bound),
+                tiny(*error)
+            ),
+            Warning::Truncated { turns, tail } => write!(
+                f,
+                "the length distribution was followed for {turns} turns and leaves out {tail:.2e} \
+                 of the probability: seat odds are skipped, and the mode and quantiles are given \
+                 only where the computed terms settle them"
+            ),
+            Warning::MeanUncertain { bound, reason } => write!(
+                f,
+                "the floating-point mean could be off by {} relative (an ill-conditioned chain), \
+                 and the exact mean was not computed: {reason}",
+                bound_text(*bound)
+            ),
+            Warning::VarianceRecomputed { float, bound } => write!(
+                f,
+                "the floating-point variance {} could be off by {} relative; the variance \
+                 and standard deviation shown are the exact ones",
+                quantity(*float, 4),
+                bound_text(*bound)
+            ),
+            Warning::VarianceUncertain { bound, reason } => write!(
+                f,
+                "the floating-point variance could be off by {} relative, and the exact variance \
+                 was not computed: {reason}",
+                bound_text(*bound)
+            ),
+        }
+    }
+}
+
+/// A relative error bound as text: infinite means the solve is no answer.
+fn bound_text(bound: f64) -> String {
+    if bound.is_finite() {
+        tiny(bound)
+    } else {
+        "any amount".to_string()
+    }
+}
+
+/// The exact figures of exact mode.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Exact {
+    /// The mean turns as a reduced fraction.
+    #[serde(skip)]
+    pub mean: BigRational,
+    /// The same fraction written `numerator/denominator`.
+    pub mean_turns: String,
+    /// Relative difference of the `f64` solve's mean from it.
+    pub relative_difference: f64,
+}
+
+impl Exact {
+    /// Whether the `f64` solve's mean agrees with the exact one to the
+    /// trust level of every printed mean (1e-9 relative).
+    pub fn agrees(&self) -> bool {
+        self.relative_difference <= crate::markov::tolerance::MEAN_TRUST
+    }
+}
+
+/// Every figure of one board. Serialises as `analyze --format json`.
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::analysis::{Analysis, Options};
+///
+/// let a = Analysis::new(&Board::builtin_default(), &Options::default())?;
+/// assert!((a.turns.mean - 39.5984).abs() < 1e-4);
+/// assert_eq!(a.turns.median, Some(33));
+/// assert_eq!(a.turns.mode, Some(22));
+/// let two = &a.players[0];
+/// assert!((two.win_probability[0] - 0.507803).abs() < 1e-6);
+/// # Ok::<(), snakeladder::analysis::AnalysisError>(())
+/// ```
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    /// The board.
+    pub board: BoardSummary,
+    /// The fingerprint of the layout and effective rules
+    /// ([`Board::fingerprint`](crate::Board::fingerprint)).
+    pub fingerprint: String,
+    /// The effective rules, every default filled in.
+    pub rules: RulesSpec,
+    /// Turns of one player.
+    pub turns: Turns,
+    /// Rolls of one player (equal to turns without extra rolls).
+    pub rolls: Summary,
+    /// Every square a token can rest on.
+    pub squares: Vec<SquareFigures>,
+    /// Every jump, sorted by start square.
+    pub jumps: Vec<JumpFigures>,
+    /// The shortest game.
+    pub shortest: Option<Shortest>,
+    /// Seat odds for each player count asked for.
+    pub players: Vec<PlayersFigures>,
+    /// The exact mean, in exact mode.
+    pub exact: Option<Exact>,
+    /// How `I − Q` was solved: `dense` or `sparse` (large chains).
+    pub solver: Method,
+    /// Figures left out because they would pass a limit (large boards),
+    /// each with its estimated cost; empty when everything was computed.
+    pub skipped: Vec<Skipped>,
+    /// What makes some figures less exact than promised; empty normally.
+    pub warnings: Vec<Warning>,
+}
+
+impl Analysis {
+    /// Makes the analysis fit a JSON output: at most `terms` turns of the
+    /// distribution ([`Turns::cap_terms`]), and the per-square and per-jump
+    /// lists whole when they have at most `entries` entries, else left out
+    /// and named in [`Analysis::skipped`] ([`cap_list`]). Every other
+    /// figure is unchanged.
+    pub fn cap_lists(&mut self, terms: usize, entries: usize) {
+        self.turns.cap_terms(terms);
+        cap_list(
+            &mut self.squares,
+            Figure::Squares,
+            entries,
+            &mut self.skipped,
+        );
+        cap_list(&mut self.jumps, Figure::Jumps, entries, &mut self.skipped);
+    }
+
+    /// Analyses a board: every figure, within the memory and work limits of
+    /// `options`. Essential steps past the memory limit are refused;
+    /// optional figures past either limit are skipped and listed in
+    /// [`Analysis::skipped`].
+    ///
+    /// # Errors
+    /// [`AnalysisError`] when the game may never end (the trapped squares are
+    /// named), a player count is 0, exact mode fails, or compiling or
+    /// factoring would pass the memory limit ([`AnalysisError::Memory`]).
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::{Analysis, AnalysisError, Options, Seed};
+    /// use snakeladder::design::{Layout, generate};
+    ///
+    /// let board = generate(&Layout::new(5_000, 100, 100, Seed::new(1))).unwrap();
+    /// let refused = Analysis::new(&board, &Options::default().max_memory(1 << 20));
+    /// assert!(matches!(refused, Err(AnalysisError::Memory { .. })));
+    /// ```
+    pub fn new(board: &Board, options: &Options) -> Result<Analysis, AnalysisError> {
+        let limits = &options.limits;
+        if let Some(&count) = options
+            .players
+            .iter()
+            .find(|&&c| c == 0 || c as usize > crate::MAX_PLAYERS)
+        {
+            return Err(AnalysisError::Players { count });
+        }
+        let needed = limits::chain_bytes(board);
+        if needed > limits.max_memory {
+            return Err(AnalysisError::Memory {
+                stage: Stage::Compile,
+                needed,
+                limit: limits.max_memory,
+            });
+        }
+        let chain = Chain::compile(board)?;
+        let estimate = Solver::estimate(&chain);
+        let needed = limits::held_bytes(&chain) + estimate.bytes;
+        if needed > limits.max_memory {
+            return Err(AnalysisError::Memory {
+                stage: Stage::Factor,
+                needed,
+                limit: limits.max_memory,
+            });
+        }
+        // Validation found a way to the finish from every square; a trap in
+        // the f64 chain is then a way whose chance fell below f64.
+        let solved = match Solver::new(&chain) {
+            Err(SolveError::Trapped { trapped }) if chain.cut_paths() => {
+                Err(SolveError::BelowFloat { squares: trapped })
+            }
+            other => other,
+        };
+        let solver = match solved {
+            Ok(solver) => solver,
+            Err(
+                source @ (SolveError::IllConditioned { .. }
+                | SolveError::SparseIllConditioned { .. }
+                | SolveError::BelowFloat { .. }),
+            ) => {
+                let exact = crate::markov::exact::mean_turns_within(board, &chain, limits.max_work)
+                    .map(|f| {
+                        let value = num_traits::ToPrimitive::to_f64(&f).unwrap_or(f64::NAN);
+                        (format!("{}/{}", f.numer(), f.denom()), value)
+                    })
+                    .map_err(|e| e.to_string());
+                return Err(AnalysisError::Numerical { source, exact });
+            }
+            Err(e) => return Err(e.into()),
+        };
+        Self::with_estimate(board, &chain, &solver, options, estimate)
+    }
+
+    /// Analyses a board already compiled and factored, within the limits of
+    /// `options`.
+    ///
+    /// # Errors
+    /// As [`Analysis::new`].
+    pub(crate) fn with_chain(
+        board: &Board,
+        chain: &Chain,
+        solver: &Solver,
+        options: &Options,
+    ) -> Result<Analysis, AnalysisError> {
+        Self::with_estimate(board, chain, solver, options, Solver::estimate(chain))
+    }
+
+    /// [`Analysis::with_chain`] given the solver's [`Solver::estimate`] for
+    /// the chain (a pass over it, made once).
+    fn with_estimate(
+        board: &Board,
+        chain: &Chain,
+        solver: &Solver,
+        options: &Options,
+        estimate: Estimate,
+    ) -> Result<Analysis, AnalysisError> {
+        let limits = &options.limits;
+        let start = chain.start().get();
+        let (turns, turns_left) = moments::turns_and_visits(solver);
+        let rolls = moments::rolls(chain, solver);
+        let n = chain.len() as u64;
+        let entries = chain.entries().max(1) as f64;
+        let (mean, sd) = (turns.mean[start], turns.variance[start].sqrt());
+        let spread = (mean + limits::TAIL_STD_DEVS * sd).min(limits::GEOMETRIC_AFTER * (mean + sd));
+        let within = |work: f64| {
+            let turns = (work / entries) as usize + 1;
+            if solver.method() == Method::Sparse {
+                limits::distribution(chain, turns)
+            } else {
+                distribution::from_state_within(chain, chain.start(), turns)
+            }
+        };
+        let held = limits::held_bytes(chain) + estimate.bytes;
+        // The distribution's own copy of Q and its vectors, beside what the
+        // analysis holds.
+        let distribution_bytes = limits::distribution_bytes(chain, solver.method());
+        for &count in &options.players {
+            if count == 0 {
+                return Err(AnalysisError::Players { count });
+            }
+        }
+        let distribution_work = entries * (spread + 1.0);
+        // The length distribution (with the seat odds and quantiles drawn
+        // from it) and the per-square and per-jump figures need nothing of
+        // each other: each side is computed by the same sequential code on
+        // its own core, so every digit is the same on any number of threads.
+        let distribution_side = || {
+            let mut skipped = Vec::new();
+            let dist = match limits.check(
+                limits::Figure::Distribution,
+                held + distribution_bytes,
+                distribution_work,
+            ) {
+                // The estimate is a guess at when the tail turns geometric
+                // ([`limits::GEOMETRIC_AFTER`]); a long game whose slower modes
+                // die out early is computed far sooner. So a board refused on
+                // work alone gets a share of the budget, and keeps the
+                // distribution only if it was finished within it.
+                Some(skip) if matches!(skip.cost, limits::Cost::Work { .. }) => {
+                    let probe = within(limits.max_work * limits::PROBE_SHARE);
+                    if probe.tail() <= crate::markov::tolerance::TAIL {
+                        Some(probe)
+                    } else {
+                        skipped.push(skip);
+                        None
+                    }
+                }
+                Some(skip) => {
+                    skipped.push(skip);
+                    None
+                }
+                None => Some(within(limits.max_work)),
+            };
+            let truncated = dist
+                .as_ref()
+                .filter(|d| d.tail() > crate::markov::tolerance::TRUNCATED)
+                .map(|d| Warning::Truncated {
+                    turns: d.pmf.len(),
+                    tail: d.tail(),
+                });
+            let mut players = Vec::new();
+            if let (Some(dist), None) = (&dist, &truncated) {
+                players = players::figures_each(dist, &options.players);
+            }
+            if let Some(d) = dist.as_ref().filter(|_| truncated.is_some()) {
+                if !options.players.is_empty() {
+                    skipped.push(Skipped {
+                        figure: limits::Figure::Players,
+                        cost: limits::Cost::Truncated { tail: d.tail() },
+                    });
+                }
+            }
+            if dist.is_none() && !options.players.is_empty() {
+                skipped.push(Skipped {
+                    figure: limits::Figure::Players,
+                    cost: limits::Cost::Needs {
+                        figure: limits::Figure::Distribution,
+                    },
+                });
+            }
+            let dist = dist.unwrap_or_else(|| Distribution {
+                pmf: Vec::new(),
+                survival: vec![1.0],
+                decay: None,
+            });
+            let (mut decided, tie_skip) = ties::decide(board, chain, &dist, limits);
+            skipped.extend(tie_skip);
+            if dist.tail() > crate::markov::tolerance::TRUNCATED {
+                // A term past the computed ones could be the largest.
+                let top = dist.pmf.iter().copied().fold(0.0, f64::max);
+                if top <= dist.tail() {
+                    decided.mode = None;
+                }
+            }
+            (dist, truncated, players, decided, skipped)
+        };
+        let jump_count = board.jumps().len() as f64;
+        let (jump_bytes, jump_work) = if board.rules().extra_turn().is_none() {
+            // One solve per jump, and a per-state vector of uses per jump.
+            (
+                held + (jump_count as u64 + 4) * n * 8,
+                jump_count * (estimate.solve_work + entries),
+            )
+        } else {
+            // A modified chain factored per jump, and the board recompiled.
+            (
+                2 * held + limits::chain_bytes(board) + n * 8 * (jump_count as u64 + 4),
+                jump_count
+                    * (2.0 * (estimate.factor_work + estimate.solve_work)
+                        + limits::chain_bytes(board) as f64),
+            )
+        };
+        let diagonal_bytes = held + estimate.diagonal_bytes;
+        let squares_side = || {
+            let mut skipped = Vec::new();
+            let mut e = vec![0.0; chain.len()];
+            e[start] = 1.0;
+            let visits = solver.solve_transpose(&e);
+            let diagonal = match limits.check(
+                limits::Figure::RestProbabilities,
+                diagonal_bytes,
+                estimate.diagonal_work,
+            ) {
+                Some(skip) => {
+                    skipped.push(skip);
+                    None
+                }
+                None => solver.inverse_diagonal(),
+            };
+            let jumps = match limits.check(limits::Figure::Jumps, jump_bytes, jump_work) {
+                Some(skip) => {
+                    skipped.push(skip);
+                    Vec::new()
+                }
+                None => jumps::figures(board, chain, solver, &visits, &turns.mean),
+            };
+            (visits, diagonal, jumps, skipped)
+        };
+        // Two cores pay only for long work, and only when both sides'
+        // memory fits the limit at once (each was checked alone).
+        let together = distribution_bytes + diagonal_bytes.max(jump_bytes);
+        let ((dist, truncated, players, decided, mut skipped), (visits, diagonal, jumps, more)) =
+            if distribution_work >= PARALLEL_WORK && together <= limits.max_memory {
+                rayon::join(distribution_side, squares_side)
+            } else {
+                (distribution_side(), squares_side())
+            };
+        skipped.extend(more);
+        let mut warnings: Vec<Warning> = truncated.into_iter().collect();
+        let mut mean = turns.mean[start];
+        let mut mean_error_bound = accuracy::mean_error_bound(chain, &turns.mean);
+        let untrusted = mean_error_bound > crate::markov::tolerance::MEAN_TRUST;
+        let exact = if options.exact || untrusted {
+            match crate::markov::exact::mean_turns_within(board, chain, limits.max_work) {
+                Ok(fraction) => {
+                    let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
+                    let error = ((value - mean) / value).abs();
+                    if untrusted || error > crate::markov::tolerance::MEAN_TRUST {
+                        warnings.push(Warning::MeanRecomputed {
+                            float: mean,
+                            bound: mean_error_bound,
+                            error,
+                        });
+                        mean = value;
+                        mean_error_bound = f64::EPSILON / 2.0;
+                    }
+                    Some(Exact {
+                        mean_turns: format!("{}/{}", fraction.numer(), fraction.denom()),
+                        relative_difference: error,
+                        mean: fraction,
+                    })
+                }
+                Err(e) if options.exact => return Err(e.into()),
+                Err(e) => {
+                    warnings.push(Warning::MeanUncertain {
+                        bound: mean_error_bound,
+                        reason: e.to_string(),
+                    });
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let mut variance = turns.variance[start];
+        let mut variance_error_bound = accuracy::variance_error_bound(
+            chain,
+            &turns.mean,
+            &turns_left,
+            accuracy::mean_error_bound(chain, &turns.mean),
+            start,
+        );
+        if variance_error_bound > crate::markov::tolerance::MEAN_TRUST {
+            match crate::markov::exact::moments_within(board, chain, limits.max_work) {
+                Ok((_, fraction)) => {
+                    let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
+                    warnings.push(Warning::VarianceRecomputed {
+                        float: variance,
+                        bound: variance_error_bound,
+                    });
+                    variance = value;
+                    variance_error_bound = f64::EPSILON / 2.0;
+                }
+                Err(e) => warnings.push(Warning::VarianceUncertain {
+                    bound: variance_error_bound,
+                    reason: e.to_string(),
+                }),
+            }
+        }
+        let shortest = shortest::shortest(board);
+        Ok(Analysis {
+            board: BoardSummary {
+                name: board.name().map(str::to_string),
+                squares: board.last().get(),
+                snakes: board.snakes().count(),
+                ladders: board.ladders().count(),
+                states: chain.len(),
+            },
+            fingerprint: fingerprint::fingerprint(board),
+            rules: board.rules().spec(),
+            turns: Turns {
+                mean,
+                mean_error_bound,
+                variance,
+                variance_error_bound,
+                std_dev: variance.sqrt(),
+                min: shortest.as_ref().map(|s| s.turns),
+                mode: decided.mode,
+                median: decided.median,
+                p90: decided.p90,
+                p99: decided.p99,
+                cdf: dist.cdf(),
+                tail: dist.tail(),
+                // Kept when the tail was computed from it, however wide its
+                // bracket: the terms past `from_turn` carry its error bound.
+                decay: dist
+                    .decay
+                    .filter(|d| d.from_turn.is_some() || d.high - d.low <= DECAY_PRINTED),
+                pmf: dist.pmf,
+            },
+            rolls: Summary {
+                mean: rolls.mean[start],
+                variance: rolls.variance[start],
+            },
+            squares: squares::figures_with_diagonal(
+                chain,
+                &visits,
+                &turns.mean,
+                diagonal.as_deref(),
+            ),
+            jumps,
+            shortest,
+            players,
+            exact,
+            solver: solver.method(),
+            skipped,
+            warnings,
+        })
+    }
+}
+
+/// The mean number of turns from the start, and nothing else: the fastest
+/// figure.
+///
+/// # Errors
+/// As [`Analysis::new`].
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// let mean = snakeladder::analysis::mean_turns(&Board::builtin_default())?;
+/// assert!((mean - 39.5984).abs() < 1e-4);
+/// # Ok::<(), snakeladder::analysis::AnalysisError>(())
+/// ```
+pub fn mean_turns(board: &Board) -> Result<f64, AnalysisError> {
+    let chain = Chain::compile(board)?;
+    let solver = Solver::new(&chain)?;
+    Ok(solver.expected_turns()[chain.start().get()])
+}

@@ -1,0 +1,406 @@
+//! A layout policy: thresholds on the exact figures of a board, read from
+//! the command line, from a `snakeladder.toml` file, or from a board file's
+//! own `"limits"` object.
+//!
+//! The thresholds are plain data here; [`crate::review::enforce`] holds the
+//! check against an analysis.
+//!
+//! A policy file is found the way rustfmt and clippy find theirs: the first
+//! [`POLICY_FILE_NAME`] in the board's directory or any parent
+//! ([`find_policy_file`]). Its one table, `[limits]`, has the keys of
+//! [`Thresholds`]; an unknown key is an error, so a typo never passes a
+//! layout silently.
+//!
+//! ```toml
+//! [limits]
+//! max_mean_turns = 45
+//! min_jump_use = 0.05
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The name of a policy file.
+pub const POLICY_FILE_NAME: &str = "snakeladder.toml";
+
+/// Thresholds on a board's exact figures; each is checked only when set.
+///
+/// Keys are the command-line flags' names in snake case.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Thresholds {
+    /// Most expected turns of one player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_mean_turns: Option<f64>,
+    /// Fewest expected turns of one player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_mean_turns: Option<f64>,
+    /// Most turns by which 99% of one player's games are over (the 0.99
+    /// quantile of the length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_p99_turns: Option<f64>,
+    /// Largest P(seat 1 wins) − P(seat 2 wins) in a game of two.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_first_seat_advantage: Option<f64>,
+    /// Smallest fraction of games in which each snake and ladder is used
+    /// at least once; a jump used less is dead weight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_jump_use: Option<f64>,
+    /// Largest probability that a game of one player ends in the fewest
+    /// turns possible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_shortest_game_probability: Option<f64>,
+}
+
+/// The names of the thresholds, as keys and as the kinds of the problems
+/// they raise.
+pub const KEYS: [&str; 6] = [
+    "max_mean_turns",
+    "min_mean_turns",
+    "max_p99_turns",
+    "max_first_seat_advantage",
+    "min_jump_use",
+    "max_shortest_game_probability",
+];
+
+/// A threshold whose value cannot be a limit.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{key}: {value} is out of range ({range})")]
+pub struct BadThreshold {
+    /// The key.
+    pub key: &'static str,
+    /// The value given.
+    pub value: f64,
+    /// The values allowed.
+    pub range: &'static str,
+}
+
+impl Thresholds {
+    /// Whether no threshold is set (and no analysis is needed).
+    pub fn is_empty(&self) -> bool {
+        self.entries().iter().all(|(_, v)| v.is_none())
+    }
+
+    /// Each key with its value.
+    pub fn entries(&self) -> [(&'static str, Option<f64>); 6] {
+        [
+            (KEYS[0], self.max_mean_turns),
+            (KEYS[1], self.min_mean_turns),
+            (KEYS[2], self.max_p99_turns),
+            (KEYS[3], self.max_first_seat_advantage),
+            (KEYS[4], self.min_jump_use),
+            (KEYS[5], self.max_shortest_game_probability),
+        ]
+    }
+
+    /// The thresholds set in `over` replace these.
+    pub fn overridden_by(&self, over: &Thresholds) -> Thresholds {
+        Thresholds {
+            max_mean_turns: over.max_mean_turns.or(self.max_mean_turns),
+            min_mean_turns: over.min_mean_turns.or(self.min_mean_turns),
+            max_p99_turns: over.max_p99_turns.or(self.max_p99_turns),
+            max_first_seat_advantage: over
+                .max_first_seat_advantage
+                .or(self.max_first_seat_advantage),
+            min_jump_use: over.min_jump_use.or(self.min_jump_use),
+            max_shortest_game_probability: over
+                .max_shortest_game_probability
+                .or(self.max_shortest_game_probability),
+        }
+    }
+
+    /// The stricter of each pair of thresholds: a board's own limits can
+    /// tighten a policy, never loosen it.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::policy::Thresholds;
+    /// let policy = Thresholds { max_mean_turns: Some(45.0), min_jump_use: Some(0.05), ..Default::default() };
+    /// let board = Thresholds { max_mean_turns: Some(50.0), min_jump_use: Some(0.1), ..Default::default() };
+    /// let both = policy.tightened_by(&board);
+    /// assert_eq!(both.max_mean_turns, Some(45.0));
+    /// assert_eq!(both.min_jump_use, Some(0.1));
+    /// ```
+    pub fn tightened_by(&self, other: &Thresholds) -> Thresholds {
+        fn pick(a: Option<f64>, b: Option<f64>, stricter: fn(f64, f64) -> f64) -> Option<f64> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(stricter(a, b)),
+                (a, b) => a.or(b),
+            }
+        }
+        Thresholds {
+            max_mean_turns: pick(self.max_mean_turns, other.max_mean_turns, f64::min),
+            min_mean_turns: pick(self.min_mean_turns, other.min_mean_turns, f64::max),
+            max_p99_turns: pick(self.max_p99_turns, other.max_p99_turns, f64::min),
+            max_first_seat_advantage: pick(
+                self.max_first_seat_advantage,
+                other.max_first_seat_advantage,
+                f64::min,
+            ),
+            min_jump_use: pick(self.min_jump_use, other.min_jump_use, f64::max),
+            max_shortest_game_probability: pick(
+                self.max_shortest_game_probability,
+                other.max_shortest_game_probability,
+                f64::min,
+            ),
+        }
+    }
+
+    /// Every threshold whose value cannot be a limit: turns must be finite
+    /// and not negative, fractions and probabilities in 0..=1, the seat
+    /// advantage in −1..=1.
+    pub fn out_of_range(&self) -> Vec<BadThreshold> {
+        self.entries()
+            .into_iter()
+            .filter_map(|(key, value)| {
+                let value = value?;
+                let (ok, range) = match key {
+                    "max_mean_turns" | "min_mean_turns" | "max_p99_turns" => {
+                        (value.is_finite() && value >= 0.0, "0 or more")
+                    }
+                    "max_first_seat_advantage" => ((-1.0..=1.0).contains(&value), "-1..=1"),
+                    _ => ((0.0..=1.0).contains(&value), "0..=1"),
+                };
+                (!ok).then_some(BadThreshold { key, value, range })
+            })
+            .collect()
+    }
+}
+
+/// Why a policy file could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// The file could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not a policy: malformed TOML, an unknown key, a value
+    /// of the wrong type.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Toml {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A threshold out of its range.
+    #[error("{}: limits.{bad}", path.display())]
+    Range {
+        /// The file.
+        path: PathBuf,
+        /// The threshold.
+        bad: BadThreshold,
+    },
+}
+
+#[cfg(feature = "toml")]
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PolicyFile {
+    #[serde(default)]
+    limits: Thresholds,
+}
+
+#[cfg(feature = "toml")]
+/// Parses the text of a policy file; `path` names it in errors.
+///
+/// # Errors
+/// [`PolicyError::Toml`] for malformed TOML or an unknown key (with its
+/// line and column), [`PolicyError::Range`] for a threshold out of range.
+///
+/// # Example
+/// ```
+/// use snakeladder::policy::parse_policy;
+/// let t = parse_policy("[limits]\nmax_mean_turns = 45\n", "snakeladder.toml".as_ref())?;
+/// assert_eq!(t.max_mean_turns, Some(45.0));
+/// assert!(parse_policy("[limits]\nmax_turns = 45\n", "p.toml".as_ref()).is_err());
+/// # Ok::<(), snakeladder::policy::PolicyError>(())
+/// ```
+pub fn parse_policy(text: &str, path: &Path) -> Result<Thresholds, PolicyError> {
+    let file: PolicyFile = toml::from_str(text).map_err(|e| {
+        let (line, column) = e
+            .span()
+            .map(|span| line_column(text, span.start))
+            .unwrap_or((1, 1));
+        PolicyError::Toml {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.message().trim_end().to_string(),
+        }
+    })?;
+    if let Some(bad) = file.limits.out_of_range().into_iter().next() {
+        return Err(PolicyError::Range {
+            path: path.to_path_buf(),
+            bad,
+        });
+    }
+    Ok(file.limits)
+}
+
+#[cfg(feature = "toml")]
+/// Reads a policy file.
+///
+/// # Errors
+/// [`PolicyError::Io`] when it cannot be read, and those of
+/// [`parse_policy`].
+pub fn read_policy(path: &Path) -> Result<Thresholds, PolicyError> {
+    let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_policy(&text, path)
+}
+
+/// The policy file for a board in `dir`: the first [`POLICY_FILE_NAME`]
+/// that is a regular file in `dir` or one of its parents (a relative `dir`
+/// is taken from the current directory).
+pub fn find_policy_file(dir: &Path) -> Option<PathBuf> {
+    let dir = std::path::absolute(dir).ok()?;
+    dir.ancestors()
+        .map(|d| d.join(POLICY_FILE_NAME))
+        .find(|p| p.metadata().is_ok_and(|m| m.is_file()))
+}
+
+#[cfg(feature = "toml")]
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+impl fmt::Display for Thresholds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let set: Vec<String> = self
+            .entries()
+            .iter()
+            .filter_map(|(k, v)| v.map(|v| format!("{k} = {v}")))
+            .collect();
+        if set.is_empty() {
+            f.write_str("no limits")
+        } else {
+            f.write_str(&set.join(", "))
+        }
+    }
+}
+
+#[cfg(all(test, feature = "toml"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_key_is_an_error_with_its_position() {
+        let err = parse_policy(
+            "[limits]\nmax_mean_turns = 45\nmin_jump_uses = 0.1\n",
+            Path::new("p.toml"),
+        )
+        .unwrap_err();
+        let PolicyError::Toml {
+            line,
+            column,
+            message,
+            ..
+        } = err
+        else {
+            panic!("{err}");
+        };
+        assert_eq!((line, column), (3, 1));
+        assert!(message.contains("min_jump_uses"), "{message}");
+    }
+
+    #[test]
+    fn an_unknown_table_is_an_error() {
+        assert!(parse_policy("[limit]\nmax_mean_turns = 45\n", Path::new("p.toml")).is_err());
+    }
+
+    #[test]
+    fn integers_and_floats_are_both_numbers() {
+        let t = parse_policy(
+            "[limits]\nmax_mean_turns = 45\nmin_jump_use = 0.05\nmax_first_seat_advantage = 0.02\n",
+            Path::new("p.toml"),
+        )
+        .unwrap();
+        assert_eq!(t.max_mean_turns, Some(45.0));
+        assert_eq!(t.min_jump_use, Some(0.05));
+        assert_eq!(t.max_first_seat_advantage, Some(0.02));
+        assert!(!t.is_empty());
+        assert!(parse_policy("", Path::new("p.toml")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused() {
+        for text in [
+            "[limits]\nmin_jump_use = 1.5\n",
+            "[limits]\nmax_mean_turns = -1\n",
+            "[limits]\nmax_mean_turns = nan\n",
+            "[limits]\nmax_first_seat_advantage = -2\n",
+        ] {
+            let err = parse_policy(text, Path::new("p.toml")).unwrap_err();
+            assert!(matches!(err, PolicyError::Range { .. }), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn flags_override_and_boards_tighten() {
+        let file = Thresholds {
+            max_mean_turns: Some(40.0),
+            min_mean_turns: Some(10.0),
+            ..Thresholds::default()
+        };
+        let flags = Thresholds {
+            max_mean_turns: Some(50.0),
+            ..Thresholds::default()
+        };
+        let policy = file.overridden_by(&flags);
+        assert_eq!(policy.max_mean_turns, Some(50.0));
+        assert_eq!(policy.min_mean_turns, Some(10.0));
+        let board = Thresholds {
+            max_mean_turns: Some(60.0),
+            min_mean_turns: Some(20.0),
+            ..Thresholds::default()
+        };
+        let both = policy.tightened_by(&board);
+        assert_eq!(both.max_mean_turns, Some(50.0));
+        assert_eq!(both.min_mean_turns, Some(20.0));
+    }
+
+    #[test]
+    fn the_nearest_policy_file_wins() {
+        let root = tempfile::tempdir().unwrap();
+        let deep = root.path().join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        assert_eq!(
+            find_policy_file(&deep).filter(|p| p.starts_with(root.path())),
+            None
+        );
+        std::fs::write(root.path().join(POLICY_FILE_NAME), "").unwrap();
+        assert_eq!(
+            find_policy_file(&deep),
+            Some(root.path().join(POLICY_FILE_NAME))
+        );
+        std::fs::write(root.path().join("a").join(POLICY_FILE_NAME), "").unwrap();
+        assert_eq!(
+            find_policy_file(&deep),
+            Some(root.path().join("a").join(POLICY_FILE_NAME))
+        );
+        // A directory of that name is not a policy file.
+        std::fs::create_dir(deep.join(POLICY_FILE_NAME)).unwrap();
+        assert_eq!(
+            find_policy_file(&deep),
+            Some(root.path().join("a").join(POLICY_FILE_NAME))
+        );
+    }
+}

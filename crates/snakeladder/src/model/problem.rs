@@ -1,0 +1,378 @@
+//! Everything that can be wrong with a board file: one [`Problem`] per
+//! fault, each naming the field, the jump or the squares involved. The
+//! checks that find them are in the validation module.
+
+use crate::model::limits::{MAX_DICE, MAX_FACES, MAX_SQUARES, MAX_TOTALS};
+use serde::Serialize;
+use std::fmt;
+
+/// Which list of a board file a jump was written in.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JumpList {
+    /// The `ladders` list: each must go up.
+    Ladders,
+    /// The `snakes` list: each must go down.
+    Snakes,
+}
+
+/// A jump as written in a board file, named by its list and position so an
+/// error can point at it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct JumpRef {
+    /// The list it was written in.
+    pub list: JumpList,
+    /// Its 0-based position in that list.
+    pub index: usize,
+    /// Its first number.
+    pub from: i64,
+    /// Its second number.
+    pub to: i64,
+}
+
+impl fmt::Display for JumpRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = match self.list {
+            JumpList::Ladders => "ladders",
+            JumpList::Snakes => "snakes",
+        };
+        write!(f, "{list}[{}] {}→{}", self.index, self.from, self.to)
+    }
+}
+
+/// A list of squares, printed compactly (`94, 95, 97..99`).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Squares(pub Vec<u32>);
+
+impl fmt::Display for Squares {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 40;
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for &s in &self.0 {
+            match runs.last_mut() {
+                Some((_, hi)) if *hi + 1 == s => *hi = s,
+                _ => runs.push((s, s)),
+            }
+        }
+        for (i, (lo, hi)) in runs.iter().take(SHOWN).enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            match hi - lo {
+                0 => write!(f, "{lo}")?,
+                1 => write!(f, "{lo}, {hi}")?,
+                _ => write!(f, "{lo}..{hi}")?,
+            }
+        }
+        if runs.len() > SHOWN {
+            write!(f, " and {} more runs", runs.len() - SHOWN)?;
+        }
+        Ok(())
+    }
+}
+
+/// The first character of `text` that must not appear in a name or player
+/// id: a control character (C0, DEL, C1: terminal escapes, `\r`, `\n`), a
+/// bidirectional mark, embedding, override or isolate (U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069), a zero-width or invisible character
+/// (U+200B–U+200D, U+2060–U+2064, U+FEFF) or a line or paragraph separator
+/// (U+2028, U+2029). Printed, these rewrite a terminal, reorder or hide
+/// text, or make two different ids look the same (`A\u{200B}B` and `AB`).
+///
+/// # Example
+/// ```
+/// use snakeladder::hidden_character;
+/// assert_eq!(hidden_character("Ana"), None);
+/// assert_eq!(hidden_character("x\u{1b}[31m"), Some('\u{1b}'));
+/// assert_eq!(hidden_character("\u{202e}evil"), Some('\u{202e}'));
+/// ```
+pub fn hidden_character(text: &str) -> Option<char> {
+    text.chars().find(|&c| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{200B}'..='\u{200F}'
+                    | '\u{2028}'..='\u{202E}'
+                    | '\u{2060}'..='\u{2064}'
+                    | '\u{2066}'..='\u{2069}'
+                    | '\u{FEFF}'
+            )
+    })
+}
+
+/// `U+001B`.
+fn code_point_name(code_point: u32) -> String {
+    format!("U+{code_point:04X}")
+}
+
+/// What kind of hidden character a code point is, in words.
+fn hidden_kind(code_point: u32) -> &'static str {
+    match code_point {
+        0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069 => "a bidirectional control",
+        0x2028 | 0x2029 => "a line or paragraph separator",
+        0x200B..=0x200D | 0x2060..=0x2064 | 0xFEFF => "an invisible character",
+        _ => "a control character",
+    }
+}
+
+/// One thing wrong with a board file. Each names the field, the jump or the
+/// squares involved.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(
+    Clone, Debug, PartialEq, thiserror::Error, Serialize, strum::IntoStaticStr, strum::VariantNames,
+)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum Problem {
+    /// `squares` is outside 2..=10,000,000.
+    #[error("squares: {squares} is out of range (2..={MAX_SQUARES})")]
+    SquaresOutOfRange {
+        /// The value given.
+        squares: i64,
+    },
+    /// `width` is outside 1..=squares.
+    #[error("width: {width} is out of range (1..=squares)")]
+    WidthOutOfRange {
+        /// The value given.
+        width: i64,
+    },
+    /// `rules.start` is neither 0 nor 1.
+    #[error("rules.start: {start} is not a start square (0 or 1)")]
+    StartOutOfRange {
+        /// The value given.
+        start: i64,
+    },
+    /// More jumps than squares they could start on (1..N-1): some must
+    /// share a square.
+    #[error(
+        "{jumps} jumps, but a board of {squares} squares has only {} squares a jump can start on",
+        .squares - 1
+    )]
+    TooManyJumps {
+        /// Ladders and snakes written.
+        jumps: u64,
+        /// The last square N.
+        squares: u32,
+    },
+    /// A jump starts on the start square.
+    #[error("{jump}: starts on the start square {start}")]
+    JumpStartsOnStart {
+        /// The jump.
+        jump: JumpRef,
+        /// The start square.
+        start: u32,
+    },
+    /// A jump starts on the last square.
+    #[error("{jump}: starts on the last square {last}")]
+    JumpStartsOnLast {
+        /// The jump.
+        jump: JumpRef,
+        /// The last square.
+        last: u32,
+    },
+    /// A jump starts off the board.
+    #[error("{jump}: starts on {from}, off the board (1..={last})")]
+    JumpStartOffBoard {
+        /// The jump.
+        jump: JumpRef,
+        /// Its start.
+        from: i64,
+        /// The last square.
+        last: u32,
+    },
+    /// A jump ends off the board.
+    #[error("{jump}: ends on {to}, off the board (1..={last})")]
+    JumpEndOffBoard {
+        /// The jump.
+        jump: JumpRef,
+        /// Its end.
+        to: i64,
+        /// The last square.
+        last: u32,
+    },
+    /// A jump ends where it starts.
+    #[error("{jump}: goes nowhere")]
+    JumpGoesNowhere {
+        /// The jump.
+        jump: JumpRef,
+    },
+    /// A snake that climbs.
+    #[error("{jump}: a snake must go down")]
+    SnakeClimbs {
+        /// The jump.
+        jump: JumpRef,
+    },
+    /// A ladder that descends.
+    #[error("{jump}: a ladder must go up")]
+    LadderDescends {
+        /// The jump.
+        jump: JumpRef,
+    },
+    /// Two jumps start on one square.
+    #[error("{second}: starts on square {square}, where {first} already starts")]
+    DuplicateStart {
+        /// The square.
+        square: u32,
+        /// The jump written first.
+        first: JumpRef,
+        /// The jump written second.
+        second: JumpRef,
+    },
+    /// Under `chains: forbid`, a jump ends on another jump's start.
+    #[error("{jump}: ends on square {square}, where {next} starts (chains are forbidden)")]
+    Chain {
+        /// The jump that ends there.
+        jump: JumpRef,
+        /// The square.
+        square: u32,
+        /// The jump that starts there.
+        next: JumpRef,
+    },
+    /// Under `chains: follow`, jumps that lead back to where they started.
+    #[error("jumps form a cycle through squares {squares}")]
+    ChainCycle {
+        /// The squares of the cycle, in order, starting from the smallest.
+        squares: Squares,
+    },
+    /// `dice` gives both fair dice and weights.
+    #[error("rules.dice: give either count and faces, or weights, not both")]
+    DiceMixed,
+    /// `dice.count` is outside 1..=100.
+    #[error("rules.dice.count: {count} dice is out of range (1..={MAX_DICE})")]
+    DiceCount {
+        /// The value given.
+        count: i64,
+    },
+    /// A die with fewer than 2 or more than 1000 faces.
+    #[error("rules.dice: a die with {faces} faces is out of range (2..={MAX_FACES})")]
+    DiceFaces {
+        /// The number of faces given.
+        faces: i64,
+    },
+    /// So many dice that the totals are too many.
+    #[error("rules.dice: the dice roll {totals} different totals, more than {MAX_TOTALS}")]
+    DiceTooWide {
+        /// Number of distinct totals.
+        totals: u64,
+    },
+    /// A negative weight.
+    #[error("rules.dice.weights: face {face} has negative weight {weight}")]
+    WeightNegative {
+        /// The face (1-based).
+        face: u32,
+        /// Its weight.
+        weight: f64,
+    },
+    /// A weight that is NaN or infinite.
+    #[error("rules.dice.weights: face {face} has a weight that is not a finite number")]
+    WeightNotFinite {
+        /// The face (1-based).
+        face: u32,
+    },
+    /// A face whose chance, its weight over the sum of the weights, is
+    /// below the smallest normal `f64` (2.2e-308): the analysis would hold
+    /// it as 0 (or without precision) while the rules say it can be rolled.
+    #[error(
+        "rules.dice.weights: face {face} has weight {weight:e} of {total:e} in all, a chance below \
+         2.2e-308, too small for the floating-point analysis; give it weight 0 or bring the \
+         weights closer together"
+    )]
+    WeightTooSmall {
+        /// The face (1-based).
+        face: u32,
+        /// Its weight.
+        weight: f64,
+        /// The sum of the weights.
+        total: f64,
+    },
+    /// Every weight is zero.
+    #[error("rules.dice.weights: every weight is zero")]
+    WeightsAllZero,
+    /// The weights sum past the largest `f64`.
+    #[error("rules.dice.weights: the weights are too large to add up")]
+    WeightsOverflow,
+    /// `extra_turn.on` is a total the dice cannot roll.
+    #[error("rules.extra_turn.on: the dice cannot roll {on}")]
+    ExtraTurnUnrollable {
+        /// The value given.
+        on: i64,
+    },
+    /// A negative `max_extra`.
+    #[error("rules.extra_turn.max_extra: {max_extra} is out of range (0 or more, or null)")]
+    ExtraTurnMaxExtra {
+        /// The value given.
+        max_extra: i64,
+    },
+    /// A `forfeit_after` below 1.
+    #[error("rules.extra_turn.forfeit_after: {forfeit_after} is out of range (1 or more, or null)")]
+    ExtraTurnForfeitAfter {
+        /// The value given.
+        forfeit_after: i64,
+    },
+    /// The dice roll only the bonus total and nothing caps the extra rolls.
+    #[error(
+        "rules.extra_turn: the dice only ever roll {on} and nothing caps the extra rolls, so a turn could go on forever"
+    )]
+    EndlessExtraRolls {
+        /// The bonus total.
+        on: u32,
+    },
+    /// The board and dice need more work to check than this tool allows.
+    #[error(
+        "the board is too large for its dice: {squares} squares × {totals} totals is more than {limit} moves to check"
+    )]
+    TooLargeToCheck {
+        /// Squares on the board.
+        squares: u32,
+        /// Totals the dice roll.
+        totals: u32,
+        /// The limit on their product.
+        limit: u64,
+    },
+    /// A threshold of the board's own `limits` that cannot be a limit (a
+    /// negative number of turns, a fraction past 1).
+    #[error("limits.{key}: {value} is out of range ({range})")]
+    LimitOutOfRange {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: f64,
+        /// The values allowed.
+        range: &'static str,
+    },
+    /// A name holds a character that could rewrite a terminal or a page or
+    /// make two names look alike: a control character (terminal escapes,
+    /// `\r`, newlines), a bidirectional override or isolate, a zero-width
+    /// character or a line separator ([`hidden_character`]).
+    #[error("{field}: has the character {}, which is not allowed in a name ({})", code_point_name(*code_point), hidden_kind(*code_point))]
+    NameCharacter {
+        /// The field (`name`).
+        field: String,
+        /// The first such character's code point.
+        code_point: u32,
+    },
+    /// Squares a token can reach from the start but from which the last square
+    /// can never be reached.
+    #[error("unwinnable: a token can reach squares {squares} but can never finish from them")]
+    Unwinnable {
+        /// The trapped rest squares, in increasing order.
+        squares: Squares,
+    },
+}
+
+impl Problem {
+    /// Every [`Problem::kind`], in the order of the variants.
+    pub const KINDS: &'static [&'static str] = <Problem as strum::VariantNames>::VARIANTS;
+
+    /// A short stable name for the problem (`"ladder_descends"`), as in JSON
+    /// output: the variant's name in snake case, the same rule serde uses for
+    /// the `kind` field, so the two cannot drift apart.
+    pub fn kind(&self) -> &'static str {
+        self.into()
+    }
+}

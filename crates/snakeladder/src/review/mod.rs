@@ -1,0 +1,314 @@
+//! Layout review for CI: every problem of a board file with its position
+//! (file, line, column, field), policy checks on the exact figures, and the
+//! formats CI services read ([`output`]).
+//!
+//! [`check_board_bytes`] turns one file's bytes into a [`FileReport`]: a JSON
+//! error where the parser stopped, each validation [`Problem`] at the value
+//! it is about ([`field_of`], [`locate`]), and, for a valid board, the
+//! policy violations ([`enforce`]).
+
+pub mod diff;
+pub mod enforce;
+pub mod gate;
+pub mod locate;
+
+use crate::analysis::Limits;
+use crate::policy::Thresholds;
+use crate::{Board, BoardError, BoardSpec};
+use crate::{JumpList, Problem};
+use locate::{FieldPath, Locator, Position};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// How much a finding matters: an error fails the check, a warning does
+/// not.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Fails the check (exit 1).
+    Error,
+    /// Shown, but passes (`--warn-only KIND`).
+    Warning,
+}
+
+/// One problem of one file, with where it is.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    /// The file, as printed ([`display_path`]).
+    pub file: String,
+    /// 1-based line, when the problem has a place in the file.
+    pub line: Option<usize>,
+    /// 1-based column, in characters.
+    pub column: Option<usize>,
+    /// The field or jump it is about (`snakes[0]`, `rules.dice.count`).
+    pub field: Option<String>,
+    /// A short stable name (`snake_climbs`, `max_mean_turns`, `json`).
+    pub kind: String,
+    /// What is wrong, with the values involved.
+    pub message: String,
+    /// Error or warning.
+    pub severity: Severity,
+}
+
+/// Everything found in one file.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FileReport {
+    /// The file, as printed.
+    pub file: String,
+    /// Its findings, in file order.
+    pub findings: Vec<Finding>,
+}
+
+impl FileReport {
+    /// Whether the file passes: no finding is an error.
+    pub fn valid(&self) -> bool {
+        self.findings.iter().all(|f| f.severity != Severity::Error)
+    }
+}
+
+/// What a review checks beyond validity.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Review {
+    /// The policy; a board's own `limits` tighten it.
+    pub policy: Thresholds,
+    /// Memory and work allowed to each board's analysis.
+    pub limits: Limits,
+}
+
+/// A path as printed in a report: control characters (a newline, an
+/// escape sequence) are shown escaped, so a file name cannot forge a line
+/// of output or drive a terminal.
+///
+/// # Example
+/// ```
+/// use snakeladder::review::display_path;
+/// assert_eq!(display_path("boards/a\nb.json".as_ref()), r"boards/a\nb.json");
+/// assert_eq!(display_path("boards/a\u{1b}[31m.json".as_ref()), r"boards/a\u{1b}[31m.json");
+/// ```
+pub fn display_path(path: &Path) -> String {
+    escape_controls(&path.to_string_lossy())
+}
+
+/// The text with every control character escaped as Rust writes it.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The value a validation problem is about.
+pub fn field_of(problem: &Problem, spec: &BoardSpec) -> FieldPath {
+    let jump = |j: &crate::JumpRef| {
+        let key = match j.list {
+            JumpList::Ladders => "ladders",
+            JumpList::Snakes => "snakes",
+        };
+        FieldPath::key(key).index(j.index)
+    };
+    match problem {
+        Problem::SquaresOutOfRange { .. }
+        | Problem::TooLargeToCheck { .. }
+        | Problem::Unwinnable { .. } => FieldPath::key("squares"),
+        Problem::WidthOutOfRange { .. } => FieldPath::key("width"),
+        Problem::NameCharacter { .. } => FieldPath::key("name"),
+        Problem::StartOutOfRange { .. } => FieldPath::key("rules.start"),
+        Problem::TooManyJumps { .. } => FieldPath::key(if spec.snakes.len() > spec.ladders.len() {
+            "snakes"
+        } else {
+            "ladders"
+        }),
+        Problem::JumpStartsOnStart { jump: j, .. }
+        | Problem::JumpStartsOnLast { jump: j, .. }
+        | Problem::JumpStartOffBoard { jump: j, .. }
+        | Problem::JumpEndOffBoard { jump: j, .. }
+        | Problem::JumpGoesNowhere { jump: j }
+        | Problem::SnakeClimbs { jump: j }
+        | Problem::LadderDescends { jump: j }
+        | Problem::DuplicateStart { second: j, .. }
+        | Problem::Chain { jump: j, .. } => jump(j),
+        Problem::ChainCycle { squares } => {
+            // The cycle's jump from its smallest square, as written.
+            let first = squares.0.first().map(|&s| i64::from(s));
+            let find = |pairs: &[[i64; 2]], key| {
+                pairs
+                    .iter()
+                    .position(|p| Some(p[0]) == first)
+                    .map(|i| FieldPath::key(key).index(i))
+            };
+            find(&spec.ladders, "ladders")
+                .or_else(|| find(&spec.snakes, "snakes"))
+                .unwrap_or_else(|| FieldPath::key("squares"))
+        }
+        Problem::DiceMixed | Problem::DiceTooWide { .. } | Problem::WeightsAllZero => {
+            FieldPath::key("rules.dice")
+        }
+        Problem::WeightsOverflow => FieldPath::key("rules.dice.weights"),
+        Problem::DiceCount { .. } => FieldPath::key("rules.dice.count"),
+        Problem::DiceFaces { .. } => {
+            let weighted = spec
+                .rules
+                .as_ref()
+                .and_then(|r| r.dice.as_ref())
+                .is_some_and(|d| d.faces.is_none() && d.weights.is_some());
+            FieldPath::key(if weighted {
+                "rules.dice.weights"
+            } else {
+                "rules.dice.faces"
+            })
+        }
+        Problem::WeightNegative { face, .. }
+        | Problem::WeightNotFinite { face }
+        | Problem::WeightTooSmall { face, .. } => {
+            FieldPath::key("rules.dice.weights").index(*face as usize - 1)
+        }
+        Problem::ExtraTurnUnrollable { .. } => FieldPath::key("rules.extra_turn.on"),
+        Problem::ExtraTurnMaxExtra { .. } => FieldPath::key("rules.extra_turn.max_extra"),
+        Problem::ExtraTurnForfeitAfter { .. } => FieldPath::key("rules.extra_turn.forfeit_after"),
+        Problem::EndlessExtraRolls { .. } => FieldPath::key("rules.extra_turn"),
+        Problem::LimitOutOfRange { key, .. } => FieldPath::key("limits").and(key),
+    }
+}
+
+impl FieldPath {
+    fn and(mut self, key: &str) -> FieldPath {
+        self.0.push(locate::Segment::Key(key.to_string()));
+        self
+    }
+}
+
+/// Checks one board file's bytes: parse, validate, locate every problem,
+/// and check a valid board against the review's policy tightened by the
+/// board's own `limits`. `file` is the name printed.
+pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileReport {
+    let finding =
+        |at: Option<Position>, field: Option<String>, kind: &str, message: String| Finding {
+            file: file.to_string(),
+            line: at.map(|p| p.line),
+            column: at.map(|p| p.column),
+            field,
+            kind: kind.to_string(),
+            message,
+            severity: Severity::Error,
+        };
+    // The one parser every board goes through, so validate's messages are
+    // those of every other command.
+    let spec: BoardSpec = match crate::model::error::parse_spec(bytes) {
+        Ok(spec) => spec,
+        Err(e) => {
+            let BoardError::Json {
+                line,
+                column,
+                message,
+                ..
+            } = e
+            else {
+                unreachable!("parse_spec fails only with a JSON error")
+            };
+            // Line 0 means the end of the input, which has no position.
+            let at = (line > 0).then_some(Position {
+                line,
+                column: column.max(1),
+            });
+            return FileReport {
+                file: file.to_string(),
+                findings: vec![finding(at, None, "json", message)],
+            };
+        }
+    };
+    let findings = match Board::from_spec(&spec) {
+        Err(err) => {
+            let fields: Vec<FieldPath> =
+                err.problems().iter().map(|p| field_of(p, &spec)).collect();
+            // The bytes parsed as JSON, so they are UTF-8.
+            let locator = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(|text| Locator::for_paths(text, &fields));
+            err.problems()
+                .iter()
+                .zip(fields)
+                .map(|(p, field)| {
+                    let at = locator.as_ref().map(|l| l.nearest(&field));
+                    let name = (!field.is_root()).then(|| field.to_string());
+                    finding(at, name, p.kind(), p.to_string())
+                })
+                .collect()
+        }
+        Ok(board) => {
+            let policy = match &spec.limits {
+                Some(own) => review.policy.tightened_by(own),
+                None => review.policy.clone(),
+            };
+            let violations = enforce::check(&board, &spec, &policy, &review.limits);
+            if violations.is_empty() {
+                Vec::new()
+            } else {
+                let locator = std::str::from_utf8(bytes)
+                    .ok()
+                    .and_then(|text| Locator::for_paths(text, violations.iter().map(|v| &v.field)));
+                let mut found: Vec<Finding> = violations
+                    .into_iter()
+                    .map(|v| {
+                        let at = locator.as_ref().map(|l| l.nearest(&v.field));
+                        finding(at, Some(v.field.to_string()), v.kind, v.message)
+                    })
+                    .collect();
+                // In file order; the sort is stable, so findings on one
+                // value keep the order of the thresholds.
+                found.sort_by_key(|f| (f.line, f.column));
+                found
+            }
+        }
+    };
+    FileReport {
+        file: file.to_string(),
+        findings,
+    }
+}
+
+/// A finding about a file that could not be read, or a path that holds no
+/// board: no line, no column.
+pub fn file_error(file: &str, kind: &str, message: String) -> Finding {
+    Finding {
+        file: file.to_string(),
+        line: None,
+        column: None,
+        field: None,
+        kind: kind.to_string(),
+        message,
+        severity: Severity::Error,
+    }
+}
+
+/// Reads a board file's bytes, refusing a directory and a file past
+/// [`crate::MAX_FILE_BYTES`] without reading it whole.
+///
+/// # Errors
+/// [`BoardError::Io`] and [`BoardError::TooLarge`].
+pub fn read_board_file(path: &Path) -> Result<Vec<u8>, BoardError> {
+    crate::model::read::read_file(path)
+}
+
+/// Turns the findings of the given kinds into warnings.
+pub fn warn_only<'a>(
+    findings: impl IntoIterator<Item = &'a mut Finding>,
+    kinds: &BTreeSet<String>,
+) {
+    for f in findings {
+        if kinds.contains(&f.kind) {
+            f.severity = Severity::Warning;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

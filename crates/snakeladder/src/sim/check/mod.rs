@@ -1,0 +1,472 @@
+//! The cross-check: exact figures against a simulation of the same board.
+//!
+//! The exact side and the simulated side are computed by different code
+//! from the same move function (a Markov chain solved by linear algebra
+//! against a seeded Monte Carlo engine); agreement within sampling error on
+//! every figure is evidence that both are right.
+//!
+//! # Comparisons and thresholds
+//! - mean turns and mean rolls: z-score with the exact variance;
+//! - the distribution of turns: Kolmogorov–Smirnov distance against the
+//!   exact CDF, held to the Dvoretzky–Kiefer–Wolfowitz bound;
+//! - per jump, expected uses (t-score on the cluster standard error) and the
+//!   probability of using it (binomial z);
+//! - per square, expected rests (t-score) and, without extra rolls, the
+//!   probability of resting there (binomial z; with extra rolls the
+//!   simulation also counts mid-turn rests, which the exact figure does
+//!   not);
+//! - with several players, each seat's win probability (binomial z) and the
+//!   expected turns and rounds of the game (t-scores).
+//!
+//! The family-wise error rate [`FAMILY_ERROR_RATE`] = 10⁻⁴ is split evenly
+//! over the comparisons made (Bonferroni), so a correct engine fails the
+//! whole check less than once in 10,000 runs. Figures the simulation sees
+//! too rarely for the normal approximation (fewer than
+//! [`MIN_EXPECTED_COUNT`] expected tokens) are not compared and are
+//! counted in `skipped`, as are t-tests with no information (a standard
+//! error estimated from fewer than two clusters or games).
+//!
+//! Thresholds are the normal and Student-t quantiles of `statrs`; a t-test
+//! uses the quantile for its own degrees of freedom (clusters − 1), which
+//! on short runs of large boards is small and far above the normal value.
+
+pub mod compare;
+#[cfg(test)]
+mod tests;
+
+pub use compare::{
+    Comparison, Test, binomial_z, bonferroni, kolmogorov_smirnov, normal_threshold,
+    student_threshold, t_mean, z_mean,
+};
+
+use crate::markov::analysis::{Analysis, AnalysisError, Options};
+use crate::sim::simulate::{self, Progress, SimulateError, SimulationConfig, SimulationReport};
+use crate::{Board, Square};
+use serde::Serialize;
+
+/// The family-wise error rate of one check: a correct engine fails it less
+/// than once in 10⁴ runs (docs/cross-check.md §6).
+pub const FAMILY_ERROR_RATE: f64 = 1e-4;
+
+/// Fewest expected tokens (n·p) behind a compared proportion or count. At
+/// 10⁴ the skewness of a binomial count is at most 0.01, which moves a
+/// 5-standard-error tail probability by under 20% — well inside the
+/// Bonferroni budget; rarer figures are skipped, not compared loosely.
+pub const MIN_EXPECTED_COUNT: f64 = 1e4;
+
+/// The exact figures the check needs, as plain numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactFigures {
+    /// `E[T]`, the mean turns.
+    pub mean_turns: f64,
+    /// `Var[T]`.
+    pub variance_turns: f64,
+    /// `E[rolls]`.
+    pub mean_rolls: f64,
+    /// `Var[rolls]`.
+    pub variance_rolls: f64,
+    /// `cdf[t − 1] = P(T ≤ t)`; `P(T ≤ t)` past its end is taken as its last
+    /// value.
+    pub turns_cdf: Vec<f64>,
+    /// Per rest square: expected rests and, when known, the probability of
+    /// resting there.
+    pub squares: Vec<ExactSquare>,
+    /// Per jump, in board order.
+    pub jumps: Vec<ExactJump>,
+    /// The k-player figures, for the simulated player count.
+    pub players: Option<ExactPlayers>,
+}
+
+impl ExactFigures {
+    /// The figures of an exact analysis; `players` picks the entry of
+    /// `analysis.players` with that count (none for one player).
+    pub fn from_analysis(analysis: &Analysis, players: u32) -> ExactFigures {
+        ExactFigures {
+            mean_turns: analysis.turns.mean,
+            variance_turns: analysis.turns.variance,
+            mean_rolls: analysis.rolls.mean,
+            variance_rolls: analysis.rolls.variance,
+            turns_cdf: analysis.turns.cdf.clone(),
+            squares: analysis
+                .squares
+                .iter()
+                .map(|s| ExactSquare {
+                    square: s.square,
+                    expected_rests: s.expected_rests,
+                    rest_probability: s.rest_probability,
+                })
+                .collect(),
+            jumps: analysis
+                .jumps
+                .iter()
+                .map(|j| ExactJump {
+                    from: j.from,
+                    expected_uses: j.expected_uses,
+                    use_probability: j.use_probability,
+                })
+                .collect(),
+            players: analysis
+                .players
+                .iter()
+                .find(|p| p.count == players && players > 1)
+                .map(|p| ExactPlayers {
+                    count: p.count,
+                    win_probability: p.win_probability.clone(),
+                    expected_total_turns: p.expected_total_turns,
+                    expected_rounds: p.expected_rounds,
+                }),
+        }
+    }
+}
+
+/// Why a check could not run (a check that runs and disagrees is a
+/// [`CheckReport`] with `passed: false`, not an error).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// The exact analysis failed.
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
+    /// The simulation failed.
+    #[error(transparent)]
+    Simulate(#[from] SimulateError),
+    /// The exact analysis skipped figures past its limits, so they cannot be
+    /// compared; refused before simulating rather than compared in part.
+    #[error(
+        "the exact analysis skipped figures a check compares, so nothing was simulated: {}",
+        skipped.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    Skipped {
+        /// What was skipped and why.
+        skipped: Vec<crate::markov::analysis::limits::Skipped>,
+    },
+}
+
+/// Analyses `board` exactly, simulates it as `config` says, and compares
+/// every figure ([`compare()`]).
+///
+/// # Errors
+/// [`CheckError::Analysis`] when the exact analysis cannot be done (a board
+/// too large for it), [`CheckError::Simulate`] when the simulation cannot.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Board, Seed};
+/// use snakeladder::check::check;
+/// use snakeladder::simulate::SimulationConfig;
+///
+/// let report = check(&Board::builtin_default(), &SimulationConfig::new(100_000, Seed::new(1))?)?;
+/// assert!(report.passed);
+/// assert!(report.comparisons.len() > 50);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check(board: &Board, config: &SimulationConfig) -> Result<CheckReport, CheckError> {
+    check_with_progress(board, config, &())
+}
+
+/// [`check`], telling `progress` how the simulation goes.
+///
+/// # Errors
+/// As [`check`].
+pub fn check_with_progress(
+    board: &Board,
+    config: &SimulationConfig,
+    progress: &dyn Progress,
+) -> Result<CheckReport, CheckError> {
+    // The simulation's limits are checked before the exact side runs, so a
+    // board the simulation refuses fails at once.
+    simulate::check_memory(board, config)?;
+    let k = config.players();
+    let options = Options::default()
+        .players(if k > 1 { vec![k] } else { Vec::new() })
+        .max_memory(config.max_memory());
+    let analysis = Analysis::new(board, &options)?;
+    if !analysis.skipped.is_empty() {
+        return Err(CheckError::Skipped {
+            skipped: analysis.skipped.clone(),
+        });
+    }
+    let exact = ExactFigures::from_analysis(&analysis, k);
+    let sim = simulate::simulate_with_progress(board, config, progress)?;
+    Ok(compare(&exact, &sim))
+}
+
+/// One square's exact figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactSquare {
+    /// The square.
+    pub square: Square,
+    /// Expected rolls ending on it.
+    pub expected_rests: f64,
+    /// Probability some turn ends on it (`None` when unknown).
+    pub rest_probability: Option<f64>,
+}
+
+/// One jump's exact figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactJump {
+    /// Its start square.
+    pub from: Square,
+    /// Expected uses.
+    pub expected_uses: f64,
+    /// Probability of at least one use.
+    pub use_probability: f64,
+}
+
+/// The exact k-player figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactPlayers {
+    /// Number of players.
+    pub count: u32,
+    /// Each seat's win probability.
+    pub win_probability: Vec<f64>,
+    /// Expected turns of the game over all players.
+    pub expected_total_turns: f64,
+    /// Expected rounds.
+    pub expected_rounds: f64,
+}
+
+/// Every comparison of one check and the overall verdict.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckReport {
+    /// Games simulated.
+    pub games: u64,
+    /// The simulation's master seed.
+    pub seed: u64,
+    /// [`FAMILY_ERROR_RATE`].
+    pub family_error_rate: f64,
+    /// The rate each comparison is held to: the family rate over the number
+    /// of comparisons.
+    pub comparison_error_rate: f64,
+    /// Every comparison made.
+    pub comparisons: Vec<Comparison>,
+    /// Figures not compared, each with why: too rare at this number of
+    /// games, or no information to compare with (fewer than two clusters).
+    pub skipped: Vec<String>,
+    /// Whether every comparison agrees.
+    pub passed: bool,
+}
+
+impl CheckReport {
+    /// The comparisons that disagree.
+    pub fn failures(&self) -> impl Iterator<Item = &Comparison> {
+        self.comparisons.iter().filter(|c| !c.agrees)
+    }
+}
+
+/// One comparison still to be held to its threshold, once the number of
+/// comparisons (and so the per-comparison rate) is known.
+enum Pending {
+    Z {
+        name: String,
+        exact: f64,
+        mean: f64,
+        se: f64,
+    },
+    T {
+        name: String,
+        exact: f64,
+        mean: f64,
+        se: f64,
+        df: u64,
+    },
+    Binomial {
+        name: String,
+        p: f64,
+        hits: u64,
+        n: u64,
+    },
+}
+
+/// Compares exact figures with a simulation of the same board and rules.
+///
+/// # Panics
+/// If `sim` has a different number of jumps than `exact`, or `exact.players`
+/// a different player count from the simulation's (a programming error: the
+/// two describe different games).
+///
+/// # Example
+/// ```
+/// use snakeladder::check::{ExactFigures, compare};
+/// use snakeladder::simulate::{simulate, SimulationConfig};
+/// use snakeladder::{Board, Seed};
+///
+/// // Squares 0..2, a coin, overshoot wins: T = 1 or 2, each with probability 1/2.
+/// let board = Board::from_json_str(
+///     r#"{"squares": 2, "rules": {"dice": {"faces": 2}, "overshoot": "win"}}"#)?;
+/// let sim = simulate(&board, &SimulationConfig::new(50_000, Seed::new(1)).unwrap()).unwrap();
+/// let exact = ExactFigures {
+///     mean_turns: 1.5, variance_turns: 0.25, mean_rolls: 1.5, variance_rolls: 0.25,
+///     turns_cdf: vec![0.5, 1.0], squares: vec![], jumps: vec![], players: None,
+/// };
+/// assert!(compare(&exact, &sim).passed);
+/// let wrong = ExactFigures { mean_turns: 1.6, ..exact };
+/// assert!(!compare(&wrong, &sim).passed);
+/// # Ok::<(), snakeladder::BoardError>(())
+/// ```
+pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
+    let n = sim.tokens;
+    let nf = n as f64;
+    let mut pending = Vec::new();
+    let mut skipped = Vec::new();
+    pending.push(Pending::Z {
+        name: "turns: mean".into(),
+        exact: exact.mean_turns,
+        mean: sim.turns.mean,
+        se: (exact.variance_turns / nf).sqrt(),
+    });
+    pending.push(Pending::Z {
+        name: "rolls: mean".into(),
+        exact: exact.mean_rolls,
+        mean: sim.rolls.mean,
+        se: (exact.variance_rolls / nf).sqrt(),
+    });
+    let df = sim.clusters.saturating_sub(1);
+    let frequent = |p: f64| nf * p >= MIN_EXPECTED_COUNT && nf * (1.0 - p) >= MIN_EXPECTED_COUNT;
+    assert_eq!(exact.jumps.len(), sim.jumps.len(), "different boards");
+    for (e, s) in exact.jumps.iter().zip(&sim.jumps) {
+        let name = format!("{} {}→{}", s.kind, s.from, s.to);
+        if nf * e.use_probability >= MIN_EXPECTED_COUNT {
+            pending.push(Pending::T {
+                name: format!("{name}: uses a game"),
+                exact: e.expected_uses,
+                mean: s.expected_uses,
+                se: s.expected_uses_std_error,
+                df,
+            });
+        } else {
+            skipped.push(format!("{name}: uses a game"));
+        }
+        if frequent(e.use_probability) {
+            pending.push(Pending::Binomial {
+                name: format!("{name}: used at least once"),
+                p: e.use_probability,
+                hits: s.tokens_using,
+                n,
+            });
+        } else {
+            skipped.push(format!("{name}: used at least once"));
+        }
+    }
+    for e in &exact.squares {
+        let Some(s) = sim.squares.iter().find(|s| s.square == e.square) else {
+            skipped.push(format!("square {}: not simulated", e.square));
+            continue;
+        };
+        // Compared when enough tokens reach the square.
+        let reach = s.rest_probability.max(e.rest_probability.unwrap_or(0.0));
+        if nf * reach >= MIN_EXPECTED_COUNT {
+            pending.push(Pending::T {
+                name: format!("square {}: rests a game", e.square),
+                exact: e.expected_rests,
+                mean: s.expected_rests,
+                se: s.expected_rests_std_error,
+                df,
+            });
+        } else {
+            skipped.push(format!("square {}: rests a game", e.square));
+        }
+        match e.rest_probability {
+            Some(p) if frequent(p) && !sim.has_extra_rolls => pending.push(Pending::Binomial {
+                name: format!("square {}: P(ever rests there)", e.square),
+                p,
+                hits: s.tokens_resting,
+                n,
+            }),
+            Some(_) => skipped.push(format!("square {}: P(ever rests there)", e.square)),
+            None => {}
+        }
+    }
+    if let Some(p) = &exact.players {
+        let game = sim.game();
+        assert_eq!(p.count, game.count, "different player counts");
+        for (seat, (&q, &hits)) in p.win_probability.iter().zip(&game.wins).enumerate() {
+            let name = format!("seat {}: wins", seat + 1);
+            let g = sim.games as f64;
+            if g * q >= MIN_EXPECTED_COUNT && g * (1.0 - q) >= MIN_EXPECTED_COUNT {
+                pending.push(Pending::Binomial {
+                    name,
+                    p: q,
+                    hits,
+                    n: sim.games,
+                });
+            } else {
+                skipped.push(name);
+            }
+        }
+        let df = sim.games.saturating_sub(1);
+        pending.push(Pending::T {
+            name: "total turns: mean".into(),
+            exact: p.expected_total_turns,
+            mean: game.expected_total_turns,
+            se: game.expected_total_turns_std_error,
+            df,
+        });
+        pending.push(Pending::T {
+            name: "rounds: mean".into(),
+            exact: p.expected_rounds,
+            mean: game.expected_rounds,
+            se: game.expected_rounds_std_error,
+            df,
+        });
+    }
+    // A t-test on fewer than two clusters has no estimate of its spread:
+    // its statistic and threshold would both be infinite. It carries no
+    // information, so it is skipped, not passed (nor counted in the
+    // Bonferroni split).
+    pending.retain(|p| match p {
+        Pending::T { name, df: 0, .. } => {
+            skipped.push(format!("{name}: fewer than two independent clusters"));
+            false
+        }
+        Pending::T { name, se, .. } | Pending::Z { name, se, .. } if !se.is_finite() => {
+            skipped.push(format!("{name}: no finite standard error"));
+            false
+        }
+        _ => true,
+    });
+    // One more for the distribution.
+    let alpha = bonferroni(FAMILY_ERROR_RATE, pending.len() + 1);
+    let counts: Vec<(u64, u64)> = sim.turns_histogram.iter().collect();
+    let cdf = &exact.turns_cdf;
+    let mut comparisons = vec![kolmogorov_smirnov(
+        "turns: distribution",
+        &counts,
+        |t| match t {
+            0 => 0.0,
+            t => cdf
+                .get(t as usize - 1)
+                .or(cdf.last())
+                .copied()
+                .unwrap_or(1.0),
+        },
+        alpha,
+    )];
+    comparisons.extend(pending.into_iter().map(|p| match p {
+        Pending::Z {
+            name,
+            exact,
+            mean,
+            se,
+        } => z_mean(&name, exact, mean, se, alpha),
+        Pending::T {
+            name,
+            exact,
+            mean,
+            se,
+            df,
+        } => t_mean(&name, exact, mean, se, df, alpha),
+        Pending::Binomial { name, p, hits, n } => binomial_z(&name, p, hits, n, alpha),
+    }));
+    let passed = comparisons.iter().all(|c| c.agrees);
+    CheckReport {
+        games: sim.games,
+        seed: sim.seed,
+        family_error_rate: FAMILY_ERROR_RATE,
+        comparison_error_rate: alpha,
+        comparisons,
+        skipped,
+        passed,
+    }
+}

@@ -1,0 +1,144 @@
+//! `snakeladder diff OLD NEW`: what a layout change does to the game.
+
+use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
+use crate::memory;
+use snakeladder::review::diff::Diff;
+use snakeladder::review::gate::Gate;
+use snakeladder::{Analysis, Limits, Options};
+use snakeladder::{Board, BoardError};
+use snakeladder_render::RenderDiff;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// Arguments of `diff`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The old board: a file, `-` for standard input, or `REV:path` read
+    /// with `git show` (path from the repository's root, or `REV:./path`
+    /// from the current directory).
+    old: String,
+    /// The new board, in the same forms.
+    new: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: DiffFormat,
+    /// Exit 1 when the change passes a gate, e.g. 'mean_change > 10%',
+    /// 'abs(p99_change) >= 20', 'jumps_changed > 2' (repeatable; see the
+    /// README for the names).
+    #[arg(long, value_name = "EXPR")]
+    fail_if: Vec<Gate>,
+    /// Most memory each analysis may use (e.g. 8G, 512M).
+    #[arg(long, value_parser = memory::parse_bytes)]
+    max_memory: Option<u64>,
+    /// Most multiply-adds one optional figure may take before it is skipped.
+    #[arg(long)]
+    max_work: Option<f64>,
+}
+
+/// Output format of `diff`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// A readable summary for a terminal.
+    #[default]
+    Text,
+    /// For a pull-request comment or $GITHUB_STEP_SUMMARY.
+    Markdown,
+    /// Every figure, for machines.
+    Json,
+    /// A self-contained page with both boards drawn.
+    Html,
+}
+
+/// Runs `diff`: exit 0, or 1 when a `--fail-if` gate trips.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.old == "-" && args.new == "-" {
+        return Err(CliError::Usage(
+            "diff: standard input can be only one of the two boards".to_string(),
+        ));
+    }
+    let mut limits = Limits {
+        max_memory: args.max_memory.unwrap_or_else(memory::default_limit),
+        ..Limits::default()
+    };
+    if let Some(w) = args.max_work {
+        limits.max_work = w;
+    }
+    let old = load(&args.old)?;
+    let new = load(&args.new)?;
+    let options = Options::default().limits(limits);
+    let named = |source: &str| {
+        let board = shown(source);
+        move |e| CliError::AnalysisOf { board, source: e }
+    };
+    let old_a = Analysis::new(&old, &options).map_err(named(&args.old))?;
+    let new_a = Analysis::new(&new, &options).map_err(named(&args.new))?;
+    let diff = Diff::new(
+        (&old, &old_a, shown(&args.old)),
+        (&new, &new_a, shown(&args.new)),
+    );
+    let mut out = common::stdout()?;
+    match args.format {
+        DiffFormat::Text => out.write_all(diff.text().as_bytes())?,
+        DiffFormat::Markdown => out.write_all(diff.markdown().as_bytes())?,
+        DiffFormat::Html => out.write_all(diff.html(&old, &new).as_bytes())?,
+        DiffFormat::Json => {
+            common::write_json(&mut out, &diff)?;
+        }
+    }
+    out.flush()?;
+    let tripped: Vec<String> = args.fail_if.iter().filter_map(|g| g.trips(&diff)).collect();
+    let mut err = std::io::stderr();
+    for why in &tripped {
+        let _ = writeln!(err, "diff: --fail-if {why}");
+    }
+    Ok(ExitCode::from(if tripped.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_FAILURE
+    }))
+}
+
+fn shown(source: &str) -> String {
+    snakeladder::review::escape_controls(if source == "-" { "<stdin>" } else { source })
+}
+
+/// Loads a board from a path, `-`, or `REV:path` through `git show`. A path
+/// that exists is a path, even with a colon in its name.
+fn load(source: &str) -> Result<Board, CliError> {
+    let path = Path::new(source);
+    if source == "-" || path.exists() {
+        return common::load_board(Some(path));
+    }
+    let Some((rev, file)) = source.split_once(':') else {
+        return common::load_board(Some(path));
+    };
+    if rev.is_empty() || file.is_empty() {
+        return common::load_board(Some(path));
+    }
+    let io = |message: String| BoardError::Io {
+        path: PathBuf::from(source),
+        source: std::io::Error::other(message),
+    };
+    let out = Command::new("git")
+        .args(["show", "--no-textconv", &format!("{rev}:{file}")])
+        .output()
+        .map_err(|e| io(format!("cannot run git show: {e}")))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let first = stderr.lines().next().unwrap_or("git show failed").trim();
+        return Err(io(format!(
+            "git show: {}",
+            snakeladder::review::escape_controls(first)
+        ))
+        .into());
+    }
+    if out.stdout.len() as u64 > snakeladder::MAX_FILE_BYTES {
+        return Err(BoardError::TooLarge {
+            path: PathBuf::from(source),
+            bytes: out.stdout.len() as u64,
+        }
+        .into());
+    }
+    Ok(Board::from_json_slice(&out.stdout).map_err(|e| e.with_path(Path::new(source)))?)
+}

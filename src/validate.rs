@@ -1,0 +1,335 @@
+//! `snakeladder validate`: check board files in CI, each problem at its
+//! line and column, and hold valid boards to a layout policy.
+
+use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
+use crate::memory;
+use snakeladder::analysis::Limits;
+use snakeladder::policy::{self, Thresholds};
+use snakeladder::review::{self, FileReport, Finding, Review};
+use snakeladder_render::validate as output;
+use std::collections::{BTreeSet, HashMap};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `validate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Board files, or directories searched for *.json; `-` reads standard
+    /// input. A path that holds no board file is an error.
+    #[arg(required_unless_present = "builtin")]
+    paths: Vec<PathBuf>,
+    /// Also check the built-in default board.
+    #[arg(long)]
+    builtin: bool,
+    /// Output format: text (`file:line:col: kind: message`), json, github
+    /// (workflow commands that annotate the pull request) or sarif (SARIF
+    /// 2.1.0, for code scanning).
+    #[arg(long, value_enum, default_value_t)]
+    format: ValidateFormat,
+    /// A policy file with a `[limits]` table. Without it, the first
+    /// snakeladder.toml in each board's directory or a parent is used.
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// Fail a board whose expected number of turns is above this.
+    #[arg(long, value_name = "TURNS")]
+    max_mean_turns: Option<f64>,
+    /// Fail a board whose expected number of turns is below this.
+    #[arg(long, value_name = "TURNS")]
+    min_mean_turns: Option<f64>,
+    /// Fail a board whose games are not 99% over within this many turns.
+    #[arg(long, value_name = "TURNS")]
+    max_p99_turns: Option<f64>,
+    /// Fail a board where, with two players, P(seat 1 wins) − P(seat 2
+    /// wins) is above this.
+    #[arg(long, value_name = "PROBABILITY", allow_negative_numbers = true)]
+    max_first_seat_advantage: Option<f64>,
+    /// Name each snake or ladder used in fewer than this fraction of games.
+    #[arg(long, value_name = "FRACTION")]
+    min_jump_use: Option<f64>,
+    /// Fail a board whose shortest game happens with a probability above
+    /// this.
+    #[arg(long, value_name = "PROBABILITY")]
+    max_shortest_game_probability: Option<f64>,
+    /// Report problems of this kind as warnings, which do not fail the
+    /// check (repeat or separate with commas).
+    #[arg(long, value_name = "KIND", value_delimiter = ',')]
+    warn_only: Vec<String>,
+    /// Most memory each board's analysis may use for the policy (e.g. 8G);
+    /// a board past it is reported as unchecked, not passed.
+    #[arg(long, value_parser = memory::parse_bytes)]
+    max_memory: Option<u64>,
+    /// Most multiply-adds one optional figure of the analysis may take; a
+    /// threshold that needs a skipped figure is reported as unchecked.
+    #[arg(long)]
+    max_work: Option<f64>,
+}
+
+/// Output format of `validate`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ValidateFormat {
+    /// `file:line:col: kind: message`, as editors and CI problem matchers
+    /// read.
+    #[default]
+    Text,
+    /// Every problem and a summary, as JSON.
+    Json,
+    /// GitHub Actions workflow commands.
+    Github,
+    /// SARIF 2.1.0.
+    Sarif,
+}
+
+/// Runs `validate`: exit 0 when every board passes, 1 otherwise.
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let flags = Thresholds {
+        max_mean_turns: args.max_mean_turns,
+        min_mean_turns: args.min_mean_turns,
+        max_p99_turns: args.max_p99_turns,
+        max_first_seat_advantage: args.max_first_seat_advantage,
+        min_jump_use: args.min_jump_use,
+        max_shortest_game_probability: args.max_shortest_game_probability,
+    };
+    if let Some(bad) = flags.out_of_range().first() {
+        return Err(CliError::Usage(format!(
+            "--{}: {} is out of range ({})",
+            bad.key.replace('_', "-"),
+            bad.value,
+            bad.range
+        )));
+    }
+    let warn_only: BTreeSet<String> = args.warn_only.iter().cloned().collect();
+    for kind in &warn_only {
+        if !known_kind(kind) {
+            return Err(CliError::Usage(format!(
+                "--warn-only: {kind:?} is not a kind of problem (see the README's list)"
+            )));
+        }
+    }
+    let mut limits = Limits {
+        max_memory: args.max_memory.unwrap_or_else(memory::default_limit),
+        ..Limits::default()
+    };
+    if let Some(w) = args.max_work {
+        limits.max_work = w;
+    }
+    let mut policies = Policies {
+        explicit: args
+            .policy
+            .as_deref()
+            .map(policy::read_policy)
+            .transpose()
+            .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
+        found: HashMap::new(),
+        flags,
+    };
+
+    let mut reports = Vec::new();
+    let mut other = Vec::new();
+    if args.builtin {
+        let review = policies.review(Path::new("."), limits)?;
+        reports.push(review::check_board_bytes(
+            "<built-in default board>",
+            snakeladder::DEFAULT_BOARD_JSON.as_bytes(),
+            &review,
+        ));
+    }
+    for path in &args.paths {
+        let shown = review::display_path(path);
+        if path == Path::new("-") {
+            let review = policies.review(Path::new("."), limits)?;
+            reports.push(check_stdin(&review));
+            continue;
+        }
+        if !path.is_dir() {
+            let review = policies.review(parent(path), limits)?;
+            reports.push(check_file(path, shown, &review));
+            continue;
+        }
+        let (files, unreadable) = walk(path);
+        other.extend(unreadable);
+        if files.is_empty() {
+            other.push(review::file_error(
+                &shown,
+                "no_boards",
+                format!("no board files under {shown}"),
+            ));
+        }
+        for file in files {
+            let review = policies.review(parent(&file), limits)?;
+            let shown = review::display_path(&file);
+            reports.push(check_file(&file, shown, &review));
+        }
+    }
+    review::warn_only(
+        reports
+            .iter_mut()
+            .flat_map(|r| r.findings.iter_mut())
+            .chain(other.iter_mut()),
+        &warn_only,
+    );
+
+    let summary = output::Tally::new(&reports, &other);
+    let mut out = common::stdout()?;
+    match args.format {
+        ValidateFormat::Text => out.write_all(output::text(&reports, &other).as_bytes())?,
+        ValidateFormat::Github => out.write_all(output::github(&reports, &other).as_bytes())?,
+        ValidateFormat::Json => {
+            common::write_json(&mut out, &output::json(&reports, &other))?;
+        }
+        ValidateFormat::Sarif => {
+            let log = output::sarif(&reports, &other, env!("CARGO_PKG_VERSION"));
+            serde_json::to_writer_pretty(&mut out, &log).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::from(if summary.passed() {
+        EXIT_OK
+    } else {
+        EXIT_FAILURE
+    }))
+}
+
+/// Every kind `--warn-only` accepts: the validation problems, the policy's
+/// thresholds, and the errors of reading.
+fn known_kind(kind: &str) -> bool {
+    const OTHER: [&str; 5] = [
+        "json",
+        "io",
+        "too_large",
+        "no_boards",
+        review::enforce::UNCHECKED,
+    ];
+    policy::KEYS.contains(&kind)
+        || OTHER.contains(&kind)
+        || snakeladder::Problem::KINDS.contains(&kind)
+}
+
+/// The policy of each directory: the `--policy` file, or the nearest
+/// snakeladder.toml (read once per directory), overridden by the flags.
+struct Policies {
+    explicit: Option<Thresholds>,
+    found: HashMap<PathBuf, Thresholds>,
+    flags: Thresholds,
+}
+
+impl Policies {
+    fn review(&mut self, dir: &Path, limits: Limits) -> Result<Review, CliError> {
+        let base = match &self.explicit {
+            Some(t) => t.clone(),
+            None => match self.found.get(dir) {
+                Some(t) => t.clone(),
+                None => {
+                    let t = match policy::find_policy_file(dir) {
+                        Some(file) => policy::read_policy(&file)
+                            .map_err(|e| CliError::Usage(format!("policy file {e}")))?,
+                        None => Thresholds::default(),
+                    };
+                    self.found.insert(dir.to_path_buf(), t.clone());
+                    t
+                }
+            },
+        };
+        Ok(Review {
+            policy: base.overridden_by(&self.flags),
+            limits,
+        })
+    }
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+fn check_file(path: &Path, shown: String, review: &Review) -> FileReport {
+    match review::read_board_file(path) {
+        Ok(bytes) => review::check_board_bytes(&shown, &bytes, review),
+        Err(e) => FileReport {
+            findings: vec![review::file_error(&shown, e.kind(), read_message(&e))],
+            file: shown,
+        },
+    }
+}
+
+fn check_stdin(review: &Review) -> FileReport {
+    let name = "<stdin>";
+    let mut bytes = Vec::new();
+    let limit = snakeladder::MAX_FILE_BYTES;
+    let read = std::io::stdin().take(limit + 1).read_to_end(&mut bytes);
+    let error = match read {
+        Err(e) => Some(("io", format!("cannot read: {e}"))),
+        Ok(_) if bytes.len() as u64 > limit => Some((
+            "too_large",
+            format!("more than the {limit} bytes a board file may have"),
+        )),
+        Ok(_) => None,
+    };
+    match error {
+        Some((kind, message)) => FileReport {
+            file: name.to_string(),
+            findings: vec![review::file_error(name, kind, message)],
+        },
+        None => review::check_board_bytes(name, &bytes, review),
+    }
+}
+
+/// The message of an error of reading, without the file name the report
+/// already shows.
+fn read_message(e: &snakeladder::BoardError) -> String {
+    match e {
+        snakeladder::BoardError::Io { source, .. } => format!("cannot read: {source}"),
+        snakeladder::BoardError::TooLarge { bytes, .. } => format!(
+            "the file is {bytes} bytes, more than the {} bytes a board file may have",
+            snakeladder::MAX_FILE_BYTES
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// Every `*.json` regular file below a directory, sorted so output is
+/// stable, and a finding for each directory that could not be read.
+/// Symbolic links to directories are not followed (a link back up the tree
+/// would walk forever), and what is not a regular file (a FIFO, a socket,
+/// a device) is skipped: opening a FIFO would block.
+fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Finding>) {
+    let mut found = Vec::new();
+    let mut errors = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(source) => {
+                let shown = review::display_path(&dir);
+                errors.push(review::file_error(
+                    &shown,
+                    "io",
+                    format!("cannot read: {source}"),
+                ));
+                continue;
+            }
+        };
+        for entry in entries.flatten() {
+            let p = entry.path();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "json") {
+                // A link that cannot be followed is kept, to be reported
+                // as unreadable.
+                match std::fs::metadata(&p) {
+                    Ok(m) if !m.is_file() => {}
+                    _ => found.push(p),
+                }
+            }
+        }
+    }
+    found.sort();
+    errors.sort_by(|a, b| a.file.cmp(&b.file));
+    (found, errors)
+}
