@@ -20,6 +20,7 @@ mod foundation_invalid;
 mod foundation_props;
 mod output_cli;
 mod play_odds;
+mod proptest_regressions;
 mod report_browser;
 mod report_cli;
 mod robust_cli;
