@@ -31,31 +31,18 @@ fn stdout_ok(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// Compares with a checked-in transcript. `SNAKELADDER_BLESS=1` rewrites it
-/// (then review the diff: a changed transcript means changed behaviour).
+/// Compares with the checked-in snapshot of the transcript (insta, like
+/// every other output test: a changed transcript means changed behaviour,
+/// reviewed with `cargo insta review`).
 #[track_caller]
 fn assert_golden(name: &str, got: &str) {
-    let path = golden(name);
-    if std::env::var_os("SNAKELADDER_BLESS").is_some() {
-        std::fs::write(&path, got).unwrap();
-    }
-    let want = std::fs::read_to_string(&path).unwrap();
-    if got != want {
-        for (i, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-            assert_eq!(g, w, "{name}: first difference at line {}", i + 1);
-        }
-        assert_eq!(
-            got.lines().count(),
-            want.lines().count(),
-            "{name}: line counts differ"
-        );
-    }
+    insta::assert_snapshot!(name, got);
 }
 
 #[test]
 fn seed_42_on_the_default_board_plays_the_golden_transcript() {
     let got = stdout_ok(&["play", "--players", "Ana,Bo,Cy", "--seed", "42"]);
-    assert_golden("engine-play-seed42.txt", &got);
+    assert_golden("engine-play-seed42", &got);
     // Lines checked by hand against the board and the pinned rolls of seed
     // 42 (5, 2, 6, 5, 5, 4, ...; see engine_value_stability.rs):
     assert!(got.starts_with("Milton Bradley Chutes and Ladders: Ana, Bo, Cy; seed 42\n"));
@@ -76,7 +63,7 @@ fn to_last_plays_on_and_ranks_everyone() {
         "42",
         "--to-last",
     ]);
-    assert_golden("engine-play-seed42-to-last.txt", &got);
+    assert_golden("engine-play-seed42-to-last", &got);
     // Until the first winner it is the same game as without --to-last.
     let first = stdout_ok(&["play", "--players", "Ana,Bo,Cy", "--seed", "42"]);
     let moves = first
@@ -102,7 +89,7 @@ fn house_rules_have_words_for_every_move() {
         "290",
         "--to-last",
     ]);
-    assert_golden("engine-house-rules-seed290.txt", &got);
+    assert_golden("engine-house-rules-seed290", &got);
     for words in [
         "needs a 6 to start, stays on start",
         "start → 6, rolls again",
