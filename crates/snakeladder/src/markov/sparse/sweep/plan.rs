@@ -1,0 +1,174 @@
+//! What factoring a chain will cost, found before anything large is
+//! allocated: the states moves go back to, the plain stretches a sweep can
+//! cross in one product, and the bytes and work of the factorisation.
+
+use super::*;
+
+impl SweepSolver {
+    /// What factoring `q` will cost. Linear in the size of `q`; allocates
+    /// seven bytes per state.
+    #[cfg(test)]
+    pub fn plan(q: &Csr) -> Plan {
+        let finish = |i: usize| {
+            let (stay, off) = q.row(i).fold((0.0, 0.0), |(stay, off), (c, v)| {
+                if c == i {
+                    (stay + v, off)
+                } else {
+                    (stay, off + v)
+                }
+            });
+            (1.0 - stay - off).max(0.0)
+        };
+        Self::plan_rows(q.n(), |i| q.row(i), finish)
+    }
+
+    /// [`SweepSolver::plan`] of the `n × n` matrix whose row `i` has the
+    /// entries `row(i)` (column, value; a repeat counts as an entry) and
+    /// the chance of absorption `finish(i)`, read a few times over: a
+    /// compiled chain is planned without building a copy of its `Q`
+    /// (800 MB for ten million states). Finds the same plain stretches as
+    /// the factorisation will ([`super::stretch`]), so the work and memory
+    /// of its column sweeps are those of the sweeps that will run.
+    pub(crate) fn plan_rows<I: Iterator<Item = (usize, f64)>>(
+        n: usize,
+        row: impl Fn(usize) -> I,
+        finish: impl Fn(usize) -> f64,
+    ) -> Plan {
+        let mut in_j = vec![false; n];
+        let mut nnz = 0;
+        for i in 0..n {
+            for (c, _) in row(i) {
+                nnz += 1;
+                if c < i {
+                    in_j[c] = true;
+                }
+            }
+        }
+        let k = in_j.iter().filter(|&&b| b).count() as u64;
+        let threads = rayon::current_num_threads() as u64;
+        // The stretches the column sweeps will skip, found from `Q` off its
+        // diagonal and the diagonal of `I − Q` computed as the solver does.
+        let off = |i: usize| row(i).filter(move |&(c, _)| c != i);
+        let sites = use_sites(n, k as usize).then(|| {
+            Layout::find(n, &in_j, off, |i| {
+                finish(i) + off(i).map(|(_, v)| v).sum::<f64>()
+            })
+        });
+        let sites = sites.filter(|layout| skips_enough(n, layout));
+        // For each column of J, the highest row of F with an entry there:
+        // the sweep for that column runs from that row down.
+        const NONE: u32 = u32::MAX;
+        let mut top = vec![NONE; n];
+        for i in (0..n).filter(|&i| !in_j[i]) {
+            for (c, _) in row(i) {
+                if in_j[c] && c != i && (top[c] == NONE || (top[c] as usize) < i) {
+                    top[c] = i as u32;
+                }
+            }
+        }
+        let mut tops: Vec<u32> = top.into_iter().filter(|&t| t != NONE).collect();
+        tops.sort_unstable();
+        // Each sweep costs what lies up to its top: by row, its entries
+        // and the row; a stretch, the `w²` of its matrix (no top is inside
+        // one: a top has an entry in J). One more pass, counting as it
+        // goes. Every term is a whole number far below 2⁵³, so the order of
+        // the sum is exact.
+        let no_stretches = Vec::new();
+        let (window, stretches) = sites
+            .as_ref()
+            .map_or((0, &no_stretches), |l| (l.window, &l.stretches));
+        let mut sweep_work = 0.0;
+        let mut cost_so_far = 0;
+        let mut next = 0;
+        let mut stretch = 0;
+        // The compact sweep's rows (blocks and their entries).
+        let (mut row_blocks, mut row_entries, mut j_entries) = (0, 0, 0);
+        let mut i = 0;
+        while i < n {
+            if next == tops.len() && sites.is_none() {
+                break;
+            }
+            if stretch < stretches.len() && stretches[stretch].0 as usize == i {
+                i = stretches[stretch].1 as usize + 1;
+                stretch += 1;
+                cost_so_far += window * window;
+                continue;
+            }
+            let entries = row(i).count();
+            cost_so_far += entries + 1;
+            if in_j[i] {
+                j_entries += off(i).count();
+            } else {
+                row_blocks += 1;
+                row_entries += off(i).count();
+            }
+            while next < tops.len() && tops[next] as usize == i {
+                sweep_work += cost_so_far as f64;
+                next += 1;
+            }
+            i += 1;
+        }
+        let kf = k as f64;
+        let full_sweep = (nnz + n) as f64;
+        let n64 = n as u64;
+        // Held while the columns are swept: `SWEEP_LANES` columns per
+        // thread, of a state each or of a site each; with stretches, their
+        // sweep, each row's site while it is built (4 bytes a state), the
+        // layout's two flags a state while it is found, the sites of
+        // Q_FJ's entries and of J's rows.
+        let sweep_bytes = match &sites {
+            // The block of `W` with two more columns, kept as `W`, and
+            // the two columns copied out of it
+            // ([`SweepSolver::sweep_block`]).
+            None if !use_sites(n, k as usize) => n64 * (k + 4) * 8,
+            None => threads * n64 * 8 * SWEEP_LANES as u64,
+            Some(layout) => {
+                let site_count = (n - layout.skipped() + layout.window) as u64;
+                threads * site_count * 8 * SWEEP_LANES as u64
+                    + Stretches::bytes_for(
+                        row_blocks + layout.stretches.len(),
+                        row_entries,
+                        layout.stretches.len(),
+                        layout.window,
+                    )
+                    + n64 * (4 + 2)
+                    + nnz as u64 * 4
+                    + j_entries as u64 * 12
+                    + k * 8
+            }
+        };
+        // Each stretch's matrix: at most 2·log₂(L) products of w × w.
+        let matrix_work: f64 = stretches
+            .iter()
+            .map(|&(a, b)| {
+                2.0 * f64::from(32 - (b - a + 1).leading_zeros())
+                    * (window * window * window) as f64
+            })
+            .sum();
+        Plan {
+            states: n,
+            entries: nnz,
+            back_targets: k as usize,
+            // Q off its diagonal; each state's chance of finishing and of
+            // leaving (8 bytes a state each), at most three more vectors of
+            // a state at a time (its stay, the sweep of the chances of
+            // finishing, the solve of ones and its right-hand side: 24),
+            // J's flags and positions (5), the factors of S (held once,
+            // `Gth::from_transposed`), the column sweeps while S is built.
+            factor_bytes: Csr::bytes_for(n, nnz)
+                + n64 * (5 * 8 + 5)
+                + k * 4
+                + k * k * 8
+                + sweep_bytes,
+            factor_work: sweep_work + matrix_work + kf * kf * 6.0 + kf * kf * kf / 3.0,
+            // One sweep and a product with the kept `W`, or two sweeps.
+            solve_work: if use_sites(n, k as usize) {
+                2.0 * full_sweep + 2.0 * kf * kf
+            } else {
+                full_sweep + (n as f64) * kf + 2.0 * kf * kf
+            },
+            diagonal_bytes: 3 * n64 * k * 8,
+            diagonal_work: 2.0 * kf * full_sweep + kf * kf * n as f64,
+        }
+    }
+}
