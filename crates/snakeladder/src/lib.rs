@@ -33,8 +33,10 @@
 //!   derives every figure from it exactly (module [`analysis`]).
 //! - [`simulate`] plays millions of seeded games on every core, and
 //!   [`check`] compares every exact figure with them.
-//! - [`Report`] writes the analysis as Markdown or a self-contained HTML
-//!   page; [`design`] makes seeded random layouts.
+//! - [`design`] makes seeded random layouts, ranks each jump's effect and
+//!   tunes a layout toward a target; [`review`] holds layout review as data
+//!   (positions, policy, the diff of two boards). Rendering any of it for a
+//!   person (reports, charts, SARIF) is the `snakeladder-render` crate's.
 //! - A [`Game`] plays real games: dice are injected through the [`Roller`]
 //!   trait (seeded [`FairDice`] or [`LoadedDie`], [`ScriptedDice`] for
 //!   tests), every roll yields a [`RollResult`], and a [`GameRecord`]
@@ -57,12 +59,16 @@
 //! ```
 //!
 //! # Features
-//! - `cli` (default): the `snakeladder` command. Without it
-//!   (`default-features = false`) none of clap, clap_complete, indicatif,
-//!   rustix and signal-hook is
-//!   compiled.
+//! Both off by default, so a library user compiles no schema generator and
+//! no TOML reader:
+//! - `schema`: JSON Schemas (`schemars::JsonSchema`) of the input and
+//!   output types;
+//! - `toml`: reading a layout policy from a `snakeladder.toml` file
+//!   (`policy::parse_policy`, `policy::read_policy`).
 
-// The layers, lowest first: each uses only the ones above it in this list.
+// The layers, lowest first, are model; play and markov; sim; design and
+// review: a module uses only its own layer and those before it (rustfmt
+// keeps this list alphabetical, so it does not show the order).
 pub mod design;
 mod markov;
 mod model;

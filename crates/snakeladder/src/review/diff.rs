@@ -5,7 +5,8 @@
 //! lists the headline figures side by side with their change, the jumps
 //! added, removed and moved (with their use before and after), the squares
 //! whose probability of being rested on changed most, and the rule changes.
-//! [`Diff::text`], [`Diff::markdown`] and [`Diff::html`] render it; it
+//! The rendering layer (`snakeladder_render::RenderDiff`) shows it as text,
+//! Markdown or HTML; it
 //! serialises as `diff --format json`.
 
 use crate::analysis::Analysis;

@@ -1,6 +1,6 @@
 //! Layout review for CI: every problem of a board file with its position
 //! (file, line, column, field), policy checks on the exact figures, and the
-//! formats CI services read ([`output`]).
+//! findings CI services read (rendered by `snakeladder_render::validate`).
 //!
 //! [`check_board_bytes`] turns one file's bytes into a [`FileReport`]: a JSON
 //! error where the parser stopped, each validation [`Problem`] at the value
