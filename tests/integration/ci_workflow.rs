@@ -3,14 +3,9 @@
 //! repository of two commits, with the built binary on the PATH, and checks
 //! the annotations, the policy and the step summary it writes.
 
+use crate::support::{BIN, root};
 use std::path::Path;
 use std::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 #[test]
 fn the_workflow_script_on_a_fixture_repository() {

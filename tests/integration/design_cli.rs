@@ -4,17 +4,9 @@
 //! The text people read is snapshot-tested (`insta`; see `snapshots.rs` for
 //! how to accept an intended change).
 
+use crate::support::{bin, run};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_snakeladder"))
-}
-
-#[track_caller]
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
+use std::process::Output;
 
 #[track_caller]
 fn run_threads(threads: usize, args: &[&str]) -> Output {

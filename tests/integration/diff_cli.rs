@@ -2,14 +2,8 @@
 //! Schilling's transcription (one chute moved, 48→26 to 47→26), in every
 //! format, with `--fail-if` gates and `REV:path` sources.
 
-use std::path::Path;
+use crate::support::{BIN, root};
 use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn diff(args: &[&str]) -> Output {
     Command::new(BIN)

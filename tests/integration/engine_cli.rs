@@ -1,23 +1,15 @@
 //! The `play` command end to end: golden transcripts, records and replays,
 //! interactive input, and refusals with their exit codes.
 
+use crate::support::{bin, run};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_snakeladder"))
-}
+use std::process::Stdio;
 
 fn golden(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(name)
-}
-
-#[track_caller]
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
 }
 
 #[track_caller]

@@ -1,14 +1,9 @@
 //! `snakeladder validate` end to end: the shipped boards pass, each invalid
 //! example fails naming its problem, and `--format json` has its shape.
 
-use std::path::{Path, PathBuf};
+use crate::support::{BIN, root};
+use std::path::PathBuf;
 use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn validate(args: &[&str]) -> Output {
     Command::new(BIN)

@@ -31,4 +31,5 @@ mod sim_cli;
 mod snapshots;
 mod sparse_agreement;
 mod sparse_cli;
+mod support;
 mod validate_ci;

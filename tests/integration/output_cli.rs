@@ -8,12 +8,11 @@
 //! write, `-` is standard output for every writer, and a closed standard
 //! output is exit 3.
 
+use crate::support::BIN;
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
 
 /// The writers: the arguments before the output path, the flag that takes
 /// it, and text the written file always holds.

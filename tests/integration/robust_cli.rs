@@ -11,6 +11,7 @@
 //! `/proc/self/mem` (reading at offset 0 gives EIO on Linux), a symbolic link
 //! loop (ELOOP), and a path through a regular file (ENOTDIR).
 
+use crate::support::BIN;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -27,8 +28,6 @@ const COMMANDS: &[&[&str]] = &[
     &["simulate", "--games", "100", "--seed", "1"],
     &["check", "--games", "100", "--seed", "1"],
 ];
-
-const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
 
 /// Where a case's board comes from.
 enum Input {

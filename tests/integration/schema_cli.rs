@@ -6,27 +6,13 @@
 //! list, so a key the schema forgot fails too; the published files allow
 //! new keys, as the `schema` version promises.
 
+use crate::support::{root, run};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
+use std::path::PathBuf;
 
 const KINDS: [&str; 7] = [
     "analyze", "simulate", "check", "validate", "diff", "board", "record",
 ];
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap()
-}
 
 fn schema_file(kind: &str) -> PathBuf {
     root().join(format!("docs/schema/{kind}.schema.json"))

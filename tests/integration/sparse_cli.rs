@@ -1,13 +1,6 @@
 //! `generate` and the limits of `analyze`, through the real binary.
 
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_snakeladder"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use crate::support::run;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

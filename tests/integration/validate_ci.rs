@@ -3,14 +3,9 @@
 //! every problem kind, the policy on the built-in board, the SARIF schema,
 //! and the paths that hold no boards.
 
+use crate::support::{BIN, root};
 use std::path::Path;
 use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn validate(args: &[&str]) -> Output {
     validate_in(root(), args)

@@ -1,0 +1,26 @@
+//! What every test module that drives the real binary shares: where the
+//! binary and the repository are, and running it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The `snakeladder` binary cargo built for these tests.
+pub const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
+
+/// The repository's root (where `boards/` is).
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The binary, to be run from the repository's root.
+pub fn bin() -> Command {
+    let mut command = Command::new(BIN);
+    command.current_dir(root());
+    command
+}
+
+/// Runs the binary from the repository's root with `args`.
+#[track_caller]
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
