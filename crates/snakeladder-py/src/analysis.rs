@@ -26,7 +26,10 @@ impl PyAnalysis {
 }
 
 /// `f64`s as their bytes in native order (numpy's `frombuffer`).
-fn f64_bytes<'py>(py: Python<'py>, values: impl ExactSizeIterator<Item = f64>) -> Bound<'py, PyBytes> {
+fn f64_bytes<'py>(
+    py: Python<'py>,
+    values: impl ExactSizeIterator<Item = f64>,
+) -> Bound<'py, PyBytes> {
     let mut bytes = Vec::with_capacity(values.len() * 8);
     for v in values {
         bytes.extend_from_slice(&v.to_ne_bytes());
@@ -35,7 +38,10 @@ fn f64_bytes<'py>(py: Python<'py>, values: impl ExactSizeIterator<Item = f64>) -
 }
 
 /// `u32`s as their bytes in native order.
-fn u32_bytes<'py>(py: Python<'py>, values: impl ExactSizeIterator<Item = u32>) -> Bound<'py, PyBytes> {
+fn u32_bytes<'py>(
+    py: Python<'py>,
+    values: impl ExactSizeIterator<Item = u32>,
+) -> Bound<'py, PyBytes> {
     let mut bytes = Vec::with_capacity(values.len() * 4);
     for v in values {
         bytes.extend_from_slice(&v.to_ne_bytes());
@@ -118,7 +124,10 @@ impl PyAnalysis {
         let s = &self.analysis.squares;
         let d = PyDict::new(py);
         d.set_item("square", u32_bytes(py, s.iter().map(|f| f.square.get())))?;
-        d.set_item("expected_rests", f64_bytes(py, s.iter().map(|f| f.expected_rests)))?;
+        d.set_item(
+            "expected_rests",
+            f64_bytes(py, s.iter().map(|f| f.expected_rests)),
+        )?;
         d.set_item(
             "rest_probability",
             f64_bytes(py, s.iter().map(|f| or_nan(f.rest_probability))),
@@ -137,13 +146,13 @@ impl PyAnalysis {
     fn jump_columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let j = &self.analysis.jumps;
         let d = PyDict::new(py);
-        d.set_item(
-            "kind",
-            PyList::new(py, j.iter().map(|f| f.kind.as_str()))?,
-        )?;
+        d.set_item("kind", PyList::new(py, j.iter().map(|f| f.kind.as_str()))?)?;
         d.set_item("from", u32_bytes(py, j.iter().map(|f| f.from.get())))?;
         d.set_item("to", u32_bytes(py, j.iter().map(|f| f.to.get())))?;
-        d.set_item("expected_uses", f64_bytes(py, j.iter().map(|f| f.expected_uses)))?;
+        d.set_item(
+            "expected_uses",
+            f64_bytes(py, j.iter().map(|f| f.expected_uses)),
+        )?;
         d.set_item(
             "use_probability",
             f64_bytes(py, j.iter().map(|f| f.use_probability)),
@@ -215,7 +224,11 @@ impl PyAnalysis {
     /// The report as Markdown (charts linked as `<stem>-*.svg`, returned
     /// as `(name, svg)` pairs) or one self-contained HTML page.
     #[pyo3(signature = (format, stem=None))]
-    fn report(&self, format: &str, stem: Option<&str>) -> PyResult<(String, Vec<(String, String)>)> {
+    fn report(
+        &self,
+        format: &str,
+        stem: Option<&str>,
+    ) -> PyResult<(String, Vec<(String, String)>)> {
         let report = Report::new(&self.board, &self.analysis);
         let rendered = match format {
             "html" => report.render_html(),
@@ -226,7 +239,11 @@ impl PyAnalysis {
                 )));
             }
         };
-        let files = rendered.files.into_iter().map(|f| (f.name, f.svg)).collect();
+        let files = rendered
+            .files
+            .into_iter()
+            .map(|f| (f.name, f.svg))
+            .collect();
         Ok((rendered.document, files))
     }
 

@@ -149,7 +149,16 @@ impl PyBoard {
             .board
             .jumps()
             .iter()
-            .map(|j| PyTuple::new(py, [j.kind().as_str().into_pyobject(py)?.into_any(), j.from().get().into_pyobject(py)?.into_any(), j.to().get().into_pyobject(py)?.into_any()]))
+            .map(|j| {
+                PyTuple::new(
+                    py,
+                    [
+                        j.kind().as_str().into_pyobject(py)?.into_any(),
+                        j.from().get().into_pyobject(py)?.into_any(),
+                        j.to().get().into_pyobject(py)?.into_any(),
+                    ],
+                )
+            })
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
@@ -248,9 +257,8 @@ impl PyBoard {
     fn validate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let text = self.to_json(true)?;
         let board_name = self.board.name().unwrap_or("<board>").to_string();
-        let report = py.detach(|| {
-            review::check_board_bytes(&board_name, text.as_bytes(), &Review::default())
-        });
+        let report = py
+            .detach(|| review::check_board_bytes(&board_name, text.as_bytes(), &Review::default()));
         errors::findings(py, &report.findings)
     }
 
@@ -268,7 +276,10 @@ impl PyBoard {
         let options = options(vec![2, 3, 4, 5, 6], false, max_work, max_memory)?;
         let (old, new) = (Arc::clone(&self.board), Arc::clone(&other.board));
         let analyses = py.detach(|| -> Result<_, snakeladder::AnalysisError> {
-            Ok((Analysis::new(&old, &options)?, Analysis::new(&new, &options)?))
+            Ok((
+                Analysis::new(&old, &options)?,
+                Analysis::new(&new, &options)?,
+            ))
         });
         let (old_a, new_a) = analyses.map_err(|e| errors::analysis_error(py, &e))?;
         let diff = snakeladder::review::diff::Diff::new(
@@ -280,6 +291,7 @@ impl PyBoard {
 
     /// The fewest jump moves that bring the mean into `min..=max` turns.
     #[pyo3(signature = (min, max, max_changes, keep, seed, max_first_seat_advantage))]
+    #[allow(clippy::too_many_arguments)]
     fn tune<'py>(
         &self,
         py: Python<'py>,

@@ -94,9 +94,10 @@ pub fn generate<'py>(
     max_first_seat_advantage: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules: Option<RulesSpec> = match rules {
-        Some(r) => Some(pythonize::depythonize(&r).map_err(|e| {
-            pyo3::exceptions::PyValueError::new_err(format!("rules: {e}"))
-        })?),
+        Some(r) => Some(
+            pythonize::depythonize(&r)
+                .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("rules: {e}")))?,
+        ),
         None => None,
     };
     let layout = Layout {
