@@ -127,6 +127,13 @@ pub enum SimulateError {
         /// The batch it happened in.
         batch: u64,
     },
+    /// [`Progress::stopped`] asked the simulation to stop (a front end's
+    /// Ctrl-C): the games played so far are dropped, no report is made.
+    #[error("the simulation was stopped (at batch {batch})")]
+    Stopped {
+        /// The first batch that found it stopped.
+        batch: u64,
+    },
     /// The worker pool could not be started.
     #[error("cannot start {threads} worker threads: {message}")]
     Pool {
@@ -244,6 +251,13 @@ impl SimulationConfig {
 pub trait Progress: Sync {
     /// `games` more games are done.
     fn advance(&self, games: u64);
+
+    /// Whether to stop: asked before each batch of [`BATCH_GAMES`] games, so
+    /// a front end can interrupt a long run ([`SimulateError::Stopped`]).
+    /// Never, by default.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 impl Progress for () {
@@ -540,6 +554,9 @@ fn run_engine(
             .try_fold(
                 || engine.accumulator(),
                 |mut acc, b| {
+                    if progress.stopped() {
+                        return Err(SimulateError::Stopped { batch: b });
+                    }
                     let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
                     let rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed.get(), b));
                     match &sampler {

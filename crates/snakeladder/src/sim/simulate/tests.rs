@@ -269,3 +269,44 @@ fn a_follow_chain_table_holds_one_path_per_jump() {
         Err(SimulateError::Memory { .. })
     ));
 }
+
+/// Stops after `after` batches have been reported done.
+struct StopAfter {
+    after: u64,
+    done: std::sync::atomic::AtomicU64,
+}
+
+impl Progress for StopAfter {
+    fn advance(&self, games: u64) {
+        self.done
+            .fetch_add(games, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn stopped(&self) -> bool {
+        self.done.load(std::sync::atomic::Ordering::Relaxed) >= self.after * BATCH_GAMES
+    }
+}
+
+#[test]
+fn a_progress_that_stops_ends_the_simulation_without_a_report() {
+    let board = Board::builtin_default();
+    let config = SimulationConfig::new(100 * BATCH_GAMES, Seed::new(3))
+        .unwrap()
+        .with_threads(1)
+        .unwrap();
+    let stop = StopAfter {
+        after: 2,
+        done: 0.into(),
+    };
+    let got = simulate_with_progress(&board, &config, &stop);
+    assert_eq!(got, Err(SimulateError::Stopped { batch: 2 }));
+    // One that never stops gives the report of `simulate`.
+    let small = SimulationConfig::new(1000, Seed::new(3)).unwrap();
+    let never = StopAfter {
+        after: u64::MAX / BATCH_GAMES,
+        done: 0.into(),
+    };
+    assert_eq!(
+        simulate_with_progress(&board, &small, &never),
+        simulate(&board, &small)
+    );
+}

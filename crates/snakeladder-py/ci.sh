@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# CI for the Python package: on a machine with only Rust and CPython (3.9 or
+# later, with pip), a fresh virtual environment gets maturin, numpy, pandas,
+# pytest and hypothesis from PyPI, then `pip install` builds and installs
+# this package as a user would; the example and the tests run against it.
+# The CLI-agreement test needs the `snakeladder` command of this workspace:
+# the debug build `cargo test` at the root already made (built here when
+# missing), or $SNAKELADDER_BIN.
+# Exit status: non-zero on any failure, and when pytest ran no test.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+python="${PYTHON:-python3}"
+start=$SECONDS
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$python" -m venv "$work/venv"
+py="$work/venv/bin/python"
+echo "py-ci: $("$py" --version) in a fresh venv"
+"$py" -m pip install -q --disable-pip-version-check maturin numpy pandas pytest hypothesis
+"$py" -m pip install -q --disable-pip-version-check "$here"
+
+if [ -z "${SNAKELADDER_BIN:-}" ]; then
+    (cd "$root" && cargo build -q --bin snakeladder)
+    export SNAKELADDER_BIN="$root/target/debug/snakeladder"
+fi
+
+# From a directory outside the source tree, so `import snakeladder` finds
+# the installed package and not python/snakeladder.
+cd "$work"
+"$py" -c "import snakeladder as s; print(s.Board.builtin().analyze().mean)"
+"$py" "$here/examples/notebook.py" >/dev/null
+echo "py-ci: example ran"
+set +e
+"$py" -m pytest -q -p no:cacheprovider "$here/tests"
+code=$?
+set -e
+if [ "$code" -eq 5 ]; then
+    echo "py-ci: pytest collected no test" >&2
+    exit 1
+fi
+echo "py-ci: done in $((SECONDS - start)) s (pytest exit $code)"
+exit "$code"

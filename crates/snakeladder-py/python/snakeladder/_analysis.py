@@ -1,0 +1,250 @@
+"""The analysis of one board: every exact figure, as Python values."""
+
+from __future__ import annotations
+
+import html
+import os
+from fractions import Fraction
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Union
+
+import numpy as np
+
+from . import _native
+from ._figures import Columns, Figures
+
+if TYPE_CHECKING:
+    from ._board import Board
+
+
+class Quantiles(NamedTuple):
+    """Turns of one player: the least possible, the most likely, and the
+    smallest t with P(T <= t) >= 0.5, 0.9, 0.99. Each is ``None`` when the
+    distribution was skipped (a limit)."""
+
+    min: Optional[int]
+    mode: Optional[int]
+    median: Optional[int]
+    p90: Optional[int]
+    p99: Optional[int]
+
+
+class SeatOdds(NamedTuple):
+    """The game of ``count`` players: each seat's chance of winning (in turn
+    order), the mean total turns of all players and the mean rounds."""
+
+    count: int
+    win_probability: np.ndarray
+    expected_total_turns: float
+    expected_rounds: float
+
+
+def _floats(data: bytes) -> np.ndarray:
+    return np.frombuffer(data, dtype=np.float64)
+
+
+def _columns(native: Dict[str, Any]) -> Columns:
+    columns: Dict[str, np.ndarray] = {}
+    for name, data in native.items():
+        if isinstance(data, list):
+            columns[name] = np.array(data, dtype=object)
+        elif name in ("square", "from", "to"):
+            columns[name] = np.frombuffer(data, dtype=np.uint32).astype(np.int64)
+        else:
+            columns[name] = _floats(data)
+    return Columns(columns)
+
+
+class Analysis:
+    """Every exact figure of one board, from :meth:`Board.analyze`.
+
+    The figures are computed by the core when the analysis is made; each
+    attribute converts its figure to Python on first use. Arrays are
+    read-only numpy ``float64`` arrays.
+    """
+
+    def __init__(self, native: "_native.Analysis", board: "Board") -> None:
+        self._native = native
+        #: The board analysed.
+        self.board = board
+
+    @property
+    def mean(self) -> float:
+        """Mean number of turns of one player."""
+        return self._native.mean
+
+    @property
+    def variance(self) -> float:
+        """Variance of the number of turns."""
+        return self._native.variance
+
+    @property
+    def std_dev(self) -> float:
+        """Standard deviation of the number of turns."""
+        return self._native.std_dev
+
+    @cached_property
+    def quantiles(self) -> Quantiles:
+        """min, mode, median, p90 and p99 of the turns."""
+        return Quantiles(*self._native.quantiles())
+
+    @property
+    def median(self) -> Optional[int]:
+        """The median number of turns."""
+        return self.quantiles.median
+
+    @property
+    def mode(self) -> Optional[int]:
+        """The most likely number of turns."""
+        return self.quantiles.mode
+
+    @cached_property
+    def error_bounds(self) -> Dict[str, float]:
+        """Relative error bounds of ``mean`` and ``variance``."""
+        mean, variance = self._native.error_bounds()
+        return {"mean": mean, "variance": variance}
+
+    @cached_property
+    def pmf(self) -> np.ndarray:
+        """``pmf[t - 1]`` = P(T = t), turns of one player (float64)."""
+        return _floats(self._native.pmf_bytes())
+
+    @cached_property
+    def cdf(self) -> np.ndarray:
+        """``cdf[t - 1]`` = P(T <= t) (float64)."""
+        return _floats(self._native.cdf_bytes())
+
+    @property
+    def tail(self) -> float:
+        """Probability mass past the last term of ``pmf``."""
+        return self._native.tail
+
+    @cached_property
+    def rolls(self) -> Dict[str, float]:
+        """Rolls of one player (equal to turns without extra rolls)."""
+        mean, variance = self._native.rolls()
+        return {"mean": mean, "variance": variance}
+
+    @cached_property
+    def squares(self) -> Columns:
+        """Every square a token can rest on: ``square``, ``expected_rests``
+        (a game), ``rest_probability`` (of ever resting there) and
+        ``turns_left`` (mean turns from there)."""
+        return _columns(self._native.square_columns())
+
+    @cached_property
+    def jumps(self) -> Columns:
+        """Every jump: ``kind``, ``from``, ``to``, ``expected_uses`` (a game),
+        ``use_probability`` (used at least once) and ``mean_turns_without``
+        (NaN: the game never ends without it)."""
+        return _columns(self._native.jump_columns())
+
+    @cached_property
+    def seat_odds(self) -> Dict[int, SeatOdds]:
+        """Per player count asked for, each seat's chance of winning."""
+        return {
+            count: SeatOdds(count, np.array(wins, dtype=np.float64), total, rounds)
+            for count, wins, total, rounds in self._native.players()
+        }
+
+    @cached_property
+    def shortest_game(self) -> Optional[Figures]:
+        """The shortest game: ``turns``, an example of its ``rolls``, the
+        ``path`` and its ``probability``; ``None`` when not computed."""
+        found = self._native.shortest()
+        return None if found is None else Figures(found)
+
+    @cached_property
+    def exact_mean(self) -> Optional[Fraction]:
+        """The mean number of turns as an exact fraction, with
+        ``exact=True``; otherwise ``None``."""
+        found = self._native.exact()
+        if found is None:
+            return None
+        numerator, denominator, _ = found
+        return Fraction(int(numerator), int(denominator))
+
+    @cached_property
+    def _about(self) -> Dict[str, Any]:
+        return Figures(self._native.about())
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the layout and effective rules."""
+        return self._about["fingerprint"]
+
+    @property
+    def rules(self) -> Dict[str, Any]:
+        """The effective rules, every default filled in."""
+        return self._about["rules"]
+
+    @property
+    def solver(self) -> str:
+        """How ``I - Q`` was solved (``dense`` or ``sparse``)."""
+        return self._about["solver"]
+
+    @property
+    def skipped(self) -> List[Any]:
+        """Figures left out because they would pass a limit."""
+        return self._about["skipped"]
+
+    @property
+    def warnings(self) -> List[Any]:
+        """What makes some figures less exact than promised."""
+        return self._about["warnings"]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Every figure with the keys of ``snakeladder analyze --format json``."""
+        return self._native.to_dict()
+
+    def report(self, format: str = "html") -> str:
+        """The report as one self-contained HTML page (``"html"``) or as
+        Markdown (``"markdown"``; its charts are in :meth:`write_report`)."""
+        document, _ = self._native.report(format)
+        return document
+
+    def write_report(self, path: Union[str, "os.PathLike[str]"], format: Optional[str] = None) -> Path:
+        """Writes the report to ``path``: HTML, or Markdown for a ``.md``
+        path (with its charts as SVG files beside it). Returns the path."""
+        path = Path(path)
+        if format is None:
+            format = "markdown" if path.suffix.lower() in (".md", ".markdown") else "html"
+        document, files = self._native.report(format, path.stem)
+        path.write_text(document, encoding="utf-8")
+        for name, svg in files:
+            (path.parent / name).write_text(svg, encoding="utf-8")
+        return path
+
+    def svg(self) -> str:
+        """The board drawn with each square shaded by its rests a game."""
+        return self._native.svg(self.board.name or "Board")
+
+    def __repr__(self) -> str:
+        return f"<Analysis of {self.board.name or 'a board'}: mean {self.mean:.4f} turns>"
+
+    def _repr_html_(self) -> str:
+        q = self.quantiles
+        rows = [
+            ("mean turns", f"{self.mean:.4f}"),
+            ("std dev", f"{self.std_dev:.4f}"),
+            ("variance", f"{self.variance:.4f}"),
+        ]
+        if self.exact_mean is not None:
+            rows.append(("exact mean", str(self.exact_mean)))
+        for name in ("min", "mode", "median", "p90", "p99"):
+            value = getattr(q, name)
+            rows.append((name, "-" if value is None else str(value)))
+        if self.shortest_game is not None:
+            rows.append(("shortest game", f"{self.shortest_game['turns']} turns"))
+        for count, odds in self.seat_odds.items():
+            seats = ", ".join(f"{100 * p:.3f}%" for p in odds.win_probability)
+            rows.append((f"{count} players", seats))
+        table = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+            for k, v in rows
+        )
+        return (
+            f"<div><h4>{html.escape(self.board.name or 'Board')}</h4>"
+            f"<table>{table}</table><div style='max-width:480px'>{self.svg()}</div></div>"
+        )

@@ -1,0 +1,101 @@
+"""Plain containers for figures: column tables and attribute dicts."""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Dict, Iterator, List, Mapping
+
+import numpy as np
+
+
+class Columns(Mapping[str, np.ndarray]):
+    """A table held as named columns, each a numpy array of one length.
+
+    Index it by column name (``squares["expected_rests"]``), read a column as
+    an attribute (``squares.expected_rests``), or make a
+    ``pandas.DataFrame`` with :meth:`to_pandas` when pandas is installed.
+    A missing figure is NaN in a float column.
+    """
+
+    __slots__ = ("_columns",)
+
+    def __init__(self, columns: Dict[str, np.ndarray]) -> None:
+        self._columns = columns
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self._columns[name]
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        try:
+            return self._columns[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    @property
+    def rows(self) -> int:
+        """The number of rows."""
+        for column in self._columns.values():
+            return len(column)
+        return 0
+
+    def to_pandas(self) -> Any:
+        """The table as a ``pandas.DataFrame`` (pandas must be installed)."""
+        try:
+            import pandas as pd
+        except ImportError as e:  # pragma: no cover - depends on the machine
+            raise ImportError("to_pandas() needs pandas: pip install pandas") from e
+        return pd.DataFrame(dict(self._columns))
+
+    def to_dict(self) -> Dict[str, List[Any]]:
+        """The columns as lists of plain Python values."""
+        return {k: v.tolist() for k, v in self._columns.items()}
+
+    def __repr__(self) -> str:
+        return f"Columns({', '.join(self._columns)}; {self.rows} rows)"
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{html.escape(k)}</th>" for k in self._columns)
+        body = []
+        for i in range(self.rows):
+            cells = "".join(f"<td>{_cell(c[i])}</td>" for c in self._columns.values())
+            body.append(f"<tr>{cells}</tr>")
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, (float, np.floating)):
+        return "" if np.isnan(value) else f"{value:.6g}"
+    return html.escape(str(value))
+
+
+class Figures(dict):  # type: ignore[type-arg]
+    """A dict of figures whose keys are also attributes
+    (``sim.turns.mean`` is ``sim["turns"]["mean"]``); nested dicts are
+    Figures too. The keys are those of the command's ``--format json``.
+    """
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        super().__init__({k: _wrap(v) for k, v in data.items()})
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __dir__(self) -> List[str]:
+        return list(self.keys()) + list(super().__dir__())
+
+
+def _wrap(value: Any) -> Any:
+    if isinstance(value, dict):
+        return Figures(value)
+    if isinstance(value, list):
+        return [_wrap(v) for v in value]
+    return value

@@ -1,0 +1,148 @@
+//! The core's errors as the Python exceptions of `snakeladder._errors`.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use snakeladder::analysis::AnalysisError;
+use snakeladder::design::{DesignError, GenerateError};
+use snakeladder::review::{self, Finding, Review};
+use snakeladder::simulate::SimulateError;
+use snakeladder::{BoardError, check::CheckError};
+
+/// An instance of the exception class `class` of `snakeladder._errors`,
+/// made with `args`; an error importing it is returned instead.
+fn raise<'py, A>(py: Python<'py>, class: &str, args: A) -> PyErr
+where
+    A: pyo3::call::PyCallArgs<'py>,
+{
+    let made = py
+        .import("snakeladder._errors")
+        .and_then(|m| m.getattr(class))
+        .and_then(|c| c.call1(args));
+    match made {
+        Ok(exception) => PyErr::from_value(exception),
+        Err(e) => e,
+    }
+}
+
+/// One finding as a dict of `kind`, `field`, `line`, `column`, `message`
+/// and `severity` (the keys of `validate --format json`'s problems).
+pub fn finding<'py>(py: Python<'py>, f: &Finding) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("kind", &f.kind)?;
+    d.set_item("field", &f.field)?;
+    d.set_item("line", f.line)?;
+    d.set_item("column", f.column)?;
+    d.set_item("message", &f.message)?;
+    d.set_item(
+        "severity",
+        match f.severity {
+            review::Severity::Error => "error",
+            review::Severity::Warning => "warning",
+        },
+    )?;
+    d.set_item("file", &f.file)?;
+    Ok(d)
+}
+
+/// A list of findings as dicts.
+pub fn findings<'py>(py: Python<'py>, list: &[Finding]) -> PyResult<Bound<'py, PyList>> {
+    let items = list
+        .iter()
+        .map(|f| finding(py, f))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, items)
+}
+
+/// `BoardError` for a board that could not be made from `bytes` (named
+/// `file`): every problem, each at its line, column and field, as
+/// `snakeladder validate` finds them.
+pub fn board_error_at(py: Python<'_>, err: &BoardError, file: &str, bytes: &[u8]) -> PyErr {
+    let report = review::check_board_bytes(file, bytes, &Review::default());
+    let mut found: Vec<Finding> = report
+        .findings
+        .into_iter()
+        .filter(|f| f.severity == review::Severity::Error)
+        .collect();
+    if found.is_empty() {
+        // Not a problem of the text (none was found there): the error alone.
+        found.push(review::file_error(file, err.kind(), err.to_string()));
+    }
+    board_error_of(py, err.to_string(), &found)
+}
+
+/// `BoardError` with a message and its findings.
+pub fn board_error_of(py: Python<'_>, message: String, found: &[Finding]) -> PyErr {
+    match findings(py, found) {
+        Ok(list) => raise(py, "BoardError", (message, list)),
+        Err(e) => e,
+    }
+}
+
+/// `BoardError` for an error without a text to locate it in (a file that
+/// cannot be read, a generated layout that is invalid).
+pub fn board_error(py: Python<'_>, err: &BoardError, file: &str) -> PyErr {
+    let mut found: Vec<Finding> = err
+        .problems()
+        .iter()
+        .map(|p| review::file_error(file, p.kind(), p.to_string()))
+        .collect();
+    if found.is_empty() {
+        found.push(review::file_error(file, err.kind(), err.to_string()));
+    }
+    board_error_of(py, err.to_string(), &found)
+}
+
+/// An analysis error: a bad argument is a `ValueError`, a limit passed
+/// `LimitError`, anything else `AnalysisError`.
+pub fn analysis_error(py: Python<'_>, err: &AnalysisError) -> PyErr {
+    match err {
+        AnalysisError::Players { .. } => PyValueError::new_err(err.to_string()),
+        AnalysisError::Memory { .. } => raise(py, "LimitError", (err.to_string(),)),
+        _ => raise(py, "AnalysisError", (err.to_string(),)),
+    }
+}
+
+/// A simulation error: a bad argument is a `ValueError`, Ctrl-C is
+/// `KeyboardInterrupt` (raised by the caller), the rest `SimulationError`.
+pub fn simulate_error(py: Python<'_>, err: &SimulateError) -> PyErr {
+    match err {
+        SimulateError::Games { .. }
+        | SimulateError::Players { .. }
+        | SimulateError::Threads { .. } => PyValueError::new_err(err.to_string()),
+        SimulateError::Memory { .. } => raise(py, "LimitError", (err.to_string(),)),
+        _ => raise(py, "SimulationError", (err.to_string(),)),
+    }
+}
+
+/// A check error, as the analysis or simulation error it wraps.
+pub fn check_error(py: Python<'_>, err: &CheckError) -> PyErr {
+    match err {
+        CheckError::Simulate(e) => simulate_error(py, e),
+        CheckError::Analysis(e) => analysis_error(py, e),
+        _ => raise(py, "SimulationError", (err.to_string(),)),
+    }
+}
+
+/// A design error: a bad target or kept jump is a `ValueError`, an
+/// analysis failure as [`analysis_error`], the rest `DesignError`.
+pub fn design_error(py: Python<'_>, err: &DesignError) -> PyErr {
+    match err {
+        DesignError::Target { .. }
+        | DesignError::Advantage { .. }
+        | DesignError::KeepNotOnBoard { .. } => PyValueError::new_err(err.to_string()),
+        DesignError::Analysis(e) => analysis_error(py, e),
+        DesignError::Layout(e) => generate_error(py, e),
+        _ => raise(py, "DesignError", (err.to_string(),)),
+    }
+}
+
+/// A layout that could not be generated: an invalid board is a
+/// `BoardError`, impossible counts a `ValueError`, the rest `DesignError`.
+pub fn generate_error(py: Python<'_>, err: &GenerateError) -> PyErr {
+    match err {
+        GenerateError::Invalid(e) => board_error(py, e, "<generated>"),
+        GenerateError::NoLayout { .. } => raise(py, "DesignError", (err.to_string(),)),
+        _ => PyValueError::new_err(err.to_string()),
+    }
+}

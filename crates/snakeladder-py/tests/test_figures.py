@@ -1,0 +1,127 @@
+"""Published figures, exact fractions, dtypes and shapes."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import snakeladder as s
+
+
+def test_the_1993_board_has_its_published_mean(boards):
+    a = s.Board.from_json(boards / "althoen-1993.json").analyze()
+    assert f"{a.mean:.4f}" == "39.2251"
+
+
+def test_the_builtin_board_has_its_published_mean():
+    a = s.Board.builtin().analyze()
+    assert f"{a.mean:.4f}" == "39.5984"
+    assert a.median == 33
+    assert a.mode == 22
+
+
+def test_the_exact_mean_is_a_fraction_agreeing_with_the_float_mean():
+    a = s.Board.builtin().analyze(exact=True)
+    exact = a.exact_mean
+    assert isinstance(exact, Fraction)
+    assert exact.denominator > 1
+    assert abs(float(exact) - a.mean) <= 1e-9 * a.mean
+    # The CLI's text of the same fraction.
+    assert f"{exact.numerator}/{exact.denominator}" == a.to_dict()["exact"]["mean_turns"]
+    assert s.Board.builtin().analyze().exact_mean is None
+
+
+def test_a_hand_derived_board_has_an_exact_integer_mean():
+    # Two squares, a two-faced die, overshooting wins: a 2 finishes at
+    # once, a 1 reaches square 1, from which any roll finishes. So T is 1
+    # or 2 with probability 1/2 each, and the mean is 3/2.
+    board = s.Board.from_json(
+        {"squares": 2, "rules": {"overshoot": "win", "dice": {"count": 1, "faces": 2}}}
+    )
+    a = board.analyze(exact=True)
+    assert a.exact_mean == Fraction(3, 2)
+    assert a.pmf.tolist() == [0.5, 0.5]
+
+
+def test_the_distribution_is_float64_arrays_of_one_length():
+    a = s.Board.builtin().analyze()
+    for arr in (a.pmf, a.cdf):
+        assert isinstance(arr, np.ndarray)
+        assert arr.dtype == np.float64
+        assert arr.ndim == 1
+    assert a.pmf.shape == a.cdf.shape
+    assert len(a.pmf) >= a.quantiles.p99
+    assert np.all(np.diff(a.cdf) >= 0)
+    assert a.pmf.sum() + a.tail == pytest.approx(1.0, abs=1e-12)
+    assert a.cdf[-1] == pytest.approx(1.0 - a.tail, abs=1e-12)
+    # pmf[t - 1] = P(T = t): the mode is where it peaks.
+    assert int(np.argmax(a.pmf)) + 1 == a.mode
+
+
+def test_per_square_and_per_jump_figures_are_columns():
+    board = s.Board.builtin()
+    a = board.analyze()
+    sq = a.squares
+    assert set(sq) == {"square", "expected_rests", "rest_probability", "turns_left"}
+    assert sq["square"].dtype == np.int64
+    assert sq.expected_rests.dtype == np.float64
+    assert len({len(c) for c in sq.values()}) == 1
+    # Every square a token can rest on: the start 0 and squares 1..N-1
+    # except the starts of jumps (N ends the game).
+    assert sq.rows == board.squares - len(board.jumps)
+    assert sq["square"][0] == 0
+    j = a.jumps
+    assert j.rows == len(board.jumps)
+    assert list(zip(j["kind"], j["from"].tolist(), j["to"].tolist())) == board.jumps
+    assert j.use_probability.dtype == np.float64
+    assert np.all((j.use_probability >= 0) & (j.use_probability <= 1))
+
+
+def test_columns_become_data_frames():
+    pd = pytest.importorskip("pandas")
+    a = s.Board.builtin().analyze()
+    frame = a.squares.to_pandas()
+    assert isinstance(frame, pd.DataFrame)
+    assert frame.shape == (a.squares.rows, 4)
+    assert frame["expected_rests"].dtype == np.float64
+    jumps = a.jumps.to_pandas()
+    assert list(jumps.columns) == [
+        "kind", "from", "to", "expected_uses", "use_probability", "mean_turns_without",
+    ]
+
+
+def test_seat_odds_per_player_count():
+    a = s.Board.builtin().analyze(players=(2, 3, 4))
+    assert sorted(a.seat_odds) == [2, 3, 4]
+    for count, odds in a.seat_odds.items():
+        assert odds.win_probability.shape == (count,)
+        assert odds.win_probability.sum() == pytest.approx(1.0, abs=1e-9)
+    two = a.seat_odds[2].win_probability
+    assert f"{two[0]:.6f}" == "0.507803"
+    assert s.Board.builtin().analyze(players=()).seat_odds == {}
+
+
+def test_the_shortest_game_and_other_figures():
+    a = s.Board.builtin().analyze()
+    assert a.shortest_game.turns == a.quantiles.min == 7
+    assert a.std_dev == pytest.approx(a.variance ** 0.5)
+    assert a.solver in ("dense", "sparse")
+    assert a.rolls["mean"] == pytest.approx(a.mean, rel=1e-12)  # no extra-roll rule
+    assert len(a.fingerprint) > 8
+
+
+def test_analysis_keys_are_those_of_the_cli():
+    d = s.Board.builtin().analyze().to_dict()
+    for key in ("board", "fingerprint", "rules", "turns", "rolls", "squares", "jumps",
+                "shortest", "players", "solver", "skipped", "warnings"):
+        assert key in d
+
+
+def test_limits_skip_optional_figures():
+    a = s.Board.builtin().analyze(max_work=10)
+    assert a.skipped, "a tiny max_work must skip the optional figures"
+    assert len(a.pmf) == 0
+    with pytest.raises(s.LimitError):
+        s.Board.builtin().analyze(max_memory=1000)

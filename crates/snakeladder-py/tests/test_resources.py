@@ -1,0 +1,103 @@
+"""No reference leaks over many calls, and Ctrl-C stops a long simulation."""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import snakeladder as s
+
+CALLS = 10_000
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def use(board: s.Board) -> float:
+    a = board.analyze(players=(2,))
+    total = a.mean + a.pmf[0] + a.squares.expected_rests[0] + a.seat_odds[2].win_probability[0]
+    total += len(a.jumps) + len(board.jumps) + len(a.to_dict())
+    try:
+        s.Board.from_json({"squares": 5, "snakes": [[2, 4]]})
+    except s.BoardError as e:
+        total += len(e.problems)
+    return total
+
+
+def test_no_reference_leaks_over_ten_thousand_calls():
+    board = s.Board.from_json({"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]})
+    for _ in range(500):
+        use(board)
+    gc.collect()
+    refs = sys.getrefcount(board)
+    objects = len(gc.get_objects())
+    rss = rss_bytes()
+    for _ in range(CALLS):
+        use(board)
+    gc.collect()
+    assert sys.getrefcount(board) == refs
+    # A leak of one object per call would show as 10,000.
+    assert len(gc.get_objects()) - objects < 100
+    # A leak of even 100 bytes a call would show as 1 MB.
+    grown = rss_bytes() - rss
+    assert grown < 1_000_000, f"resident memory grew by {grown} bytes over {CALLS} calls"
+
+
+def test_ctrl_c_stops_a_long_simulation():
+    script = textwrap.dedent(
+        """
+        import sys, snakeladder as s
+        print("started", flush=True)
+        try:
+            s.Board.builtin().simulate(10**12, seed=1)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(0)
+        print("finished", flush=True)
+        sys.exit(1)
+        """
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "started"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=30)
+        waited = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 0
+    assert out.strip() == "interrupted"
+    assert waited < 10, f"Ctrl-C took {waited:.1f} s to stop the simulation"
+
+
+def test_the_gil_is_released_during_a_simulation():
+    import threading
+
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(1)
+            time.sleep(0.01)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    try:
+        s.Board.builtin().simulate(3_000_000, seed=1)
+    finally:
+        done.set()
+        t.join()
+    assert len(ticks) >= 5, "another thread could not run during the simulation"
