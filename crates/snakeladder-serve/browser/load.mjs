@@ -81,45 +81,50 @@ const invalidExpect = Buffer.from(
   spawnSync(BIN, ['validate', '-', '--format', 'json'], { input: invalidBody }).stdout.toString().replaceAll('<stdin>', '<request>'));
 const oversized = Buffer.alloc(2 * 1024 * 1024 + 10, 32);
 const TOTAL = 5000, CLIENTS = 50;
-const counts = { valid: 0, invalid: 0, oversized: 0, wrong: 0, errors: 0 };
-const samples = [];
-let sent = 0;
-const sampler = setInterval(() => samples.push({ at: sent, mb: rss() }), 100);
-const t0 = now();
-async function client(k) {
-  for (;;) {
-    const i = sent++;
-    if (i >= TOTAL) return;
-    const kind = i % 10 < 6 ? 'valid' : i % 10 < 9 ? 'invalid' : 'oversized';
-    try {
-      if (kind === 'valid') {
-        const b = valid[i % valid.length];
-        const r = await request('/api/analyze', b.body);
-        if (r.status === 200 && r.body.equals(b.expect)) counts.valid++; else { counts.wrong++; if (counts.wrong < 4) console.log('wrong', b.name, r.status, r.body.toString().slice(0, 200)); }
-      } else if (kind === 'invalid') {
-        const r = await request('/api/analyze', invalidBody);
-        if (r.status === 422 && r.body.equals(invalidExpect)) counts.invalid++; else { counts.wrong++; if (counts.wrong < 4) console.log('wrong invalid', r.status, r.body.toString().slice(0, 200)); }
-      } else {
-        const r = await request('/api/analyze', oversized);
-        if (r.status === 413) counts.oversized++; else counts.wrong++;
+// Two rounds of 5,000 on one server: memory that only grows shows as a
+// second round ending higher than the first.
+const ROUNDS = Number(process.env.SL_ROUNDS || 2);
+let failed = 0;
+for (let round = 1; round <= ROUNDS; round++) {
+  const counts = { valid: 0, invalid: 0, oversized: 0, wrong: 0, errors: 0 };
+  const samples = [];
+  let sent = 0;
+  const sampler = setInterval(() => samples.push({ at: sent, mb: rss() }), 100);
+  const t0 = now();
+  const client = async (k) => {
+    for (;;) {
+      const i = sent++;
+      if (i >= TOTAL) return;
+      const kind = i % 10 < 6 ? 'valid' : i % 10 < 9 ? 'invalid' : 'oversized';
+      try {
+        if (kind === 'valid') {
+          const b = valid[i % valid.length];
+          const r = await request('/api/analyze', b.body);
+          if (r.status === 200 && r.body.equals(b.expect)) counts.valid++; else { counts.wrong++; if (counts.wrong < 4) console.log('wrong', b.name, r.status, r.body.toString().slice(0, 200)); }
+        } else if (kind === 'invalid') {
+          const r = await request('/api/analyze', invalidBody);
+          if (r.status === 422 && r.body.equals(invalidExpect)) counts.invalid++; else { counts.wrong++; if (counts.wrong < 4) console.log('wrong invalid', r.status, r.body.toString().slice(0, 200)); }
+        } else {
+          const r = await request('/api/analyze', oversized);
+          if (r.status === 413) counts.oversized++; else counts.wrong++;
+        }
+      } catch (e) {
+        counts.errors++;
+        if (counts.errors < 4) console.log(`client ${k} (${kind}): ${e.message}`);
       }
-    } catch (e) {
-      counts.errors++;
-      if (counts.errors < 4) console.log(`client ${k}: ${e.message}`);
     }
-  }
+  };
+  const startMb = rss();
+  await Promise.all(Array.from({ length: CLIENTS }, (_, k) => client(k)));
+  const seconds = (now() - t0) / 1000;
+  clearInterval(sampler);
+  const endMb = rss();
+  const peak = Math.max(endMb, ...samples.map((s) => s.mb));
+  console.log(`load round ${round}: ${TOTAL} requests, ${CLIENTS} concurrent clients, ${seconds.toFixed(1)} s (${(TOTAL / seconds).toFixed(0)}/s)`);
+  console.log(`  right answers: ${counts.valid} valid (200, the command's JSON), ${counts.invalid} invalid (422, its problems), ${counts.oversized} oversized (413); wrong ${counts.wrong}, errors ${counts.errors}`);
+  console.log(`  server RSS: ${startMb.toFixed(1)} MB at the start, ${endMb.toFixed(1)} MB at the end, peak ${peak.toFixed(1)} MB`);
+  failed += counts.wrong + counts.errors;
 }
-const startMb = rss();
-await Promise.all(Array.from({ length: CLIENTS }, (_, k) => client(k)));
-const seconds = (now() - t0) / 1000;
-clearInterval(sampler);
-const afterWarm = samples.filter((s) => s.at >= TOTAL / 10);
-const firstMb = afterWarm.length ? afterWarm[0].mb : startMb;
-const lastMb = samples.length ? samples[samples.length - 1].mb : rss();
-const peak = Math.max(...samples.map((s) => s.mb));
-console.log(`load: ${TOTAL} requests, ${CLIENTS} concurrent clients, ${seconds.toFixed(1)} s (${(TOTAL / seconds).toFixed(0)}/s)`);
-console.log(`  right answers: ${counts.valid} valid (200, the command's JSON), ${counts.invalid} invalid (422, its problems), ${counts.oversized} oversized (413); wrong ${counts.wrong}, errors ${counts.errors}`);
-console.log(`  server RSS: ${startMb.toFixed(1)} MB before, ${firstMb.toFixed(1)} MB after the first ${TOTAL / 10} requests, ${lastMb.toFixed(1)} MB at the end, peak ${peak.toFixed(1)} MB`);
 server.kill('SIGTERM');
 agent.destroy();
-process.exit(counts.wrong || counts.errors ? 1 : 0);
+process.exit(failed ? 1 : 0);
