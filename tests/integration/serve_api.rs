@@ -75,12 +75,23 @@ fn analyze_answers_byte_for_byte_what_the_command_prints() {
         assert_eq!(code, 0, "{name}");
         let (status, got) = post("/api/analyze", &bytes);
         assert_eq!(status, StatusCode::OK, "{name}");
-        assert!(got == expected, "{name}: /api/analyze differs from the command's JSON");
+        assert!(
+            got == expected,
+            "{name}: /api/analyze differs from the command's JSON"
+        );
     }
     // Options as query parameters, as the command's flags.
     let bytes = board_bytes("milton-bradley.json");
     let (code, expected) = cli(
-        &["analyze", "-", "--format", "json", "--players", "2,3", "--exact"],
+        &[
+            "analyze",
+            "-",
+            "--format",
+            "json",
+            "--players",
+            "2,3",
+            "--exact",
+        ],
         &bytes,
     );
     assert_eq!(code, 0);
@@ -172,7 +183,10 @@ fn a_request_finding_every_slot_busy_is_503() {
         let body = response.into_body().collect().await.unwrap().to_bytes();
         let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
         assert_eq!(v["error"]["kind"], "busy");
-        assert!(!first.is_finished(), "the slow request ended too soon to hold the slot");
+        assert!(
+            !first.is_finished(),
+            "the slow request ended too soon to hold the slot"
+        );
         first.abort();
     });
 }

@@ -15,8 +15,8 @@ use serde::Serialize;
 use snakeladder::analysis::Limits;
 use snakeladder::design::{self, JumpChange, Target, TuneOptions};
 use snakeladder::policy::{self, Thresholds};
-use snakeladder::review::{self, Review};
 use snakeladder::review::diff::Diff;
+use snakeladder::review::{self, Review};
 use snakeladder::{Analysis, Board, BoardSpec, Options, Seed};
 use snakeladder_render::{Report, json};
 use std::collections::BTreeMap;
@@ -56,6 +56,7 @@ fn body(state: &State, body: RawBody) -> Result<Bytes, ApiError> {
                     state.config.max_body
                 ),
             )
+            .closing()
         } else {
             ApiError::new(e.status(), "body", &e.body_text())
         }
@@ -78,7 +79,10 @@ fn serialized(result: Result<Vec<u8>, serde_json::Error>) -> Result<Vec<u8>, Api
 
 /// `422` with `validate`'s JSON for `reports`.
 fn problems(reports: &[review::FileReport]) -> ApiError {
-    match serialized(json::pretty(&snakeladder_render::validate::json(reports, &[]))) {
+    match serialized(json::pretty(&snakeladder_render::validate::json(
+        reports,
+        &[],
+    ))) {
         Ok(bytes) => ApiError::json(StatusCode::UNPROCESSABLE_ENTITY, bytes),
         Err(e) => e,
     }
@@ -414,7 +418,9 @@ pub(crate) async fn diff(
                 };
                 let reports: Vec<_> = [("old", &pair.old), ("new", &pair.new)]
                     .iter()
-                    .map(|(name, raw)| review::check_board_bytes(name, raw.get().as_bytes(), &review))
+                    .map(|(name, raw)| {
+                        review::check_board_bytes(name, raw.get().as_bytes(), &review)
+                    })
                     .collect();
                 return Err(problems(&reports));
             }
@@ -516,9 +522,7 @@ pub(crate) async fn save(
     let answer = work::run(&state, move |_: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         let file = board_file(&board, &bytes)?;
-        (saver.0)(&file).map_err(|e| {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e)
-        })?;
+        (saver.0)(&file).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e))?;
         let shown = review::display_path(&path);
         serialized(json::pretty(&Saved {
             saved: &shown,

@@ -9,6 +9,7 @@ use serde::Serialize;
 pub struct ApiError {
     status: StatusCode,
     body: Vec<u8>,
+    close: bool,
 }
 
 #[derive(Serialize)]
@@ -29,12 +30,28 @@ impl ApiError {
             error: Detail { kind, message },
         })
         .unwrap_or_else(|_| b"{}".to_vec());
-        ApiError { status, body }
+        ApiError {
+            status,
+            body,
+            close: false,
+        }
+    }
+
+    /// The same answer, closing the connection after it: the rest of an
+    /// oversized body is never read, so the connection cannot carry another
+    /// request (a client that reused it would write into a closed socket).
+    pub(crate) fn closing(mut self) -> ApiError {
+        self.close = true;
+        self
     }
 
     /// A JSON body already made (`validate`'s problems for `422`).
     pub(crate) fn json(status: StatusCode, body: Vec<u8>) -> ApiError {
-        ApiError { status, body }
+        ApiError {
+            status,
+            body,
+            close: false,
+        }
     }
 
     /// `400`: a query parameter or body that is not what the route takes.
@@ -50,11 +67,18 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let mut response = (
             self.status,
             [(header::CONTENT_TYPE, "application/json")],
             self.body,
         )
-            .into_response()
+            .into_response();
+        if self.close {
+            response.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+        }
+        response
     }
 }

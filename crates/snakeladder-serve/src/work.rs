@@ -92,3 +92,76 @@ where
     drop(guard);
     answer
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Config;
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+    use tokio::sync::Semaphore;
+
+    fn state(config: Config) -> Arc<State> {
+        Arc::new(State {
+            jobs: Arc::new(Semaphore::new(config.max_jobs)),
+            config,
+        })
+    }
+
+    /// A computation that checks its flag between phases stops soon after
+    /// its request is dropped (a client that went away), and frees its slot.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dropped_request_cancels_its_computation() {
+        let s = state(Config {
+            max_jobs: 1,
+            ..Config::default()
+        });
+        let (tx, rx) = mpsc::channel();
+        let request = run(&s, move |cancel: &Cancel| {
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_secs(20) {
+                if cancel.check().is_err() {
+                    let _ = tx.send(started.elapsed());
+                    return Ok(());
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let _ = tx.send(Duration::MAX);
+            Ok(())
+        });
+        // The client gives up after 100 ms: the request's future is dropped.
+        assert!(
+            tokio::time::timeout(Duration::from_millis(100), request)
+                .await
+                .is_err()
+        );
+        let stopped = tokio::task::spawn_blocking(move || rx.recv().unwrap())
+            .await
+            .unwrap();
+        assert!(
+            stopped < Duration::from_secs(5),
+            "stopped after {stopped:?}"
+        );
+        // The slot is free again.
+        let again = run(&s, |_: &Cancel| Ok(7)).await;
+        assert_eq!(again.unwrap(), 7);
+    }
+
+    /// A computation past the timeout is answered 504 at once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_slow_computation_is_504() {
+        let s = state(Config {
+            timeout: Duration::from_millis(50),
+            ..Config::default()
+        });
+        let answer = run(&s, |cancel: &Cancel| {
+            for _ in 0..400 {
+                cancel.check()?;
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Ok(())
+        })
+        .await;
+        assert_eq!(answer.unwrap_err().status(), StatusCode::GATEWAY_TIMEOUT);
+    }
+}
