@@ -51,19 +51,18 @@ function rss() {
 const builtin = readFileSync(join(BOARDS, 'milton-bradley.json'));
 const cliJson = execFileSync(BIN, ['analyze', '--format', 'json']);
 for (let i = 0; i < 5; i++) await request('/api/analyze', builtin);
+// Interleaved, so that the machine's changing load weighs on both alike.
 const api = [];
-for (let i = 0; i < 101; i++) {
-  const t = now();
+const proc = [];
+for (let i = 0; i < 61; i++) {
+  let t = now();
   const r = await request('/api/analyze', builtin);
   api.push(now() - t);
   if (r.status !== 200 || !r.body.equals(cliJson)) throw new Error('the API answer differs from the command');
-}
-const proc = [];
-for (let i = 0; i < 41; i++) {
-  const t = now();
-  const r = spawnSync(BIN, ['analyze', '--format', 'json']);
+  t = now();
+  const c = spawnSync(BIN, ['analyze', '--format', 'json']);
   proc.push(now() - t);
-  if (r.status !== 0) throw new Error('analyze failed');
+  if (c.status !== 0) throw new Error('analyze failed');
 }
 const a = median(api), p = median(proc);
 console.log(`median POST /api/analyze (built-in board): ${a.toFixed(2)} ms over ${api.length} requests`);
