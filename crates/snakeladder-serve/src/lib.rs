@@ -90,7 +90,10 @@ impl Default for Config {
 /// Writes a board file's bytes to the board's path, whole or not at all;
 /// its error is the message shown to the user.
 #[derive(Clone)]
-pub struct Saver(pub Arc<dyn Fn(&[u8]) -> Result<(), String> + Send + Sync>);
+pub struct Saver(pub Arc<SaveFn>);
+
+/// The function a [`Saver`] calls with the board file's bytes.
+pub type SaveFn = dyn Fn(&[u8]) -> Result<(), String> + Send + Sync;
 
 impl std::fmt::Debug for Saver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
