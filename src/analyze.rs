@@ -44,17 +44,9 @@ pub struct Args {
     max_work: Option<f64>,
 }
 
-/// `analyze --format json`: the analysis's own keys, then the sensitivity
-/// when it was asked for (docs/schema/analyze.schema.json).
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct Json<'a> {
-    /// Every figure of the board.
-    #[serde(flatten)]
-    pub analysis: &'a Analysis,
-    /// What one change to one jump does (`--sensitivity`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sensitivity: Option<&'a design::Sensitivity>,
-}
+/// `analyze --format json`'s body, shared with the designer server
+/// (`snakeladder_render::json`).
+pub use snakeladder_render::json::Json;
 
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
@@ -77,18 +69,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut out = common::stdout()?;
     match args.format {
         Format::Json => {
-            // A distribution of millions of turns, or a million squares,
-            // would make hundreds of megabytes of JSON: the terms past the
-            // cap go into `tail`, a list past it is named in `skipped`.
-            analysis.cap_lists(
-                snakeladder::analysis::MAX_JSON_TERMS,
-                snakeladder::analysis::MAX_JSON_ENTRIES,
-            );
-            let json = Json {
-                analysis: &analysis,
-                sensitivity: sensitivity.as_ref(),
-            };
-            common::write_json(&mut out, &json)?;
+            // Capped and versioned as the server's `POST /api/analyze`
+            // answers: the same bytes for the same board and options.
+            let json = snakeladder_render::json::analyze(&mut analysis, sensitivity.as_ref())
+                .map_err(std::io::Error::from)?;
+            out.write_all(&json)?;
         }
         Format::Text => {
             write_text(&mut out, &board, &analysis)?;

@@ -209,12 +209,6 @@ mod tests {
     }
 }
 
-/// The version of the JSON shapes of `analyze`, `simulate`, `check`,
-/// `validate` and `diff`, in
-/// every JSON output's `"schema"` key: raised when a key is renamed or
-/// removed or changes meaning (adding a key does not raise it).
-pub const JSON_SCHEMA: u32 = 1;
-
 /// Which board a JSON output is about.
 #[derive(serde::Serialize, schemars::JsonSchema)]
 pub struct BoardId {
@@ -237,16 +231,9 @@ impl BoardId {
     }
 }
 
-/// A JSON output: `{"schema": 1, ...the body's keys}`.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub struct Versioned<'a, T: serde::Serialize> {
-    /// The version of this JSON shape: raised when a key is renamed or
-    /// removed or changes meaning, not when one is added.
-    pub schema: u32,
-    /// The command's figures.
-    #[serde(flatten)]
-    pub body: &'a T,
-}
+/// A JSON output: `{"schema": 1, ...the body's keys}` (shared with the
+/// designer server).
+pub use snakeladder_render::json::Versioned;
 
 /// The body of a JSON output whose figures do not name their board
 /// themselves (`simulate`, `check`): `{"board": {...}, ...the figures}`.
@@ -262,10 +249,5 @@ pub struct OfBoard<'a, T: serde::Serialize> {
 /// Writes `body` as pretty JSON with the schema version, followed by a
 /// newline.
 pub fn write_json<T: serde::Serialize>(out: &mut impl Write, body: &T) -> io::Result<()> {
-    let versioned = Versioned {
-        schema: JSON_SCHEMA,
-        body,
-    };
-    serde_json::to_writer_pretty(&mut *out, &versioned).map_err(io::Error::from)?;
-    writeln!(out)
+    out.write_all(&snakeladder_render::json::pretty(body).map_err(io::Error::from)?)
 }

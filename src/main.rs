@@ -13,6 +13,7 @@ mod output;
 mod play;
 mod report;
 mod schema;
+mod serve;
 mod simulate;
 mod tune;
 mod validate;
@@ -53,6 +54,8 @@ enum Command {
     Diff(diff::Args),
     /// Find the fewest jump moves that bring a board's mean length into a band.
     Tune(tune::Args),
+    /// The live layout designer: a page on loopback that shows the exact figures after every edit.
+    Serve(serve::Args),
     /// Print the JSON Schema of an output (analyze, simulate, check, validate, diff) or input file.
     Schema(schema::Args),
     /// Print the shell completion script for SHELL on standard output.
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Completions { shell } => completions(shell),
     };

@@ -26,6 +26,7 @@ mod report_cli;
 mod robust_cli;
 mod robust_fuzz_regressions;
 mod schema_cli;
+mod serve_api;
 mod sim_check_props;
 mod sim_cli;
 mod snapshots;

@@ -24,6 +24,7 @@
 //! ```
 
 pub mod diff;
+pub mod json;
 mod report;
 pub mod validate;
 

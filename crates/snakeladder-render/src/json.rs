@@ -1,0 +1,110 @@
+//! The JSON outputs every front end prints or serves: the schema-versioned
+//! wrapper and `analyze`'s body, built in one place so that the command's
+//! `analyze --format json` and the designer server's `POST /api/analyze`
+//! are the same bytes for the same board and options.
+
+use serde::Serialize;
+use snakeladder::Analysis;
+use snakeladder::design::Sensitivity;
+
+/// The version of every JSON output's shape (the `schema` key): raised
+/// when a key is renamed or removed or changes meaning, not when one is
+/// added.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A JSON output: `{"schema": 1, ...the body's keys}`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Serialize)]
+pub struct Versioned<'a, T: Serialize> {
+    /// The version of this JSON shape: raised when a key is renamed or
+    /// removed or changes meaning, not when one is added.
+    pub schema: u32,
+    /// The command's figures.
+    #[serde(flatten)]
+    pub body: &'a T,
+}
+
+/// `analyze --format json`: the analysis's own keys, then the sensitivity
+/// when it was asked for (docs/schema/analyze.schema.json).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Serialize)]
+pub struct Json<'a> {
+    /// Every figure of the board.
+    #[serde(flatten)]
+    pub analysis: &'a Analysis,
+    /// What one change to one jump does (`--sensitivity`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensitivity: Option<&'a Sensitivity>,
+}
+
+/// `body` as pretty JSON with the schema version, followed by a newline:
+/// the bytes every JSON output is printed as.
+///
+/// # Errors
+/// When `body`'s serialization fails (a map with non-string keys).
+pub fn pretty<T: Serialize>(body: &T) -> Result<Vec<u8>, serde_json::Error> {
+    let mut out = serde_json::to_vec_pretty(&Versioned {
+        schema: SCHEMA_VERSION,
+        body,
+    })?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+/// The bytes of `analyze --format json` for `analysis` (and `sensitivity`
+/// when it was asked for). The lists of a very large analysis are capped
+/// first, as the command does: a distribution of millions of turns, or a
+/// million squares, would make hundreds of megabytes of JSON, so the terms
+/// past the cap go into `tail` and a list past it is named in `skipped`.
+///
+/// # Errors
+/// As [`pretty`].
+pub fn analyze(
+    analysis: &mut Analysis,
+    sensitivity: Option<&Sensitivity>,
+) -> Result<Vec<u8>, serde_json::Error> {
+    analysis.cap_lists(
+        snakeladder::analysis::MAX_JSON_TERMS,
+        snakeladder::analysis::MAX_JSON_ENTRIES,
+    );
+    pretty(&Json {
+        analysis,
+        sensitivity,
+    })
+}
+
+/// A board file as `generate` and `tune` write it: the board's own
+/// [`BoardSpec`](snakeladder::BoardSpec) as pretty JSON and a newline.
+///
+/// # Errors
+/// As [`pretty`].
+pub fn board_file(board: &snakeladder::Board) -> Result<Vec<u8>, serde_json::Error> {
+    let mut json = serde_json::to_vec_pretty(&board.spec())?;
+    json.push(b'\n');
+    Ok(json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snakeladder::{Board, Options};
+
+    #[test]
+    fn analyze_json_is_versioned_and_ends_with_a_newline() {
+        let board = Board::builtin_default();
+        let mut a = Analysis::new(&board, &Options::default()).unwrap();
+        let bytes = analyze(&mut a, None).unwrap();
+        assert!(bytes.starts_with(b"{\n  \"schema\": 1,\n"));
+        assert_eq!(bytes.last(), Some(&b'\n'));
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert!(v.get("sensitivity").is_none());
+        assert!(v["turns"]["mean"].as_f64().unwrap() > 39.0);
+    }
+
+    #[test]
+    fn a_board_file_reads_back_as_the_same_board() {
+        let board = Board::builtin_default();
+        let bytes = board_file(&board).unwrap();
+        assert_eq!(Board::from_json_slice(&bytes).unwrap(), board);
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Browser tests of the designer page: installs playwright-core (npm ci; no
+# browser download) and Debian's chromium when it is missing, builds the
+# binary, serves the built-in board on a free loopback port, runs the
+# tests, and stops the server. Screenshots go to docs/serve-390.png and
+# docs/serve-1280.png. Run from anywhere; `.ci/run` calls it.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+cd "$here"
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+npm ci --no-audit --no-fund
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update
+  apt-get install -y chromium
+fi
+cd "$root"
+cargo build --bin snakeladder ${SL_PROFILE:+--profile "$SL_PROFILE"}
+bin="$root/target/${SL_PROFILE:-debug}/snakeladder"
+[ "${SL_PROFILE:-}" = dev ] && bin="$root/target/debug/snakeladder"
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+log="$(mktemp)"
+# Served from an empty directory: no snakeladder.toml applies.
+work="$(mktemp -d)"
+(cd "$work" && exec "$bin" serve --port "$port") >"$log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work" "$log"' EXIT
+for _ in $(seq 1 100); do
+  grep -q "http://" "$log" && break
+  kill -0 "$server" 2>/dev/null || { cat "$log"; exit 1; }
+  sleep 0.1
+done
+grep -q "http://" "$log" || { echo "the server did not start"; cat "$log"; exit 1; }
+cd "$here"
+SL_URL="http://127.0.0.1:$port" SL_BIN="$bin" SL_DOCS="$root/docs" node --test --test-concurrency=1 designer.test.mjs

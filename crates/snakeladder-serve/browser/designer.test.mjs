@@ -1,0 +1,215 @@
+// The designer page in a real browser: playwright-core driving Debian's
+// chromium against a running `snakeladder serve` (ci.sh starts it).
+//
+// SL_URL: the server's address; SL_BIN: the snakeladder binary, whose
+// `analyze` output every figure on the page is compared with; SL_DOCS: where
+// the screenshots go; SL_CHROMIUM: the browser (default /usr/bin/chromium).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const URL = process.env.SL_URL;
+const BIN = process.env.SL_BIN;
+const DOCS = process.env.SL_DOCS;
+assert.ok(URL && BIN && DOCS, 'SL_URL, SL_BIN and SL_DOCS must be set (ci.sh sets them)');
+const tmp = mkdtempSync(join(tmpdir(), 'sl-designer-'));
+
+let browser;
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.SL_CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+after(async () => { if (browser) await browser.close(); });
+
+// A fresh page at `width`, with every console error, CSP refusal and
+// request to another origin recorded.
+async function open(width = 1280) {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const troubles = [];
+  // Chromium logs every 422 answer as a console error; an invalid board is
+  // answered so on purpose.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 422/.test(m.text())) troubles.push(m.text());
+  });
+  page.on('pageerror', (e) => troubles.push(String(e)));
+  page.on('request', (r) => { if (!r.url().startsWith(URL) && !r.url().startsWith('blob:')) troubles.push(`request to ${r.url()}`); });
+  await page.goto(URL);
+  await ready(page);
+  return { page, context, troubles };
+}
+
+async function ready(page) {
+  await page.waitForFunction(() => document.body.dataset.state === 'ready', null, { timeout: 30000 });
+}
+
+// What the command prints for a board file: the JSON mean and the text
+// line's four-decimal mean.
+function cliMean(file) {
+  const args = file ? ['analyze', file] : ['analyze'];
+  const json = JSON.parse(execFileSync(BIN, [...args, '--format', 'json']).toString());
+  const text = execFileSync(BIN, args).toString();
+  const m = /^ {2}mean (\S+)/m.exec(text);
+  assert.ok(m, 'the text output has a mean');
+  return { value: json.turns.mean, shown: m[1] };
+}
+
+async function pageMean(page) {
+  return {
+    value: Number(await page.getAttribute('#mean', 'data-value')),
+    shown: (await page.textContent('#mean')).trim(),
+  };
+}
+
+async function centreOf(page, selector) {
+  const box = await page.locator(selector).first().boundingBox();
+  assert.ok(box, `${selector} is drawn`);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+// Drags the `end` handle of jump `field` onto square `square`.
+async function drag(page, field, end, square) {
+  const from = await centreOf(page, `.sl-handle[data-field="${field}"][data-end="${end}"]`);
+  const to = await centreOf(page, `.sl-sq[data-square="${square}"] rect`);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+  await ready(page);
+}
+
+async function downloadBoard(page, name) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-json')]);
+  const file = join(tmp, name);
+  await download.saveAs(file);
+  return file;
+}
+
+test('the built-in board opens with the figures the command prints', async () => {
+  const { page, context, troubles } = await open();
+  assert.deepEqual(await pageMean(page), cliMean(null));
+  assert.match(await page.textContent('#exact'), /^exactly \d+\/\d+$/);
+  assert.equal(await page.locator('.sl-jump').count(), 19);
+  assert.deepEqual(troubles, []);
+  await context.close();
+});
+
+test('dragging a snake shows the edited board\'s mean exactly as analyze prints it', async () => {
+  const { page, context, troubles } = await open();
+  const before = await pageMean(page);
+  // The chute 48→26 (snakes[1]): its tail moved to 33.
+  await drag(page, 'snakes[1]', 'to', 33);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-to'), '33');
+  const after_ = await pageMean(page);
+  assert.notEqual(after_.value, before.value);
+  const file = await downloadBoard(page, 'dragged.json');
+  const board = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(board.snakes[1], [48, 33]);
+  assert.deepEqual(after_, cliMean(file));
+  // The keyboard moves a handle too: ArrowLeft takes the head one square
+  // down, from 48 to 47.
+  await page.focus('.sl-handle[data-field="snakes[1]"][data-end="from"]');
+  await page.keyboard.press('ArrowLeft');
+  await ready(page);
+  const keyed = await downloadBoard(page, 'keyed.json');
+  assert.deepEqual(JSON.parse(readFileSync(keyed, 'utf8')).snakes[1], [47, 33]);
+  assert.deepEqual(await pageMean(page), cliMean(keyed));
+  assert.deepEqual(troubles, []);
+  await context.close();
+});
+
+test('an invalid drag shows the problem at its jump, and undo restores the figure', async () => {
+  const { page, context, troubles } = await open();
+  const original = await pageMean(page);
+  // The chute 48→26's tail dragged above its head: a snake that climbs.
+  await drag(page, 'snakes[1]', 'to', 57);
+  const mark = page.locator('.sl-problem[data-field="snakes[1]"]');
+  assert.equal(await mark.count(), 1);
+  assert.equal(await mark.getAttribute('data-kind'), 'snake_climbs');
+  // The mark sits on the jump: between its two handles.
+  const m = await centreOf(page, '.sl-problem[data-field="snakes[1]"] circle');
+  const a = await centreOf(page, '.sl-handle[data-field="snakes[1]"][data-end="from"]');
+  const b = await centreOf(page, '.sl-handle[data-field="snakes[1]"][data-end="to"]');
+  assert.ok(Math.abs(m.x - (a.x + b.x) / 2) < 2 && Math.abs(m.y - (a.y + b.y) / 2) < 2, 'the mark is at the jump');
+  assert.match(await page.textContent('#problems li[data-field="snakes[1]"]'), /snakes\[1\]/);
+  assert.equal(await page.getAttribute('#mean', 'data-value'), '');
+  assert.match(await page.textContent('#status'), /Invalid/);
+  // Undo (Ctrl+Z): the problem is gone and the figure is back.
+  await page.locator('body').press('Control+z');
+  await ready(page);
+  assert.equal(await mark.count(), 0);
+  assert.deepEqual(await pageMean(page), original);
+  // Redo brings the problem back; the Undo button undoes it again.
+  await page.click('#redo');
+  await ready(page);
+  assert.equal(await mark.count(), 1);
+  await page.click('#undo');
+  await ready(page);
+  assert.deepEqual(await pageMean(page), original);
+  assert.deepEqual(troubles, []);
+  await context.close();
+});
+
+test('a lever applied with a click gives the mean the ranking promised', async () => {
+  const { page, context, troubles } = await open();
+  await page.waitForSelector('#levers button');
+  const text = await page.textContent('#levers button');
+  const promised = /\(mean (\d+\.\d{4})\)/.exec(text);
+  assert.ok(promised, text);
+  await page.click('#levers button');
+  await ready(page);
+  assert.equal((await pageMean(page)).shown, promised[1]);
+  const file = await downloadBoard(page, 'lever.json');
+  assert.deepEqual(await pageMean(page), cliMean(file));
+  assert.deepEqual(troubles, []);
+  await context.close();
+});
+
+for (const width of [390, 1280]) {
+  test(`the page fits at ${width} px and nothing is clipped`, async () => {
+    const { page, context, troubles } = await open(width);
+    await page.waitForSelector('#levers button');
+    const wide = await page.evaluate(() => {
+      const vw = document.documentElement.clientWidth;
+      const out = [];
+      if (document.documentElement.scrollWidth > vw) out.push(`page ${document.documentElement.scrollWidth} > ${vw}`);
+      for (const e of document.querySelectorAll('body *')) {
+        const r = e.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;
+        if (e.closest('svg') && e.tagName.toLowerCase() !== 'svg') continue;
+        if (r.left < -1 || r.right > vw + 1) out.push(`${e.tagName}#${e.id}.${e.getAttribute('class')} ${Math.round(r.left)}..${Math.round(r.right)}`);
+        if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible') out.push(`${e.tagName}#${e.id} scrolls ${e.scrollWidth} > ${e.clientWidth}`);
+        if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && /^(DIV|P|LI|SECTION|BUTTON|LABEL|UL|OL|FORM)$/.test(e.tagName)) out.push(`${e.tagName}#${e.id}.${e.getAttribute('class')} content ${e.scrollWidth} > box ${e.clientWidth}`);
+      }
+      return out;
+    });
+    assert.deepEqual(wide, []);
+    // Every control a user needs is on screen somewhere (not hidden).
+    for (const id of ['undo', 'redo', 'add-snake', 'add-ladder', 'download-json', 'download-report', 'mean', 'board']) {
+      assert.ok(await page.isVisible(`#${id}`), `#${id} is visible`);
+    }
+    await page.screenshot({ path: join(DOCS, `serve-${width}.png`), fullPage: true });
+    assert.deepEqual(troubles, []);
+    await context.close();
+  });
+}
+
+test('the report downloads as the self-contained HTML report', async () => {
+  const { page, context } = await open();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-report')]);
+  const file = join(tmp, 'report.html');
+  await download.saveAs(file);
+  const html = readFileSync(file, 'utf8');
+  assert.match(html, /^<!DOCTYPE html>/i);
+  assert.match(html, /class="sl-board"/);
+  writeFileSync(join(tmp, 'ok'), '');
+  await context.close();
+});

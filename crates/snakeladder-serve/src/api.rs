@@ -1,0 +1,534 @@
+//! The API's handlers. Each reads its query parameters and body, runs the
+//! core's computation within the server's bounds ([`crate::work`]) and
+//! answers with the command's own JSON shape.
+
+use crate::State;
+use crate::error::ApiError;
+use crate::query::Params;
+use crate::work::{self, Cancel};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Query, State as Shared};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use snakeladder::analysis::Limits;
+use snakeladder::design::{self, JumpChange, Target, TuneOptions};
+use snakeladder::policy::{self, Thresholds};
+use snakeladder::review::diff::Diff;
+use snakeladder::review::{self, Review};
+use snakeladder::{Analysis, Board, BoardSpec, Options, Seed};
+use snakeladder_render::{Report, json};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+type Ctx = Shared<Arc<State>>;
+type RawQuery = Result<Query<BTreeMap<String, String>>, QueryRejection>;
+type RawBody = Result<Bytes, BytesRejection>;
+
+/// The name validate's findings give a board read from a request body.
+pub(crate) const REQUEST_FILE: &str = "<request>";
+
+/// `GET /api/openapi.json`.
+pub(crate) async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], crate::OPENAPI).into_response()
+}
+
+/// Any other path: `404` as JSON.
+pub(crate) async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such route")
+}
+
+fn params(query: RawQuery, known: &[&str]) -> Result<Params, ApiError> {
+    let Query(all) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    Params::new(all, known)
+}
+
+fn body(state: &State, body: RawBody) -> Result<Bytes, ApiError> {
+    body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                &format!(
+                    "the body is larger than the {} bytes a request may have",
+                    state.config.max_body
+                ),
+            )
+            .closing()
+        } else {
+            ApiError::new(e.status(), "body", &e.body_text())
+        }
+    })
+}
+
+fn json_answer(bytes: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], bytes).into_response()
+}
+
+fn serialized(result: Result<Vec<u8>, serde_json::Error>) -> Result<Vec<u8>, ApiError> {
+    result.map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            &format!("cannot write the JSON: {e}"),
+        )
+    })
+}
+
+/// `422` with `validate`'s JSON for `reports`.
+fn problems(reports: &[review::FileReport]) -> ApiError {
+    match serialized(json::pretty(&snakeladder_render::validate::json(
+        reports,
+        &[],
+    ))) {
+        Ok(bytes) => ApiError::json(StatusCode::UNPROCESSABLE_ENTITY, bytes),
+        Err(e) => e,
+    }
+}
+
+/// The board of a request body; `422` with every problem `validate` finds
+/// when it is not one.
+fn board_of(bytes: &[u8], file: &str, limits: Limits) -> Result<Board, ApiError> {
+    Board::from_json_slice(bytes).map_err(|_| {
+        let review = Review {
+            policy: Thresholds::default(),
+            limits,
+        };
+        problems(&[review::check_board_bytes(file, bytes, &review)])
+    })
+}
+
+/// The board's file as `tune -o` writes it, keeping the thresholds of the
+/// request's own `limits` (which a board's spec leaves out).
+fn board_file(board: &Board, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
+    let limits = serde_json::from_slice::<BoardSpec>(bytes)
+        .ok()
+        .and_then(|s| s.limits);
+    if limits.is_none() {
+        return serialized(json::board_file(board));
+    }
+    let mut spec = board.spec();
+    spec.limits = limits;
+    let mut out = serialized(serde_json::to_vec_pretty(&spec))?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+fn analysis_error(e: snakeladder::AnalysisError) -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "limit", &e.to_string())
+}
+
+fn design_error(e: design::DesignError) -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "design", &e.to_string())
+}
+
+/// The directory a `snakeladder.toml` is searched from, as `validate`
+/// searches from a board file's directory.
+fn policy_dir(state: &State) -> &Path {
+    match state.config.board_path.as_deref().and_then(Path::parent) {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// The policy found as `validate` finds it, and its file.
+fn find_policy(state: &State) -> Result<(Option<String>, Thresholds), ApiError> {
+    match policy::find_policy_file(policy_dir(state)) {
+        None => Ok((None, Thresholds::default())),
+        Some(file) => {
+            let t = policy::read_policy(&file).map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "policy",
+                    &format!("policy file {e}"),
+                )
+            })?;
+            Ok((Some(review::display_path(&file)), t))
+        }
+    }
+}
+
+/// What the page opens with.
+#[derive(Serialize)]
+struct Opening {
+    board: serde_json::Value,
+    path: Option<String>,
+    can_save: bool,
+    policy_file: Option<String>,
+    policy: Thresholds,
+    limits: LimitsJson,
+    max_body: usize,
+}
+
+#[derive(Serialize)]
+struct LimitsJson {
+    max_memory: u64,
+    max_work: f64,
+}
+
+/// `GET /api/board`: the board the server was started with (the file's
+/// JSON as it is, valid or not, or the built-in board), and the policy.
+pub(crate) async fn board(Shared(state): Ctx) -> Result<Response, ApiError> {
+    let text = match &state.config.board_path {
+        Some(path) => {
+            let bytes = review::read_board_file(path).map_err(|e| {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e.to_string())
+            })?;
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        None => snakeladder::DEFAULT_BOARD_JSON.to_string(),
+    };
+    let board = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
+    let (policy_file, policy) = find_policy(&state)?;
+    let c = &state.config;
+    let opening = Opening {
+        board,
+        path: c.board_path.as_deref().map(review::display_path),
+        can_save: c.save.is_some(),
+        policy_file,
+        policy,
+        limits: LimitsJson {
+            max_memory: c.limits.max_memory,
+            max_work: c.limits.max_work,
+        },
+        max_body: c.max_body,
+    };
+    Ok(json_answer(serialized(json::pretty(&opening))?))
+}
+
+/// `POST /api/analyze?players=2,3&exact=true&sensitivity=true`: what
+/// `analyze --format json` prints for the body's board.
+pub(crate) async fn analyze(
+    Shared(state): Ctx,
+    query: RawQuery,
+    raw: RawBody,
+) -> Result<Response, ApiError> {
+    let p = params(query, &["players", "exact", "sensitivity"])?;
+    let players = p.players()?;
+    let exact = p.flag("exact")?;
+    let with_sensitivity = p.flag("sensitivity")?;
+    let bytes = body(&state, raw)?;
+    let limits = state.config.limits;
+    let answer = work::run(&state, move |cancel: &Cancel| {
+        let board = board_of(&bytes, REQUEST_FILE, limits)?;
+        cancel.check()?;
+        let two = players.contains(&2);
+        let options = Options::default()
+            .players(players)
+            .exact(exact)
+            .limits(limits);
+        let mut analysis = Analysis::new(&board, &options).map_err(analysis_error)?;
+        let sensitivity = if with_sensitivity {
+            cancel.check()?;
+            Some(design::sensitivity(&board, two).map_err(design_error)?)
+        } else {
+            None
+        };
+        serialized(json::analyze(&mut analysis, sensitivity.as_ref()))
+    })
+    .await?;
+    Ok(json_answer(answer))
+}
+
+/// `POST /api/validate`: `validate --format json` for the body's board,
+/// held to the policy found as `validate` finds it; `422` when the board
+/// itself is invalid, `200` otherwise (the policy's verdict is in the
+/// answer's `files[0].valid` and `problems`).
+pub(crate) async fn validate(
+    Shared(state): Ctx,
+    query: RawQuery,
+    raw: RawBody,
+) -> Result<Response, ApiError> {
+    params(query, &[])?;
+    let bytes = body(&state, raw)?;
+    let (_, policy) = find_policy(&state)?;
+    let review = Review {
+        policy,
+        limits: state.config.limits,
+    };
+    let answer = work::run(&state, move |_: &Cancel| {
+        let report = review::check_board_bytes(REQUEST_FILE, &bytes, &review);
+        if Board::from_json_slice(&bytes).is_err() {
+            return Err(problems(&[report]));
+        }
+        serialized(json::pretty(&snakeladder_render::validate::json(
+            std::slice::from_ref(&report),
+            &[],
+        )))
+    })
+    .await?;
+    Ok(json_answer(answer))
+}
+
+/// `POST /api/sensitivity?advantage=true`: every jump's variants ranked by
+/// their effect on the mean (the `sensitivity` key of `analyze
+/// --sensitivity`).
+pub(crate) async fn sensitivity(
+    Shared(state): Ctx,
+    query: RawQuery,
+    raw: RawBody,
+) -> Result<Response, ApiError> {
+    let p = params(query, &["advantage"])?;
+    let advantage = p.flag("advantage")?;
+    let bytes = body(&state, raw)?;
+    let limits = state.config.limits;
+    let answer = work::run(&state, move |cancel: &Cancel| {
+        let board = board_of(&bytes, REQUEST_FILE, limits)?;
+        cancel.check()?;
+        let s = design::sensitivity(&board, advantage).map_err(design_error)?;
+        serialized(json::pretty(&s))
+    })
+    .await?;
+    Ok(json_answer(answer))
+}
+
+/// The most jump moves `POST /api/tune` searches: each more multiplies
+/// the candidates.
+pub(crate) const MAX_TUNE_CHANGES: usize = 4;
+
+#[derive(Serialize)]
+struct Tuned<'a> {
+    /// The tuned board, as its file reads.
+    board: BoardSpec,
+    /// The tuned board's file, byte for byte as `tune -o` writes it.
+    board_file: String,
+    changes: &'a [JumpChange],
+    mean_before: f64,
+    mean_turns: f64,
+    first_seat_advantage: Option<f64>,
+    evaluated: u64,
+}
+
+/// Parses a jump to keep: `48-26`, `48->26`, `48→26` or `48:26`.
+fn parse_jump(text: &str) -> Result<(u32, u32), ApiError> {
+    let t = text.trim();
+    let split = ["→", "->", ":", "-"]
+        .iter()
+        .find_map(|sep| t.split_once(sep));
+    let parsed = split.and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+    parsed.ok_or_else(|| ApiError::bad_request(format!("keep: {t:?} is not a jump such as 48-26")))
+}
+
+/// `POST /api/tune?target=30:32&max_changes=3&max_first_seat_advantage=0.02&keep=48-26&seed=0`:
+/// the fewest jump moves that bring the mean into the band, as `tune`.
+pub(crate) async fn tune(
+    Shared(state): Ctx,
+    query: RawQuery,
+    raw: RawBody,
+) -> Result<Response, ApiError> {
+    let p = params(
+        query,
+        &[
+            "target",
+            "max_changes",
+            "max_first_seat_advantage",
+            "keep",
+            "seed",
+        ],
+    )?;
+    let band = p
+        .text("target")
+        .ok_or_else(|| ApiError::bad_request("target: required, a band A:B of mean turns"))?;
+    let (a, b) = band
+        .split_once(':')
+        .ok_or_else(|| ApiError::bad_request(format!("target: {band:?} is not a band A:B")))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .map_err(|_| ApiError::bad_request(format!("target: {s:?} is not a number of turns")))
+    };
+    let mut target = Target::new(number(a)?, number(b)?)
+        .map_err(|e| ApiError::bad_request(format!("target: {e}")))?;
+    if let Some(adv) = p.number::<f64>("max_first_seat_advantage")? {
+        target = target
+            .with_max_first_seat_advantage(adv)
+            .map_err(|e| ApiError::bad_request(format!("max_first_seat_advantage: {e}")))?;
+    }
+    let max_changes = p.number::<usize>("max_changes")?.unwrap_or(3);
+    if !(1..=MAX_TUNE_CHANGES).contains(&max_changes) {
+        return Err(ApiError::bad_request(format!(
+            "max_changes: {max_changes} is not from 1 to {MAX_TUNE_CHANGES}"
+        )));
+    }
+    let keep = match p.text("keep") {
+        None | Some("") => Vec::new(),
+        Some(list) => list.split(',').map(parse_jump).collect::<Result<_, _>>()?,
+    };
+    let seed = Seed::new(p.number::<u64>("seed")?.unwrap_or(0));
+    let bytes = body(&state, raw)?;
+    let limits = state.config.limits;
+    let answer = work::run(&state, move |cancel: &Cancel| {
+        let board = board_of(&bytes, REQUEST_FILE, limits)?;
+        cancel.check()?;
+        let options = TuneOptions {
+            target,
+            max_changes,
+            keep,
+            seed,
+        };
+        let tuned = design::tune(&board, &options).map_err(design_error)?;
+        let file = serialized(json::board_file(&tuned.board))?;
+        serialized(json::pretty(&Tuned {
+            board: tuned.board.spec(),
+            board_file: String::from_utf8_lossy(&file).into_owned(),
+            changes: &tuned.changes,
+            mean_before: tuned.mean_before,
+            mean_turns: tuned.mean_turns,
+            first_seat_advantage: tuned.first_seat_advantage,
+            evaluated: tuned.evaluated,
+        }))
+    })
+    .await?;
+    Ok(json_answer(answer))
+}
+
+/// `POST /api/diff` with `{"old": board, "new": board}`: what the change
+/// does, as `diff --format json` prints it (the sides named `old` and
+/// `new`).
+pub(crate) async fn diff(
+    Shared(state): Ctx,
+    query: RawQuery,
+    raw: RawBody,
+) -> Result<Response, ApiError> {
+    params(query, &[])?;
+    let bytes = body(&state, raw)?;
+    let limits = state.config.limits;
+    let answer = work::run(&state, move |cancel: &Cancel| {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Pair {
+            old: Box<serde_json::value::RawValue>,
+            new: Box<serde_json::value::RawValue>,
+        }
+        let pair: Pair = serde_json::from_slice(&bytes).map_err(|e| {
+            ApiError::bad_request(format!(
+                "the body must be {{\"old\": board, \"new\": board}}: {e}"
+            ))
+        })?;
+        let old = Board::from_json_slice(pair.old.get().as_bytes());
+        let new = Board::from_json_slice(pair.new.get().as_bytes());
+        let (old, new) = match (old, new) {
+            (Ok(old), Ok(new)) => (old, new),
+            _ => {
+                let review = Review {
+                    policy: Thresholds::default(),
+                    limits,
+                };
+                let reports: Vec<_> = [("old", &pair.old), ("new", &pair.new)]
+                    .iter()
+                    .map(|(name, raw)| {
+                        review::check_board_bytes(name, raw.get().as_bytes(), &review)
+                    })
+                    .collect();
+                return Err(problems(&reports));
+            }
+        };
+        let options = Options::default().limits(limits);
+        let old_a = Analysis::new(&old, &options).map_err(analysis_error)?;
+        cancel.check()?;
+        let new_a = Analysis::new(&new, &options).map_err(analysis_error)?;
+        let d = Diff::new(
+            (&old, &old_a, "old".to_string()),
+            (&new, &new_a, "new".to_string()),
+        );
+        serialized(json::pretty(&d))
+    })
+    .await?;
+    Ok(json_answer(answer))
+}
+
+/// `POST /api/format`: the body's board file as `tune -o` writes it (the
+/// page's "download JSON").
+pub(crate) async fn format(
+    Shared(state): Ctx,
+    query: RawQuery,
+    raw: RawBody,
+) -> Result<Response, ApiError> {
+    params(query, &[])?;
+    let bytes = body(&state, raw)?;
+    let limits = state.config.limits;
+    let answer = work::run(&state, move |_: &Cancel| {
+        let board = board_of(&bytes, REQUEST_FILE, limits)?;
+        board_file(&board, &bytes)
+    })
+    .await?;
+    Ok(json_answer(answer))
+}
+
+/// `POST /api/report?players=..&exact=..&sensitivity=..`: the HTML report
+/// `report --format html` writes for the body's board.
+pub(crate) async fn report(
+    Shared(state): Ctx,
+    query: RawQuery,
+    raw: RawBody,
+) -> Result<Response, ApiError> {
+    let p = params(query, &["players", "exact", "sensitivity"])?;
+    let players = p.players()?;
+    let exact = p.flag("exact")?;
+    let with_sensitivity = p.flag("sensitivity")?;
+    let bytes = body(&state, raw)?;
+    let limits = state.config.limits;
+    let html = work::run(&state, move |cancel: &Cancel| {
+        let board = board_of(&bytes, REQUEST_FILE, limits)?;
+        let two = players.contains(&2);
+        let options = Options::default()
+            .players(players)
+            .exact(exact)
+            .limits(limits);
+        let analysis = Analysis::new(&board, &options).map_err(analysis_error)?;
+        cancel.check()?;
+        let sensitivity = if with_sensitivity {
+            Some(design::sensitivity(&board, two).map_err(design_error)?)
+        } else {
+            None
+        };
+        let mut doc = Report::new(&board, &analysis);
+        if let Some(s) = &sensitivity {
+            doc = doc.with_sensitivity(s);
+        }
+        Ok(doc.html())
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
+}
+
+#[derive(Serialize)]
+struct Saved<'a> {
+    saved: &'a str,
+    bytes: usize,
+}
+
+/// `POST /api/save`: writes the body's board back to the server's board
+/// file, as `tune -o` writes a board, atomically; `409` when the server
+/// was started without one.
+pub(crate) async fn save(
+    Shared(state): Ctx,
+    query: RawQuery,
+    raw: RawBody,
+) -> Result<Response, ApiError> {
+    params(query, &[])?;
+    let bytes = body(&state, raw)?;
+    let (Some(saver), Some(path)) = (state.config.save.clone(), state.config.board_path.clone())
+    else {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "no_file",
+            "the server was started without a board file; download the JSON instead",
+        ));
+    };
+    let limits = state.config.limits;
+    let answer = work::run(&state, move |_: &Cancel| {
+        let board = board_of(&bytes, REQUEST_FILE, limits)?;
+        let file = board_file(&board, &bytes)?;
+        (saver.0)(&file).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e))?;
+        let shown = review::display_path(&path);
+        serialized(json::pretty(&Saved {
+            saved: &shown,
+            bytes: file.len(),
+        }))
+    })
+    .await?;
+    Ok(json_answer(answer))
+}

@@ -1,0 +1,205 @@
+//! # snakeladder-serve
+//!
+//! The live layout designer: one page and a JSON API over the
+//! [`snakeladder`] core and the [`snakeladder_render`] layer, served on
+//! loopback by `snakeladder serve`. The page draws the board, lets the user
+//! move its snakes and ladders and change its rules, and after every edit
+//! asks the API for the exact figures.
+//!
+//! The API answers with the command's own JSON shapes: `POST /api/analyze`
+//! is byte for byte what `snakeladder analyze --format json` prints for the
+//! same board and options (both go through [`snakeladder_render::json`]),
+//! and an invalid board is `422` with `validate`'s JSON problems. The
+//! routes are documented in the OpenAPI document at `GET /api/openapi.json`.
+//!
+//! Every request is bounded: the body's size ([`Config::max_body`], `413`
+//! past it), the analysis's memory and work ([`Config::limits`]), the
+//! number of computations at once ([`Config::max_jobs`]; the rest wait up to
+//! [`Config::queue_wait`], then `503`), and the time
+//! ([`Config::timeout`], then `504`). Computations run on tokio's blocking
+//! threads; a request whose client goes away is cancelled before its next
+//! phase starts.
+//!
+//! ```
+//! use snakeladder_serve::{Config, router};
+//!
+//! let app = router(Config::default());
+//! # let _ = app;
+//! ```
+
+mod api;
+mod error;
+mod page;
+mod query;
+mod work;
+
+pub use error::ApiError;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use snakeladder::analysis::Limits;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// How the server is bounded, and the board file it edits.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The board file the page opens with, and where the layout policy
+    /// (`snakeladder.toml`) is searched from; without one, the built-in
+    /// board is shown and the policy is searched from the current
+    /// directory.
+    pub board_path: Option<PathBuf>,
+    /// How `POST /api/save` writes the board file back (the front end's
+    /// atomic writer); without one, saving is refused with `409`.
+    pub save: Option<Saver>,
+    /// Memory and work allowed to each request's analysis.
+    pub limits: Limits,
+    /// The largest request body, in bytes; past it, `413`.
+    pub max_body: usize,
+    /// Most computations at once.
+    pub max_jobs: usize,
+    /// How long a request waits for a computation slot before `503`.
+    pub queue_wait: Duration,
+    /// How long a request may take before `504`.
+    pub timeout: Duration,
+}
+
+impl Default for Config {
+    /// No board file; 1 GiB and 2e9 multiply-adds (a few seconds) per
+    /// analysis; 1 MiB bodies; one computation per core; a 2 s wait for a
+    /// slot and a 60 s timeout.
+    fn default() -> Config {
+        Config {
+            board_path: None,
+            save: None,
+            limits: Limits {
+                max_memory: 1 << 30,
+                max_work: 2e9,
+            },
+            max_body: 1 << 20,
+            max_jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queue_wait: Duration::from_secs(2),
+            timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Writes a board file's bytes to the board's path, whole or not at all;
+/// its error is the message shown to the user.
+#[derive(Clone)]
+pub struct Saver(pub Arc<SaveFn>);
+
+/// The function a [`Saver`] calls with the board file's bytes.
+pub type SaveFn = dyn Fn(&[u8]) -> Result<(), String> + Send + Sync;
+
+impl std::fmt::Debug for Saver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Saver")
+    }
+}
+
+/// What every handler shares.
+pub(crate) struct State {
+    pub(crate) config: Config,
+    pub(crate) jobs: Arc<Semaphore>,
+}
+
+/// Every route of the API, as `(method, path)`: the OpenAPI document lists
+/// exactly these (a test holds it to that).
+pub const API_ROUTES: [(&str, &str); 10] = [
+    ("get", "/api/openapi.json"),
+    ("get", "/api/board"),
+    ("post", "/api/analyze"),
+    ("post", "/api/validate"),
+    ("post", "/api/sensitivity"),
+    ("post", "/api/tune"),
+    ("post", "/api/diff"),
+    ("post", "/api/format"),
+    ("post", "/api/report"),
+    ("post", "/api/save"),
+];
+
+/// The OpenAPI 3.1 document of the API, as `GET /api/openapi.json` serves
+/// it.
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+/// The designer's routes: the page (`GET /`, `/app.js`, `/app.css`) and the
+/// API under `/api/`.
+pub fn router(config: Config) -> Router {
+    let state = Arc::new(State {
+        jobs: Arc::new(Semaphore::new(config.max_jobs.max(1))),
+        config: config.clone(),
+    });
+    Router::new()
+        .route("/", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/app.css", get(page::style))
+        .route("/api/openapi.json", get(api::openapi))
+        .route("/api/board", get(api::board))
+        .route("/api/analyze", post(api::analyze))
+        .route("/api/validate", post(api::validate))
+        .route("/api/sensitivity", post(api::sensitivity))
+        .route("/api/tune", post(api::tune))
+        .route("/api/diff", post(api::diff))
+        .route("/api/format", post(api::format))
+        .route("/api/report", post(api::report))
+        .route("/api/save", post(api::save))
+        .fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(config.max_body))
+        .with_state(state)
+}
+
+/// Serves `router` on `listener` until Ctrl-C (or SIGTERM).
+///
+/// # Errors
+/// When accepting connections fails.
+pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown())
+        .await
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+/// Binds `addr`, calls `ready` with the address bound (port 0 picks a free
+/// one), and serves the designer until Ctrl-C or SIGTERM, on a runtime of
+/// its own: the front end needs no async code.
+///
+/// # Errors
+/// When the runtime cannot start, `addr` cannot be bound, or serving fails.
+pub fn run(
+    config: Config,
+    addr: std::net::SocketAddr,
+    ready: impl FnOnce(std::net::SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        ready(listener.local_addr()?);
+        serve(listener, router(config)).await
+    })
+}

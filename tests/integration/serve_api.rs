@@ -1,0 +1,286 @@
+//! The designer server's API, driven in process (tower's `oneshot` on the
+//! router; no network): `POST /api/analyze` answers byte for byte what the
+//! `snakeladder analyze --format json` process prints for the same board
+//! and options; an invalid board is 422 with the problems `validate`
+//! finds; an oversized body 413; a request that finds every computation
+//! slot busy 503; and the OpenAPI document lists every route.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use snakeladder_serve::{API_ROUTES, Config, OPENAPI, router};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+use tower::ServiceExt;
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// One request to a fresh router of `config`: the status and the body.
+async fn call(config: Config, method: &str, uri: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body))
+        .unwrap();
+    let response = router(config).oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, bytes.to_vec())
+}
+
+fn post(uri: &str, body: &[u8]) -> (StatusCode, Vec<u8>) {
+    runtime().block_on(call(Config::default(), "POST", uri, body.to_vec()))
+}
+
+/// The `snakeladder` process's standard output for `args`, with `stdin`.
+fn cli(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snakeladder"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), out.stdout)
+}
+
+fn board_bytes(name: &str) -> Vec<u8> {
+    std::fs::read(Path::new("boards").join(name)).unwrap()
+}
+
+#[test]
+fn analyze_answers_byte_for_byte_what_the_command_prints() {
+    let boards = [
+        "milton-bradley.json",
+        "variant-two-dice.json",
+        "variant-extra-turn.json",
+        "variant-loaded-die.json",
+        "variant-bounce.json",
+        "seed-four-by-four.json",
+    ];
+    for name in boards {
+        let bytes = board_bytes(name);
+        let (code, expected) = cli(&["analyze", "-", "--format", "json"], &bytes);
+        assert_eq!(code, 0, "{name}");
+        let (status, got) = post("/api/analyze", &bytes);
+        assert_eq!(status, StatusCode::OK, "{name}");
+        assert!(
+            got == expected,
+            "{name}: /api/analyze differs from the command's JSON"
+        );
+    }
+    // Options as query parameters, as the command's flags.
+    let bytes = board_bytes("milton-bradley.json");
+    let (code, expected) = cli(
+        &[
+            "analyze",
+            "-",
+            "--format",
+            "json",
+            "--players",
+            "2,3",
+            "--exact",
+        ],
+        &bytes,
+    );
+    assert_eq!(code, 0);
+    let (status, got) = post("/api/analyze?players=2,3&exact=true", &bytes);
+    assert_eq!(status, StatusCode::OK);
+    assert!(got == expected, "with players=2,3&exact=true");
+}
+
+#[test]
+fn an_invalid_board_is_422_with_the_problems_validate_finds() {
+    // The first snake climbs, and a ladder runs off the board.
+    let bad = br#"{"squares": 30, "snakes": [[5, 12]], "ladders": [[3, 40]]}"#;
+    let (status, got) = post("/api/analyze", bad);
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (code, expected) = cli(&["validate", "-", "--format", "json"], bad);
+    assert_eq!(code, 1);
+    // The same JSON, the board named as the request instead of stdin.
+    let expected = String::from_utf8(expected)
+        .unwrap()
+        .replace("<stdin>", "<request>");
+    assert_eq!(String::from_utf8(got.clone()).unwrap(), expected);
+    let v: serde_json::Value = serde_json::from_slice(&got).unwrap();
+    let fields: Vec<&str> = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["field"].as_str())
+        .collect();
+    assert!(fields.contains(&"snakes[0]"), "{fields:?}");
+    assert!(fields.contains(&"ladders[0]"), "{fields:?}");
+    // /api/validate says the same with the same status.
+    let (status, again) = post("/api/validate", bad);
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(again, got);
+    // Not JSON at all: 422, a `json` problem where the parser stopped.
+    let (status, got) = post("/api/analyze", b"{\"squares\": 10,");
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let v: serde_json::Value = serde_json::from_slice(&got).unwrap();
+    assert_eq!(v["problems"][0]["kind"], "json");
+}
+
+#[test]
+fn a_body_past_the_limit_is_413() {
+    let config = Config {
+        max_body: 1000,
+        ..Config::default()
+    };
+    let mut big = b"{\"squares\": 100, \"name\": \"".to_vec();
+    big.extend(std::iter::repeat_n(b'x', 2000));
+    big.extend(b"\"}");
+    let (status, body) = runtime().block_on(call(config.clone(), "POST", "/api/analyze", big));
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["error"]["kind"], "too_large");
+    // Just under the limit is read.
+    let small = board_bytes("seed-four-by-four.json");
+    assert!(small.len() < 1000);
+    let (status, _) = runtime().block_on(call(config, "POST", "/api/analyze", small));
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[test]
+fn a_request_finding_every_slot_busy_is_503() {
+    // One slot, held by a tune of the classic board toward a band far
+    // from its mean (a search of seconds); a second request waits 1 ms for
+    // the slot and is turned away.
+    let config = Config {
+        max_jobs: 1,
+        queue_wait: Duration::from_millis(1),
+        ..Config::default()
+    };
+    let app = router(config);
+    let rt = runtime();
+    rt.block_on(async {
+        let slow = Request::builder()
+            .method("POST")
+            .uri("/api/tune?target=5:5.5&max_changes=3")
+            .body(Body::from(board_bytes("milton-bradley.json")))
+            .unwrap();
+        let first = tokio::spawn(app.clone().oneshot(slow));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let quick = Request::builder()
+            .method("POST")
+            .uri("/api/analyze")
+            .body(Body::from(board_bytes("seed-four-by-four.json")))
+            .unwrap();
+        let response = app.clone().oneshot(quick).await.unwrap();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["error"]["kind"], "busy");
+        assert!(
+            !first.is_finished(),
+            "the slow request ended too soon to hold the slot"
+        );
+        first.abort();
+    });
+}
+
+#[test]
+fn the_openapi_document_lists_every_route() {
+    let doc: serde_json::Value = serde_json::from_str(OPENAPI).unwrap();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths = doc["paths"].as_object().unwrap();
+    let mut listed: Vec<(String, String)> = paths
+        .iter()
+        .flat_map(|(path, ops)| {
+            ops.as_object()
+                .unwrap()
+                .keys()
+                .map(move |m| (m.clone(), path.clone()))
+        })
+        .collect();
+    listed.sort();
+    let mut routes: Vec<(String, String)> = API_ROUTES
+        .iter()
+        .map(|(m, p)| (m.to_string(), p.to_string()))
+        .collect();
+    routes.sort();
+    assert_eq!(listed, routes);
+    // Each listed route exists (anything but 404 and 405), and the served
+    // document is this one.
+    let rt = runtime();
+    for (method, path) in API_ROUTES {
+        let (status, body) = rt.block_on(call(
+            Config::default(),
+            &method.to_uppercase(),
+            path,
+            b"{}".to_vec(),
+        ));
+        assert_ne!(status, StatusCode::NOT_FOUND, "{method} {path}");
+        assert_ne!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+        if path == "/api/openapi.json" {
+            assert_eq!(body, OPENAPI.as_bytes());
+        }
+    }
+}
+
+#[test]
+fn validate_holds_a_valid_board_to_the_policy_found_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("snakeladder.toml"),
+        "[limits]\nmax_mean_turns = 30\n",
+    )
+    .unwrap();
+    let path = dir.path().join("board.json");
+    std::fs::write(&path, board_bytes("milton-bradley.json")).unwrap();
+    let config = Config {
+        board_path: Some(path),
+        ..Config::default()
+    };
+    let (status, body) = runtime().block_on(call(
+        config,
+        "POST",
+        "/api/validate",
+        board_bytes("milton-bradley.json"),
+    ));
+    assert_eq!(status, StatusCode::OK);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["files"][0]["valid"], false);
+    assert_eq!(v["problems"][0]["kind"], "max_mean_turns");
+}
+
+#[test]
+fn unknown_and_malformed_parameters_are_400() {
+    let bytes = board_bytes("seed-four-by-four.json");
+    for uri in [
+        "/api/analyze?players=0",
+        "/api/analyze?players=2,x",
+        "/api/analyze?exact=maybe",
+        "/api/analyze?colour=red",
+        "/api/tune",
+        "/api/tune?target=9",
+        "/api/tune?target=30:32&max_changes=9",
+    ] {
+        let (status, body) = post(uri, &bytes);
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}");
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["error"]["kind"], "bad_request", "{uri}");
+    }
+}
+
+#[test]
+fn format_writes_the_board_file_as_tune_does() {
+    let bytes = board_bytes("variant-two-dice.json");
+    let (status, body) = post("/api/format", &bytes);
+    assert_eq!(status, StatusCode::OK);
+    let board = snakeladder::Board::from_json_slice(&bytes).unwrap();
+    assert_eq!(body, snakeladder_render::json::board_file(&board).unwrap());
+    assert_eq!(snakeladder::Board::from_json_slice(&body).unwrap(), board);
+}
