@@ -7,6 +7,7 @@ mod check;
 mod common;
 mod design;
 mod diff;
+mod fmt;
 mod generate;
 mod memory;
 mod output;
@@ -51,6 +52,8 @@ enum Command {
     Check(check::Args),
     /// What a layout change does to the game: figures, jumps, squares and rules, old against new.
     Diff(diff::Args),
+    /// Rewrite board files in the one layout every command writes, or check them (--check).
+    Fmt(fmt::Args),
     /// Find the fewest jump moves that bring a board's mean length into a band.
     Tune(tune::Args),
     /// Print the JSON Schema of an output (analyze, simulate, check, validate, diff) or input file.
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Completions { shell } => completions(shell),
     };

@@ -100,8 +100,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "s"
         }
     )?;
-    let mut json = serde_json::to_vec_pretty(&tuned.board.spec()).map_err(std::io::Error::from)?;
-    json.push(b'\n');
+    let json = snakeladder::board_json(&tuned.board.spec()).into_bytes();
     match args.output.as_deref() {
         Some(p) if p == Path::new("-") => {
             let mut out = common::stdout()?;
