@@ -276,9 +276,14 @@ pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
     out
 }
 
+/// Whether the design tools (sensitivity, tune, generate to a target)
+/// take a board of `squares` squares, checked before any work so that a
+/// front end can refuse up front.
+///
+/// # Errors
 /// [`DesignError::TooLarge`] for a board of more than
 /// [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares.
-pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
+pub fn check_size(squares: u32) -> Result<(), DesignError> {
     if squares as usize > eval::MAX_UPDATE_STATES {
         let n = u64::from(squares);
         return Err(DesignError::TooLarge {

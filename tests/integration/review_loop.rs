@@ -606,3 +606,36 @@ fn tune_names_the_constraint_that_failed() {
     assert!(stderr.contains("above the cap of 0.0001"), "{stderr}");
     assert!(!stderr.contains("closest found"), "{stderr}");
 }
+
+/// `analyze --sensitivity` on a board too large for it refuses before the
+/// analysis: with a memory limit no analysis could meet, the error is the
+/// size of the board, not the memory.
+#[test]
+fn sensitivity_on_a_too_large_board_refuses_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = run_in(
+        dir.path(),
+        &[
+            "generate",
+            "--squares",
+            "3000",
+            "--snakes",
+            "5",
+            "--ladders",
+            "5",
+            "--seed",
+            "1",
+            "-o",
+            "big.json",
+        ],
+    );
+    assert_eq!(made.status.code(), Some(0));
+    let out = run_in(
+        dir.path(),
+        &["analyze", "big.json", "--sensitivity", "--max-memory", "1K"],
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("handle boards of at most"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
