@@ -639,3 +639,26 @@ fn sensitivity_on_a_too_large_board_refuses_up_front() {
     assert!(stderr.contains("handle boards of at most"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+/// "a die with 1 face", not "1 faces".
+#[test]
+fn a_one_faced_die_is_named_in_the_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("b.json"),
+        r#"{"squares": 10, "rules": {"dice": {"faces": 1}}}"#,
+    )
+    .unwrap();
+    let text = stdout(&run_in(dir.path(), &["validate", "b.json"]));
+    assert!(text.contains("a die with 1 face is out of range"), "{text}");
+    std::fs::write(
+        dir.path().join("b.json"),
+        r#"{"squares": 10, "rules": {"dice": {"faces": 0}}}"#,
+    )
+    .unwrap();
+    let text = stdout(&run_in(dir.path(), &["validate", "b.json"]));
+    assert!(
+        text.contains("a die with 0 faces is out of range"),
+        "{text}"
+    );
+}
