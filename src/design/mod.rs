@@ -282,7 +282,7 @@ pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
 ///
 /// # Errors
 /// [`DesignError::TooLarge`] for a board of more than
-/// [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares.
+/// [`MAX_UPDATE_STATES`] squares.
 pub fn check_size(squares: u32) -> Result<(), DesignError> {
     if squares as usize > eval::MAX_UPDATE_STATES {
         let n = u64::from(squares);
