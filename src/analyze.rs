@@ -51,6 +51,11 @@ pub use snakeladder_render::json::Json;
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
+    if args.sensitivity {
+        // Refused before the analysis, which on such a board can take
+        // seconds only to print nothing.
+        design::check_size(board.last().get())?;
+    }
     let two_players = args.players.contains(&2);
     let mut options = Options::default()
         .players(args.players)

@@ -26,17 +26,20 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     bar.finish();
     let mut out = common::stdout()?;
-    match args.format {
-        Format::Json => {
-            let body = common::OfBoard {
-                board: common::BoardId::of(&board),
-                figures: &report,
-            };
-            common::write_json(&mut out, &body)?;
+    let written = (|| -> std::io::Result<()> {
+        match args.format {
+            Format::Json => {
+                let body = common::OfBoard {
+                    board: common::BoardId::of(&board),
+                    figures: &report,
+                };
+                common::write_json(&mut out, &body)?;
+            }
+            Format::Text => write_text(&mut out, &report)?,
         }
-        Format::Text => write_text(&mut out, &report)?,
-    }
-    out.flush()?;
+        out.flush()
+    })();
+    common::gate_output(written)?;
     Ok(ExitCode::from(if report.passed { 0 } else { EXIT_FAILURE }))
 }
 

@@ -104,6 +104,17 @@ impl CliError {
     }
 }
 
+/// The result of writing a gate's output (`validate`, `diff --fail-if`):
+/// a closed pipe (`validate . | head -1`) ends the output but not the
+/// gate, whose exit status still reports the findings; any other write
+/// error is one.
+pub fn gate_output(result: io::Result<()>) -> Result<(), CliError> {
+    match result {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
 /// Loads the board named on the command line: a path, `-` for standard
 /// input, or the built-in default board when none is given.
 pub fn load_board(path: Option<&Path>) -> Result<Board, CliError> {

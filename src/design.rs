@@ -233,8 +233,7 @@ pub fn generate_to_target(
     let result = generate_to_target_with_progress(&options, &|n| bar.set_position(n));
     bar.finish_and_clear();
     let found = result?;
-    let mut json = serde_json::to_vec(&found.spec()).map_err(std::io::Error::from)?;
-    json.push(b'\n');
+    let json = snakeladder::board_json(&found.spec()).into_bytes();
     Output::resolve(output, &[])?.write(|w| w.write_all(&json))?;
     let mut err = std::io::stderr();
     let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {

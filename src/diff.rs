@@ -78,15 +78,18 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         (&new, &new_a, shown(&args.new)),
     );
     let mut out = common::stdout()?;
-    match args.format {
-        DiffFormat::Text => out.write_all(diff.text().as_bytes())?,
-        DiffFormat::Markdown => out.write_all(diff.markdown().as_bytes())?,
-        DiffFormat::Html => out.write_all(diff.html(&old, &new).as_bytes())?,
-        DiffFormat::Json => {
-            common::write_json(&mut out, &diff)?;
+    let written = (|| -> std::io::Result<()> {
+        match args.format {
+            DiffFormat::Text => out.write_all(diff.text().as_bytes())?,
+            DiffFormat::Markdown => out.write_all(diff.markdown().as_bytes())?,
+            DiffFormat::Html => out.write_all(diff.html(&old, &new).as_bytes())?,
+            DiffFormat::Json => {
+                common::write_json(&mut out, &diff)?;
+            }
         }
-    }
-    out.flush()?;
+        out.flush()
+    })();
+    common::gate_output(written)?;
     let tripped: Vec<String> = args.fail_if.iter().filter_map(|g| g.trips(&diff)).collect();
     let mut err = std::io::stderr();
     for why in &tripped {

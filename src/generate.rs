@@ -89,8 +89,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Err(e) = Board::from_spec(&spec) {
         return fail(e.to_string(), EXIT_FAILURE);
     }
-    let mut json = serde_json::to_vec(&spec).map_err(std::io::Error::from)?;
-    json.push(b'\n');
+    let json = snakeladder::board_json(&spec).into_bytes();
     output.write(|w| w.write_all(&json))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ mod check;
 mod common;
 mod design;
 mod diff;
+mod fmt;
 mod generate;
 mod memory;
 mod output;
@@ -52,6 +53,8 @@ enum Command {
     Check(check::Args),
     /// What a layout change does to the game: figures, jumps, squares and rules, old against new.
     Diff(diff::Args),
+    /// Rewrite board files in the one layout every command writes, or check them (--check).
+    Fmt(fmt::Args),
     /// Find the fewest jump moves that bring a board's mean length into a band.
     Tune(tune::Args),
     /// The live layout designer: a page on loopback that shows the exact figures after every edit.
@@ -100,6 +103,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Completions { shell } => completions(shell),
     };

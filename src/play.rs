@@ -37,13 +37,18 @@ macro_rules! complain {
 
 /// Arguments of `play`.
 #[derive(Debug, clap::Args)]
+#[command(
+    override_usage = "snakeladder play [BOARD] --players <NAMES> [OPTIONS]\n       \
+                            snakeladder play --replay <FILE> [--odds] [--record <FILE>]"
+)]
 pub struct Args {
     /// Board file (`-` for standard input); the built-in default board if omitted.
     board: Option<PathBuf>,
-    /// Players in seat order, comma-separated: `Ana,Bo,Cy`.
-    /// (Checked in `run`, not by clap, whose message would echo a hostile
-    /// id raw.)
-    #[arg(long, required_unless_present = "replay")]
+    /// Players in seat order, comma-separated: `Ana,Bo,Cy` (2 to 100;
+    /// required unless --replay).
+    // Checked in `run`, not by clap, whose message would echo a hostile id
+    // raw.
+    #[arg(long, value_name = "NAMES", required_unless_present = "replay")]
     players: Option<String>,
     /// Seed of the dice; drawn at random (and printed) if omitted.
     #[arg(long)]

@@ -106,6 +106,14 @@ pub fn text(kind: Kind) -> String {
         Kind::Record => input_schema::<GameRecord>(kind),
     };
     let mut value = schema.to_value();
+    if kind == Kind::Board {
+        // The reader skips a board file's "$schema", so an editor can be
+        // pointed at this schema from the file itself.
+        value["properties"][snakeladder::SCHEMA_KEY] = serde_json::json!({
+            "description": "The JSON Schema of this file, for an editor (ignored by snakeladder), e.g. the path of docs/schema/board.schema.json.",
+            "type": "string"
+        });
+    }
     plain_descriptions(&mut value);
     let mut text = serde_json::to_string_pretty(&value).expect("a schema always serialises");
     text.push('\n');

@@ -100,7 +100,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "s"
         }
     )?;
-    let json = snakeladder_render::json::board_file(&tuned.board).map_err(std::io::Error::from)?;
+    let json = snakeladder::board_json(&tuned.board.spec()).into_bytes();
     match args.output.as_deref() {
         Some(p) if p == Path::new("-") => {
             let mut out = common::stdout()?;

@@ -31,6 +31,15 @@ pub struct Args {
     /// snakeladder.toml in each board's directory or a parent is used.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
+    /// Look for no snakeladder.toml: only `--policy`, the flags and each
+    /// board's own `limits` apply.
+    #[arg(long, visible_alias = "isolated")]
+    no_config: bool,
+    /// The directory SARIF's file locations are relative to (its
+    /// `%SRCROOT%`); default the git repository's top directory, or the
+    /// current directory outside one.
+    #[arg(long, value_name = "DIR")]
+    sarif_root: Option<PathBuf>,
     /// Fail a board whose expected number of turns is above this.
     #[arg(long, value_name = "TURNS")]
     max_mean_turns: Option<f64>,
@@ -122,6 +131,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             .map_err(|e| CliError::Usage(format!("--policy: {e}")))?,
         found: HashMap::new(),
         flags,
+        discover: !args.no_config,
     };
 
     let mut reports = Vec::new();
@@ -171,19 +181,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 
     let summary = output::Tally::new(&reports, &other);
     let mut out = common::stdout()?;
-    match args.format {
-        ValidateFormat::Text => out.write_all(output::text(&reports, &other).as_bytes())?,
-        ValidateFormat::Github => out.write_all(output::github(&reports, &other).as_bytes())?,
-        ValidateFormat::Json => {
-            common::write_json(&mut out, &output::json(&reports, &other))?;
+    let written = (|| -> std::io::Result<()> {
+        match args.format {
+            ValidateFormat::Text => out.write_all(output::text(&reports, &other).as_bytes())?,
+            ValidateFormat::Github => out.write_all(output::github(&reports, &other).as_bytes())?,
+            ValidateFormat::Json => {
+                common::write_json(&mut out, &output::json(&reports, &other))?;
+            }
+            ValidateFormat::Sarif => {
+                let root = sarif_root(args.sarif_root.as_deref())?;
+                let log = output::sarif(&reports, &other, env!("CARGO_PKG_VERSION"), Some(&root));
+                serde_json::to_writer_pretty(&mut out, &log)?;
+                writeln!(out)?;
+            }
         }
-        ValidateFormat::Sarif => {
-            let log = output::sarif(&reports, &other, env!("CARGO_PKG_VERSION"));
-            serde_json::to_writer_pretty(&mut out, &log).map_err(std::io::Error::from)?;
-            writeln!(out)?;
-        }
-    }
-    out.flush()?;
+        out.flush()
+    })();
+    common::gate_output(written)?;
     Ok(ExitCode::from(if summary.passed() {
         EXIT_OK
     } else {
@@ -194,16 +208,28 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// Every kind `--warn-only` accepts: the validation problems, the policy's
 /// thresholds, and the errors of reading.
 fn known_kind(kind: &str) -> bool {
-    const OTHER: [&str; 5] = [
-        "json",
-        "io",
-        "too_large",
-        "no_boards",
-        review::enforce::UNCHECKED,
-    ];
-    policy::KEYS.contains(&kind)
-        || OTHER.contains(&kind)
-        || snakeladder::Problem::KINDS.contains(&kind)
+    review::kinds::describe(kind).is_some()
+}
+
+/// The root of SARIF's relative locations: `--sarif-root`, else the top of
+/// the git repository around the current directory, else the current
+/// directory.
+fn sarif_root(given: Option<&Path>) -> std::io::Result<output::SarifRoot> {
+    let cwd = std::env::current_dir()?;
+    let root = match given {
+        Some(dir) => std::path::absolute(dir)?,
+        None => std::process::Command::new("git")
+            .args(["rev-parse", "--show-toplevel"])
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .and_then(|out| String::from_utf8(out.stdout).ok())
+            .map(|top| PathBuf::from(top.trim_end_matches('\n')))
+            .filter(|top| top.is_absolute())
+            .unwrap_or_else(|| cwd.clone()),
+    };
+    Ok(output::SarifRoot { root, cwd })
 }
 
 /// The policy of each directory: the `--policy` file, or the nearest
@@ -212,12 +238,15 @@ struct Policies {
     explicit: Option<Thresholds>,
     found: HashMap<PathBuf, Thresholds>,
     flags: Thresholds,
+    /// Whether to look for snakeladder.toml (not with `--no-config`).
+    discover: bool,
 }
 
 impl Policies {
     fn review(&mut self, dir: &Path, limits: Limits) -> Result<Review, CliError> {
         let base = match &self.explicit {
             Some(t) => t.clone(),
+            None if !self.discover => Thresholds::default(),
             None => match self.found.get(dir) {
                 Some(t) => t.clone(),
                 None => {
@@ -295,7 +324,7 @@ fn read_message(e: &snakeladder::BoardError) -> String {
 /// Symbolic links to directories are not followed (a link back up the tree
 /// would walk forever), and what is not a regular file (a FIFO, a socket,
 /// a device) is skipped: opening a FIFO would block.
-fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Finding>) {
+pub(crate) fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Finding>) {
     let mut found = Vec::new();
     let mut errors = Vec::new();
     let mut stack = vec![root.to_path_buf()];

@@ -1,6 +1,7 @@
 //! The integration tests: one binary, so the suite links once. Each module
 //! covers one part of the tool through its public API or the real binary.
 
+mod action_script;
 mod analysis_cli;
 mod analysis_known;
 mod analysis_props;
@@ -23,6 +24,7 @@ mod play_odds;
 mod proptest_regressions;
 mod report_browser;
 mod report_cli;
+mod review_loop;
 mod robust_cli;
 mod robust_fuzz_regressions;
 mod schema_cli;

@@ -37,7 +37,7 @@ const WRITERS: &[(&str, &[&str], &str, &str)] = &[
             "2",
         ],
         "-o",
-        "\"squares\":30",
+        "\"squares\": 30",
     ),
     (
         "play --record",

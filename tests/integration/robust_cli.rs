@@ -650,11 +650,12 @@ fn misuse_is_exit_code_two() {
 }
 
 /// A reader that closes the pipe early (`snakeladder ... | head -c 100`) ends
-/// the command quietly with success. The output is made long enough to fill
-/// the pipe's buffer (64 KiB on Linux) many times over: `validate` on a board
-/// with 20,000 problems prints 20,000 lines.
+/// the command quietly, and a gate's status is still that of its findings:
+/// `validate` on an invalid board exits 1, never 0 (issue 30). The output is
+/// made long enough to fill the pipe's buffer (64 KiB on Linux) many times
+/// over: `validate` on a board with 20,000 problems prints 20,000 lines.
 #[test]
-fn a_closed_pipe_ends_quietly_with_success() {
+fn a_closed_pipe_ends_quietly_and_keeps_the_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("many-problems.json");
     let snakes: Vec<String> = (0..20_000)
@@ -679,7 +680,7 @@ fn a_closed_pipe_ends_quietly_with_success() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(
         out.status.code(),
-        Some(0),
+        Some(1),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -73,15 +73,14 @@ pub fn analyze(
     })
 }
 
-/// A board file as `generate` and `tune` write it: the board's own
-/// [`BoardSpec`](snakeladder::BoardSpec) as pretty JSON and a newline.
+/// A board file as `generate`, `tune` and `fmt` write it: the board's own
+/// [`BoardSpec`](snakeladder::BoardSpec) in the one canonical layout
+/// ([`snakeladder::board_json`]).
 ///
 /// # Errors
-/// As [`pretty`].
+/// None today; the `Result` keeps the signature of the other writers here.
 pub fn board_file(board: &snakeladder::Board) -> Result<Vec<u8>, serde_json::Error> {
-    let mut json = serde_json::to_vec_pretty(&board.spec())?;
-    json.push(b'\n');
-    Ok(json)
+    Ok(snakeladder::board_json(&board.spec()).into_bytes())
 }
 
 #[cfg(test)]

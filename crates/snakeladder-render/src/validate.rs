@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::json;
 use snakeladder::review::{FileReport, Finding, Severity};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// The counts every format ends with.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -141,7 +142,7 @@ pub fn github(reports: &[FileReport], other: &[Finding]) -> String {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let mut props = vec![format!("file={}", github_property(&f.file))];
+        let mut props = vec![format!("file={}", github_property(tidy(&f.file)))];
         if let (Some(line), Some(column)) = (f.line, f.column) {
             props.push(format!("line={line}"));
             props.push(format!("col={column}"));
@@ -173,10 +174,34 @@ fn github_property(text: &str) -> String {
 /// The URI of the SARIF 2.1.0 schema, as the log names it.
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
+/// Where the relative URIs of a SARIF log are rooted: the `%SRCROOT%` the
+/// log's `originalUriBaseIds` names, so that code scanning finds the file
+/// whatever directory `validate` ran in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SarifRoot {
+    /// The root (the repository's top directory, or `--sarif-root`), an
+    /// absolute path.
+    pub root: PathBuf,
+    /// The directory the printed file names are relative to, an absolute
+    /// path.
+    pub cwd: PathBuf,
+}
+
+/// The name of the base URI relative file locations are given from.
+pub const SRCROOT: &str = "%SRCROOT%";
+
 /// SARIF 2.1.0: one run of the `snakeladder` driver, a rule per kind that
-/// occurs, a result per finding with its region (columns in Unicode code
-/// points, as [`snakeladder::review::locate`] counts them).
-pub fn sarif(reports: &[FileReport], other: &[Finding], version: &str) -> serde_json::Value {
+/// occurs (its descriptions and help from [`snakeladder::review::kinds`]), a result per
+/// finding with its region (columns in Unicode code points, as
+/// [`snakeladder::review::locate`] counts them). With a `root`, a file below it is
+/// given relative to [`SRCROOT`] and any other as an absolute `file:` URI;
+/// without one, as printed, less a leading `./`.
+pub fn sarif(
+    reports: &[FileReport],
+    other: &[Finding],
+    version: &str,
+    root: Option<&SarifRoot>,
+) -> serde_json::Value {
     let findings: Vec<&Finding> = all(reports, other).collect();
     let kinds: Vec<&str> = {
         let mut k: Vec<&str> = findings.iter().map(|f| f.kind.as_str()).collect();
@@ -184,14 +209,11 @@ pub fn sarif(reports: &[FileReport], other: &[Finding], version: &str) -> serde_
         k.dedup();
         k
     };
-    let rules: Vec<_> = kinds
-        .iter()
-        .map(|k| json!({"id": k, "name": k, "shortDescription": {"text": rule_description(k)}}))
-        .collect();
+    let rules: Vec<_> = kinds.iter().map(|k| rule(k, version)).collect();
     let results: Vec<_> = findings
         .iter()
         .map(|f| {
-            let mut physical = json!({"artifactLocation": {"uri": uri(&f.file)}});
+            let mut physical = json!({"artifactLocation": location(&f.file, root)});
             if let (Some(line), Some(column)) = (f.line, f.column) {
                 physical["region"] = json!({"startLine": line, "startColumn": column});
             }
@@ -212,32 +234,126 @@ pub fn sarif(reports: &[FileReport], other: &[Finding], version: &str) -> serde_
             result
         })
         .collect();
+    let mut run = json!({
+        "tool": {"driver": {
+            "name": "snakeladder",
+            "version": version,
+            "informationUri": readme_url(version, None),
+            "rules": rules,
+        }},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    });
+    if let Some(root) = root {
+        let mut base = file_uri(&root.root);
+        if !base.ends_with('/') {
+            base.push('/');
+        }
+        run["originalUriBaseIds"] = json!({SRCROOT: {"uri": base}});
+    }
     json!({
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "snakeladder",
-                "version": version,
-                "rules": rules,
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+        "runs": [run],
     })
 }
 
-fn rule_description(kind: &str) -> String {
-    match kind {
-        "json" => "The file is not a board file".to_string(),
-        "io" => "The file cannot be read".to_string(),
-        "no_boards" => "A path holds no board file".to_string(),
-        snakeladder::review::enforce::UNCHECKED => {
-            "The layout policy could not be checked".to_string()
-        }
-        k if snakeladder::policy::KEYS.contains(&k) => format!("Layout policy: {k}"),
-        k => format!("Invalid board: {}", k.replace('_', " ")),
+/// The README this version documents, at the section `anchor`: the
+/// package's repository when it names one, else its page on docs.rs.
+fn readme_url(version: &str, anchor: Option<&str>) -> String {
+    let repository = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
+    let mut url = if repository.is_empty() {
+        format!("https://docs.rs/crate/snakeladder/{version}")
+    } else {
+        format!("{repository}/blob/v{version}/README.md")
+    };
+    if let Some(anchor) = anchor {
+        url.push('#');
+        url.push_str(anchor);
     }
+    url
+}
+
+/// The rule of one kind: its one-line and full descriptions, and help
+/// pointing at the kind's section of the README.
+fn rule(kind: &str, version: &str) -> serde_json::Value {
+    let (short, full) = match snakeladder::review::kinds::describe(kind) {
+        Some(d) => (d.short.to_string(), d.full.to_string()),
+        None => (kind.replace('_', " "), kind.replace('_', " ")),
+    };
+    let url = readme_url(version, Some(&snakeladder::review::kinds::anchor(kind)));
+    json!({
+        "id": kind,
+        "name": kind,
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": full},
+        "help": {
+            "text": format!("{full} See {url}"),
+            "markdown": format!("{full}\n\n[The `{kind}` problem in the README]({url})"),
+        },
+        "helpUri": url,
+    })
+}
+
+/// A printed file name less its leading `./` (`./boards/a.json` is
+/// `boards/a.json`); `.` alone is kept.
+pub fn tidy(file: &str) -> &str {
+    let mut rest = file;
+    while let Some(r) = rest.strip_prefix("./") {
+        if r.is_empty() {
+            break;
+        }
+        rest = r.trim_start_matches('/');
+    }
+    rest
+}
+
+/// The artifact location of a printed file name: relative to the root when
+/// below it, else an absolute `file:` URI; a name that is not a path
+/// (`<stdin>`) as it is.
+fn location(file: &str, root: Option<&SarifRoot>) -> serde_json::Value {
+    if file.starts_with('<') {
+        return json!({"uri": uri(file)});
+    }
+    let Some(root) = root else {
+        return json!({"uri": uri(tidy(file))});
+    };
+    let path = Path::new(file);
+    let absolute = normalize(&if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        root.cwd.join(path)
+    });
+    match absolute.strip_prefix(normalize(&root.root)) {
+        Ok(relative) if !relative.as_os_str().is_empty() => {
+            json!({"uri": uri(&relative.to_string_lossy()), "uriBaseId": SRCROOT})
+        }
+        _ => json!({"uri": file_uri(&absolute)}),
+    }
+}
+
+/// A path with `.` dropped and `..` taken back, without looking at the file
+/// system.
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// An absolute path as a `file:///` URI.
+fn file_uri(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let encoded = uri(text.trim_start_matches('/'));
+    format!("file:///{}", encoded.trim_start_matches("file://"))
 }
 
 /// A path as a URI reference: unreserved characters and `/` kept,
@@ -272,5 +388,46 @@ mod tests {
         assert_eq!(uri("boards/a b.json"), "boards/a%20b.json");
         assert_eq!(uri("boards/→.json"), "boards/%E2%86%92.json");
         assert_eq!(uri("/tmp/a.json"), "file:///tmp/a.json");
+        assert_eq!(
+            file_uri(Path::new("/tmp/a b.json")),
+            "file:///tmp/a%20b.json"
+        );
+    }
+
+    #[test]
+    fn locations_are_relative_to_the_root() {
+        let root = SarifRoot {
+            root: PathBuf::from("/repo"),
+            cwd: PathBuf::from("/repo/sub"),
+        };
+        let at = |file| location(file, Some(&root));
+        assert_eq!(
+            at("./boards/a.json"),
+            json!({"uri": "sub/boards/a.json", "uriBaseId": SRCROOT})
+        );
+        assert_eq!(
+            at("../top.json"),
+            json!({"uri": "top.json", "uriBaseId": SRCROOT})
+        );
+        assert_eq!(
+            at("/repo/x/./y.json"),
+            json!({"uri": "x/y.json", "uriBaseId": SRCROOT})
+        );
+        assert_eq!(
+            at("/elsewhere/b.json"),
+            json!({"uri": "file:///elsewhere/b.json"})
+        );
+        assert_eq!(at("<stdin>"), json!({"uri": "%3Cstdin%3E"}));
+        assert_eq!(location("./a.json", None), json!({"uri": "a.json"}));
+    }
+
+    #[test]
+    fn leading_dot_slashes_are_tidied() {
+        assert_eq!(tidy("./a.json"), "a.json");
+        assert_eq!(tidy("././/b/./c.json"), "b/./c.json");
+        assert_eq!(tidy("./-x.json"), "-x.json");
+        assert_eq!(tidy("."), ".");
+        assert_eq!(tidy("./"), "./");
+        assert_eq!(tidy("../a.json"), "../a.json");
     }
 }

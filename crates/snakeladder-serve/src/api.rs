@@ -111,8 +111,7 @@ fn board_file(board: &Board, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
     }
     let mut spec = board.spec();
     spec.limits = limits;
-    let mut out = serialized(serde_json::to_vec_pretty(&spec))?;
-    out.push(b'\n');
+    let out = snakeladder::board_json(&spec).into_bytes();
     Ok(out)
 }
 

@@ -80,7 +80,7 @@ pub use markov::analysis;
 pub use model::policy;
 pub use sim::{check, simulate};
 
-pub use model::board::{Board, BoardSpec};
+pub use model::board::{Board, BoardSpec, SCHEMA_KEY};
 pub use model::dice::{Dice, DiceSpec, Outcome};
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
@@ -94,6 +94,7 @@ pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules
 pub use model::seed::Seed;
 pub use model::square::Square;
 pub use model::turn::RollStep;
+pub use model::write::{board_json, format_board_json};
 
 pub use play::game::{
     Event, Finish, Game, GameError, MAX_PLAYER_ID_CHARS, Observer, Placing, RollResult, Standing,

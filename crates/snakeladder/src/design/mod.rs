@@ -138,6 +138,17 @@ impl fmt::Display for Target {
     }
 }
 
+/// Which of a target's constraints a search could not meet.
+fn out_of_reach_why(target: &Target, closest: f64, fairest: Option<f64>) -> String {
+    match (fairest, target.max_first_seat_advantage) {
+        (Some(a), Some(cap)) => format!(
+            "boards with a mean inside the band were found, but the first-seat advantage failed: \
+             the fairest of them has {a:.4}, above the cap of {cap}"
+        ),
+        _ => format!("the closest found has a mean of {closest:.4} turns"),
+    }
+}
+
 /// Why a design tool could not do what was asked.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -170,10 +181,13 @@ pub enum DesignError {
     /// The random layouts a search starts from could not be made.
     #[error(transparent)]
     Layout(#[from] GenerateError),
-    /// No set of at most `max_changes` jump moves reaches the target.
+    /// No set of at most `max_changes` jump moves reaches the target. The
+    /// message names the constraint that failed: the band of mean turns,
+    /// or the first-seat advantage cap of boards inside it.
     #[error(
-        "no set of at most {max_changes} jump move{} reaches {target}: the closest found has a mean of {closest:.4} turns ({evaluated} candidate boards evaluated)",
-        if *max_changes == 1 { "" } else { "s" }
+        "no set of at most {max_changes} jump move{} reaches {target}: {} ({evaluated} candidate boards evaluated)",
+        if *max_changes == 1 { "" } else { "s" },
+        out_of_reach_why(target, *closest, *fairest)
     )]
     OutOfReach {
         /// The limit on changes.
@@ -182,6 +196,9 @@ pub enum DesignError {
         target: Target,
         /// The mean closest to the band that was found.
         closest: f64,
+        /// The least first-seat advantage of a board found inside the band,
+        /// when the target caps it and such a board was checked.
+        fairest: Option<f64>,
         /// Candidate boards evaluated.
         evaluated: u64,
     },
@@ -260,9 +277,14 @@ pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
     out
 }
 
+/// Whether the design tools (sensitivity, tune, generate to a target)
+/// take a board of `squares` squares, checked before any work so that a
+/// front end can refuse up front.
+///
+/// # Errors
 /// [`DesignError::TooLarge`] for a board of more than
-/// [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares.
-pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
+/// [`MAX_UPDATE_STATES`] squares.
+pub fn check_size(squares: u32) -> Result<(), DesignError> {
     if squares as usize > eval::MAX_UPDATE_STATES {
         let n = u64::from(squares);
         return Err(DesignError::TooLarge {

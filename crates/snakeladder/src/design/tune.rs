@@ -133,10 +133,19 @@ pub fn tune_with_progress(
         changes: Vec::new(),
         origin: board.jumps().iter().map(|&j| (j, j)).collect(),
     };
+    // The least advantage of a board checked inside the band, to name the
+    // advantage cap as what failed.
+    let mut fairest: Option<f64> = None;
+    let mut note = |k: &search::Checked| {
+        if let (true, Some(a)) = (target.contains(k.mean), k.advantage) {
+            fairest = Some(fairest.map_or(a, |f: f64| f.min(a)));
+        }
+    };
     if let Some(c) = search::check(board, mean_before, target)? {
         if c.meets(target) {
             return Ok(done(&root, c, 0));
         }
+        note(&c);
     }
     let evaluated = AtomicU64::new(0);
     let mut closest = mean_before;
@@ -214,6 +223,7 @@ pub fn tune_with_progress(
                     if k.meets(target) {
                         return Ok(done(&node, k, evaluated.load(Ordering::Relaxed)));
                     }
+                    note(&k);
                 }
             }
         }
@@ -247,6 +257,7 @@ pub fn tune_with_progress(
         max_changes: options.max_changes,
         target: *target,
         closest,
+        fairest,
         evaluated: evaluated.load(Ordering::Relaxed),
     })
 }

@@ -233,9 +233,52 @@ impl<'de> Deserialize<'de> for BoardSpec {
                 self,
                 map: A,
             ) -> Result<BoardSpec, A::Error> {
-                BoardSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                BoardSpec::deserialize(serde::de::value::MapAccessDeserializer::new(
+                    WithoutSchemaKey(map),
+                ))
             }
         }
         deserializer.deserialize_map(ObjectOnly)
+    }
+}
+
+/// The key an editor reads a file's JSON Schema from; a board file may
+/// carry it (`snakeladder schema board` writes the schema it can name), and
+/// the reader skips it.
+pub const SCHEMA_KEY: &str = "$schema";
+
+/// A board file's entries less its `"$schema"`, whose value is skipped
+/// whatever it is.
+struct WithoutSchemaKey<A>(A);
+
+impl<'de, A: serde::de::MapAccess<'de>> serde::de::MapAccess<'de> for WithoutSchemaKey<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: serde::de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        use serde::de::IntoDeserializer;
+        loop {
+            let Some(key) = self.0.next_key::<String>()? else {
+                return Ok(None);
+            };
+            if key == SCHEMA_KEY {
+                self.0.next_value::<serde::de::IgnoredAny>()?;
+                continue;
+            }
+            return seed.deserialize(key.into_deserializer()).map(Some);
+        }
+    }
+
+    fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, A::Error> {
+        self.0.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
     }
 }

@@ -271,3 +271,8 @@ impl BoardError {
         self.into()
     }
 }
+
+/// [`explain`] in the words of a board file.
+pub(crate) fn explain_board(path: &str, message: &str) -> String {
+    explain(path, message, &BOARD_FILE)
+}

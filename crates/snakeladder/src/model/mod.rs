@@ -20,3 +20,4 @@ pub(crate) mod seed;
 pub(crate) mod square;
 pub(crate) mod turn;
 pub(crate) mod validate;
+pub(crate) mod write;

@@ -194,11 +194,15 @@ pub enum PolicyError {
         /// What is wrong.
         message: String,
     },
-    /// A threshold out of its range.
-    #[error("{}: limits.{bad}", path.display())]
+    /// A threshold out of its range, at its value's line and column.
+    #[error("{}:{line}:{column}: limits.{bad}", path.display())]
     Range {
         /// The file.
         path: PathBuf,
+        /// 1-based line of the value.
+        line: usize,
+        /// 1-based column of the value, in characters.
+        column: usize,
         /// The threshold.
         bad: BadThreshold,
     },
@@ -241,8 +245,11 @@ pub fn parse_policy(text: &str, path: &Path) -> Result<Thresholds, PolicyError> 
         }
     })?;
     if let Some(bad) = file.limits.out_of_range().into_iter().next() {
+        let (line, column) = value_position(text, bad.key).unwrap_or((1, 1));
         return Err(PolicyError::Range {
             path: path.to_path_buf(),
+            line,
+            column,
             bad,
         });
     }
@@ -271,6 +278,20 @@ pub fn find_policy_file(dir: &Path) -> Option<PathBuf> {
     dir.ancestors()
         .map(|d| d.join(POLICY_FILE_NAME))
         .find(|p| p.metadata().is_ok_and(|m| m.is_file()))
+}
+
+#[cfg(feature = "toml")]
+/// Line and column of the value of `limits.KEY` in a policy file's text
+/// (which parsed already).
+fn value_position(text: &str, key: &str) -> Option<(usize, usize)> {
+    #[derive(Deserialize)]
+    struct Spans {
+        #[serde(default)]
+        limits: std::collections::BTreeMap<String, toml::Spanned<toml::Value>>,
+    }
+    let spans: Spans = toml::from_str(text).ok()?;
+    let value = spans.limits.get(key)?;
+    Some(line_column(text, value.span().start))
 }
 
 #[cfg(feature = "toml")]
@@ -338,6 +359,31 @@ mod tests {
         assert_eq!(t.max_first_seat_advantage, Some(0.02));
         assert!(!t.is_empty());
         assert!(parse_policy("", Path::new("p.toml")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_out_of_range_value_has_its_position() {
+        let err = parse_policy(
+            "# team policy\n[limits]\nmax_mean_turns = 45\n  min_jump_use = 1.5\n",
+            Path::new("p.toml"),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PolicyError::Range {
+                    line: 4,
+                    column: 18,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("p.toml:4:18: limits.min_jump_use"),
+            "{err}"
+        );
     }
 
     #[test]

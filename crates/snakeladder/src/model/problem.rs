@@ -249,7 +249,10 @@ pub enum Problem {
         count: i64,
     },
     /// A die with fewer than 2 or more than 1000 faces.
-    #[error("rules.dice: a die with {faces} faces is out of range (2..={MAX_FACES})")]
+    #[error(
+        "rules.dice: a die with {faces} face{} is out of range (2..={MAX_FACES})",
+        if *faces == 1 { "" } else { "s" }
+    )]
     DiceFaces {
         /// The number of faces given.
         faces: i64,

@@ -10,6 +10,8 @@
 pub mod diff;
 pub mod enforce;
 pub mod gate;
+pub mod kinds;
+pub mod lenient;
 pub mod locate;
 
 use crate::analysis::Limits;
@@ -219,9 +221,44 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
                 line,
                 column: column.max(1),
             });
+            let mut findings = vec![finding(at, None, "json", message)];
+            // The rest of a well-formed file is still checked: one bad
+            // value does not hide the jumps' problems.
+            if let Some(rest) = lenient::read_on(bytes) {
+                let mut fields: Vec<FieldPath> = rest
+                    .dropped
+                    .iter()
+                    .map(|(path, _)| {
+                        FieldPath(path.iter().cloned().map(locate::Segment::Key).collect())
+                    })
+                    .collect();
+                let problem_fields: Vec<FieldPath> = rest
+                    .problems
+                    .iter()
+                    .map(|p| field_of(p, &rest.spec))
+                    .collect();
+                fields.extend(problem_fields.iter().cloned());
+                let locator = std::str::from_utf8(bytes)
+                    .ok()
+                    .and_then(|text| Locator::for_paths(text, &fields));
+                let at = |field: &FieldPath| locator.as_ref().map(|l| l.nearest(field));
+                for ((_, message), field) in rest.dropped.iter().zip(&fields) {
+                    findings.push(finding(
+                        at(field),
+                        Some(field.to_string()),
+                        "json",
+                        message.clone(),
+                    ));
+                }
+                for (p, field) in rest.problems.iter().zip(&problem_fields) {
+                    let name = (!field.is_root()).then(|| field.to_string());
+                    findings.push(finding(at(field), name, p.kind(), p.to_string()));
+                }
+                findings.sort_by_key(|f| (f.line, f.column));
+            }
             return FileReport {
                 file: file.to_string(),
-                findings: vec![finding(at, None, "json", message)],
+                findings,
             };
         }
     };
@@ -233,7 +270,8 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
             let locator = std::str::from_utf8(bytes)
                 .ok()
                 .and_then(|text| Locator::for_paths(text, &fields));
-            err.problems()
+            let mut found = err
+                .problems()
                 .iter()
                 .zip(fields)
                 .map(|(p, field)| {
@@ -241,7 +279,11 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
                     let name = (!field.is_root()).then(|| field.to_string());
                     finding(at, name, p.kind(), p.to_string())
                 })
-                .collect()
+                .collect::<Vec<_>>();
+            // In file order (stable: problems on one value keep the order
+            // validation found them in).
+            found.sort_by_key(|f| (f.line, f.column));
+            found
         }
         Ok(board) => {
             let policy = match &spec.limits {

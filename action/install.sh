@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Installs the snakeladder binary for the GitHub Action (action.yml).
+#
+#   install.sh key       writes key=CACHE-KEY to GITHUB_OUTPUT: the version
+#                        asked for, or a hash of this action's own source,
+#                        so a cached binary is reused only for the same code
+#   install.sh install   cargo install --locked: VERSION from crates.io, or
+#                        the source this action was checked out at
+#
+#   VERSION              a release such as 0.1.0 (empty: this source)
+#   GITHUB_ACTION_PATH   this action's checkout (default: the parent of
+#                        this script's directory)
+#   CARGO                the cargo to run (default: cargo)
+set -euo pipefail
+
+root="${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}"
+version="${VERSION:-}"
+cargo="${CARGO:-cargo}"
+
+if [ -n "$version" ] && ! [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.-]+)?$ ]]; then
+    printf 'snakeladder action: version must be a release such as 0.1.0, not %q\n' "$version" >&2
+    exit 2
+fi
+
+# The directory of the package that builds the `snakeladder` binary: the
+# root, or a member of a workspace under crates/.
+package_dir() {
+    local dir
+    for dir in "$root" "$root"/crates/*; do
+        [ -f "$dir/Cargo.toml" ] || continue
+        if awk '/^\[\[bin\]\]/ { bin = 1; next } /^\[/ { bin = 0 }
+                bin && /^name *= *"snakeladder"/ { found = 1 } END { exit !found }' \
+            "$dir/Cargo.toml"; then
+            printf '%s' "$dir"
+            return
+        fi
+    done
+    printf 'snakeladder action: no package with the snakeladder binary under %s\n' "$root" >&2
+    exit 2
+}
+
+case "${1:-}" in
+    key)
+        if [ -n "$version" ]; then
+            key="snakeladder-${RUNNER_OS:-Linux}-v$version"
+        else
+            # Every file that goes into the build, in a stable order.
+            hash="$(cd "$root" && find . -path ./target -prune -o -path ./.git -prune -o -type f \
+                \( -name '*.rs' -o -name 'Cargo.*' -o -name '*.css' -o -name '*.js' \) -print0 |
+                LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+            key="snakeladder-${RUNNER_OS:-Linux}-src-$hash"
+        fi
+        if [ -n "${GITHUB_OUTPUT:-}" ]; then
+            printf 'key=%s\n' "$key" >>"$GITHUB_OUTPUT"
+        else
+            printf 'key=%s\n' "$key"
+        fi
+        ;;
+    install)
+        if [ -n "$version" ]; then
+            "$cargo" install --locked --force snakeladder --version "=$version"
+        else
+            "$cargo" install --locked --force --path "$(package_dir)"
+        fi
+        ;;
+    *)
+        printf 'usage: install.sh key|install\n' >&2
+        exit 2
+        ;;
+esac

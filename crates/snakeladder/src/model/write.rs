@@ -1,0 +1,219 @@
+//! The one way a board file is written: every command that writes a board
+//! (`generate -o`, `tune -o`, `fmt`) goes through [`board_json`], so boards
+//! diff well in review (one jump a line, keys in a fixed order) and read
+//! back the same.
+//!
+//! ```json
+//! {
+//!   "name": "Ten squares",
+//!   "squares": 10,
+//!   "ladders": [
+//!     [2, 7]
+//!   ],
+//!   "snakes": [
+//!     [9, 3]
+//!   ],
+//!   "rules": {
+//!     "overshoot": "stay",
+//!     "dice": { "count": 1, "faces": 6 }
+//!   }
+//! }
+//! ```
+
+use crate::model::board::BoardSpec;
+use crate::model::error::BoardError;
+use serde_json::{Map, Value};
+
+/// The keys of a board file, in the order they are written (`$schema`, for
+/// an editor, first).
+const BOARD_KEYS: [&str; 8] = [
+    "$schema", "name", "squares", "width", "ladders", "snakes", "rules", "limits",
+];
+
+/// The keys of `rules`, in order.
+const RULES_KEYS: [&str; 6] = [
+    "overshoot",
+    "chains",
+    "dice",
+    "extra_turn",
+    "entry",
+    "start",
+];
+
+/// The keys of `rules.dice` and `rules.extra_turn`, written on one line.
+const INLINE_KEYS: [&str; 6] = [
+    "count",
+    "faces",
+    "weights",
+    "on",
+    "max_extra",
+    "forfeit_after",
+];
+
+/// A board spec in the canonical layout, ending with a newline.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Board, board_json};
+/// let board = Board::from_json_str(r#"{"squares": 10, "ladders": [[2, 7]], "snakes": [[9, 3]]}"#)?;
+/// let text = board_json(&board.spec());
+/// assert!(text.contains("\"ladders\": [\n    [2, 7]\n  ],"));
+/// assert_eq!(Board::from_json_str(&text)?, board);
+/// # Ok::<(), snakeladder::BoardError>(())
+/// ```
+pub fn board_json(spec: &BoardSpec) -> String {
+    // Serializing plain data into a Value cannot fail: every key is a
+    // string and every number finite or written as null.
+    let value = serde_json::to_value(spec).unwrap_or(Value::Null);
+    let Value::Object(map) = value else {
+        return String::from("{}\n");
+    };
+    write_object(&map)
+}
+
+/// The text of a board file rewritten in the canonical layout: the same
+/// keys and values (a `"$schema"` kept), in [`board_json`]'s order and
+/// lines.
+///
+/// # Errors
+/// [`BoardError::Json`] when the text is not a board file (malformed JSON,
+/// an unknown key, a value of the wrong type): only a file that reads as a
+/// board is rewritten, so its meaning cannot change.
+///
+/// # Example
+/// ```
+/// let text = snakeladder::format_board_json(r#"{"snakes": [[9, 3]], "squares": 10}"#)?;
+/// assert_eq!(text, "{\n  \"squares\": 10,\n  \"snakes\": [\n    [9, 3]\n  ]\n}\n");
+/// # Ok::<(), snakeladder::BoardError>(())
+/// ```
+pub fn format_board_json(text: &str) -> Result<String, BoardError> {
+    crate::model::error::parse_spec(text.as_bytes())?;
+    let value: Value = serde_json::from_str(text).map_err(|e| BoardError::json(None, &e))?;
+    match value {
+        Value::Object(map) => Ok(write_object(&map)),
+        // parse_spec accepts only an object.
+        _ => Ok(String::from("{}\n")),
+    }
+}
+
+fn write_object(map: &Map<String, Value>) -> String {
+    let mut lines = Vec::new();
+    for key in BOARD_KEYS {
+        let Some(value) = map.get(key) else { continue };
+        let text = match (key, value) {
+            ("ladders" | "snakes", Value::Array(pairs)) if !pairs.is_empty() => {
+                let rows: Vec<String> =
+                    pairs.iter().map(|p| format!("    {}", inline(p))).collect();
+                format!("[\n{}\n  ]", rows.join(",\n"))
+            }
+            ("rules" | "limits", Value::Object(inner)) if !inner.is_empty() => {
+                let order: Vec<&str> = if key == "rules" {
+                    RULES_KEYS.to_vec()
+                } else {
+                    crate::model::policy::KEYS.to_vec()
+                };
+                let mut rows = Vec::new();
+                for k in ordered(inner, &order) {
+                    rows.push(format!("    {}: {}", quoted(k), inline(&inner[k])));
+                }
+                format!("{{\n{}\n  }}", rows.join(",\n"))
+            }
+            _ => inline(value),
+        };
+        lines.push(format!("  {}: {text}", quoted(key)));
+    }
+    format!("{{\n{}\n}}\n", lines.join(",\n"))
+}
+
+/// The keys of `map` in `order`, then any others (none, for a file that
+/// parsed as a board) by name.
+fn ordered<'a>(map: &'a Map<String, Value>, order: &[&str]) -> Vec<&'a str> {
+    let mut keys: Vec<&str> = order
+        .iter()
+        .filter_map(|k| map.get_key_value(*k).map(|(k, _)| k.as_str()))
+        .collect();
+    let mut rest: Vec<&str> = map
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !order.contains(k))
+        .collect();
+    rest.sort_unstable();
+    keys.extend(rest);
+    keys
+}
+
+fn quoted(key: &str) -> String {
+    Value::String(key.to_string()).to_string()
+}
+
+/// A value on one line: `[2, 7]`, `{ "count": 1, "faces": 6 }`.
+fn inline(value: &Value) -> String {
+    match value {
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(inline).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) if map.is_empty() => "{}".to_string(),
+        Value::Object(map) => {
+            let items: Vec<String> = ordered(map, &INLINE_KEYS)
+                .into_iter()
+                .map(|k| format!("{}: {}", quoted(k), inline(&map[k])))
+                .collect();
+            format!("{{ {} }}", items.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Board;
+
+    #[test]
+    fn every_shipped_board_is_in_the_canonical_layout_and_reads_back() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/boards");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let board = Board::from_json_str(&text).unwrap();
+            let formatted = format_board_json(&text).unwrap();
+            assert_eq!(
+                formatted,
+                text,
+                "{} is not in the canonical layout",
+                path.display()
+            );
+            assert_eq!(
+                Board::from_json_str(&board_json(&board.spec())).unwrap(),
+                board
+            );
+        }
+    }
+
+    #[test]
+    fn the_layout_keeps_every_value_and_the_schema_key() {
+        let text = r#"{"rules": {"start": 1, "dice": {"weights": [1.5, 0, 2e-3]}, "overshoot": "bounce"},
+            "$schema": "./docs/schema/board.schema.json", "squares": 20, "ladders": [],
+            "limits": {"min_jump_use": 0.05, "max_mean_turns": 45}}"#;
+        assert_eq!(
+            format_board_json(text).unwrap(),
+            "{\n  \"$schema\": \"./docs/schema/board.schema.json\",\n  \"squares\": 20,\n  \"ladders\": [],\n  \
+             \"rules\": {\n    \"overshoot\": \"bounce\",\n    \"dice\": { \"weights\": [1.5, 0, 0.002] },\n    \"start\": 1\n  },\n  \
+             \"limits\": {\n    \"max_mean_turns\": 45,\n    \"min_jump_use\": 0.05\n  }\n}\n"
+        );
+        let again = format_board_json(&format_board_json(text).unwrap()).unwrap();
+        assert_eq!(
+            again,
+            format_board_json(text).unwrap(),
+            "formatting is idempotent"
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_board_is_not_rewritten() {
+        assert!(format_board_json(r#"{"squares": 10, "ladder": [[2, 7]]}"#).is_err());
+        assert!(format_board_json("[1, 2]").is_err());
+        assert!(format_board_json("{").is_err());
+    }
+}

@@ -1,0 +1,477 @@
+//! The GitHub Action (action.yml) and the pre-commit hook
+//! (.pre-commit-hooks.yaml): action/run.sh runs in a simulated GitHub
+//! environment (GITHUB_STEP_SUMMARY and GITHUB_OUTPUT files, a throwaway
+//! git repository of boards with two commits, file names with spaces and a
+//! leading `-`), action/install.sh is checked for the install command and
+//! cache key it gives, and the hook's entry runs as pre-commit runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn board(name: &str) -> Vec<u8> {
+    std::fs::read(root().join("boards").join(name)).unwrap()
+}
+
+/// A PATH with the built binary first.
+fn path_with_binary() -> String {
+    format!(
+        "{}:{}",
+        Path::new(BIN).parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(repo)
+        .output()
+        .expect("git is needed by the action");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A repository of two commits. The first holds `boards/main.json`,
+/// `boards/my board.json`, `boards/-dash.json` and `boards/gone.json`
+/// under a policy of `max_mean_turns = 45`; the second (the pull request)
+/// changes the first two, breaks `-dash.json`, removes `gone.json` and
+/// adds `new board.json`.
+fn fixture() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path();
+    let boards = repo.join("boards");
+    std::fs::create_dir(&boards).unwrap();
+    let write = |name: &str, bytes: &[u8]| std::fs::write(boards.join(name), bytes).unwrap();
+    write("main.json", &board("milton-bradley.json"));
+    write("my board.json", &board("seed-ten-squares.json"));
+    write("-dash.json", &board("seed-four-by-four.json"));
+    write("gone.json", &board("variant-win.json"));
+    std::fs::write(
+        repo.join("snakeladder.toml"),
+        "[limits]\nmax_mean_turns = 45\n",
+    )
+    .unwrap();
+    git(repo, &["init", "-q"]);
+    git(repo, &["add", "."]);
+    git(repo, &["commit", "-qm", "first"]);
+    write("main.json", &board("althoen-1993.json"));
+    write("my board.json", &board("seed-twenty-bounce.json"));
+    write(
+        "-dash.json",
+        b"{\n  \"squares\": 20,\n  \"snakes\": [[4, 9]]\n}\n",
+    );
+    std::fs::remove_file(boards.join("gone.json")).unwrap();
+    write("new board.json", &board("variant-bounce.json"));
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-qm", "second"]);
+    dir
+}
+
+/// What one run of action/run.sh left: its output, the step summary and
+/// the step outputs.
+struct Run {
+    out: Output,
+    summary: String,
+    outputs: String,
+    /// The runner's temporary directory, kept while the run is looked at.
+    _files: tempfile::TempDir,
+}
+
+impl Run {
+    fn stdout(&self) -> String {
+        String::from_utf8(self.out.stdout.clone()).unwrap()
+    }
+
+    fn report(&self) -> String {
+        format!(
+            "stdout:\n{}\nstderr:\n{}\nsummary:\n{}\noutputs:\n{}",
+            self.stdout(),
+            String::from_utf8_lossy(&self.out.stderr),
+            self.summary,
+            self.outputs
+        )
+    }
+}
+
+/// Runs action/run.sh in `dir` with the inputs given (`INPUT_PATHS`, ...)
+/// and fresh GITHUB_STEP_SUMMARY and GITHUB_OUTPUT files.
+fn run_action(dir: &Path, inputs: &[(&str, &str)]) -> Run {
+    let files = tempfile::tempdir().unwrap();
+    let summary = files.path().join("summary.md");
+    let outputs = files.path().join("output");
+    let mut command = Command::new("bash");
+    command
+        .arg(root().join("action/run.sh"))
+        .current_dir(dir)
+        .env("PATH", path_with_binary())
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_OUTPUT", &outputs)
+        .env("RUNNER_TEMP", files.path())
+        .env_remove("SNAKELADDER");
+    for name in ["PATHS", "POLICY", "BASE", "FORMAT", "FAIL_IF"] {
+        command.env_remove(format!("INPUT_{name}"));
+    }
+    for (k, v) in inputs {
+        command.env(k, v);
+    }
+    let out = command.output().unwrap();
+    Run {
+        out,
+        summary: std::fs::read_to_string(&summary).unwrap_or_default(),
+        outputs: std::fs::read_to_string(&outputs).unwrap_or_default(),
+        _files: files,
+    }
+}
+
+#[test]
+fn the_action_annotates_and_diffs_a_pull_request() {
+    let repo = fixture();
+    let run = run_action(repo.path(), &[("INPUT_BASE", "HEAD~1")]);
+    let report = run.report();
+    assert_eq!(run.out.status.code(), Some(1), "{report}");
+    assert_eq!(
+        run.stdout(),
+        "::error file=boards/-dash.json,line=3,col=14,title=snake_climbs::snakes[0] 4→9: a snake must go down\n\
+         4 boards checked: 3 valid, 1 invalid\n",
+        "{report}"
+    );
+    let summary = &run.summary;
+    assert!(
+        summary.starts_with(
+            "**snakeladder validate:** 4 boards checked: 3 valid, 1 invalid\n\n\
+             ## Board changes since `HEAD~1`\n"
+        ),
+        "{report}"
+    );
+    assert!(
+        summary.contains("| mean turns | 39.5984 | 39.2251 | -0.3732 (-0.9%) |"),
+        "{report}"
+    );
+    assert!(
+        summary.contains("(HEAD~1:./boards/my board.json)"),
+        "a name with a space is diffed whole: {report}"
+    );
+    assert!(
+        summary.contains("### New board: `boards/new board.json`"),
+        "{report}"
+    );
+    assert!(
+        summary.contains("### Removed board: `boards/gone.json`"),
+        "{report}"
+    );
+    // The broken board is changed too, but it cannot be analysed: its
+    // diff fails, which the status already says.
+    assert!(
+        run.outputs.contains("valid=false\n") && run.outputs.contains("changed=3\n"),
+        "{report}"
+    );
+}
+
+#[test]
+fn hostile_paths_are_never_options() {
+    let repo = fixture();
+    let dir = repo.path();
+    // A path that looks like an option, and one that would be an option of
+    // `validate` if passed as it is.
+    std::fs::copy(dir.join("boards/main.json"), dir.join("--format=json")).unwrap();
+    let run = run_action(
+        dir,
+        &[(
+            "INPUT_PATHS",
+            "\n  boards/my board.json\n-dash.json\n--format=json\n",
+        )],
+    );
+    // `-dash.json` at the root does not exist: the path is read as a file
+    // named so, and reported missing, not taken for a flag.
+    let report = run.report();
+    assert_eq!(run.out.status.code(), Some(1), "{report}");
+    let stdout = run.stdout();
+    assert!(
+        stdout.contains("::error file=-dash.json,title=io::cannot read"),
+        "{report}"
+    );
+    assert!(
+        stdout.ends_with("3 boards checked: 2 valid, 1 invalid\n"),
+        "{report}"
+    );
+    assert!(
+        !stdout.starts_with('{'),
+        "no path became --format json: {report}"
+    );
+    assert!(run.outputs.contains("valid=false\n"), "{report}");
+    assert!(
+        run.outputs.contains("changed=0\n"),
+        "no base, no diff: {report}"
+    );
+}
+
+#[test]
+fn the_action_runs_from_a_subdirectory_and_writes_sarif() {
+    let repo = fixture();
+    let boards = repo.path().join("boards");
+    let run = run_action(
+        &boards,
+        &[
+            ("INPUT_PATHS", "."),
+            ("INPUT_BASE", "HEAD~1"),
+            ("INPUT_FORMAT", "sarif"),
+            ("INPUT_POLICY", "../snakeladder.toml"),
+        ],
+    );
+    let report = run.report();
+    assert_eq!(run.out.status.code(), Some(1), "{report}");
+    let sarif_path = run
+        .outputs
+        .lines()
+        .find_map(|l| l.strip_prefix("sarif="))
+        .unwrap_or_else(|| panic!("no sarif output: {report}"));
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sarif_path).unwrap()).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{log:#}");
+    assert_eq!(results[0]["ruleId"], "snake_climbs");
+    // Paths relative to the subdirectory, read from the base as REV:./path.
+    assert!(run.summary.contains("(HEAD~1:./main.json)"), "{report}");
+    assert!(
+        run.summary.contains("### Removed board: `gone.json`"),
+        "{report}"
+    );
+}
+
+#[test]
+fn diff_gates_fail_the_action() {
+    let repo = fixture();
+    let gates = "\nabs(mean_change) > 0.1\n";
+    let run = run_action(
+        repo.path(),
+        &[
+            ("INPUT_PATHS", "boards/main.json"),
+            ("INPUT_BASE", "HEAD~1"),
+            ("INPUT_FAIL_IF", gates),
+        ],
+    );
+    let report = run.report();
+    assert_eq!(run.out.status.code(), Some(1), "{report}");
+    assert!(run.outputs.contains("valid=true\n"), "{report}");
+    assert!(run.outputs.contains("changed=1\n"), "{report}");
+    let stderr = String::from_utf8_lossy(&run.out.stderr);
+    assert!(stderr.contains("--fail-if abs(mean_change)"), "{report}");
+    // Without the gate the same change passes.
+    let run = run_action(
+        repo.path(),
+        &[
+            ("INPUT_PATHS", "boards/main.json"),
+            ("INPUT_BASE", "HEAD~1"),
+        ],
+    );
+    assert_eq!(run.out.status.code(), Some(0), "{}", run.report());
+}
+
+#[test]
+fn bad_inputs_are_refused() {
+    let repo = fixture();
+    for (inputs, says) in [
+        (
+            &[("INPUT_BASE", "--output=/tmp/x")][..],
+            "base must be a revision",
+        ),
+        (&[("INPUT_BASE", "no-such-rev")][..], "is not a commit"),
+        (&[("INPUT_FORMAT", "xml")][..], "format must be"),
+        (&[("INPUT_PATHS", "\n  \n")][..], "names no path"),
+    ] {
+        let run = run_action(repo.path(), inputs);
+        let stderr = String::from_utf8_lossy(&run.out.stderr);
+        assert_eq!(
+            run.out.status.code(),
+            Some(2),
+            "{inputs:?}: {}",
+            run.report()
+        );
+        assert!(stderr.contains(says), "{inputs:?}: {}", run.report());
+    }
+}
+
+/// action/install.sh with a stand-in `cargo` that records its arguments.
+fn install(args: &str, version: &str, action_path: &Path) -> (Output, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("cargo.log");
+    let fake = dir.path().join("cargo");
+    std::fs::write(
+        &fake,
+        format!("#!/bin/sh\necho \"$@\" >> '{}'\n", log.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new("bash")
+        .arg(root().join("action/install.sh"))
+        .arg(args)
+        .env("CARGO", &fake)
+        .env("VERSION", version)
+        .env("GITHUB_ACTION_PATH", action_path)
+        .env_remove("GITHUB_OUTPUT")
+        .output()
+        .unwrap();
+    (out, std::fs::read_to_string(&log).unwrap_or_default())
+}
+
+#[test]
+fn the_binary_is_installed_locked_and_cached_by_version() {
+    let (out, cargo) = install("install", "", root());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let package = PathBuf::from(cargo.trim().rsplit(' ').next().unwrap());
+    assert_eq!(
+        cargo.trim(),
+        format!("install --locked --force --path {}", package.display())
+    );
+    let manifest = std::fs::read_to_string(package.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("name = \"snakeladder\""), "{manifest}");
+
+    let (out, cargo) = install("install", "0.1.0", root());
+    assert!(out.status.success());
+    assert_eq!(
+        cargo,
+        "install --locked --force snakeladder --version =0.1.0\n"
+    );
+
+    let (out, cargo) = install("install", "0.1.0; rm -rf /", root());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(cargo.is_empty(), "{cargo}");
+
+    let key = |version: &str| {
+        let (out, _) = install("key", version, root());
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(key("0.2.0"), "key=snakeladder-Linux-v0.2.0\n");
+    let source = key("");
+    assert!(source.starts_with("key=snakeladder-Linux-src-"), "{source}");
+    assert_eq!(source, key(""), "the key of one source is stable");
+}
+
+/// Every input action.yml declares reaches action/run.sh as an
+/// environment variable the script reads, and the install steps use
+/// action/install.sh.
+#[test]
+fn the_action_passes_every_input_to_its_script() {
+    let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    let script = std::fs::read_to_string(root().join("action/run.sh")).unwrap();
+    let inputs_block = action
+        .split("\ninputs:\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\noutputs:\n").next())
+        .unwrap();
+    let inputs: Vec<&str> = inputs_block
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("    ") && l.ends_with(':'))
+        .map(|l| l.trim().trim_end_matches(':'))
+        .collect();
+    assert_eq!(
+        inputs,
+        ["paths", "policy", "base", "format", "fail-if", "version"]
+    );
+    for input in inputs {
+        let var = input.to_uppercase().replace('-', "_");
+        let (env, reader) = if input == "version" {
+            ("VERSION".to_string(), "action/install.sh")
+        } else {
+            (format!("INPUT_{var}"), "action/run.sh")
+        };
+        assert!(
+            action.contains(&format!("{env}: ${{{{ inputs.{input} }}}}")),
+            "{input} is not passed as {env}"
+        );
+        let text = std::fs::read_to_string(root().join(reader)).unwrap();
+        assert!(
+            text.contains(&format!("${{{env}")),
+            "{reader} never reads {env}"
+        );
+    }
+    assert!(script.contains("GITHUB_STEP_SUMMARY") && script.contains("GITHUB_OUTPUT"));
+    assert!(action.contains("uses: actions/cache@v4"));
+    assert!(action.contains("path: ~/.cargo/bin/snakeladder"));
+    assert!(action.contains("key: ${{ steps.key.outputs.key }}"));
+}
+
+/// The hooks of .pre-commit-hooks.yaml: (id, entry, language, files).
+fn hooks() -> Vec<(String, String, String, String)> {
+    let text = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
+    let mut hooks = Vec::new();
+    for block in text.split("\n- ").skip(1) {
+        let field = |name: &str| {
+            block
+                .lines()
+                .map(|l| l.trim_start_matches("- ").trim())
+                .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+                .map(|v| v.trim_matches('\'').trim_matches('"').to_string())
+                .unwrap_or_else(|| panic!("hook without {name}: {block}"))
+        };
+        hooks.push((
+            field("id"),
+            field("entry"),
+            field("language"),
+            field("files"),
+        ));
+    }
+    hooks
+}
+
+/// pre-commit runs a hook as `ENTRY FILE...`, the staged files whose path
+/// matches `files`, from the repository's root. This runs each hook's entry
+/// the same way (the binary installed on the PATH, as `language: rust`
+/// and `language: system` both leave it) on a valid and an invalid board.
+/// .ci/run also runs the real pre-commit on them when it can install it.
+#[test]
+fn the_pre_commit_hook_runs_validate_on_the_staged_boards() {
+    let hooks = hooks();
+    let ids: Vec<&str> = hooks.iter().map(|h| h.0.as_str()).collect();
+    assert_eq!(ids, ["snakeladder-validate", "snakeladder-validate-system"]);
+    let repo = fixture();
+    for (id, entry, language, files) in &hooks {
+        assert!(["rust", "system"].contains(&language.as_str()), "{id}");
+        assert_eq!(files, "\\.json$", "{id}");
+        let words: Vec<&str> = entry.split_whitespace().collect();
+        let run = |files: &[&str]| {
+            Command::new(words[0])
+                .args(&words[1..])
+                .args(files)
+                .current_dir(repo.path())
+                .env("PATH", path_with_binary())
+                .output()
+                .unwrap()
+        };
+        let good = run(&["boards/main.json", "boards/my board.json"]);
+        assert_eq!(good.status.code(), Some(0), "{id}: {good:?}");
+        let top = repo.path().join("-top.json");
+        std::fs::write(&top, board("seed-ten-squares.json")).unwrap();
+        let good = run(&["-top.json"]);
+        assert_eq!(good.status.code(), Some(0), "{id}: {good:?}");
+        let bad = run(&["boards/main.json", "boards/-dash.json"]);
+        assert_eq!(bad.status.code(), Some(1), "{id}: {bad:?}");
+        let text = String::from_utf8_lossy(&bad.stdout);
+        assert!(
+            text.contains("boards/-dash.json:3:14: snake_climbs"),
+            "{id}: {text}"
+        );
+    }
+}
