@@ -135,6 +135,10 @@ pub struct Diff {
     pub squares: Vec<SquareDiff>,
     /// Rule and size changes.
     pub rules: Vec<RuleDiff>,
+    /// Why a figure shown as "–" is missing: each figure an analysis
+    /// skipped, with its board (`old: skipped seat odds: it needs …`). A
+    /// figure is never missing without a line here.
+    pub skipped: Vec<String>,
     /// The two length distributions `P(T = t)` (`pmf[t − 1]`), old then new,
     /// for charts; not serialised.
     #[serde(skip)]
@@ -187,6 +191,10 @@ impl Diff {
             jumps: jump_changes(ob, oa, nb, na),
             squares: square_changes(oa, na),
             rules: rule_changes(ob, nb),
+            skipped: [("old", oa), ("new", na)]
+                .iter()
+                .flat_map(|(side, a)| a.skipped.iter().map(move |s| format!("{side}: {s}")))
+                .collect(),
             pmfs: [oa.turns.pmf.clone(), na.turns.pmf.clone()],
         }
     }
@@ -431,6 +439,9 @@ impl Diff {
                 change(f)
             );
         }
+        for why in &self.skipped {
+            let _ = writeln!(out, "note: {why}");
+        }
         if !self.jumps.is_empty() {
             let _ = writeln!(out, "\nJumps");
             for j in &self.jumps {
@@ -493,6 +504,9 @@ impl Diff {
                 value(f.new, &f.name),
                 change(f)
             );
+        }
+        for why in &self.skipped {
+            let _ = writeln!(out, "\n*Note:* {}", cell(why));
         }
         let _ = writeln!(
             out,
@@ -558,13 +572,7 @@ impl Diff {
             let _ = writeln!(out, "| field | old | new |");
             let _ = writeln!(out, "| --- | --- | --- |");
             for r in &self.rules {
-                let _ = writeln!(
-                    out,
-                    "| {} | `{}` | `{}` |",
-                    r.field,
-                    cell(&r.old),
-                    cell(&r.new)
-                );
+                let _ = writeln!(out, "| {} | {} | {} |", r.field, cell(&r.old), cell(&r.new));
             }
         }
         let _ = writeln!(out, "\n</details>");
@@ -572,22 +580,10 @@ impl Diff {
     }
 }
 
-/// Text safe in a Markdown table cell: `|`, `<`, `>`, `&` and backticks
-/// cannot break the table or open HTML.
+/// Text safe in a Markdown table cell or heading: the one Markdown
+/// escaper, shared with `report` ([`crate::review::escape::markdown`]).
 fn md_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '|' => out.push_str("\\|"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '`' => out.push_str("\\`"),
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::review::escape::markdown(s)
 }
 
 /// Share of each length distribution drawn in the overlay chart.

@@ -71,6 +71,10 @@ pub struct Args {
     /// refused (exit 3).
     #[arg(long)]
     sensitivity: bool,
+    /// Longest `--sensitivity` may run (90, 30s, 5m, 1h); it also stops
+    /// at --max-work and --max-memory, naming the limit (exit 3).
+    #[arg(long, value_parser = snakeladder::design::parse_time_limit, requires = "sensitivity")]
+    time_limit: Option<std::time::Duration>,
     /// Also simulate this many games and show each simulated figure, with
     /// its standard error, beside the exact one (as `check` compares them).
     #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u64).range(1..))]
@@ -101,7 +105,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let analysis =
         Analysis::new(&board, &options).map_err(common::analysis_of(args.board.as_deref()))?;
     let sensitivity = if args.sensitivity {
-        Some(design::sensitivity(&board, two_players)?)
+        let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);
+        Some(design::sensitivity_within(&board, two_players, &budget)?)
     } else {
         None
     };
@@ -139,20 +144,26 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         (Format::Markdown, None) => doc.render_markdown(None),
     };
     {
-        let mut err = std::io::stderr().lock();
         for o in &rendered.omitted {
-            let _ = writeln!(err, "note: {o}");
+            common::say("note: ", &o.to_string());
         }
         for n in &notes {
-            let _ = writeln!(err, "note: {n}");
+            common::say("note: ", &n.to_string());
         }
     }
     match &output {
         Some((path, output)) => {
+            // Every output path is checked before any is written: a chart
+            // that would overwrite an input is refused with nothing
+            // written.
             let dir = path.parent().unwrap_or(Path::new(""));
-            for file in &rendered.files {
-                Output::resolve(&dir.join(&file.name), &inputs)?
-                    .write(|w| w.write_all(file.svg.as_bytes()))?;
+            let charts = rendered
+                .files
+                .iter()
+                .map(|file| Ok((Output::resolve(&dir.join(&file.name), &inputs)?, file)))
+                .collect::<Result<Vec<_>, crate::output::OutputError>>()?;
+            for (chart, file) in charts {
+                chart.write(|w| w.write_all(file.svg.as_bytes()))?;
             }
             output.write(|w| w.write_all(rendered.document.as_bytes()))?;
         }
