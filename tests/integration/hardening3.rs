@@ -443,3 +443,136 @@ fn report_checks_every_output_before_writing_any() {
         board
     );
 }
+
+/// `extra_turn.max_extra` (or `forfeit_after`) of 10⁸ or 2³²−1 no longer
+/// hangs analyze, validate with a policy, or generate --rules: each answers
+/// in seconds (it ran past minutes, growing with the cap).
+#[test]
+fn a_huge_extra_roll_cap_does_not_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    for rule in [
+        r#""max_extra": 100000000"#,
+        r#""max_extra": 4294967295"#,
+        r#""forfeit_after": 4294967295"#,
+    ] {
+        let b = dir.path().join("b.json");
+        std::fs::write(
+            &b,
+            format!(
+                r#"{{"squares": 100, "snakes": [[98, 2], [50, 3]],
+                    "rules": {{"extra_turn": {{"on": 6, {rule}}}}}}}"#
+            ),
+        )
+        .unwrap();
+        let b = b.to_str().unwrap();
+        for args in [
+            vec!["analyze", b],
+            vec!["validate", "--max-p99-turns", "1000", b],
+            vec!["generate", "--squares", "100", "--rules", b, "--seed", "1"],
+        ] {
+            let start = std::time::Instant::now();
+            let o = run_in(dir.path(), &args);
+            assert_eq!(o.status.code(), Some(0), "{args:?} {rule}: {:?}", text(&o));
+            assert!(
+                start.elapsed().as_secs() < 30,
+                "{args:?} {rule}: {:?}",
+                start.elapsed()
+            );
+        }
+    }
+}
+
+/// The follow-chain board of 40,000 squares (a ladder from every even
+/// square to the next but one) is refused under `--max-memory 1G` from its
+/// estimate, at once, instead of compiling 6 GB first.
+#[test]
+fn a_long_follow_chain_is_refused_from_its_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 40_000;
+    let ladders: Vec<String> = (1..n / 2)
+        .map(|k| format!("[{}, {}]", 2 * k, 2 * k + 2))
+        .collect();
+    let b = dir.path().join("follow.json");
+    std::fs::write(
+        &b,
+        format!(
+            r#"{{"squares": {n}, "ladders": [{}], "rules": {{"chains": "follow"}}}}"#,
+            ladders.join(",")
+        ),
+    )
+    .unwrap();
+    let start = std::time::Instant::now();
+    let o = run_in(
+        dir.path(),
+        &["analyze", "--max-memory", "1G", b.to_str().unwrap()],
+    );
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("compiling the board"), "{err}");
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+}
+
+/// The design searches stop at --max-work or --time-limit with the closest
+/// mean found and the limit named (exit 3), where they ran for minutes.
+#[test]
+fn design_searches_stop_at_their_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, flag) in [
+        (
+            vec![
+                "tune",
+                "--target-turns",
+                "100000:100001",
+                "--max-changes",
+                "1000000000",
+                "--max-work",
+                "1e8",
+            ],
+            "--max-work",
+        ),
+        (
+            vec![
+                "generate",
+                "--squares",
+                "300",
+                "--snakes",
+                "50",
+                "--ladders",
+                "50",
+                "--target-turns",
+                "100000:100001",
+                "--time-limit",
+                "2s",
+            ],
+            "--time-limit",
+        ),
+        (
+            vec!["tune", "--target-turns", "30:31", "--max-memory", "1K"],
+            "--max-memory",
+        ),
+    ] {
+        let start = std::time::Instant::now();
+        let o = run_in(dir.path(), &args);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(3), "{args:?}: {err}");
+        assert!(err.contains("the search stopped"), "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?}: {err}");
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "{args:?}: {:?}",
+            start.elapsed()
+        );
+    }
+    for bad in ["nan", "-1s", "0", "inf"] {
+        let o = run_in(
+            dir.path(),
+            &[
+                "tune",
+                "--target-turns",
+                "30:31",
+                &format!("--time-limit={bad}"),
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+    }
+}
