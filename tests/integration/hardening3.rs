@@ -576,3 +576,18 @@ fn design_searches_stop_at_their_limits() {
         assert_eq!(o.status.code(), Some(2), "{bad}");
     }
 }
+
+/// `report --cross-check 1000000000000` is left out at once with its
+/// estimate and the limit, not started for days.
+#[test]
+fn an_absurd_cross_check_is_refused_with_an_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = std::time::Instant::now();
+    let o = run_in(dir.path(), &["report", "--cross-check", "1000000000000"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("the cross-check left out"), "{err}");
+    assert!(err.contains("--max-work"), "{err}");
+    assert!(!out.is_empty());
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+}

@@ -111,8 +111,23 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         None
     };
     let mut notes = Vec::new();
+    // A simulation costs about a roll per turn of each player's game: a
+    // run past --max-work (default 2e10, about half a minute of analysis)
+    // is left out with its estimate rather than started for days.
+    let max_work = args
+        .max_work
+        .unwrap_or(snakeladder::Limits::default().max_work);
+    let players = analysis.players.iter().map(|p| p.count).max().unwrap_or(1);
+    let cross_work = |games: u64| games as f64 * f64::from(players) * analysis.turns.mean.max(1.0);
     let cross = match args.cross_check {
         None => None,
+        Some(games) if cross_work(games) > max_work => {
+            notes.push(format!(
+                "the cross-check left out: {games} games of {players} players make about {:.2e} moves, over the limit of {max_work:.2e} (--max-work)",
+                cross_work(games)
+            ));
+            None
+        }
         Some(games) => match CrossCheck::run(&board, &analysis, games, args.seed) {
             Ok(c) => Some(c),
             Err(CrossCheckError::Simulate(e)) => return Err(e.into()),
