@@ -58,10 +58,10 @@ impl Budget {
         if needed > self.max_memory {
             return Err(DesignError::Stopped {
                 limit: format!(
-                    "it needs about {} MB for {} dense inverses of {n} states, over the limit of {} MB (--max-memory)",
-                    needed / 1_000_000,
+                    "it needs about {} for {} dense inverses of {n} states, over the limit of {} (--max-memory)",
+                    crate::markov::sparse::memory::Bytes(needed),
                     at_once.max(1) + 1,
-                    self.max_memory / 1_000_000
+                    crate::markov::sparse::memory::Bytes(self.max_memory)
                 ),
                 target: target.copied(),
                 closest: None,

@@ -327,10 +327,12 @@ pub fn chain_bytes(board: &Board) -> u64 {
             // A move records every jump of its chain (issue 27: this was
             // capped at one use an entry, so a board of one long chain was
             // estimated at a few megabytes and took 6 GB). A row merges the
-            // uses of its moves, so it holds each jump at most once.
+            // uses of its moves, so it holds each jump at most once; and a
+            // jump's start is no state, so there are at most
+            // `squares − jumps` rows.
             crate::Chains::Follow => (2 * totals)
                 .saturating_mul(chain_lengths(board))
-                .min(squares.saturating_mul(jumps)),
+                .min(squares.saturating_sub(jumps).saturating_mul(jumps)),
         };
         entries
             .saturating_mul(16)
