@@ -29,6 +29,10 @@ pub struct Args {
     /// start or end moved by ±1, ±2, ±5 squares.
     #[arg(long)]
     sensitivity: bool,
+    /// Longest `--sensitivity` may run (90, 30s, 5m, 1h); it also stops
+    /// at --max-work and --max-memory, naming the limit (exit 3).
+    #[arg(long, value_parser = snakeladder::design::parse_time_limit, requires = "sensitivity")]
+    time_limit: Option<std::time::Duration>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
@@ -67,7 +71,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut analysis =
         Analysis::new(&board, &options).map_err(common::analysis_of(args.board.as_deref()))?;
     let sensitivity = if args.sensitivity {
-        Some(design::sensitivity(&board, two_players)?)
+        let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);
+        Some(design::sensitivity_within(&board, two_players, &budget)?)
     } else {
         None
     };

@@ -20,7 +20,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Err(CheckError::Simulate(e)) => return Err(e.into()),
         Err(CheckError::Analysis(e)) => return Err(e.into()),
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: {e}");
+            common::say("error: ", &e.to_string());
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
     };

@@ -99,7 +99,7 @@ impl CliError {
             | CliError::Destination(_)
             | CliError::Simulate(_) => EXIT_CANNOT,
         };
-        let _ = writeln!(io::stderr(), "error: {self}");
+        say("error: ", &self.to_string());
         ExitCode::from(code)
     }
 }
@@ -113,6 +113,20 @@ pub fn gate_output(result: io::Result<()>) -> Result<(), CliError> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
     }
+}
+
+/// Writes `prefix` and then `text` as one line on standard error, `text`
+/// escaped for a terminal ([`snakeladder::review::escape::terminal`]): the
+/// one way every command prints a message that may carry a file name, a
+/// JSON key or another user string, so none can forge a line (a GitHub
+/// `::error::` command) or drive the terminal. A closed standard error is
+/// ignored.
+pub fn say(prefix: &str, text: &str) {
+    let _ = writeln!(
+        io::stderr(),
+        "{prefix}{}",
+        snakeladder::review::escape::terminal(text)
+    );
 }
 
 /// Loads the board named on the command line: a path, `-` for standard
@@ -131,7 +145,7 @@ pub fn board_label(path: Option<&Path>) -> String {
     match path {
         None => "the built-in board".to_string(),
         Some(p) if p == Path::new("-") => "<stdin>".to_string(),
-        Some(p) => p.display().to_string(),
+        Some(p) => shown(&p.to_string_lossy()),
     }
 }
 
@@ -190,22 +204,13 @@ pub enum Format {
     Json,
 }
 
-/// Text from a file (a board's name, a player id) made safe for a terminal:
-/// every control, bidirectional or invisible character
-/// ([`snakeladder::hidden_character`]) is written as `\u{1b}`.
-/// Validation refuses such names already; this holds even if one got
-/// through.
+/// Text from a file or the command line (a board's name, a player id, a
+/// path) made safe for a terminal: every control, bidirectional or
+/// invisible character ([`snakeladder::hidden_character`]) is written
+/// escaped ([`snakeladder::review::escape::terminal`]). Validation refuses
+/// such names already; this holds even if one got through.
 pub fn shown(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        let mut buf = [0u8; 4];
-        if snakeladder::hidden_character(c.encode_utf8(&mut buf)).is_some() {
-            out.push_str(&c.escape_unicode().to_string());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    snakeladder::review::escape::terminal(text)
 }
 
 #[cfg(test)]
@@ -215,7 +220,7 @@ mod tests {
         assert_eq!(super::shown("Ana"), "Ana");
         assert_eq!(
             super::shown("x\u{1b}[2J\r\u{202e}y\u{2028}"),
-            "x\\u{1b}[2J\\u{d}\\u{202e}y\\u{2028}"
+            "x\\u{1b}[2J\\r\\u{202e}y\\u{2028}"
         );
     }
 }

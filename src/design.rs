@@ -10,7 +10,7 @@ use snakeladder::design::Layout;
 use snakeladder::design::{
     GenerateOptions, JumpChange, Sensitivity, Target, generate_to_target_with_progress,
 };
-use snakeladder::{Board, BoardError, JumpKind};
+use snakeladder::{Board, JumpKind};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -207,13 +207,27 @@ pub fn write_sensitivity(
     writeln!(out)
 }
 
+/// The budget of a design search from its flags: `--max-work` (default
+/// 2e10), `--max-memory` (default half the machine's memory) and
+/// `--time-limit` (default none).
+pub fn budget(
+    max_work: Option<f64>,
+    max_memory: Option<u64>,
+    time_limit: Option<std::time::Duration>,
+) -> snakeladder::design::Budget {
+    let default = snakeladder::design::Budget::default();
+    snakeladder::design::Budget {
+        max_work: max_work.unwrap_or(default.max_work),
+        max_memory: max_memory.unwrap_or_else(crate::memory::default_limit),
+        time_limit,
+    }
+}
+
 /// Reads the rules for `generate --rules`: a rules object, or a board file
 /// whose rules are taken.
 pub fn load_rules(path: &Path) -> Result<RulesSpec, CliError> {
-    let bytes = std::fs::read(path).map_err(|source| BoardError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    // The board file's reader: its size cap, and no FIFO or device.
+    let bytes = snakeladder::review::read_board_file(path)?;
     if let Ok(rules) = serde_json::from_slice::<RulesSpec>(&bytes) {
         return Ok(rules);
     }
@@ -226,9 +240,11 @@ pub fn load_rules(path: &Path) -> Result<RulesSpec, CliError> {
 pub fn generate_to_target(
     layout: Layout,
     target: Target,
+    budget: snakeladder::design::Budget,
     output: &Path,
 ) -> Result<ExitCode, CliError> {
-    let options = GenerateOptions::new(layout, target);
+    let mut options = GenerateOptions::new(layout, target);
+    options.budget = budget;
     let bar = spinner();
     let result = generate_to_target_with_progress(&options, &|n| bar.set_position(n));
     bar.finish_and_clear();

@@ -15,7 +15,7 @@ use std::process::{Command, ExitCode};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The old board: a file, `-` for standard input, or `REV:path` read
-    /// with `git show` (path from the repository's root, or `REV:./path`
+    /// from git (`git cat-file`) (path from the repository's root, or `REV:./path`
     /// from the current directory).
     old: String,
     /// The new board, in the same forms.
@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long, value_parser = memory::parse_bytes)]
     max_memory: Option<u64>,
     /// Most multiply-adds one optional figure may take before it is skipped.
-    #[arg(long)]
+    #[arg(long, value_parser = memory::parse_work)]
     max_work: Option<f64>,
 }
 
@@ -91,9 +91,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     })();
     common::gate_output(written)?;
     let tripped: Vec<String> = args.fail_if.iter().filter_map(|g| g.trips(&diff)).collect();
-    let mut err = std::io::stderr();
     for why in &tripped {
-        let _ = writeln!(err, "diff: --fail-if {why}");
+        common::say("diff: --fail-if ", why);
     }
     Ok(ExitCode::from(if tripped.is_empty() {
         EXIT_OK
@@ -106,42 +105,156 @@ fn shown(source: &str) -> String {
     snakeladder::review::escape_controls(if source == "-" { "<stdin>" } else { source })
 }
 
-/// Loads a board from a path, `-`, or `REV:path` through `git show`. A path
-/// that exists is a path, even with a colon in its name.
+/// Where a board argument of `diff` is read from.
+#[derive(Debug, PartialEq, Eq)]
+enum Source<'a> {
+    /// A file, or `-` for standard input.
+    Path(&'a str),
+    /// `REV:path`, read from git's object database.
+    Git {
+        /// The revision, never starting with `-`.
+        rev: &'a str,
+        /// The path after the colon.
+        file: &'a str,
+    },
+}
+
+/// Reads a board argument: a path that exists (even with a colon in its
+/// name) or `-`, else `REV:path` when both sides are non-empty, else a
+/// path (whose error then names the missing file).
+///
+/// # Errors
+/// A message when the revision starts with `-`: git would read it as an
+/// option (`--output=FILE` writes a file), so it can never be one.
+fn parse_source<'a>(source: &'a str, exists: impl Fn(&str) -> bool) -> Result<Source<'a>, String> {
+    if source == "-" || exists(source) {
+        return Ok(Source::Path(source));
+    }
+    match source.split_once(':') {
+        Some((rev, file)) if !rev.is_empty() && !file.is_empty() => {
+            if rev.starts_with('-') {
+                return Err(format!(
+                    "no such file, and `{rev}` cannot be a git revision: a revision never starts with `-`"
+                ));
+            }
+            Ok(Source::Git { rev, file })
+        }
+        _ => Ok(Source::Path(source)),
+    }
+}
+
+/// Loads a board from a path, `-`, or `REV:path` from git. A path that
+/// exists is a path, even with a colon in its name.
 fn load(source: &str) -> Result<Board, CliError> {
-    let path = Path::new(source);
-    if source == "-" || path.exists() {
-        return common::load_board(Some(path));
-    }
-    let Some((rev, file)) = source.split_once(':') else {
-        return common::load_board(Some(path));
-    };
-    if rev.is_empty() || file.is_empty() {
-        return common::load_board(Some(path));
-    }
     let io = |message: String| BoardError::Io {
         path: PathBuf::from(source),
         source: std::io::Error::other(message),
     };
-    let out = Command::new("git")
-        .args(["show", "--no-textconv", &format!("{rev}:{file}")])
-        .output()
-        .map_err(|e| io(format!("cannot run git show: {e}")))?;
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let first = stderr.lines().next().unwrap_or("git show failed").trim();
-        return Err(io(format!(
-            "git show: {}",
-            snakeladder::review::escape_controls(first)
-        ))
-        .into());
-    }
-    if out.stdout.len() as u64 > snakeladder::MAX_FILE_BYTES {
-        return Err(BoardError::TooLarge {
-            path: PathBuf::from(source),
-            bytes: out.stdout.len() as u64,
+    match parse_source(source, |s| Path::new(s).exists()).map_err(io)? {
+        Source::Path(p) => common::load_board(Some(Path::new(p))),
+        Source::Git { rev, file } => {
+            let bytes = git_blob(rev, file).map_err(io)?;
+            Ok(Board::from_json_slice(&bytes).map_err(|e| e.with_path(Path::new(source)))?)
         }
-        .into());
     }
-    Ok(Board::from_json_slice(&out.stdout).map_err(|e| e.with_path(Path::new(source)))?)
+}
+
+/// The bytes of the blob `rev:file`, at most [`snakeladder::MAX_FILE_BYTES`]:
+/// its size is asked first (`git cat-file -s`), so a larger blob is refused
+/// before any of it is read. User text reaches git only after
+/// `--end-of-options`, and never starts with `-` ([`parse_source`]).
+fn git_blob(rev: &str, file: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let object = format!("{rev}:{file}");
+    let git = |args: &[&str]| {
+        let mut command = Command::new("git");
+        command
+            .args(args)
+            .arg("--end-of-options")
+            .arg(&object)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+    let failed = |stderr: &[u8]| {
+        let stderr = String::from_utf8_lossy(stderr);
+        let first = stderr.lines().next().unwrap_or("git failed").trim();
+        format!("git: {}", snakeladder::review::escape_controls(first))
+    };
+    let size = git(&["cat-file", "-s"])
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !size.status.success() {
+        return Err(failed(&size.stderr));
+    }
+    let size: u64 = String::from_utf8_lossy(&size.stdout)
+        .trim()
+        .parse()
+        .map_err(|_| "git cat-file -s did not give a size".to_string())?;
+    let cap = snakeladder::MAX_FILE_BYTES;
+    if size > cap {
+        return Err(format!(
+            "the blob is {size} bytes, more than the {cap} bytes a board file may have"
+        ));
+    }
+    let mut child = git(&["cat-file", "blob"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let mut bytes = Vec::new();
+    let read = child
+        .stdout
+        .take()
+        .map(|out| out.take(cap + 1).read_to_end(&mut bytes));
+    if bytes.len() as u64 > cap {
+        let _ = child.kill();
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if bytes.len() as u64 > cap {
+        return Err(format!(
+            "the blob is more than the {cap} bytes a board file may have"
+        ));
+    }
+    if !out.status.success() {
+        return Err(failed(&out.stderr));
+    }
+    match read {
+        Some(Ok(_)) => Ok(bytes),
+        Some(Err(e)) => Err(format!("cannot read from git: {e}")),
+        None => Err("git gave no output".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Source, parse_source};
+
+    #[test]
+    fn a_revision_never_starts_with_a_dash() {
+        let none = |_: &str| false;
+        for evil in [
+            "--output=victim.txt:a.json",
+            "--pretty=format:x:a.json",
+            "-p:a.json",
+        ] {
+            assert!(parse_source(evil, none).is_err(), "{evil}");
+        }
+        assert_eq!(
+            parse_source("HEAD~1:boards/a.json", none),
+            Ok(Source::Git {
+                rev: "HEAD~1",
+                file: "boards/a.json"
+            })
+        );
+        assert_eq!(parse_source("-", none), Ok(Source::Path("-")));
+        assert_eq!(parse_source("a.json", none), Ok(Source::Path("a.json")));
+        assert_eq!(parse_source(":a.json", none), Ok(Source::Path(":a.json")));
+        // A file that exists is a file, whatever its name.
+        assert_eq!(
+            parse_source("--x:a.json", |_| true),
+            Ok(Source::Path("--x:a.json"))
+        );
+    }
 }

@@ -5,7 +5,6 @@ use crate::common::{CliError, EXIT_CANNOT, EXIT_FAILURE};
 use crate::output::Output;
 use snakeladder::design::{GenerateError, Layout, generate_spec};
 use snakeladder::{Board, Seed};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -44,6 +43,19 @@ pub struct Args {
     /// two players at most this (0.02 or 2%).
     #[arg(long, value_parser = crate::design::parse_advantage, requires = "target_turns")]
     max_first_seat_advantage: Option<f64>,
+    /// Most multiply-adds the --target-turns search may do (its steps counted from the
+    /// board's size); past it the --target-turns search stops with the closest mean found
+    /// (exit 3). Default 2e10; at most 1e18.
+    #[arg(long, value_parser = crate::memory::parse_work)]
+    max_work: Option<f64>,
+    /// Most memory the --target-turns search's evaluators may hold (e.g. 8G, 512M),
+    /// estimated before it starts. Default: half the machine's memory.
+    #[arg(long, value_parser = crate::memory::parse_bytes)]
+    max_memory: Option<u64>,
+    /// Longest the --target-turns search may run (90, 30s, 5m, 1h); past it the --target-turns search
+    /// stops with the closest mean found (exit 3).
+    #[arg(long, value_parser = snakeladder::design::parse_time_limit)]
+    time_limit: Option<std::time::Duration>,
     /// The rules of the board: a JSON file holding a rules object, or a
     /// board file whose rules are taken.
     #[arg(long)]
@@ -74,10 +86,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     if let Some(band) = args.target_turns {
         let target = crate::design::target(band, args.max_first_seat_advantage)?;
-        return crate::design::generate_to_target(layout, target, &args.output);
+        let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);
+        return crate::design::generate_to_target(layout, target, budget, &args.output);
     }
     let fail = |message: String, code: u8| {
-        let _ = writeln!(std::io::stderr(), "error: {message}");
+        crate::common::say("error: ", &message);
         Ok(ExitCode::from(code))
     };
     let spec = match generate_spec(&layout) {

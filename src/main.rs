@@ -82,8 +82,78 @@ fn completions(shell: clap_complete::Shell) -> Result<ExitCode, common::CliError
     Ok(ExitCode::SUCCESS)
 }
 
+/// Parses the command line. Clap's own errors quote what was typed (`invalid
+/// value '…' for '--format'`); when an argument holds a control, invisible
+/// or bidirectional character, every quotation of it is escaped
+/// ([`snakeladder::review::escape::terminal`]) before the error is printed,
+/// so a typed newline cannot forge a line of output.
+fn parse() -> Cli {
+    let err = match Cli::try_parse() {
+        Ok(cli) => return cli,
+        Err(err) => err,
+    };
+    let hostile: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .filter(|a| snakeladder::hidden_character(a).is_some())
+        .collect();
+    if hostile.is_empty() {
+        err.exit();
+    }
+    let mut text = err.render().to_string();
+    for arg in &hostile {
+        // The parts of an argument clap may quote: all of it, or the value
+        // after `--flag=`; and each as clap prints it when it strips the
+        // terminal sequences (`ESC [ … m`) of what it quotes.
+        let value = arg.split_once('=').map_or(arg.as_str(), |(_, v)| v);
+        for quoted in [arg.as_str(), value] {
+            let escaped = snakeladder::review::escape::terminal(quoted);
+            for form in [quoted.to_string(), without_sequences(quoted)] {
+                // Only a form that could forge a line needs replacing (an
+                // empty or plain one would match clap's own words).
+                if snakeladder::hidden_character(&form).is_some() {
+                    text = text.replace(&form, &escaped);
+                }
+            }
+        }
+    }
+    // What is left is clap's own text and the escaped quotations; a stray
+    // control character of a quotation clap cut is escaped too.
+    let lines: Vec<String> = text
+        .lines()
+        .map(snakeladder::review::escape::terminal)
+        .collect();
+    let code = err.exit_code();
+    let mut stream: Box<dyn Write> = if err.use_stderr() {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
+    let _ = writeln!(stream, "{}", lines.join("\n"));
+    std::process::exit(code);
+}
+
+/// `text` without its terminal control sequences (`ESC [` parameters and a
+/// final byte), as clap prints a value it quotes.
+fn without_sequences(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse();
     if let Err(err) = output::remove_temporaries_on_signals() {
         // Output is still written atomically; only an interruption could
         // leave a temporary file.

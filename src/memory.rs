@@ -121,7 +121,7 @@ pub const MAX_WORK_LIMIT: f64 = 1e18;
 ///
 /// # Example
 /// ```
-/// /// assert_eq!(parse_work("2e10"), Ok(2e10));
+/// assert_eq!(parse_work("2e10"), Ok(2e10));
 /// assert!(parse_work("inf").is_err());
 /// assert!(parse_work("nan").is_err());
 /// assert!(parse_work("1e30").is_err());

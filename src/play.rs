@@ -31,7 +31,7 @@ pub const MAX_INPUT_LINE: u64 = 1024;
 /// never a panic.
 macro_rules! complain {
     ($($arg:tt)*) => {{
-        let _ = writeln!(io::stderr(), $($arg)*);
+        crate::common::say("", &format!($($arg)*));
     }};
 }
 
@@ -373,15 +373,14 @@ fn write_record(output: &Output, json: &str) -> Result<(), CliError> {
 /// Reads a record, refusing one larger than [`MAX_RECORD_BYTES`] (which
 /// `play --record` never writes).
 fn read_capped(path: &Path) -> io::Result<String> {
-    let cap = MAX_RECORD_BYTES;
-    let mut text = String::new();
-    std::fs::File::open(path)?
-        .take(cap + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > cap {
-        return Err(io::Error::other(format!("larger than {cap} bytes")));
-    }
-    Ok(text)
+    // The one reader of files: the record's size cap, and no FIFO or
+    // device.
+    let bytes = snakeladder::read_regular_file(path, MAX_RECORD_BYTES).map_err(|e| match e {
+        snakeladder::FileReadError::Io(e) => e,
+        too_large => io::Error::other(too_large.to_string()),
+    })?;
+    String::from_utf8(bytes)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
 fn replay(path: &Path) -> Result<ExitCode, CliError> {

@@ -72,6 +72,10 @@ pub struct Args {
     /// refused (exit 3).
     #[arg(long)]
     sensitivity: bool,
+    /// Longest `--sensitivity` may run (90, 30s, 5m, 1h); it also stops
+    /// at --max-work and --max-memory, naming the limit (exit 3).
+    #[arg(long, value_parser = snakeladder::design::parse_time_limit, requires = "sensitivity")]
+    time_limit: Option<std::time::Duration>,
     /// Also simulate this many games and show each simulated figure, with
     /// its standard error, beside the exact one (as `check` compares them).
     #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u64).range(1..))]
@@ -102,13 +106,29 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let analysis =
         Analysis::new(&board, &options).map_err(common::analysis_of(args.board.as_deref()))?;
     let sensitivity = if args.sensitivity {
-        Some(design::sensitivity(&board, two_players)?)
+        let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);
+        Some(design::sensitivity_within(&board, two_players, &budget)?)
     } else {
         None
     };
     let mut notes = Vec::new();
+    // A simulation costs about a roll per turn of each player's game: a
+    // run past --max-work (default 2e10, about half a minute of analysis)
+    // is left out with its estimate rather than started for days.
+    let max_work = args
+        .max_work
+        .unwrap_or(snakeladder::Limits::default().max_work);
+    let players = analysis.players.iter().map(|p| p.count).max().unwrap_or(1);
+    let cross_work = |games: u64| games as f64 * f64::from(players) * analysis.turns.mean.max(1.0);
     let cross = match args.cross_check {
         None => None,
+        Some(games) if cross_work(games) > max_work => {
+            notes.push(format!(
+                "the cross-check left out: {games} games of {players} players make about {:.2e} moves, over the limit of {max_work:.2e} (--max-work)",
+                cross_work(games)
+            ));
+            None
+        }
         Some(games) => match CrossCheck::run(&board, &analysis, games, args.seed) {
             Ok(c) => Some(c),
             Err(CrossCheckError::Simulate(e)) => return Err(e.into()),
@@ -140,20 +160,26 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         (Format::Markdown, None) => doc.render_markdown(None),
     };
     {
-        let mut err = std::io::stderr().lock();
         for o in &rendered.omitted {
-            let _ = writeln!(err, "note: {o}");
+            common::say("note: ", &o.to_string());
         }
         for n in &notes {
-            let _ = writeln!(err, "note: {n}");
+            common::say("note: ", &n.to_string());
         }
     }
     match &output {
         Some((path, output)) => {
+            // Every output path is checked before any is written: a chart
+            // that would overwrite an input is refused with nothing
+            // written.
             let dir = path.parent().unwrap_or(Path::new(""));
-            for file in &rendered.files {
-                Output::resolve(&dir.join(&file.name), &inputs)?
-                    .write(|w| w.write_all(file.svg.as_bytes()))?;
+            let charts = rendered
+                .files
+                .iter()
+                .map(|file| Ok((Output::resolve(&dir.join(&file.name), &inputs)?, file)))
+                .collect::<Result<Vec<_>, crate::output::OutputError>>()?;
+            for (chart, file) in charts {
+                chart.write(|w| w.write_all(file.svg.as_bytes()))?;
             }
             output.write(|w| w.write_all(rendered.document.as_bytes()))?;
         }

@@ -32,6 +32,19 @@ pub struct Args {
     /// Picks among equally good answers: the same seed, the same answer.
     #[arg(long, default_value_t = Seed::new(0))]
     seed: Seed,
+    /// Most multiply-adds the search may do (its steps counted from the
+    /// board's size); past it the search stops with the closest mean found
+    /// (exit 3). Default 2e10; at most 1e18.
+    #[arg(long, value_parser = crate::memory::parse_work)]
+    max_work: Option<f64>,
+    /// Most memory the search's evaluators may hold (e.g. 8G, 512M),
+    /// estimated before it starts. Default: half the machine's memory.
+    #[arg(long, value_parser = crate::memory::parse_bytes)]
+    max_memory: Option<u64>,
+    /// Longest the search may run (90, 30s, 5m, 1h); past it the search
+    /// stops with the closest mean found (exit 3).
+    #[arg(long, value_parser = snakeladder::design::parse_time_limit)]
+    time_limit: Option<std::time::Duration>,
     /// Where to write the tuned board; `-` for standard output (the report
     /// then goes to standard error). A file is written whole or not at all.
     #[arg(long, short)]
@@ -47,6 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         max_changes: args.max_changes,
         keep: args.keep,
         seed: args.seed,
+        budget: design::budget(args.max_work, args.max_memory, args.time_limit),
     };
     let bar = design::spinner();
     let result = tune_with_progress(&board, &options, &|n| bar.set_position(n));
@@ -58,10 +72,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     } else {
         Box::new(common::stdout()?)
     };
-    let name = args
-        .board
-        .as_deref()
-        .map_or_else(|| "built-in board".to_string(), |p| p.display().to_string());
+    let name = args.board.as_deref().map_or_else(
+        || "built-in board".to_string(),
+        |p| common::shown(&p.to_string_lossy()),
+    );
     let n = tuned.changes.len();
     writeln!(
         report,
@@ -110,7 +124,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Some(p) => {
             let inputs: Vec<&Path> = args.board.as_deref().into_iter().collect();
             Output::resolve(p, &inputs)?.write(|w| w.write_all(&json))?;
-            writeln!(report, "Wrote the tuned board to {}.", p.display())?;
+            writeln!(
+                report,
+                "Wrote the tuned board to {}.",
+                common::shown(&p.to_string_lossy())
+            )?;
         }
         None => writeln!(report, "(-o FILE writes the tuned board.)")?,
     }

@@ -70,7 +70,7 @@ pub struct Args {
     max_memory: Option<u64>,
     /// Most multiply-adds one optional figure of the analysis may take; a
     /// threshold that needs a skipped figure is reported as unchecked.
-    #[arg(long)]
+    #[arg(long, value_parser = memory::parse_work)]
     max_work: Option<f64>,
 }
 
@@ -250,7 +250,9 @@ impl Policies {
             None => match self.found.get(dir) {
                 Some(t) => t.clone(),
                 None => {
-                    let t = match policy::find_policy_file(dir) {
+                    let found = policy::find_policy_file(dir)
+                        .map_err(|e| CliError::Usage(format!("policy file {e}")))?;
+                    let t = match found {
                         Some(file) => policy::read_policy(&file)
                             .map_err(|e| CliError::Usage(format!("policy file {e}")))?,
                         None => Thresholds::default(),

@@ -178,7 +178,7 @@ fn sources_from_git_and_stdin() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.starts_with("error: HEAD:missing.json: cannot read: git show: "),
+        stderr.starts_with("error: HEAD:missing.json: cannot read: git: "),
         "{stderr}"
     );
 

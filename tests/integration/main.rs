@@ -19,6 +19,7 @@ mod exactness_props;
 mod foundation_cli;
 mod foundation_invalid;
 mod foundation_props;
+mod hardening3;
 mod output_cli;
 mod play_odds;
 mod proptest_regressions;

@@ -238,13 +238,9 @@ fn cases() -> Vec<Case> {
             "line 1, column 1: expected value",
         )
         .except("validate", 1, ":1:1: json: expected value"),
-        case(
-            "byte-order mark",
-            hostile("bom.json"),
-            1,
-            "line 1, column 1: expected value",
-        )
-        .except("validate", 1, ":1:1: json: expected value"),
+        // A UTF-8 byte-order mark is read past, as editors write it
+        // (issue 27), by every command.
+        case("byte-order mark", hostile("bom.json"), 0, ""),
         case("NUL bytes", hostile("nul.json"), 1, "expected value"),
         case(
             "truncated file",
@@ -657,15 +653,15 @@ fn misuse_is_exit_code_two() {
 #[test]
 fn a_closed_pipe_ends_quietly_and_keeps_the_verdict() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("many-problems.json");
-    let snakes: Vec<String> = (0..20_000)
-        .map(|i| format!("[{}, {}]", i + 2, i + 3))
-        .collect();
-    let board = format!(
-        r#"{{"squares": 100000, "snakes": [{}]}}"#,
-        snakes.join(", ")
-    );
-    std::fs::write(&path, board).unwrap();
+    // Problems are listed at most a few of a kind a file, so the long
+    // output comes from many files of a few problems each.
+    let path = dir.path().join("many-problems");
+    std::fs::create_dir(&path).unwrap();
+    let snakes: Vec<String> = (0..10).map(|i| format!("[{}, {}]", i + 2, i + 3)).collect();
+    let board = format!(r#"{{"squares": 100, "snakes": [{}]}}"#, snakes.join(", "));
+    for f in 0..2_000 {
+        std::fs::write(path.join(format!("b{f}.json")), &board).unwrap();
+    }
     let mut child = Command::new(BIN)
         .args(["validate"])
         .arg(&path)

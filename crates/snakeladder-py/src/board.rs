@@ -312,6 +312,8 @@ impl PyBoard {
             max_changes,
             keep,
             seed: Seed::new(seed),
+            // The core's default work and memory limits, no time limit.
+            budget: snakeladder::design::Budget::default(),
         };
         let board = &self.board;
         let tuned = py

@@ -105,6 +105,9 @@ impl RenderDiff for Diff {
                 change(f)
             );
         }
+        for why in &self.skipped {
+            let _ = writeln!(out, "note: {why}");
+        }
         if !self.jumps.is_empty() {
             let _ = writeln!(out, "\nJumps");
             for j in &self.jumps {
@@ -167,6 +170,9 @@ impl RenderDiff for Diff {
                 value(f.new, &f.name),
                 change(f)
             );
+        }
+        for why in &self.skipped {
+            let _ = writeln!(out, "\n*Note:* {}", cell(why));
         }
         let _ = writeln!(
             out,
@@ -232,13 +238,7 @@ impl RenderDiff for Diff {
             let _ = writeln!(out, "| field | old | new |");
             let _ = writeln!(out, "| --- | --- | --- |");
             for r in &self.rules {
-                let _ = writeln!(
-                    out,
-                    "| {} | `{}` | `{}` |",
-                    r.field,
-                    cell(&r.old),
-                    cell(&r.new)
-                );
+                let _ = writeln!(out, "| {} | {} | {} |", r.field, cell(&r.old), cell(&r.new));
             }
         }
         let _ = writeln!(out, "\n</details>");
@@ -448,22 +448,10 @@ fn overlay_chart(old: &[f64], new: &[f64]) -> Result<String, String> {
     Ok(svg)
 }
 
-/// Text safe in a Markdown table cell: `|`, `<`, `>`, `&` and backticks
-/// cannot break the table or open HTML.
+/// Text safe in a Markdown table cell or heading: the one Markdown
+/// escaper, shared with `report` ([`snakeladder::review::escape::markdown`]).
 fn md_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '|' => out.push_str("\\|"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '`' => out.push_str("\\`"),
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
+    snakeladder::review::escape::markdown(s)
 }
 
 /// Share of each length distribution drawn in the overlay chart.

@@ -85,7 +85,11 @@ pub fn text(reports: &[FileReport], other: &[Finding]) -> String {
         if f.severity == Severity::Warning {
             out.push_str("warning: ");
         }
-        out.push_str(&format!("{}: {}\n", f.kind, f.message));
+        out.push_str(&format!(
+            "{}: {}\n",
+            f.kind,
+            snakeladder::review::escape::terminal(&f.message)
+        ));
     }
     out.push_str(&Tally::new(reports, other).line());
     out.push('\n');
@@ -159,16 +163,15 @@ pub fn github(reports: &[FileReport], other: &[Finding]) -> String {
     out
 }
 
-/// A workflow command's message: `%`, CR and LF escaped.
+/// A workflow command's message ([`snakeladder::review::escape::github_data`]).
 fn github_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    snakeladder::review::escape::github_data(text)
 }
 
-/// A workflow command's property value: also `:` and `,` escaped.
+/// A workflow command's property value
+/// ([`snakeladder::review::escape::github_property`]).
 fn github_property(text: &str) -> String {
-    github_data(text).replace(':', "%3A").replace(',', "%2C")
+    snakeladder::review::escape::github_property(text)
 }
 
 /// The URI of the SARIF 2.1.0 schema, as the log names it.

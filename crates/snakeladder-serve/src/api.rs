@@ -134,7 +134,14 @@ fn policy_dir(state: &State) -> &Path {
 
 /// The policy found as `validate` finds it, and its file.
 fn find_policy(state: &State) -> Result<(Option<String>, Thresholds), ApiError> {
-    match policy::find_policy_file(policy_dir(state)) {
+    let found = policy::find_policy_file(policy_dir(state)).map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "policy",
+            &format!("policy file {e}"),
+        )
+    })?;
+    match found {
         None => Ok((None, Thresholds::default())),
         Some(file) => {
             let t = policy::read_policy(&file).map_err(|e| {
@@ -358,6 +365,13 @@ pub(crate) async fn tune(
     let seed = Seed::new(p.number::<u64>("seed")?.unwrap_or(0));
     let bytes = body(&state, raw)?;
     let limits = state.config.limits;
+    // The search stops itself at the request's limits or at the server's
+    // timeout, with the closest board it found.
+    let budget = design::Budget {
+        max_work: limits.max_work,
+        max_memory: limits.max_memory,
+        time_limit: Some(state.config.timeout),
+    };
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
@@ -366,6 +380,7 @@ pub(crate) async fn tune(
             max_changes,
             keep,
             seed,
+            budget,
         };
         let tuned = design::tune(&board, &options).map_err(design_error)?;
         let file = serialized(json::board_file(&tuned.board))?;

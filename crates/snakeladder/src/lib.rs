@@ -86,10 +86,11 @@ pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::limits::{
     MAX_DICE, MAX_FACES, MAX_FILE_BYTES, MAX_MOVES_TO_CHECK, MAX_PLAYERS, MAX_SQUARES, MAX_TOTALS,
+    PROBLEMS_LISTED_PER_KIND,
 };
 pub use model::movement::{Blocked, Move};
 pub use model::problem::{JumpList, JumpRef, Problem, Squares, hidden_character};
-pub use model::read::DEFAULT_BOARD_JSON;
+pub use model::read::{DEFAULT_BOARD_JSON, FileReadError, read_regular_file};
 pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
 pub use model::seed::Seed;
 pub use model::square::Square;

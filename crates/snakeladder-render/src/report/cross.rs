@@ -3,7 +3,7 @@
 //! verdict of [`check::compare()`] on every figure it compares.
 
 use snakeladder::analysis::Analysis;
-use snakeladder::check::{self, CheckReport, Comparison, ExactFigures};
+use snakeladder::check::{self, CheckReport, ExactFigures, names};
 use snakeladder::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
 use snakeladder::{Board, Seed};
 
@@ -66,21 +66,16 @@ impl CrossCheck {
         Ok(CrossCheck { simulation, check })
     }
 
-    /// The comparison named `name`, if it was made.
-    fn comparison(&self, name: &str) -> Option<&Comparison> {
-        self.check.comparisons.iter().find(|c| c.name == name)
-    }
-
     /// The rows of the section: figure, exact, simulated ± standard error,
     /// verdict. The main figures only; `snakeladder check` lists every one.
     pub(super) fn rows(&self, a: &Analysis) -> Vec<Vec<String>> {
         let sim = &self.simulation;
         let mut rows = Vec::new();
         let mut row = |name: &str, exact: f64, est: f64, se: f64, compared: &str| {
-            let verdict = match self.comparison(compared) {
-                Some(c) if c.agrees => format!("agrees ({:.2} ≤ {:.2})", c.statistic, c.threshold),
-                Some(c) => format!("DIFFERS ({:.2} > {:.2})", c.statistic, c.threshold),
-                None => "too rare to compare".to_string(),
+            let verdict = match self.check.verdict(compared) {
+                Ok(c) if c.agrees => format!("agrees ({:.2} ≤ {:.2})", c.statistic, c.threshold),
+                Ok(c) => format!("DIFFERS ({:.2} > {:.2})", c.statistic, c.threshold),
+                Err(why) => why,
             };
             rows.push(vec![
                 name.to_string(),
@@ -95,7 +90,7 @@ impl CrossCheck {
             a.turns.mean,
             sim.turns.mean,
             sim.turns.std_error,
-            "mean turns",
+            names::MEAN_TURNS,
         );
         if sim.has_extra_rolls {
             row(
@@ -103,7 +98,7 @@ impl CrossCheck {
                 a.rolls.mean,
                 sim.rolls.mean,
                 sim.rolls.std_error,
-                "mean rolls",
+                names::MEAN_ROLLS,
             );
         }
         if let (Some(game), Some(exact)) = (
@@ -122,7 +117,7 @@ impl CrossCheck {
                 )
                 .enumerate()
             {
-                let name = format!("seat {}: win probability", seat + 1);
+                let name = names::seat_wins(seat + 1);
                 row(
                     &format!("seat {} of {} wins", seat + 1, game.count),
                     w,
@@ -136,7 +131,7 @@ impl CrossCheck {
                 exact.expected_rounds,
                 game.expected_rounds,
                 game.expected_rounds_std_error,
-                "expected rounds",
+                names::MEAN_ROUNDS,
             );
         }
         // The most used jumps, in board order; `check` compares them all.
@@ -151,7 +146,7 @@ impl CrossCheck {
                 j.expected_uses,
                 est.expected_uses,
                 est.expected_uses_std_error,
-                &format!("{name}: expected uses"),
+                &names::jump_uses(&name),
             );
         }
         rows
@@ -179,5 +174,41 @@ impl CrossCheck {
             c.family_error_rate,
             c.skipped.len()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snakeladder::analysis::Options;
+
+    /// Every row of the section carries the verdict `check` gives the same
+    /// figure for the same seed: a comparison's when it was made, else why
+    /// it was not (issue 27: every row read "too rare to compare" above
+    /// "all comparisons agree").
+    #[test]
+    fn each_row_has_the_verdict_of_check() {
+        let board = Board::builtin_default();
+        let analysis = Analysis::new(&board, &Options::default()).unwrap();
+        let cross = CrossCheck::run(&board, &analysis, 100_000, Seed::new(7)).unwrap();
+        let rows = cross.rows(&analysis);
+        assert!(rows.len() > 5);
+        let mut compared = 0;
+        for row in &rows {
+            let verdict = &row[4];
+            assert_ne!(verdict, "not compared", "{row:?}");
+            if verdict.starts_with("agrees") || verdict.starts_with("DIFFERS") {
+                compared += 1;
+            }
+        }
+        // The mean, every seat, the rounds and the most used jumps are all
+        // common enough to compare at 100,000 games.
+        assert!(rows[0][4].starts_with("agrees"), "{:?}", rows[0]);
+        assert_eq!(compared, rows.len(), "{rows:?}");
+        let mean = cross.check.verdict(names::MEAN_TURNS).unwrap();
+        assert_eq!(
+            rows[0][4],
+            format!("agrees ({:.2} ≤ {:.2})", mean.statistic, mean.threshold)
+        );
     }
 }

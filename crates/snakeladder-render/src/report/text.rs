@@ -68,28 +68,10 @@ fn trim_scientific(s: &str) -> String {
     }
 }
 
-/// Replaces the characters of a file-derived string that could change how
-/// the text around it reads: line and paragraph separators and controls
-/// become a space; bidirectional overrides and isolates, zero-width and
-/// other invisible format characters are shown as a visible `⟨U+XXXX⟩`,
-/// so a name cannot reverse or hide the text after it.
+/// A file-derived string on one line with nothing hidden
+/// ([`snakeladder::review::escape::visible`]).
 pub fn visible(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\r' | '\t' | '\u{2028}' | '\u{2029}' | '\u{85}' => out.push(' '),
-            c if c.is_control() => out.push(' '),
-            '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{061C}'
-            | '\u{FEFF}'
-            | '\u{00AD}' => out.push_str(&format!("⟨U+{:04X}⟩", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
+    snakeladder::review::escape::visible(text)
 }
 
 /// Escapes a file-derived string for HTML or SVG element content and
@@ -109,25 +91,10 @@ pub fn html(text: &str) -> String {
     out
 }
 
-/// The characters [`markdown`] escapes.
-const MARKDOWN_SPECIAL: &str = "\\`*_[]<>#|!~&$";
-
-/// Escapes a file-derived string for Markdown inline text, a heading or a
-/// table cell (after [`visible`], so it stays on one line): every ASCII
-/// character that Markdown (GitHub's included) could read as structure
-/// inside a line (`#`, `|`, `<`, `*`, `_`, `[`, `!`, `$`, backquote…) is
-/// backslash-escaped, so it prints as itself. Characters that only matter
-/// at the start of a line (`-`, `+`, `.`) are left alone: a heading or a
-/// cell never starts a line with the escaped text.
+/// A file-derived string escaped for inline Markdown: the one Markdown
+/// escaper, [`snakeladder::review::escape::markdown`], shared with `diff`.
 pub fn markdown(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in visible(text).chars() {
-        if MARKDOWN_SPECIAL.contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+    snakeladder::review::escape::markdown(text)
 }
 
 #[cfg(test)]

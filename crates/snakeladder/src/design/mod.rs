@@ -42,6 +42,7 @@
 //! # Ok::<(), snakeladder::design::DesignError>(())
 //! ```
 
+mod budget;
 mod eval;
 mod random;
 mod search;
@@ -49,10 +50,13 @@ mod sensitivity;
 mod target;
 mod tune;
 
+pub use budget::{Budget, parse_time_limit};
 pub use eval::{Base, JumpChange, MAX_UPDATE_STATES, Update, admissible};
 pub use random::{GenerateError, Layout, generate, generate_spec};
 pub use search::RESOLVE_SAMPLE;
-pub use sensitivity::{Edit, Evaluation, STEPS, Sensitivity, Variant, sensitivity};
+pub use sensitivity::{
+    Edit, Evaluation, STEPS, Sensitivity, Variant, sensitivity, sensitivity_within,
+};
 pub use target::{
     CHECKS_PER_STEP, GenerateOptions, Generated, MAX_STEPS, RESTART_BATCH, generate_to_target,
     generate_to_target_with_progress,
@@ -145,7 +149,10 @@ fn out_of_reach_why(target: &Target, closest: f64, fairest: Option<f64>) -> Stri
             "boards with a mean inside the band were found, but the first-seat advantage failed: \
              the fairest of them has {a:.4}, above the cap of {cap}"
         ),
-        _ => format!("the closest found has a mean of {closest:.4} turns"),
+        _ => format!(
+            "the closest found has a mean of {} turns",
+            outside(closest, target)
+        ),
     }
 }
 
@@ -204,7 +211,8 @@ pub enum DesignError {
     },
     /// The generator's search found no board in the target.
     #[error(
-        "no board with {target} found in {restarts} random starts: the closest reached a mean of {closest:.4} turns{} ({evaluated} candidate boards evaluated)",
+        "no board with {target} found in {restarts} random starts: the closest reached a mean of {} turns{} ({evaluated} candidate boards evaluated)",
+        outside(*closest, target),
         fairest.map_or_else(String::new, |a| format!(", the fairest in the band an advantage of {a:.4}"))
     )]
     NotFound {
@@ -217,6 +225,19 @@ pub enum DesignError {
         /// The least first-seat advantage of a board reached in the band,
         /// when the target caps it.
         fairest: Option<f64>,
+        /// Candidate boards evaluated.
+        evaluated: u64,
+    },
+    /// A search stopped at a limit of its [`Budget`] before it was done:
+    /// the limit, and the closest mean found so far.
+    #[error("{}", stopped(limit, target.as_ref(), *closest, *evaluated))]
+    Stopped {
+        /// Which limit, with the amounts.
+        limit: String,
+        /// The target searched for (`None` for `analyze --sensitivity`).
+        target: Option<Target>,
+        /// The mean closest to the band found before the stop.
+        closest: Option<f64>,
         /// Candidate boards evaluated.
         evaluated: u64,
     },
@@ -380,5 +401,46 @@ mod tests {
                 assert_ne!(m, *j);
             }
         }
+    }
+}
+
+/// The message of [`DesignError::Stopped`].
+fn stopped(limit: &str, target: Option<&Target>, closest: Option<f64>, evaluated: u64) -> String {
+    let what = target.map_or_else(String::new, |t| format!(" before finding {t}"));
+    let best = match (target, closest) {
+        (Some(t), Some(c)) => format!("; the closest found has a mean of {} turns", outside(c, t)),
+        _ => String::new(),
+    };
+    format!("the search stopped{what}: {limit}{best} ({evaluated} candidate boards evaluated)")
+}
+
+/// A mean that missed the band, with as many decimals as it takes to show
+/// it outside (a mean of 29.99997 against a band of 30–30 reads
+/// `29.99997`, never `30.0000`), at least four.
+fn outside(mean: f64, target: &Target) -> String {
+    for decimals in 4..=15 {
+        let text = format!("{mean:.decimals$}");
+        let read: f64 = text.parse().unwrap_or(mean);
+        if !(target.min_turns..=target.max_turns).contains(&read) {
+            return text;
+        }
+    }
+    format!("{mean:e}")
+}
+
+#[cfg(test)]
+mod outside_tests {
+    use super::*;
+
+    #[test]
+    fn a_missed_mean_never_reads_as_inside_the_band() {
+        let band = Target {
+            min_turns: 30.0,
+            max_turns: 30.0,
+            max_first_seat_advantage: None,
+        };
+        assert_eq!(outside(29.999_97, &band), "29.99997");
+        assert_eq!(outside(30.000_000_4, &band), "30.0000004");
+        assert_eq!(outside(41.5, &band), "41.5000");
     }
 }

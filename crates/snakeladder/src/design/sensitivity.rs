@@ -115,7 +115,25 @@ pub struct Sensitivity {
 /// # Ok::<(), snakeladder::design::DesignError>(())
 /// ```
 pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, DesignError> {
+    sensitivity_within(board, advantage, &super::Budget::default())
+}
+
+/// [`sensitivity`] within a [`Budget`](super::Budget): the variants are
+/// evaluated while the budget lasts, and a spent one stops the whole with
+/// the limit named.
+///
+/// # Errors
+/// As [`sensitivity`], and [`DesignError::Stopped`] when a limit is spent.
+pub fn sensitivity_within(
+    board: &Board,
+    advantage: bool,
+    budget: &super::Budget,
+) -> Result<Sensitivity, DesignError> {
     super::check_size(board.last().get())?;
+    let squares = board.last().get();
+    budget.check_memory(squares, 1, None)?;
+    let meter = super::budget::Meter::new(*budget);
+    meter.charge_base(squares);
     let base = Base::new(board.clone())?;
     let spec = board.spec();
     let mut tried = Vec::new();
@@ -152,17 +170,26 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
             if after == Some(before) {
                 return None;
             }
+            if meter.spent().is_some() {
+                return None;
+            }
             let change = JumpChange { before, after };
             if after.is_some_and(|j| !eval::admissible(board, a, j)) {
                 return None;
             }
-            // An admissible move whose update gives a mean is a valid board
-            // (one that could not be won would make the system singular);
-            // anything else is validated in full.
+            // Every variant is validated in full before its mean is taken:
+            // one that cannot be won makes the update's system singular in
+            // exact arithmetic, but in floating point the update can still
+            // return a huge finite mean (8e15 turns), which would be listed
+            // as a figure.
+            let moved = Board::from_spec(&eval::apply(&spec, &[change])).ok()?;
             let (mean_turns, method) = match base.mean_after(a, after) {
-                Update::Mean(m) => (m, Evaluation::RankOne),
+                Update::Mean(m) => {
+                    meter.charge_candidates(squares, 1, 0);
+                    (m, Evaluation::RankOne)
+                }
                 Update::Singular | Update::Resolve => {
-                    let moved = Board::from_spec(&eval::apply(&spec, &[change])).ok()?;
+                    meter.charge_candidates(squares, 0, 1);
                     match eval::solve_mean(&moved) {
                         Ok(m) => (m, Evaluation::Resolved),
                         Err(e) => return Some(Err(e)),
@@ -194,6 +221,14 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
             }
             None => invalid += 1,
         }
+    }
+    if let Some(limit) = meter.spent() {
+        return Err(DesignError::Stopped {
+            limit,
+            target: None,
+            closest: None,
+            evaluated: variants.len() as u64,
+        });
     }
     if advantage {
         advantages(&base, &spec, &jump_of, &mut variants)?;
@@ -397,5 +432,32 @@ mod tests {
         let s = sensitivity(&board, false).unwrap();
         assert_eq!(s.rank_one, 0);
         assert!(s.resolved > 10);
+    }
+
+    /// A variant that cannot be won is left out, never listed with the
+    /// huge finite mean a floating-point update can give it (issue 27):
+    /// moving the snake 8→2 to start on 7 traps every token below 8.
+    #[test]
+    fn unwinnable_variants_are_not_listed() {
+        let board = Board::from_json_str(
+            r#"{"squares": 12, "snakes": [[5, 3], [6, 3], [8, 2]],
+                "rules": {"dice": {"count": 1, "faces": 3}}}"#,
+        )
+        .unwrap();
+        let trapped = JumpChange {
+            before: Jump::new(Square::new(8), Square::new(2)),
+            after: Some(Jump::new(Square::new(7), Square::new(2))),
+        };
+        assert!(Board::from_spec(&eval::apply(&board.spec(), &[trapped])).is_err());
+        let s = sensitivity(&board, false).unwrap();
+        assert!(s.invalid > 0);
+        for v in &s.variants {
+            assert_ne!(v.change, trapped, "{v:?}");
+            assert!(
+                Board::from_spec(&eval::apply(&board.spec(), &[v.change])).is_ok(),
+                "{v:?}"
+            );
+            assert!(v.mean_turns.is_finite() && v.mean_turns < 1e6, "{v:?}");
+        }
     }
 }

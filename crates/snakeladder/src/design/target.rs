@@ -45,6 +45,8 @@ pub struct GenerateOptions {
     pub target: Target,
     /// Most random starts before giving up.
     pub max_restarts: u32,
+    /// The work, memory and time the search may spend.
+    pub budget: super::Budget,
 }
 
 impl GenerateOptions {
@@ -54,6 +56,7 @@ impl GenerateOptions {
             layout,
             target,
             max_restarts: 64,
+            budget: super::Budget::default(),
         }
     }
 }
@@ -128,6 +131,12 @@ pub fn generate_to_target_with_progress(
     // every seed: report them at once.
     generate_spec(&options.layout)?;
     let target = &options.target;
+    options.budget.check_memory(
+        options.layout.squares,
+        rayon::current_num_threads().min(RESTART_BATCH as usize),
+        Some(target),
+    )?;
+    let meter = super::budget::Meter::new(options.budget);
     let counter = AtomicU64::new(0);
     let mut closest: Option<f64> = None;
     let mut fairest: Option<f64> = None;
@@ -138,7 +147,7 @@ pub fn generate_to_target_with_progress(
         let runs: Vec<Result<Run, DesignError>> = batch
             .clone()
             .into_par_iter()
-            .map(|r| run(options, r, &counter, progress))
+            .map(|r| run(options, r, &counter, progress, &meter))
             .collect();
         for (r, outcome) in batch.zip(runs) {
             let outcome = outcome?;
@@ -162,6 +171,14 @@ pub fn generate_to_target_with_progress(
                     seconds: clock.elapsed().as_secs_f64(),
                 });
             }
+        }
+        if let Some(limit) = meter.spent() {
+            return Err(DesignError::Stopped {
+                limit,
+                target: Some(*target),
+                closest,
+                evaluated,
+            });
         }
         first = first.saturating_add(RESTART_BATCH);
     }
@@ -188,6 +205,7 @@ fn run(
     restart: u32,
     counter: &AtomicU64,
     progress: &(dyn Fn(u64) + Sync),
+    meter: &super::budget::Meter,
 ) -> Result<Run, DesignError> {
     let target = &options.target;
     let seed = mix(options.layout.seed.get(), u64::from(restart));
@@ -207,7 +225,14 @@ fn run(
         return Ok(out);
     };
     let mut advantage: Option<f64> = None;
+    let squares = options.layout.squares;
     for steps in 0..=MAX_STEPS {
+        // A spent budget ends the start here; the batch then stops the
+        // search with the closest mean found.
+        if meter.spent().is_some() {
+            return Ok(out);
+        }
+        meter.charge_base(squares);
         let Ok(base) = Base::new(board.clone()) else {
             return Ok(out);
         };
@@ -232,6 +257,11 @@ fn run(
             break;
         }
         let (all, n) = search::candidates(&base, &|_| true, false, seed);
+        if base.updates() {
+            meter.charge_candidates(squares, n, 0);
+        } else {
+            meter.charge_candidates(squares, 0, n);
+        }
         out.evaluated += n;
         progress(counter.fetch_add(n, Ordering::Relaxed) + n);
         let mut inside: Vec<&Candidate> = all.iter().filter(|c| target.contains(c.mean)).collect();

@@ -39,6 +39,8 @@ pub struct TuneOptions {
     pub keep: Vec<(u32, u32)>,
     /// Picks among equally good answers.
     pub seed: Seed,
+    /// The work, memory and time the search may spend.
+    pub budget: super::Budget,
 }
 
 impl TuneOptions {
@@ -49,6 +51,7 @@ impl TuneOptions {
             max_changes,
             keep: Vec::new(),
             seed: Seed::new(0),
+            budget: super::Budget::default(),
         }
     }
 }
@@ -106,6 +109,14 @@ pub fn tune_with_progress(
     let clock = Instant::now();
     super::check_size(board.last().get())?;
     let target = &options.target;
+    let squares = board.last().get();
+    options.budget.check_memory(
+        squares,
+        rayon::current_num_threads().min(BEAM),
+        Some(target),
+    )?;
+    let meter = super::budget::Meter::new(options.budget);
+    meter.charge_base(squares);
     let mut kept = HashSet::new();
     for &(from, to) in &options.keep {
         match board
@@ -154,6 +165,12 @@ pub fn tune_with_progress(
         let expanded: Vec<Result<(Vec<Candidate>, u64), DesignError>> = beam
             .par_iter()
             .map(|node| {
+                // A spent budget builds nothing more; the level then stops
+                // the search below.
+                if meter.spent().is_some() {
+                    return Ok((Vec::new(), 0));
+                }
+                meter.charge_base(squares);
                 let base = Base::new(node.board.clone())?;
                 let movable = |a: usize| {
                     let j = node.board.jumps()[a];
@@ -161,6 +178,11 @@ pub fn tune_with_progress(
                     original == j && !kept.contains(&original)
                 };
                 let found = search::candidates(&base, &movable, true, options.seed.get());
+                if base.updates() {
+                    meter.charge_candidates(squares, found.1, 0);
+                } else {
+                    meter.charge_candidates(squares, 0, found.1);
+                }
                 let total = evaluated.fetch_add(found.1, Ordering::Relaxed) + found.1;
                 progress(total);
                 Ok(found)
@@ -212,6 +234,7 @@ pub fn tune_with_progress(
             let checked: Vec<Result<Option<(Node, search::Checked)>, DesignError>> = chunk
                 .par_iter()
                 .map(|&&(i, c)| {
+                    meter.charge_candidates(squares, 0, 1);
                     let Some(node) = step(&beam[i], &c) else {
                         return Ok(None);
                     };
@@ -226,6 +249,14 @@ pub fn tune_with_progress(
                     note(&k);
                 }
             }
+        }
+        if let Some(limit) = meter.spent() {
+            return Err(DesignError::Stopped {
+                limit,
+                target: Some(*target),
+                closest: Some(closest),
+                evaluated: evaluated.load(Ordering::Relaxed),
+            });
         }
         // The next level: the boards closest to the band, each once.
         all.sort_by(|(i, x), (j, y)| {

@@ -59,10 +59,54 @@ fn summary(problems: &[Problem]) -> String {
     match problems {
         [one] => one.to_string(),
         _ => {
-            let all: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            let (shown, more) = listed(problems);
+            let mut all: Vec<String> = shown.iter().map(ToString::to_string).collect();
+            all.extend(more.iter().map(|(kind, n)| not_listed(kind, *n)));
             format!("{} problems: {}", problems.len(), all.join("; "))
         }
     }
+}
+
+/// The problems to list: the first
+/// [`PROBLEMS_LISTED_PER_KIND`](crate::model::limits::PROBLEMS_LISTED_PER_KIND)
+/// of each kind, in their order, and how many more of each kind there
+/// are (kinds in the order of their first problem left out).
+pub fn listed(problems: &[Problem]) -> (Vec<&Problem>, Vec<(&'static str, usize)>) {
+    use crate::model::limits::PROBLEMS_LISTED_PER_KIND;
+    let mut seen: Vec<(&'static str, usize)> = Vec::new();
+    let mut shown = Vec::new();
+    let mut more: Vec<(&'static str, usize)> = Vec::new();
+    for p in problems {
+        let kind = p.kind();
+        let count = match seen.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                seen.push((kind, 1));
+                1
+            }
+        };
+        if count <= PROBLEMS_LISTED_PER_KIND {
+            shown.push(p);
+        } else {
+            match more.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => *n += 1,
+                None => more.push((kind, 1)),
+            }
+        }
+    }
+    (shown, more)
+}
+
+/// The line that stands for the problems of a kind left out of a list.
+pub fn not_listed(kind: &str, count: usize) -> String {
+    format!(
+        "{count} more {kind} problem{} not listed (the first {} are)",
+        if count == 1 { "" } else { "s" },
+        crate::model::limits::PROBLEMS_LISTED_PER_KIND
+    )
 }
 
 /// Parses the JSON of a board file into its spec. A board file is a JSON
@@ -70,6 +114,7 @@ fn summary(problems: &[Problem]) -> String {
 /// board's words (`squares` must be a whole number from 2 to 10,000,000),
 /// never a Rust type.
 pub(crate) fn parse_spec(json: &[u8]) -> Result<crate::model::board::BoardSpec, BoardError> {
+    let json = without_bom(json);
     let mut de = serde_json::Deserializer::from_slice(json);
     let spec = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
@@ -81,6 +126,16 @@ pub(crate) fn parse_spec(json: &[u8]) -> Result<crate::model::board::BoardSpec, 
     })?;
     de.end().map_err(|e| BoardError::json(None, &e))?;
     Ok(spec)
+}
+
+/// The UTF-8 byte-order mark some editors write at the start of a file.
+pub(crate) const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The bytes without a leading UTF-8 byte-order mark: a board file saved
+/// with one reads as without (positions are then counted after it, as
+/// editors count them).
+pub(crate) fn without_bom(json: &[u8]) -> &[u8] {
+    json.strip_prefix(UTF8_BOM).unwrap_or(json)
 }
 
 /// What a board file looks like, for messages.

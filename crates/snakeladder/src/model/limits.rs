@@ -24,3 +24,8 @@ pub const MAX_PLAYERS: usize = 100;
 /// Each costs 4 bytes of reversed moves (plus 13 bytes a square), so the
 /// check stays under about 500 MB.
 pub const MAX_MOVES_TO_CHECK: u64 = 120_000_000;
+
+/// Most problems of one kind an error message or a `validate` report lists
+/// of one board; the rest of that kind are counted in one line. A file of
+/// three million bad jumps then prints a few lines, not 161 MB.
+pub const PROBLEMS_LISTED_PER_KIND: usize = 20;

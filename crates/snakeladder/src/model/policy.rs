@@ -257,27 +257,117 @@ pub fn parse_policy(text: &str, path: &Path) -> Result<Thresholds, PolicyError> 
 }
 
 #[cfg(feature = "toml")]
-/// Reads a policy file.
+/// Reads a policy file: a regular file of at most
+/// [`crate::MAX_FILE_BYTES`] ([`crate::read_regular_file`]), UTF-8, with
+/// or without a byte-order mark.
 ///
 /// # Errors
-/// [`PolicyError::Io`] when it cannot be read, and those of
-/// [`parse_policy`].
+/// [`PolicyError::Io`] when it cannot be read (a directory, a FIFO, a
+/// device, too large, not UTF-8), and those of [`parse_policy`].
 pub fn read_policy(path: &Path) -> Result<Thresholds, PolicyError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PolicyError::Io {
+    let io = |source| PolicyError::Io {
         path: path.to_path_buf(),
         source,
+    };
+    let bytes = crate::read_regular_file(path, crate::MAX_FILE_BYTES).map_err(|e| match e {
+        crate::FileReadError::Io(source) => io(source),
+        too_large => io(std::io::Error::other(too_large.to_string())),
     })?;
-    parse_policy(&text, path)
+    let text = String::from_utf8(bytes).map_err(|_| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "not UTF-8 text",
+        ))
+    })?;
+    parse_policy(text.strip_prefix('\u{feff}').unwrap_or(&text), path)
 }
 
 /// The policy file for a board in `dir`: the first [`POLICY_FILE_NAME`]
-/// that is a regular file in `dir` or one of its parents (a relative `dir`
-/// is taken from the current directory).
-pub fn find_policy_file(dir: &Path) -> Option<PathBuf> {
-    let dir = std::path::absolute(dir).ok()?;
-    dir.ancestors()
-        .map(|d| d.join(POLICY_FILE_NAME))
-        .find(|p| p.metadata().is_ok_and(|m| m.is_file()))
+/// in `dir` or one of its parents (a relative `dir` is taken from the
+/// current directory). The search stops after the repository's root (the
+/// directory holding `.git`) or the user's home (`$HOME`), and before a
+/// directory anyone may write to (`/tmp`): a file planted there is never
+/// read.
+///
+/// # Errors
+/// [`PolicyError::Io`] when the name is there but is not a readable
+/// regular file: a directory, a broken symbolic link, a link loop, a FIFO
+/// or a device is an error, never silently passed over for a policy
+/// further up.
+pub fn find_policy_file(dir: &Path) -> Result<Option<PathBuf>, PolicyError> {
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .and_then(|h| std::path::absolute(h).ok());
+    find_policy_file_within(dir, home.as_deref())
+}
+
+/// [`find_policy_file`] with the home directory given.
+fn find_policy_file_within(
+    dir: &Path,
+    home: Option<&Path>,
+) -> Result<Option<PathBuf>, PolicyError> {
+    let io = |path: &Path, message: String| PolicyError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(message),
+    };
+    let dir = std::path::absolute(dir).map_err(|source| PolicyError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for d in dir.ancestors() {
+        if world_writable(d) {
+            return Ok(None);
+        }
+        let candidate = d.join(POLICY_FILE_NAME);
+        match std::fs::symlink_metadata(&candidate) {
+            // No such file, or a path through a file (the board's
+            // directory does not exist): nothing to find here.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) => {}
+            Err(source) => {
+                return Err(PolicyError::Io {
+                    path: candidate,
+                    source,
+                });
+            }
+            Ok(_) => match std::fs::metadata(&candidate) {
+                Ok(m) if m.is_file() => return Ok(Some(candidate)),
+                Ok(m) if m.is_dir() => {
+                    return Err(io(&candidate, "is a directory, not a policy file".into()));
+                }
+                Ok(_) => {
+                    return Err(io(&candidate, "is not a regular file".into()));
+                }
+                Err(e) => {
+                    return Err(io(
+                        &candidate,
+                        format!("is a symbolic link that cannot be followed ({e})"),
+                    ));
+                }
+            },
+        }
+        if d.join(".git").exists() || home.is_some_and(|h| h == d) {
+            return Ok(None);
+        }
+    }
+    Ok(None)
+}
+
+/// Whether anyone may write to `dir` (mode `o+w`, as `/tmp`).
+fn world_writable(dir: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o002 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        false
+    }
 }
 
 #[cfg(feature = "toml")]
@@ -428,25 +518,72 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let deep = root.path().join("a/b");
         std::fs::create_dir_all(&deep).unwrap();
-        assert_eq!(
-            find_policy_file(&deep).filter(|p| p.starts_with(root.path())),
-            None
-        );
+        let find = |d: &Path| find_policy_file(d).unwrap();
+        assert_eq!(find(&deep).filter(|p| p.starts_with(root.path())), None);
         std::fs::write(root.path().join(POLICY_FILE_NAME), "").unwrap();
-        assert_eq!(
-            find_policy_file(&deep),
-            Some(root.path().join(POLICY_FILE_NAME))
-        );
+        assert_eq!(find(&deep), Some(root.path().join(POLICY_FILE_NAME)));
         std::fs::write(root.path().join("a").join(POLICY_FILE_NAME), "").unwrap();
         assert_eq!(
-            find_policy_file(&deep),
+            find(&deep),
             Some(root.path().join("a").join(POLICY_FILE_NAME))
         );
-        // A directory of that name is not a policy file.
+    }
+
+    #[test]
+    fn a_policy_name_that_is_no_file_is_an_error() {
+        let root = tempfile::tempdir().unwrap();
+        let deep = root.path().join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(root.path().join(POLICY_FILE_NAME), "").unwrap();
+        // A directory of that name is an error, not passed over for the
+        // policy above it.
         std::fs::create_dir(deep.join(POLICY_FILE_NAME)).unwrap();
+        let err = find_policy_file(&deep).unwrap_err().to_string();
+        assert!(err.contains("is a directory"), "{err}");
+        std::fs::remove_dir(deep.join(POLICY_FILE_NAME)).unwrap();
+        #[cfg(unix)]
+        {
+            let link = deep.join(POLICY_FILE_NAME);
+            std::os::unix::fs::symlink("nowhere", &link).unwrap();
+            let err = find_policy_file(&deep).unwrap_err().to_string();
+            assert!(err.contains("symbolic link"), "{err}");
+            std::fs::remove_file(&link).unwrap();
+            std::os::unix::fs::symlink(&link, &link).unwrap();
+            let err = find_policy_file(&deep).unwrap_err().to_string();
+            assert!(err.contains("symbolic link"), "{err}");
+        }
+    }
+
+    #[test]
+    fn discovery_stops_at_the_repository_root_and_home() {
+        let root = tempfile::tempdir().unwrap();
+        let repo = root.path().join("repo");
+        let deep = repo.join("boards");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(root.path().join(POLICY_FILE_NAME), "").unwrap();
         assert_eq!(
-            find_policy_file(&deep),
-            Some(root.path().join("a").join(POLICY_FILE_NAME))
+            find_policy_file_within(&deep, None).unwrap(),
+            Some(root.path().join(POLICY_FILE_NAME))
         );
+        std::fs::create_dir(repo.join(".git")).unwrap();
+        assert_eq!(find_policy_file_within(&deep, None).unwrap(), None);
+        std::fs::remove_dir(repo.join(".git")).unwrap();
+        assert_eq!(find_policy_file_within(&deep, Some(&repo)).unwrap(), None);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let open = std::fs::Permissions::from_mode(0o777);
+            std::fs::set_permissions(root.path(), open).unwrap();
+            assert_eq!(find_policy_file_within(&deep, None).unwrap(), None);
+        }
+    }
+
+    #[test]
+    fn a_policy_with_a_byte_order_mark_reads() {
+        let root = tempfile::tempdir().unwrap();
+        let file = root.path().join(POLICY_FILE_NAME);
+        std::fs::write(&file, "\u{feff}[limits]\nmax_mean_turns = 45\n").unwrap();
+        assert_eq!(read_policy(&file).unwrap().max_mean_turns, Some(45.0));
+        assert!(read_policy(Path::new("/dev/zero")).is_err());
     }
 }

@@ -361,7 +361,9 @@ pub enum Problem {
     },
     /// Squares a token can reach from the start but from which the last square
     /// can never be reached.
-    #[error("unwinnable: a token can reach squares {squares} but can never finish from them")]
+    #[error(
+        "the game cannot be won from squares {squares}: a token can reach them but never the last square"
+    )]
     Unwinnable {
         /// The trapped rest squares, in increasing order.
         squares: Squares,

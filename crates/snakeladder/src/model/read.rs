@@ -104,22 +104,146 @@ pub(crate) fn read_capped(reader: impl Read, path: &Path) -> Result<Vec<u8>, Boa
 
 /// Reads a board file's bytes, refusing a directory and a file past
 /// [`MAX_FILE_BYTES`] without reading it whole: the read behind
-/// [`Board::from_path`] and `validate`.
+/// [`Board::from_path`] and `validate` ([`read_regular_file`]).
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, BoardError> {
-    let io = |source| BoardError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
-    if meta.is_dir() {
-        return Err(io(std::io::Error::other("is a directory")));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(BoardError::TooLarge {
+    read_regular_file(path, MAX_FILE_BYTES).map_err(|e| match e {
+        FileReadError::TooLarge { bytes, .. } => BoardError::TooLarge {
             path: path.to_path_buf(),
+            bytes,
+        },
+        FileReadError::Io(source) => BoardError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    })
+}
+
+/// Why [`read_regular_file`] refused a file.
+#[derive(Debug, thiserror::Error)]
+pub enum FileReadError {
+    /// It could not be opened or read, or it is not a regular file (a
+    /// directory, a FIFO, a device, a socket).
+    #[error("{0}")]
+    Io(std::io::Error),
+    /// It is larger than the cap.
+    #[error("the file is {bytes} bytes, more than the {cap} bytes allowed")]
+    TooLarge {
+        /// Its size (or a lower bound, when it grew while read).
+        bytes: u64,
+        /// The cap.
+        cap: u64,
+    },
+}
+
+/// The one reader of every file the tool reads (boards, policy files,
+/// `generate --rules`, game records): a regular file of at most `cap`
+/// bytes. A directory, a FIFO, a character or block device and a socket
+/// are refused before they are opened (opening a FIFO would block,
+/// `/dev/zero` never ends), and again after, on the opened file, in case
+/// the path was swapped in between; the file is opened without blocking
+/// and never read past `cap + 1` bytes, even if it grows.
+///
+/// # Errors
+/// [`FileReadError::Io`] naming what the path is when it is not a regular
+/// file, [`FileReadError::TooLarge`] past `cap`.
+///
+/// # Example
+/// ```
+/// use snakeladder::read_regular_file;
+/// assert!(read_regular_file("/dev/zero".as_ref(), 1 << 20).is_err());
+/// assert!(read_regular_file("/".as_ref(), 1 << 20).is_err());
+/// ```
+pub fn read_regular_file(path: &Path, cap: u64) -> Result<Vec<u8>, FileReadError> {
+    let io = FileReadError::Io;
+    let refuse_unless_regular = |meta: &std::fs::Metadata| {
+        if meta.is_file() {
+            Ok(())
+        } else {
+            Err(io(std::io::Error::other(format!(
+                "is {}, not a regular file",
+                file_kind(&meta.file_type())
+            ))))
+        }
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    refuse_unless_regular(&meta)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK: a FIFO swapped in after the check cannot block the
+        // open; a regular file reads the same either way.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    refuse_unless_regular(&meta)?;
+    if meta.len() > cap {
+        return Err(FileReadError::TooLarge {
             bytes: meta.len(),
+            cap,
         });
     }
-    read_capped(file, path)
+    let mut bytes = Vec::new();
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > cap {
+        return Err(FileReadError::TooLarge {
+            bytes: bytes.len() as u64,
+            cap,
+        });
+    }
+    Ok(bytes)
+}
+
+/// What a path that is not a regular file is, in words.
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "something else"
+    }
+}
+
+#[cfg(test)]
+mod reader_tests {
+    use super::*;
+
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.json");
+        std::fs::write(&file, b"0123456789").unwrap();
+        assert_eq!(read_regular_file(&file, 10).unwrap(), b"0123456789");
+        assert!(matches!(
+            read_regular_file(&file, 9),
+            Err(FileReadError::TooLarge { bytes: 10, cap: 9 })
+        ));
+        let message = |p: &Path| read_regular_file(p, 100).unwrap_err().to_string();
+        assert_eq!(message(dir.path()), "is a directory, not a regular file");
+        assert_eq!(
+            message(Path::new("/dev/zero")),
+            "is a device, not a regular file"
+        );
+        #[cfg(unix)]
+        {
+            let fifo = dir.path().join("fifo");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+            assert_eq!(message(&fifo), "is a FIFO, not a regular file");
+        }
+    }
 }

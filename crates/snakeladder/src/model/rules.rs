@@ -197,7 +197,12 @@ impl Rules {
         let extra_turn = match (&spec.extra_turn, &dice) {
             (None, _) => Some(None),
             (Some(x), Some(dice)) => Self::validate_extra_turn(x, dice, problems).map(Some),
-            (Some(_), None) => None,
+            // The dice are invalid, so `on` cannot be checked; the ranges
+            // of the caps can, and an invalid die must not hide them.
+            (Some(x), None) => {
+                Self::extra_turn_caps(x, problems);
+                None
+            }
         };
         Some(Rules {
             overshoot: spec.overshoot.unwrap_or_default(),
@@ -219,6 +224,29 @@ impl Rules {
         if on.is_none() {
             problems.push(Problem::ExtraTurnUnrollable { on: spec.on });
         }
+        let (max_extra, forfeit_after) = Self::extra_turn_caps(spec, problems);
+        if problems.len() > before {
+            return None;
+        }
+        let on = on?;
+        if max_extra.is_none() && forfeit_after.is_none() && dice.outcomes().len() == 1 {
+            problems.push(Problem::EndlessExtraRolls { on });
+            return None;
+        }
+        Some(ExtraTurn {
+            on,
+            max_extra,
+            forfeit_after,
+        })
+    }
+
+    /// The caps of an extra-turn rule (`max_extra`, `forfeit_after`), each
+    /// checked against its range whatever the dice are; a problem for each
+    /// one out of range.
+    fn extra_turn_caps(
+        spec: &ExtraTurnSpec,
+        problems: &mut Vec<Problem>,
+    ) -> (Option<u32>, Option<u32>) {
         let max_extra = match spec.max_extra {
             Some(m) if !(0..=i64::from(u32::MAX)).contains(&m) => {
                 problems.push(Problem::ExtraTurnMaxExtra { max_extra: m });
@@ -233,19 +261,7 @@ impl Rules {
             }
             k => k.map(|k| k as u32),
         };
-        if problems.len() > before {
-            return None;
-        }
-        let on = on?;
-        if max_extra.is_none() && forfeit_after.is_none() && dice.outcomes().len() == 1 {
-            problems.push(Problem::EndlessExtraRolls { on });
-            return None;
-        }
-        Some(ExtraTurn {
-            on,
-            max_extra,
-            forfeit_after,
-        })
+        (max_extra, forfeit_after)
     }
 
     /// What an overshoot does.

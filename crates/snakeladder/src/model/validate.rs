@@ -131,6 +131,10 @@ impl Board {
                     problems.push(Problem::JumpEndOffBoard { jump, to, last });
                 }
             }
+            // A jump whose squares are on the board is checked against the
+            // others even when its direction is wrong: a descending ladder
+            // on a snake's square is also a duplicate start.
+            let positioned = problems.len() == before;
             if from == to {
                 problems.push(Problem::JumpGoesNowhere { jump });
             } else if list == JumpList::Snakes && to > from {
@@ -142,7 +146,7 @@ impl Board {
             // only when both its ends are plain squares.
             let fits = (1..=i64::from(u32::MAX)).contains(&from)
                 && (1..=i64::from(u32::MAX)).contains(&to);
-            if problems.len() == before && fits {
+            if positioned && from != to && fits {
                 placed.push((
                     jump,
                     Jump::new(Square::new(from as u32), Square::new(to as u32)),
@@ -851,7 +855,7 @@ mod tests {
         );
         assert_eq!(
             p.to_string(),
-            "unwinnable: a token can reach squares 0..93 but can never finish from them"
+            "the game cannot be won from squares 0..93: a token can reach them but never the last square"
         );
     }
 
@@ -904,7 +908,12 @@ mod tests {
                 "rules": {"chains": "follow", "extra_turn": {"on": 7}}}"#,
         );
         let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
-        assert_eq!(kinds, ["extra_turn_unrollable", "ladder_descends"]);
+        // The descending ladder is still a jump: with the other it makes a
+        // cycle, named too (issue 27).
+        assert_eq!(
+            kinds,
+            ["extra_turn_unrollable", "ladder_descends", "chain_cycle"]
+        );
     }
 
     /// A start square out of range is its own problem; a jump from square 0
@@ -942,6 +951,10 @@ mod tests {
                 "ladder_descends",
                 "snake_climbs",
                 "duplicate_start",
+                // The descending ladder 4→2 ends where the snake 2→5
+                // starts: named even though the ladder has a problem of its
+                // own (issue 27).
+                "chain",
             ]
         );
         // Chains and cycles need no N either.
@@ -962,5 +975,40 @@ mod tests {
         assert_eq!(Squares(vec![]).to_string(), "");
         let many = Squares((0..100).map(|i| i * 3).collect());
         assert!(many.to_string().ends_with(" and 60 more runs"), "{many}");
+    }
+
+    /// A jump with a problem of its own is still checked against the
+    /// others (issue 27): the descending ladder also starts where a snake
+    /// does.
+    #[test]
+    fn a_jump_with_a_problem_is_still_checked_against_the_others() {
+        let found = problems(r#"{"squares": 20, "snakes": [[13, 1]], "ladders": [[13, 9]]}"#);
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(kinds, ["ladder_descends", "duplicate_start"], "{found:?}");
+        let found = problems(
+            r#"{"squares": 20, "ladders": [[3, 2], [2, 8]], "rules": {"chains": "forbid"}}"#,
+        );
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(kinds, ["ladder_descends", "chain"], "{found:?}");
+    }
+
+    /// An invalid die does not hide the range problems of the extra-turn
+    /// rule's caps.
+    #[test]
+    fn an_invalid_die_does_not_hide_the_extra_turn_caps() {
+        let found = problems(
+            r#"{"squares": 20, "rules": {"dice": {"weights": [1, -1, 2]},
+                "extra_turn": {"on": 3, "forfeit_after": 0, "max_extra": -1}}}"#,
+        );
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                "weight_negative",
+                "extra_turn_max_extra",
+                "extra_turn_forfeit_after"
+            ],
+            "{found:?}"
+        );
     }
 }

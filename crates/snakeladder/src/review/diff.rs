@@ -143,6 +143,10 @@ pub struct Diff {
     pub squares: Vec<SquareDiff>,
     /// Rule and size changes.
     pub rules: Vec<RuleDiff>,
+    /// Why a figure shown as "–" is missing: each figure an analysis
+    /// skipped, with its board (`old: skipped seat odds: it needs …`). A
+    /// figure is never missing without a line here.
+    pub skipped: Vec<String>,
     /// The two length distributions `P(T = t)` (`pmf[t − 1]`), old then new,
     /// for charts; not serialised.
     #[serde(skip)]
@@ -195,6 +199,10 @@ impl Diff {
             jumps: jump_changes(ob, oa, nb, na),
             squares: square_changes(oa, na),
             rules: rule_changes(ob, nb),
+            skipped: [("old", oa), ("new", na)]
+                .iter()
+                .flat_map(|(side, a)| a.skipped.iter().map(move |s| format!("{side}: {s}")))
+                .collect(),
             pmfs: [oa.turns.pmf.clone(), na.turns.pmf.clone()],
         }
     }

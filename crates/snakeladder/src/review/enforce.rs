@@ -110,8 +110,11 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
                         "max_first_seat_advantage",
                         &squares,
                         format!(
-                            "with two players seat 1 wins with probability {p1:.6} and seat 2 with {p2:.6}: \
-                             an advantage of {advantage:.6}, above max_first_seat_advantage = {max}"
+                            "with two players seat 1 wins with probability {} and seat 2 with {}: \
+                             an advantage of {}, above max_first_seat_advantage = {max}",
+                            crate::numbers::probability(p1, 6),
+                            crate::numbers::probability(p2, 6),
+                            crate::numbers::probability(advantage, 6),
                         ),
                     );
                 }
@@ -152,8 +155,9 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
                         "max_shortest_game_probability",
                         &squares,
                         format!(
-                            "a game is over in the fewest turns ({fewest}) with probability {p:.6}, \
-                             above max_shortest_game_probability = {max}"
+                            "a game is over in the fewest turns ({fewest}) with probability {}, \
+                             above max_shortest_game_probability = {max}",
+                            crate::numbers::probability(p, 6)
                         ),
                     );
                 }

@@ -203,9 +203,16 @@ impl Gate {
             }),
         };
         let Some(value) = value else {
-            return Some(format!(
-                "{self}: the figure is missing on one board, so the gate fails"
-            ));
+            let zero = matches!(&self.metric, Metric::Change(name)
+                if self.percent && diff.figure(name).is_some_and(|f| f.old == Some(0.0)));
+            let why = if zero {
+                "the old value is 0, so it has no relative change".to_string()
+            } else if diff.skipped.is_empty() {
+                "the figure is missing on one board".to_string()
+            } else {
+                format!("the figure is missing ({})", diff.skipped.join("; "))
+            };
+            return Some(format!("{self}: {why}, so the gate fails"));
         };
         let value = if self.abs { value.abs() } else { value };
         let shown = match (&self.metric, self.percent) {

@@ -9,6 +9,7 @@
 
 pub mod diff;
 pub mod enforce;
+pub mod escape;
 pub mod gate;
 pub mod kinds;
 pub mod lenient;
@@ -95,17 +96,11 @@ pub fn display_path(path: &Path) -> String {
     escape_controls(&path.to_string_lossy())
 }
 
-/// The text with every control character escaped as Rust writes it.
+/// The text with every control, invisible or bidirectional character
+/// escaped as Rust writes it: [`escape::terminal`], the one escaper of
+/// text printed to a terminal or a log.
 pub fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    escape::terminal(text)
 }
 
 /// The value a validation problem is about.
@@ -192,6 +187,8 @@ impl FieldPath {
 /// and check a valid board against the review's policy tightened by the
 /// board's own `limits`. `file` is the name printed.
 pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileReport {
+    // Positions are counted after a byte-order mark, as editors count them.
+    let bytes = crate::model::error::without_bom(bytes);
     let finding =
         |at: Option<Position>, field: Option<String>, kind: &str, message: String| Finding {
             file: file.to_string(),
@@ -264,14 +261,16 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
     };
     let findings = match Board::from_spec(&spec) {
         Err(err) => {
-            let fields: Vec<FieldPath> =
-                err.problems().iter().map(|p| field_of(p, &spec)).collect();
+            // The first few of each kind, then one finding counting the
+            // rest of that kind: a file of millions of problems is listed
+            // in a few lines in every format.
+            let (problems, more) = crate::model::error::listed(err.problems());
+            let fields: Vec<FieldPath> = problems.iter().map(|p| field_of(p, &spec)).collect();
             // The bytes parsed as JSON, so they are UTF-8.
             let locator = std::str::from_utf8(bytes)
                 .ok()
                 .and_then(|text| Locator::for_paths(text, &fields));
-            let mut found = err
-                .problems()
+            let mut found: Vec<Finding> = problems
                 .iter()
                 .zip(fields)
                 .map(|(p, field)| {
@@ -279,10 +278,13 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
                     let name = (!field.is_root()).then(|| field.to_string());
                     finding(at, name, p.kind(), p.to_string())
                 })
-                .collect::<Vec<_>>();
+                .collect();
             // In file order (stable: problems on one value keep the order
-            // validation found them in).
+            // validation found them in); the count of those not listed last.
             found.sort_by_key(|f| (f.line, f.column));
+            found.extend(more.into_iter().map(|(kind, n)| {
+                finding(None, None, kind, crate::model::error::not_listed(kind, n))
+            }));
             found
         }
         Ok(board) => {

@@ -326,14 +326,18 @@ pub fn chain_bytes(board: &Board) -> u64 {
         // from at most `totals` squares before it or bouncing back from
         // beyond; with chains followed, each takes at most every jump.
         let jumps = board.jumps().len() as u64;
-        let chained = match rules.chains() {
-            crate::Chains::Forbid => 1,
-            crate::Chains::Follow => jumps,
+        let uses = match rules.chains() {
+            crate::Chains::Forbid => (2 * totals).saturating_mul(jumps).min(entries),
+            // A move records every jump of its chain (issue 27: this was
+            // capped at one use an entry, so a board of one long chain was
+            // estimated at a few megabytes and took 6 GB). A row merges the
+            // uses of its moves, so it holds each jump at most once; and a
+            // jump's start is no state, so there are at most
+            // `squares − jumps` rows.
+            crate::Chains::Follow => (2 * totals)
+                .saturating_mul(chain_lengths(board))
+                .min(squares.saturating_sub(jumps).saturating_mul(jumps)),
         };
-        let uses = (2 * totals)
-            .saturating_mul(jumps)
-            .saturating_mul(chained)
-            .min(entries);
         entries
             .saturating_mul(16)
             .saturating_add(uses.saturating_mul(16))
@@ -348,6 +352,20 @@ pub fn chain_bytes(board: &Board) -> u64 {
     } else {
         rows
     }
+}
+
+/// The sum over a board's jumps of the length of the chain a move that
+/// takes it follows (the jump and every jump after it), in one pass over
+/// the chains ([`crate::model::chains`]).
+fn chain_lengths(board: &Board) -> u64 {
+    let index = board.chain_index();
+    let mut length = vec![0u64; board.jumps().len()];
+    // Reversed, every jump comes after the one it leads to.
+    for &j in index.upstream_first().iter().rev() {
+        let j = j as usize;
+        length[j] = 1 + index.next(j).map_or(0, |n| length[n]);
+    }
+    length.iter().fold(0u64, |sum, &l| sum.saturating_add(l))
 }
 
 /// The bytes a compiled chain holds ([`Chain::held_bytes`]).
@@ -421,5 +439,32 @@ mod tests {
                 board.last().get()
             );
         }
+    }
+
+    /// A board of one long chain under `follow` (a ladder from every even
+    /// square to the next but one): the estimate bounds what the compile
+    /// holds, and grows with the square of the size as the chain does
+    /// (issue 27: it was capped at one use an entry, a few megabytes for a
+    /// compile that took 6 GB at 40,000 squares).
+    #[test]
+    fn the_compile_estimate_counts_chains() {
+        let follow = |n: u32| {
+            let ladders: Vec<String> = (1..n / 2)
+                .map(|k| format!("[{}, {}]", 2 * k, 2 * k + 2))
+                .collect();
+            Board::from_json_str(&format!(
+                r#"{{"squares": {n}, "ladders": [{}], "rules": {{"chains": "follow"}}}}"#,
+                ladders.join(",")
+            ))
+            .unwrap()
+        };
+        let board = follow(2_000);
+        let chain = Chain::compile(&board).unwrap();
+        let (estimate, held) = (chain_bytes(&board), chain.held_bytes());
+        assert!(estimate >= held, "estimate {estimate} < held {held}");
+        assert!(estimate < 16 * held, "estimate {estimate}, held {held}");
+        // 40,000 squares: past a gigabyte, so `--max-memory 1G` refuses it
+        // before compiling.
+        assert!(chain_bytes(&follow(40_000)) > 1 << 30);
     }
 }

@@ -111,13 +111,35 @@ impl RollCount {
     fn of(board: &Board) -> RollCount {
         RollCount(board.rules().extra_turn().map_or(0, |x| {
             let cap = x.max_extra().unwrap_or(0);
-            match (x.max_extra(), x.forfeit_after()) {
+            let rule = match (x.max_extra(), x.forfeit_after()) {
                 (None, None) => 0,
                 (Some(_), None) => cap,
                 (None, Some(f)) => f.saturating_sub(1),
                 (Some(_), Some(f)) => cap.min(f.saturating_sub(1)),
-            }
+            };
+            rule.min(Self::longest_counted(board))
         }))
+    }
+
+    /// The most rolls of a turn the search tells apart: past it, a roll
+    /// count behaves as "this many or more", with bonus rolls still
+    /// granted (issue 27: a cap of 10⁸ made the search grow with the cap).
+    ///
+    /// Exact for the fewest turns: a turn that reaches a square needs no
+    /// more rolls than the board has squares (a path of bonus rolls that
+    /// comes back to a square can be cut short there, with fewer rolls
+    /// counted, which a cap or a forfeit never forbids). For the
+    /// probabilities, a turn of more than `L` rolls, where `p(on)^L`
+    /// leaves the normal range of `f64`, is what the chain's compiler
+    /// leaves out too ([`crate::markov::chain`]): below 2.2e-308.
+    fn longest_counted(board: &Board) -> u32 {
+        let ln_p = crate::markov::chain::Bonus::of(board).ln_p();
+        let normal = (f64::MIN_POSITIVE.ln() / ln_p)
+            .ceil()
+            .clamp(1.0, f64::from(u32::MAX - 1));
+        (normal as u32)
+            .saturating_add(1)
+            .max(board.last().get().saturating_add(1))
     }
 
     /// The node reached by a bonus roll from `k` rolls.
@@ -659,6 +681,32 @@ mod tests {
 
     fn board(json: &str) -> Board {
         Board::from_json_str(json).expect("valid test board")
+    }
+
+    /// A cap or a forfeit of 10⁸ or 2³²−1 rolls is searched as fast as a
+    /// cap of a thousand, and gives its figures (issue 27: the search grew
+    /// with the cap and hung).
+    #[test]
+    fn a_huge_roll_cap_is_searched_as_a_bounded_one() {
+        let json = |rule: &str| {
+            board(&format!(
+                r#"{{"squares": 100, "snakes": [[98, 2], [50, 3]],
+                    "rules": {{"extra_turn": {{"on": 6, {rule}}}}}}}"#
+            ))
+        };
+        let start = std::time::Instant::now();
+        let bounded = shortest(&json(r#""max_extra": 1000"#)).unwrap();
+        for rule in [
+            r#""max_extra": 100000000"#,
+            r#""max_extra": 4294967295"#,
+            r#""forfeit_after": 4294967295"#,
+        ] {
+            let s = shortest(&json(rule)).unwrap();
+            assert_eq!(s.turns, bounded.turns, "{rule}");
+            assert_eq!(s.probability, bounded.probability, "{rule}");
+        }
+        assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
+        assert!(RollCount::of(&json(r#""max_extra": 4294967295"#)).0 < 1000);
     }
 
     #[test]

@@ -226,6 +226,50 @@ pub struct ExactPlayers {
     pub expected_rounds: f64,
 }
 
+/// The names of the comparisons [`compare`] makes: the one place they are
+/// spelled, so that a reader of a [`CheckReport`] (the report's
+/// cross-check section) finds each row's comparison by the name `check`
+/// gives it.
+pub mod names {
+    /// The mean number of turns of one player's game.
+    pub const MEAN_TURNS: &str = "turns: mean";
+    /// The mean number of rolls of one player's game.
+    pub const MEAN_ROLLS: &str = "rolls: mean";
+    /// The mean number of rounds of a game of several players.
+    pub const MEAN_ROUNDS: &str = "rounds: mean";
+
+    /// A seat's win probability; `seat` counts from 1.
+    pub fn seat_wins(seat: usize) -> String {
+        format!("seat {seat}: wins")
+    }
+
+    /// A jump's expected uses in one game; `jump` as `ladder 1→38`.
+    pub fn jump_uses(jump: &str) -> String {
+        format!("{jump}: uses a game")
+    }
+}
+
+impl CheckReport {
+    /// The verdict of the comparison named `name`: `Ok` with it when it was
+    /// made, `Err` with why not (too rare at this number of games, no
+    /// finite standard error, …) when it was skipped or never made.
+    pub fn verdict(&self, name: &str) -> Result<&Comparison, String> {
+        if let Some(c) = self.comparisons.iter().find(|c| c.name == name) {
+            return Ok(c);
+        }
+        let skipped = self.skipped.iter().find(|s| {
+            s.as_str() == name
+                || s.strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with(": "))
+        });
+        Err(match skipped {
+            Some(s) if s.as_str() == name => "too rare at this number of games".to_string(),
+            Some(s) => s[name.len() + 2..].to_string(),
+            None => "not compared".to_string(),
+        })
+    }
+}
+
 /// Every comparison of one check and the overall verdict.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -311,13 +355,13 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
     let mut pending = Vec::new();
     let mut skipped = Vec::new();
     pending.push(Pending::Z {
-        name: "turns: mean".into(),
+        name: names::MEAN_TURNS.into(),
         exact: exact.mean_turns,
         mean: sim.turns.mean,
         se: (exact.variance_turns / nf).sqrt(),
     });
     pending.push(Pending::Z {
-        name: "rolls: mean".into(),
+        name: names::MEAN_ROLLS.into(),
         exact: exact.mean_rolls,
         mean: sim.rolls.mean,
         se: (exact.variance_rolls / nf).sqrt(),
@@ -329,14 +373,14 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
         let name = format!("{} {}→{}", s.kind, s.from, s.to);
         if nf * e.use_probability >= MIN_EXPECTED_COUNT {
             pending.push(Pending::T {
-                name: format!("{name}: uses a game"),
+                name: names::jump_uses(&name),
                 exact: e.expected_uses,
                 mean: s.expected_uses,
                 se: s.expected_uses_std_error,
                 df,
             });
         } else {
-            skipped.push(format!("{name}: uses a game"));
+            skipped.push(names::jump_uses(&name));
         }
         if frequent(e.use_probability) {
             pending.push(Pending::Binomial {
@@ -382,7 +426,7 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
         let game = sim.game();
         assert_eq!(p.count, game.count, "different player counts");
         for (seat, (&q, &hits)) in p.win_probability.iter().zip(&game.wins).enumerate() {
-            let name = format!("seat {}: wins", seat + 1);
+            let name = names::seat_wins(seat + 1);
             let g = sim.games as f64;
             if g * q >= MIN_EXPECTED_COUNT && g * (1.0 - q) >= MIN_EXPECTED_COUNT {
                 pending.push(Pending::Binomial {
@@ -404,7 +448,7 @@ pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
             df,
         });
         pending.push(Pending::T {
-            name: "rounds: mean".into(),
+            name: names::MEAN_ROUNDS.into(),
             exact: p.expected_rounds,
             mean: game.expected_rounds,
             se: game.expected_rounds_std_error,

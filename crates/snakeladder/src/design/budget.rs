@@ -1,0 +1,202 @@
+//! What a design search may spend: multiply-adds (`--max-work`), memory
+//! (`--max-memory`) and time (`--time-limit`). `tune`, `generate
+//! --target-turns` and `analyze --sensitivity` charge their work to a
+//! [`Meter`] as they go and stop, with the closest board they found and the
+//! limit that stopped them ([`DesignError::Stopped`]), once one is spent;
+//! their memory is estimated before they start.
+//!
+//! The work of a step is counted from its sizes, for a board of `n` squares:
+//! building the evaluator of a board ([`super::Base::new`]) inverts its
+//! chain densely, about `n³` multiply-adds; a candidate answered by an
+//! update costs about `n`, and one that must be compiled and solved afresh
+//! (extra rolls, chains) about `n²`.
+
+use super::{DesignError, Target};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The limits of one design search.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Budget {
+    /// Most multiply-adds, counted as the module docs say.
+    pub max_work: f64,
+    /// Most bytes the search's evaluators may hold at once.
+    pub max_memory: u64,
+    /// Most time the search may run.
+    pub time_limit: Option<Duration>,
+}
+
+impl Default for Budget {
+    /// The analysis's default limits ([`crate::Limits::default`]), no time
+    /// limit.
+    fn default() -> Budget {
+        let limits = crate::Limits::default();
+        Budget {
+            max_work: limits.max_work,
+            max_memory: limits.max_memory,
+            time_limit: None,
+        }
+    }
+}
+
+impl Budget {
+    /// Refuses a search whose evaluators would not fit in
+    /// [`Budget::max_memory`]: each holds the dense inverse of a chain of
+    /// `squares` states (8·n² bytes), and up to `at_once` are built at a
+    /// time.
+    ///
+    /// # Errors
+    /// [`DesignError::Stopped`] naming the estimate and the limit.
+    pub(crate) fn check_memory(
+        &self,
+        squares: u32,
+        at_once: usize,
+        target: Option<&Target>,
+    ) -> Result<(), DesignError> {
+        let n = u64::from(squares) + 1;
+        let needed = (8 * n * n).saturating_mul(at_once.max(1) as u64 + 1);
+        if needed > self.max_memory {
+            return Err(DesignError::Stopped {
+                limit: format!(
+                    "it needs about {} for {} dense inverses of {n} states, over the limit of {} (--max-memory)",
+                    crate::markov::sparse::memory::Bytes(needed),
+                    at_once.max(1) + 1,
+                    crate::markov::sparse::memory::Bytes(self.max_memory)
+                ),
+                target: target.copied(),
+                closest: None,
+                evaluated: 0,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The work and time a search has spent, shared by its threads.
+#[derive(Debug)]
+pub(crate) struct Meter {
+    budget: Budget,
+    start: Instant,
+    work: AtomicU64,
+}
+
+impl Meter {
+    /// A meter that starts now.
+    pub(crate) fn new(budget: Budget) -> Meter {
+        Meter {
+            budget,
+            start: Instant::now(),
+            work: AtomicU64::new(0),
+        }
+    }
+
+    /// Adds `work` multiply-adds.
+    pub(crate) fn charge(&self, work: f64) {
+        let work = work.clamp(0.0, 1e18) as u64;
+        let _ = self
+            .work
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
+                Some(w.saturating_add(work))
+            });
+    }
+
+    /// The evaluator of a board of `squares` squares: about `n³`.
+    pub(crate) fn charge_base(&self, squares: u32) {
+        self.charge((f64::from(squares) + 1.0).powi(3));
+    }
+
+    /// Candidates: `updated` by an update (about `n` each), `solved`
+    /// compiled and solved afresh (about `n²` each).
+    pub(crate) fn charge_candidates(&self, squares: u32, updated: u64, solved: u64) {
+        let n = f64::from(squares) + 1.0;
+        self.charge(updated as f64 * n + solved as f64 * n * n);
+    }
+
+    /// Which limit is spent, in words; `None` while none is.
+    pub(crate) fn spent(&self) -> Option<String> {
+        let work = self.work.load(Ordering::Relaxed) as f64;
+        if work > self.budget.max_work {
+            return Some(format!(
+                "it has done about {work:.2e} multiply-adds, over the limit of {:.2e} (--max-work)",
+                self.budget.max_work
+            ));
+        }
+        if let Some(limit) = self.budget.time_limit {
+            let ran = self.start.elapsed();
+            if ran > limit {
+                return Some(format!(
+                    "it has run {:.1} s, over the limit of {:.1} s (--time-limit)",
+                    ran.as_secs_f64(),
+                    limit.as_secs_f64()
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// Parses a `--time-limit`: seconds (`90`, `2.5`), or a number with `s`,
+/// `m` or `h` (`30s`, `5m`, `1h`), from a millisecond to a year.
+///
+/// # Errors
+/// A message naming the text and what is allowed.
+///
+/// # Example
+/// ```
+/// use snakeladder::design::parse_time_limit;
+/// use std::time::Duration;
+/// assert_eq!(parse_time_limit("90"), Ok(Duration::from_secs(90)));
+/// assert_eq!(parse_time_limit("5m"), Ok(Duration::from_secs(300)));
+/// assert!(parse_time_limit("nan").is_err());
+/// assert!(parse_time_limit("-1s").is_err());
+/// ```
+pub fn parse_time_limit(text: &str) -> Result<Duration, String> {
+    let refuse =
+        || format!("`{text}` is not a time limit (say 90, 30s, 5m or 1h; from 0.001 s to a year)");
+    let t = text.trim();
+    let (number, scale) = match t.char_indices().last() {
+        Some((i, 's')) => (&t[..i], 1.0),
+        Some((i, 'm')) => (&t[..i], 60.0),
+        Some((i, 'h')) => (&t[..i], 3600.0),
+        _ => (t, 1.0),
+    };
+    let seconds: f64 = number.trim().parse::<f64>().map_err(|_| refuse())? * scale;
+    if seconds.is_finite() && (0.001..=366.0 * 86_400.0).contains(&seconds) {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(refuse())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_limits_are_finite_and_in_range() {
+        assert_eq!(parse_time_limit("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_time_limit("2.5"), Ok(Duration::from_millis(2500)));
+        for bad in ["inf", "nan", "-1", "0", "1e30", "5x", ""] {
+            assert!(parse_time_limit(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_meter_says_which_limit_is_spent() {
+        let meter = Meter::new(Budget {
+            max_work: 1000.0,
+            ..Budget::default()
+        });
+        assert_eq!(meter.spent(), None);
+        meter.charge_base(9);
+        assert_eq!(meter.spent(), None);
+        meter.charge_base(9);
+        assert!(meter.spent().unwrap().contains("--max-work"));
+        let meter = Meter::new(Budget {
+            time_limit: Some(Duration::from_millis(1)),
+            ..Budget::default()
+        });
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(meter.spent().unwrap().contains("--time-limit"));
+    }
+}

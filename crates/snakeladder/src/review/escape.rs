@@ -1,0 +1,194 @@
+//! One escaper per output kind for text that came from a user or a file (a
+//! file name, a JSON key, a board's name, a revision): every message that
+//! carries such text goes through the escaper of where it is printed, so a
+//! name cannot forge a line of output, a GitHub workflow command, a
+//! terminal escape sequence or Markdown structure.
+//!
+//! - [`terminal`]: standard output and standard error read by people and
+//!   CI logs. Control characters (newline, carriage return, ESC, C1) and
+//!   the invisible or bidirectional characters of
+//!   [`crate::hidden_character`] are written as Rust writes them (`\n`,
+//!   `\u{1b}`, `\u{202e}`); everything else is kept.
+//! - [`github_data`] and [`github_property`]: the message and the property
+//!   values of a GitHub Actions workflow command (`::error file=…::…`):
+//!   `%`, CR and LF as GitHub decodes them (`%25`, `%0D`, `%0A`), `:` and
+//!   `,` too in a property, and every other control or hidden character as
+//!   [`terminal`] writes it, since GitHub prints the decoded text to a log
+//!   that renders ESC sequences.
+//! - [`markdown`]: inline Markdown (a heading, a table cell, a sentence):
+//!   every character that could be read as structure is backslash-escaped
+//!   after [`visible`] put the text on one line.
+//!
+//! Each is idempotent on its own output's meaning: escaping already
+//! escaped text never brings a control character back.
+
+/// Whether `c` must not reach a terminal as itself: a control character
+/// or an invisible or bidirectional one ([`crate::hidden_character`]).
+fn hidden(c: char) -> bool {
+    let mut buf = [0u8; 4];
+    crate::hidden_character(c.encode_utf8(&mut buf)).is_some()
+}
+
+/// Pushes the escaped form of a hidden character: `\n`, `\r`, `\t` and
+/// `\u{1b}` for controls (Rust's `escape_default`), `\u{202e}` for the
+/// others.
+fn push_escaped(out: &mut String, c: char) {
+    if c.is_control() {
+        out.extend(c.escape_default());
+    } else {
+        out.extend(c.escape_unicode());
+    }
+}
+
+/// Text safe for a terminal or a CI log: every control, invisible or
+/// bidirectional character written escaped, so the text stays on its line
+/// and cannot drive the terminal.
+///
+/// # Example
+/// ```
+/// use snakeladder::review::escape::terminal;
+/// assert_eq!(terminal("a\n::error::x"), r"a\n::error::x");
+/// assert_eq!(terminal("\u{1b}[31mred"), r"\u{1b}[31mred");
+/// assert_eq!(terminal("\u{202e}txt"), r"\u{202e}txt");
+/// assert_eq!(terminal("plain: ünïcode"), "plain: ünïcode");
+/// ```
+pub fn terminal(text: &str) -> String {
+    if !text.chars().any(hidden) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The message of a GitHub Actions workflow command: `%`, CR and LF
+/// encoded as GitHub decodes them, every other control or hidden character
+/// as [`terminal`] writes it.
+///
+/// # Example
+/// ```
+/// use snakeladder::review::escape::github_data;
+/// assert_eq!(github_data("50%\nnext"), "50%25%0Anext");
+/// assert_eq!(github_data("a\u{1b}[31m"), r"a\u{1b}[31m");
+/// ```
+pub fn github_data(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c if hidden(c) => push_escaped(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A property value of a workflow command (`file=…`, `title=…`): as
+/// [`github_data`], and `:` and `,` encoded too.
+///
+/// # Example
+/// ```
+/// use snakeladder::review::escape::github_property;
+/// assert_eq!(github_property("a:b,c\n"), "a%3Ab%2Cc%0A");
+/// ```
+pub fn github_property(text: &str) -> String {
+    github_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// Replaces the characters of a file-derived string that could change how
+/// the text around it reads: line and paragraph separators and controls
+/// become a space; bidirectional overrides and isolates, zero-width and
+/// other invisible format characters are shown as a visible `⟨U+XXXX⟩`,
+/// so a name cannot reverse or hide the text after it.
+pub fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' | '\t' | '\u{2028}' | '\u{2029}' | '\u{85}' => out.push(' '),
+            c if c.is_control() => out.push(' '),
+            '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{061C}'
+            | '\u{FEFF}'
+            | '\u{00AD}' => out.push_str(&format!("⟨U+{:04X}⟩", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The characters [`markdown`] escapes.
+const MARKDOWN_SPECIAL: &str = "\\`*_[]<>#|!~&$";
+
+/// Escapes a file-derived string for Markdown inline text, a heading or a
+/// table cell (after [`visible`], so it stays on one line): every ASCII
+/// character that Markdown (GitHub's included) could read as structure
+/// inside a line (`#`, `|`, `<`, `*`, `_`, `[`, `!`, `$`, backquote…) is
+/// backslash-escaped, so it prints as itself. Characters that only matter
+/// at the start of a line (`-`, `+`, `.`) are left alone: a heading or a
+/// cell never starts a line with the escaped text.
+///
+/// # Example
+/// ```
+/// use snakeladder::review::escape::markdown;
+/// assert_eq!(markdown("[x](http://e) *b*"), r"\[x\](http://e) \*b\*");
+/// assert_eq!(markdown("a|b\n# c"), r"a\|b \# c");
+/// ```
+pub fn markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in visible(text).chars() {
+        if MARKDOWN_SPECIAL.contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every character that can forge a line or drive a terminal.
+    const FORGERS: [&str; 6] = ["\n", "\r", "\u{1b}", "\u{9b}", "\u{202e}", "\u{2028}"];
+
+    #[test]
+    fn no_escaper_lets_a_forging_character_through() {
+        for f in FORGERS {
+            let text = format!("name{f}::error::x");
+            for (kind, out) in [
+                ("terminal", terminal(&text)),
+                ("github_data", github_data(&text)),
+                ("github_property", github_property(&text)),
+                ("markdown", markdown(&text)),
+            ] {
+                assert!(
+                    crate::hidden_character(&out).is_none(),
+                    "{kind} kept {f:?}: {out:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn escaping_twice_changes_nothing_more_for_the_terminal() {
+        let once = terminal("a\n\u{1b}[2J\u{202e}b");
+        assert_eq!(terminal(&once), once);
+    }
+
+    #[test]
+    fn github_encodes_its_own_characters() {
+        assert_eq!(github_data("100%\r\n"), "100%25%0D%0A");
+        assert_eq!(github_property("f:1,2"), "f%3A1%2C2");
+    }
+}
