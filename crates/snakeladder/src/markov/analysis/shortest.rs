@@ -799,16 +799,18 @@ mod tests {
 
     #[test]
     fn a_million_counted_rolls_look_nodes_up_in_a_map() {
-        // 101 squares × a million roll counts is over the table's size (the
-        // map's figures are the table's: see the test above).
-        let index = |forfeit_after: u32| {
+        // A million roll counts are searched as at most max(squares + 1,
+        // the rolls f64 can tell apart) (`RollCount::longest_counted`), so
+        // 5,001 squares × 5,001 counts is over the table's size while 101 ×
+        // 100 is not (the map's figures are the table's: see the test above).
+        let index = |squares: u32, forfeit_after: u32| {
             let b = board(&format!(
-                r#"{{"squares": 100, "rules": {{"extra_turn": {{"on": 6, "forfeit_after": {forfeit_after}}}}}}}"#
+                r#"{{"squares": {squares}, "rules": {{"extra_turn": {{"on": 6, "forfeit_after": {forfeit_after}}}}}}}"#
             ));
             Nodes::new(&b, RollCount::of(&b)).index
         };
-        assert!(matches!(index(100), Index::Dense { counts: 100, .. }));
-        assert!(matches!(index(1_000_000), Index::Sparse(_)));
+        assert!(matches!(index(100, 100), Index::Dense { counts: 100, .. }));
+        assert!(matches!(index(5_000, 1_000_000), Index::Sparse(_)));
     }
 
     #[test]
