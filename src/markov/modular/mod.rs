@@ -40,10 +40,13 @@ pub struct Certificate {
     pub back_states: usize,
 }
 
+/// How every fraction of this module is checked, in words.
+pub const CERTIFIED: &str = "by exact substitution into the integer system";
+
 impl Certificate {
-    /// How the fractions were checked, in words.
+    /// How the fractions were checked, in words ([`CERTIFIED`]).
     pub fn describe(&self) -> &'static str {
-        "certified by exact substitution into the integer system"
+        CERTIFIED
     }
 }
 
