@@ -19,7 +19,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let s = modular::solve_within(&board, &chain, true, f64::INFINITY, u64::MAX)?;
     let seconds = started.elapsed().as_secs_f64();
     let variance = s.variance().ok_or("no variance")?;
-    println!("states {}, back states {}", estimate.states, estimate.back_states);
+    println!(
+        "states {}, back states {}",
+        estimate.states, estimate.back_states
+    );
     println!(
         "estimate: at most {} digits, {:.2e} word operations, {} bytes",
         estimate.digits, estimate.work, estimate.bytes

@@ -114,9 +114,19 @@ impl<'a> Factors<'a> {
                     .collect(),
             ),
         };
+        // Every pivot of F inverted with one inversion (Montgomery's trick:
+        // invert the product, then peel the factors off).
         let mut inverse = vec![0; n];
+        let mut running = field.enter(1);
         for &i in &shape.forward {
-            inverse[i] = field.inv(pivot[i])?;
+            inverse[i] = running;
+            running = field.mul(running, pivot[i]);
+        }
+        let mut all = field.inv(running)?;
+        for &i in shape.forward.iter().rev() {
+            let before = inverse[i];
+            inverse[i] = field.mul(all, before);
+            all = field.mul(all, pivot[i]);
         }
         let mut factors = Factors {
             system,

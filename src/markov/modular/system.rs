@@ -178,7 +178,12 @@ impl System {
             // Squares summed in log space: Σ 2^(2·log₂ v).
             let mut terms: Vec<f64> = self
                 .row(i)
-                .map(|(k, _)| 2.0 * log2(&self.off_times(k, &BigInt::one())))
+                .map(|(k, _)| {
+                    2.0 * match &self.values {
+                        Values::Small { off, .. } => (off[k] as f64).log2(),
+                        Values::Big { off, .. } => log2(&off[k]),
+                    }
+                })
                 .collect();
             let diag_c = match &self.values {
                 Values::Small { diag, .. } => BigInt::from(diag[i]),
