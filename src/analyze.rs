@@ -147,6 +147,7 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
             ex.mean_turns,
             quantity(t.mean, 12)
         )?;
+        writeln!(out, "    (certified {})", ex.certified)?;
         if ex.agrees() {
             writeln!(
                 out,

@@ -94,7 +94,7 @@ prop_compose! {
     }
 }
 
-fn valid_board() -> impl Strategy<Value = Board> {
+pub(crate) fn valid_board() -> impl Strategy<Value = Board> {
     spec().prop_filter_map("the validator refuses it", |s| Board::from_spec(&s).ok())
 }
 

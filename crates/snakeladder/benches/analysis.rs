@@ -14,7 +14,7 @@ use snakeladder::Board;
 use snakeladder::analysis::{Analysis, Options, mean_turns};
 use snakeladder::design::{Layout, generate};
 use snakeladder::internals::Chain;
-use snakeladder::internals::exact;
+use snakeladder::internals::{exact, modular};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
@@ -39,6 +39,12 @@ fn bench(c: &mut Criterion) {
     let options = Options::default();
     group.bench_function("full float analysis", |b| {
         b.iter(|| Analysis::new(black_box(&board), &options))
+    });
+    group.bench_function("exact fraction of the mean, modular (certified)", |b| {
+        b.iter(|| modular::solve_within(black_box(&board), &chain, false, f64::INFINITY, u64::MAX))
+    });
+    group.bench_function("exact mean and variance, modular (certified)", |b| {
+        b.iter(|| modular::solve_within(black_box(&board), &chain, true, f64::INFINITY, u64::MAX))
     });
     group.sample_size(20);
     group.bench_function("exact fraction of the mean", |b| {

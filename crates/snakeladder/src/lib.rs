@@ -121,6 +121,7 @@ pub mod internals {
     pub use crate::markov::analysis::solve::{DENSE_MAX_STATES, Method, Solver};
     pub use crate::markov::chain::{Chain, StateIndex, Target};
     pub use crate::markov::exact;
+    pub use crate::markov::modular;
     pub use crate::markov::tolerance;
     pub use crate::model::fingerprint::fingerprint;
 

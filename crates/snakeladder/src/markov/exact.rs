@@ -80,6 +80,24 @@ pub enum ExactError {
     /// The system is singular: some square never finishes.
     #[error("the exact system is singular: some square never finishes")]
     Singular,
+    /// The modular solver would hold more memory than allowed
+    /// (docs/exact-modular.md §6).
+    #[error(
+        "exact mode would need about {needed} bytes, over the limit of {limit} (see --max-memory)"
+    )]
+    TooMuchMemory {
+        /// Estimated bytes.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The modular solver lifted as many digits as its bound allows
+    /// without a certified answer: a bug, reported rather than hidden.
+    #[error("the exact solution could not be certified after {digits} p-adic digits")]
+    Uncertified {
+        /// The p-adic digits lifted.
+        digits: usize,
+    },
     /// The fraction and the `f64` mean disagree past
     /// [`tolerance::EXACT_AGREEMENT`]: a bug, reported rather than hidden.
     #[error("the exact mean {exact} and the floating-point mean {float} disagree")]
@@ -474,7 +492,7 @@ pub fn moments(board: &Board, chain: &Chain) -> Result<(BigRational, BigRational
 
 /// The exact row of Q from state `s`: (state, probability), merged, by the
 /// same construction as the `f64` kernel ([`chain::exact_row`]).
-fn exact_row(
+pub(crate) fn exact_row(
     board: &Board,
     chain: &Chain,
     s: usize,

@@ -6,5 +6,6 @@ pub mod analysis;
 pub mod chain;
 pub mod exact;
 pub(crate) mod gth;
+pub mod modular;
 pub(crate) mod sparse;
 pub mod tolerance;

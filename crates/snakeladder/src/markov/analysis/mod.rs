@@ -457,6 +457,9 @@ pub struct Exact {
     pub mean_turns: String,
     /// Relative difference of the `f64` solve's mean from it.
     pub relative_difference: f64,
+    /// How the fraction was checked: by exact substitution into the
+    /// scaled integer system (docs/exact-modular.md §6).
+    pub certified: String,
 }
 
 impl Exact {
@@ -593,12 +596,19 @@ impl Analysis {
                 | SolveError::SparseIllConditioned { .. }
                 | SolveError::BelowFloat { .. }),
             ) => {
-                let exact = crate::markov::exact::mean_turns_within(board, &chain, limits.max_work)
-                    .map(|f| {
-                        let value = num_traits::ToPrimitive::to_f64(&f).unwrap_or(f64::NAN);
-                        (format!("{}/{}", f.numer(), f.denom()), value)
-                    })
-                    .map_err(|e| e.to_string());
+                let exact = crate::markov::modular::solve_within(
+                    board,
+                    &chain,
+                    false,
+                    limits.max_work,
+                    limits.max_memory,
+                )
+                .map(|s| s.mean().clone())
+                .map(|f| {
+                    let value = num_traits::ToPrimitive::to_f64(&f).unwrap_or(f64::NAN);
+                    (format!("{}/{}", f.numer(), f.denom()), value)
+                })
+                .map_err(|e| e.to_string());
                 return Err(AnalysisError::Numerical { source, exact });
             }
             Err(e) => return Err(e.into()),
@@ -786,7 +796,16 @@ impl Analysis {
         let mut mean_error_bound = accuracy::mean_error_bound(chain, &turns.mean);
         let untrusted = mean_error_bound > crate::markov::tolerance::MEAN_TRUST;
         let exact = if options.exact || untrusted {
-            match crate::markov::exact::mean_turns_within(board, chain, limits.max_work) {
+            // Certified modular solving (docs/exact-modular.md).
+            match crate::markov::modular::solve_within(
+                board,
+                chain,
+                false,
+                limits.max_work,
+                limits.max_memory,
+            )
+            .map(|s| s.mean().clone())
+            {
                 Ok(fraction) => {
                     let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
                     let error = ((value - mean) / value).abs();
@@ -802,6 +821,7 @@ impl Analysis {
                     Some(Exact {
                         mean_turns: format!("{}/{}", fraction.numer(), fraction.denom()),
                         relative_difference: error,
+                        certified: crate::markov::modular::CERTIFIED.to_string(),
                         mean: fraction,
                     })
                 }
@@ -826,8 +846,19 @@ impl Analysis {
             start,
         );
         if variance_error_bound > crate::markov::tolerance::MEAN_TRUST {
-            match crate::markov::exact::moments_within(board, chain, limits.max_work) {
-                Ok((_, fraction)) => {
+            match crate::markov::modular::solve_within(
+                board,
+                chain,
+                true,
+                limits.max_work,
+                limits.max_memory,
+            )
+            .and_then(|s| {
+                s.variance()
+                    .cloned()
+                    .ok_or(ExactError::Uncertified { digits: 0 })
+            }) {
+                Ok(fraction) => {
                     let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
                     warnings.push(Warning::VarianceRecomputed {
                         float: variance,

@@ -1,0 +1,431 @@
+//! p-adic (Dixon) lifting from one factorisation, rational reconstruction
+//! with a common denominator, and the certificate: exact substitution into
+//! the scaled integer system (docs/exact-modular.md §5–6).
+
+use super::factor::{Factors, Shape, Work};
+use super::field::{Field, primes};
+use super::system::{System, Values};
+use crate::markov::exact::ExactError;
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, Zero};
+
+/// Primes tried before the matrix is called singular: a non-singular
+/// matrix is singular modulo a prime only when the prime divides its
+/// determinant, and a 62-bit prime does so by chance with odds like 2⁻⁶².
+const PRIMES_TRIED: usize = 8;
+
+/// A solution checked by exact substitution: `x = numerators / denominator`
+/// satisfies every row of the scaled system over the integers.
+#[derive(Clone, Debug)]
+pub(crate) struct Certified {
+    /// `D·x` for every state.
+    pub numerators: Vec<BigInt>,
+    /// D.
+    pub denominator: BigInt,
+}
+
+/// What [`solve`] certified, and how.
+#[derive(Clone, Debug)]
+pub(crate) struct Lifted {
+    /// The expected turns from every state.
+    pub mean: Certified,
+    /// The expected squared turns from every state, when asked for.
+    pub second: Option<Certified>,
+    /// The prime of the lifting (0 when no lifting was needed).
+    pub prime: u64,
+    /// The p-adic digits lifted.
+    pub digits: usize,
+}
+
+/// The p-adic residual `(b − A·x_{<k})/pᵏ` of each block: small while the
+/// system's numbers are (it never grows past a row's entries).
+enum Residual {
+    Small(Vec<i128>),
+    Big(Vec<BigInt>),
+}
+
+impl Residual {
+    fn start(system: &System) -> Residual {
+        match &system.values {
+            Values::Small { scale, .. } => {
+                Residual::Small(scale.iter().map(|&s| s as i128).collect())
+            }
+            Values::Big { scale, .. } => Residual::Big(scale.clone()),
+        }
+    }
+
+    fn enter(&self, field: &Field, out: &mut [u64]) {
+        match self {
+            Residual::Small(r) => out
+                .iter_mut()
+                .zip(r)
+                .for_each(|(o, r)| *o = field.enter_i128(*r)),
+            Residual::Big(r) => out
+                .iter_mut()
+                .zip(r)
+                .for_each(|(o, r)| *o = field.enter_big(r)),
+        }
+    }
+
+    /// `r ← (r + 2·C·u − A·v)/p` (`u` none for the first block, where
+    /// the update is `r ← (r − A·v)/p`). False when a division is not
+    /// exact, which a correct modular solve never leaves.
+    fn update(&mut self, system: &System, p: u64, u: Option<&[u64]>, v: &[u64]) -> bool {
+        let (offsets, cols) = (&system.offsets, &system.cols);
+        match (self, &system.values) {
+            (Residual::Small(r), Values::Small { scale, diag, off }) => {
+                let p = p as i128;
+                for (i, ri) in r.iter_mut().enumerate() {
+                    let row = offsets[i]..offsets[i + 1];
+                    let mut t = *ri - (scale[i] - diag[i]) as i128 * v[i] as i128;
+                    for k in row.clone() {
+                        t += off[k] as i128 * v[cols[k] as usize] as i128;
+                    }
+                    if let Some(u) = u {
+                        let mut cu = diag[i] as i128 * u[i] as i128;
+                        for k in row {
+                            cu += off[k] as i128 * u[cols[k] as usize] as i128;
+                        }
+                        t += 2 * cu;
+                    }
+                    if t % p != 0 {
+                        return false;
+                    }
+                    *ri = t / p;
+                }
+            }
+            (Residual::Big(r), Values::Big { scale, diag, off }) => {
+                let p = BigInt::from(p);
+                for (i, ri) in r.iter_mut().enumerate() {
+                    let row = offsets[i]..offsets[i + 1];
+                    let mut t = &*ri - (&scale[i] - &diag[i]) * v[i];
+                    for k in row.clone() {
+                        t += &off[k] * v[cols[k] as usize];
+                    }
+                    if let Some(u) = u {
+                        let mut cu = &diag[i] * u[i];
+                        for k in row {
+                            cu += &off[k] * u[cols[k] as usize];
+                        }
+                        t += cu * 2u32;
+                    }
+                    let (q, rem) = t.div_rem(&p);
+                    if !rem.is_zero() {
+                        return false;
+                    }
+                    *ri = q;
+                }
+            }
+            _ => unreachable!("a residual is made from its own system's values"),
+        }
+        true
+    }
+}
+
+/// Certifies the exact expected turns (and, with `moments`, the expected
+/// squared turns) from every state: lifts p-adic digits of the solution
+/// from one factorisation modulo a prime, reconstructs the fractions on J
+/// at checkpoints, and stops when back substitution over F and
+/// substitution into the rows of J hold exactly. `max_digits` bounds the
+/// digits of the mean and of the second moment (the Hadamard bound, past
+/// which reconstruction cannot fail, docs/exact-modular.md §6).
+///
+/// # Errors
+/// [`ExactError::Singular`] when every prime tried leaves the matrix
+/// singular; [`ExactError::Uncertified`] if `max_digits` pass without a
+/// certificate (which the bound says cannot happen: a bug).
+pub(crate) fn solve(
+    system: &System,
+    shape: &Shape,
+    moments: bool,
+    max_digits: (usize, usize),
+) -> Result<Lifted, ExactError> {
+    let n = system.len();
+    let scales: Vec<BigInt> = (0..n).map(|i| system.scale(i)).collect();
+    if shape.back.is_empty() {
+        // A triangular system: back substitution alone is the solution.
+        let mean = substitute(system, shape, &[], BigInt::one(), &scales, &BigInt::one())
+            .ok_or(ExactError::Uncertified { digits: 0 })?;
+        let second = if moments {
+            let g = second_rhs(&scales, &mean);
+            Some(
+                substitute(system, shape, &[], BigInt::one(), &g, &mean.denominator)
+                    .ok_or(ExactError::Uncertified { digits: 0 })?,
+            )
+        } else {
+            None
+        };
+        return Ok(Lifted {
+            mean,
+            second,
+            prime: 0,
+            digits: 0,
+        });
+    }
+    let factors = primes()
+        .take(PRIMES_TRIED)
+        .find_map(|p| Factors::new(system, shape, Field::new(p)))
+        .ok_or(ExactError::Singular)?;
+    let field = factors.field;
+    let p = field.prime();
+    let k = shape.back.len();
+    let mut work = Work::default();
+    let (mut rhs, mut u, mut v) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
+    let (mut plain_u, mut plain_v) = (vec![0u64; n], vec![0u64; n]);
+    let mut first = Residual::start(system);
+    let mut second_residual = moments.then(|| Residual::start(system));
+    let (mut digits_u, mut digits_v): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
+    let mut powers = Powers::new(p);
+    let mut mean: Option<Certified> = None;
+    let mut second: Option<Certified> = None;
+    let limit = if moments { max_digits.1 } else { max_digits.0 };
+    let mut check = first_check(max_digits.0);
+    let mut digits = 0;
+    while digits < limit {
+        first.enter(&field, &mut rhs);
+        factors.solve(&rhs, &mut u, &mut work);
+        for (plain, &x) in plain_u.iter_mut().zip(&u) {
+            *plain = field.leave(x);
+        }
+        if let Some(r2) = &mut second_residual {
+            r2.enter(&field, &mut rhs);
+            for i in 0..n {
+                let cu = field.add(field.mul(factors.diag[i], u[i]), factors.row_sum(i, &u));
+                rhs[i] = field.add(rhs[i], field.add(cu, cu));
+            }
+            factors.solve(&rhs, &mut v, &mut work);
+            for (plain, &x) in plain_v.iter_mut().zip(&v) {
+                *plain = field.leave(x);
+            }
+            if !r2.update(system, p, Some(&plain_u), &plain_v) {
+                return Err(ExactError::Uncertified { digits });
+            }
+            digits_v.extend(shape.back.iter().map(|&j| plain_v[j]));
+        }
+        if !first.update(system, p, None, &plain_u) {
+            return Err(ExactError::Uncertified { digits });
+        }
+        if mean.is_none() {
+            digits_u.extend(shape.back.iter().map(|&j| plain_u[j]));
+        }
+        digits += 1;
+        if digits == check || digits == limit {
+            check = next_check(digits);
+            if mean.is_none() {
+                mean = reconstruct(&digits_u, k, digits, &BigInt::one(), &mut powers).and_then(
+                    |(on_j, e)| substitute(system, shape, &on_j, e, &scales, &BigInt::one()),
+                );
+                if mean.is_some() {
+                    digits_u = Vec::new();
+                }
+            }
+            if let (Some(m), true, None) = (&mean, moments, &second) {
+                second = reconstruct(&digits_v, k, digits, &m.denominator, &mut powers).and_then(
+                    |(on_j, e)| {
+                        let g = second_rhs(&scales, m);
+                        substitute(system, shape, &on_j, e, &g, &m.denominator)
+                    },
+                );
+            }
+            if let Some(m) = &mean {
+                if !moments || second.is_some() {
+                    return Ok(Lifted {
+                        mean: m.clone(),
+                        second,
+                        prime: p,
+                        digits,
+                    });
+                }
+            }
+        }
+    }
+    Err(ExactError::Uncertified { digits })
+}
+
+/// The first checkpoint: a quarter of the digits the bound allows.
+fn first_check(max: usize) -> usize {
+    (max / 4).max(1)
+}
+
+/// Checkpoints grow by a quarter: reconstruction's cost stays a fraction
+/// of the lifting's, and at most a quarter of the digits are lifted past
+/// the ones needed.
+fn next_check(digits: usize) -> usize {
+    (digits + digits.div_ceil(4)).max(digits + 1)
+}
+
+/// The right-hand side of the second moment over the mean's denominator:
+/// with `A·m₁ = s` certified, `A·m₂ = s + 2·C·m₁ = s·(2·m₁ − 1)`, so for
+/// `m₂ = n₂/(D₁·E)` the rows read `A·n₂ = E·sᵢ·(2·n₁ᵢ − D₁)`.
+fn second_rhs(scales: &[BigInt], mean: &Certified) -> Vec<BigInt> {
+    scales
+        .iter()
+        .zip(&mean.numerators)
+        .map(|(s, n)| s * (n * 2u32 - &mean.denominator))
+        .collect()
+}
+
+/// p to the powers of two, kept as they are needed.
+struct Powers {
+    pows: Vec<BigInt>,
+}
+
+impl Powers {
+    fn new(p: u64) -> Powers {
+        Powers {
+            pows: vec![BigInt::from(p)],
+        }
+    }
+
+    /// `p^(2^l)`.
+    fn get(&mut self, l: usize) -> &BigInt {
+        while self.pows.len() <= l {
+            let last = self.pows.last().expect("starts with p");
+            let next = last * last;
+            self.pows.push(next);
+        }
+        &self.pows[l]
+    }
+
+    /// `pᵏ`.
+    fn power(&mut self, k: usize) -> BigInt {
+        let mut out = BigInt::one();
+        for l in 0..usize::BITS as usize {
+            if k >> l & 1 == 1 {
+                out *= self.get(l);
+            }
+        }
+        out
+    }
+
+    /// `Σ_{t<len} digit(t)·pᵗ`, by halves (so that the products are
+    /// balanced and fast multiplication pays).
+    fn assemble(&mut self, digit: &dyn Fn(usize) -> u64, lo: usize, len: usize) -> BigInt {
+        if len <= 8 {
+            let p = self.pows[0].clone();
+            return (lo..lo + len)
+                .rev()
+                .fold(BigInt::zero(), |acc, t| acc * &p + digit(t));
+        }
+        // The largest power of two below len.
+        let l = (usize::BITS - 1 - (len - 1).leading_zeros()) as usize;
+        let half = 1 << l;
+        let low = self.assemble(digit, lo, half);
+        let high = self.assemble(digit, lo + half, len - half);
+        low + high * self.get(l)
+    }
+}
+
+/// The fractions on J from `digits` p-adic digits (entry j of step t at
+/// `t·k + j`), as numerators over `base·E` for one common E: each entry
+/// times the denominator so far is tried as a small integer first, and
+/// reconstructed (Wang's rational reconstruction, half-size bounds) only
+/// when it is not. `None` when some entry does not reconstruct: more
+/// digits are needed.
+fn reconstruct(
+    digits: &[u64],
+    k: usize,
+    count: usize,
+    base: &BigInt,
+    powers: &mut Powers,
+) -> Option<(Vec<BigInt>, BigInt)> {
+    let m = powers.power(count);
+    let half = &m >> 1u32;
+    let bound = (&m >> 1u32).sqrt();
+    let mut d = base.clone();
+    let mut e = BigInt::one();
+    let mut out: Vec<BigInt> = Vec::with_capacity(k);
+    for j in 0..k {
+        let x = powers.assemble(&|t| digits[t * k + j], 0, count);
+        let mut y = (&d * x).mod_floor(&m);
+        if y > half {
+            y -= &m;
+        }
+        if y.abs() <= bound {
+            out.push(y);
+            continue;
+        }
+        let (a, b) = rational(&y.mod_floor(&m), &m, &bound)?;
+        d *= &b;
+        e *= &b;
+        out.iter_mut().for_each(|n| *n *= &b);
+        out.push(a);
+    }
+    Some((out, e))
+}
+
+/// The fraction `a/b` with `|a|, b ≤ bound` and `a ≡ b·u (mod m)`, by the
+/// extended Euclidean algorithm stopped halfway, if there is one.
+fn rational(u: &BigInt, m: &BigInt, bound: &BigInt) -> Option<(BigInt, BigInt)> {
+    let (mut r0, mut r1) = (m.clone(), u.clone());
+    let (mut t0, mut t1) = (BigInt::zero(), BigInt::one());
+    while &r1 > bound {
+        let (q, r) = r0.div_rem(&r1);
+        r0 = std::mem::replace(&mut r1, r);
+        let t = &t0 - &q * &t1;
+        t0 = std::mem::replace(&mut t1, t);
+    }
+    if t1.is_zero() || &t1.abs() > bound || !r1.gcd(&t1).is_one() {
+        return None;
+    }
+    Some(if t1.is_negative() {
+        (-r1, -t1)
+    } else {
+        (r1, t1)
+    })
+}
+
+/// The certificate. Given numerators on J over `base·e`, computes those on
+/// F by exact back substitution, `Aᵢᵢ·nᵢ = e·gᵢ + Σ_{j≠i} cᵢⱼ·nⱼ`, widening e
+/// when a division is not exact; then checks every row of J exactly. A
+/// result satisfies every row of `A·n = e·g` over the integers, so (A being
+/// non-singular modulo a prime, hence over the rationals) `n/(base·e)` is
+/// the solution of `A·x = g/base`.
+fn substitute(
+    system: &System,
+    shape: &Shape,
+    on_j: &[BigInt],
+    mut e: BigInt,
+    g: &[BigInt],
+    base: &BigInt,
+) -> Option<Certified> {
+    let n = system.len();
+    let mut x = vec![BigInt::zero(); n];
+    for (&j, v) in shape.back.iter().zip(on_j) {
+        x[j] = v.clone();
+    }
+    let mut done: Vec<usize> = shape.back.clone();
+    for &i in &shape.forward {
+        let mut acc = &e * &g[i];
+        for (k, j) in system.row(i) {
+            acc += system.off_times(k, &x[j]);
+        }
+        let pivot = system.pivot(i);
+        let (q, r) = acc.div_rem(&pivot);
+        x[i] = if r.is_zero() {
+            q
+        } else {
+            let widen = &pivot / acc.gcd(&pivot);
+            e *= &widen;
+            for &d in &done {
+                x[d] *= &widen;
+            }
+            (acc * &widen) / &pivot
+        };
+        done.push(i);
+    }
+    for &i in &shape.back {
+        let mut lhs = system.pivot(i) * &x[i];
+        for (k, j) in system.row(i) {
+            lhs -= system.off_times(k, &x[j]);
+        }
+        if lhs != &e * &g[i] {
+            return None;
+        }
+    }
+    Some(Certified {
+        numerators: x,
+        denominator: base * e,
+    })
+}
