@@ -9,8 +9,14 @@ use snakeladder::{Analysis, Board, Options};
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let board = match std::env::args().nth(1) {
-        Some(path) => Board::from_path(&path)?,
+    run(std::env::args().nth(1))
+}
+
+/// Prints the certified exact mean of the board at `path` (the built-in
+/// board without one) and checks the built-in board's figure.
+fn run(path: Option<String>) -> Result<(), Box<dyn std::error::Error>> {
+    let board = match &path {
+        Some(path) => Board::from_path(path)?,
         None => Board::builtin_default(),
     };
     let started = Instant::now();
@@ -27,10 +33,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         exact.relative_difference
     );
     println!("{seconds:.3} s for the whole analysis");
-    if std::env::args().nth(1).is_none() {
+    if path.is_none() {
         // The built-in board's mean, as the README's first example prints it.
         assert_eq!(format!("{:.4}", analysis.turns.mean), "39.5984");
         assert!(exact.agrees());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn runs() {
+        super::run(None).unwrap();
+        let althoen = concat!(env!("CARGO_MANIFEST_DIR"), "/boards/althoen-1993.json");
+        super::run(Some(althoen.to_string())).unwrap();
+    }
 }

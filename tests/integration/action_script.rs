@@ -164,7 +164,8 @@ fn the_action_annotates_and_diffs_a_pull_request() {
         "{report}"
     );
     assert!(
-        summary.contains("(HEAD~1:./boards/my board.json)"),
+        // `~` is escaped for Markdown (a pair would strike text through).
+        summary.contains("(HEAD\\~1:./boards/my board.json)"),
         "a name with a space is diffed whole: {report}"
     );
     assert!(
@@ -247,7 +248,7 @@ fn the_action_runs_from_a_subdirectory_and_writes_sarif() {
     assert_eq!(results.len(), 1, "{log:#}");
     assert_eq!(results[0]["ruleId"], "snake_climbs");
     // Paths relative to the subdirectory, read from the base as REV:./path.
-    assert!(run.summary.contains("(HEAD~1:./main.json)"), "{report}");
+    assert!(run.summary.contains("(HEAD\\~1:./main.json)"), "{report}");
     assert!(
         run.summary.contains("### Removed board: `gone.json`"),
         "{report}"

@@ -77,10 +77,10 @@ pub fn heat_colour(t: f64) -> String {
 /// # Example
 /// ```
 /// use snakeladder::Board;
-/// use snakeladder::charts::{board_svg, Overlay};
+/// use snakeladder_render::charts::{board_svg, Overlay};
 /// let svg = board_svg(&Board::builtin_default(), "The board", &Overlay::default())?;
 /// assert!(svg.starts_with("<svg"));
-/// # Ok::<(), snakeladder::charts::ChartError>(())
+/// # Ok::<(), snakeladder_render::charts::ChartError>(())
 /// ```
 pub fn board_svg(board: &Board, title: &str, overlay: &Overlay) -> Result<String, ChartError> {
     let n = board.last().get();

@@ -88,7 +88,8 @@ pub struct Rendered {
 ///
 /// # Example
 /// ```
-/// use snakeladder::{Analysis, Board, Options, Report};
+/// use snakeladder::{Analysis, Board, Options};
+/// use snakeladder_render::Report;
 ///
 /// let board = Board::builtin_default();
 /// let analysis = Analysis::new(&board, &Options::default())?;
