@@ -2,12 +2,12 @@
 //! certified fractions, by modular arithmetic over the chain's sparse
 //! structure (docs/exact-modular.md).
 //!
-//! `(I − Q)·x = 1` is scaled row by row to integers ([`system`]), factored
+//! `(I − Q)·x = 1` is scaled row by row to integers (`system`), factored
 //! once modulo a prime below 2⁶² in the sparse float solver's order (a back
 //! sweep over the states nothing jumps back to, then the dense Schur
-//! complement of those something does, [`factor`]), and its solution lifted
+//! complement of those something does, `factor`), and its solution lifted
 //! p-adically digit by digit from that one factorisation (Dixon's method,
-//! [`lift`]). At checkpoints the fractions on the Schur complement's states
+//! `lift`). At checkpoints the fractions on the Schur complement's states
 //! are reconstructed with one common denominator; back substitution over
 //! the other states in exact integers then gives every fraction, and
 //! substitution into the remaining rows checks the whole system exactly:

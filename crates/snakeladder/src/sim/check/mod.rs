@@ -226,7 +226,7 @@ pub struct ExactPlayers {
     pub expected_rounds: f64,
 }
 
-/// The names of the comparisons [`compare`] makes: the one place they are
+/// The names of the comparisons [`compare()`] makes: the one place they are
 /// spelled, so that a reader of a [`CheckReport`] (the report's
 /// cross-check section) finds each row's comparison by the name `check`
 /// gives it.
