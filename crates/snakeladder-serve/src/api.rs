@@ -204,6 +204,48 @@ pub(crate) async fn board(Shared(state): Ctx) -> Result<Response, ApiError> {
     Ok(json_answer(serialized(json::pretty(&opening))?))
 }
 
+/// The query of `/api/analyze` and `/api/report`: `players`, `exact` and
+/// `sensitivity`, as `analyze` and `report` take them.
+struct Figures {
+    players: Vec<u32>,
+    exact: bool,
+    sensitivity: bool,
+}
+
+impl Figures {
+    fn parse(query: RawQuery) -> Result<Figures, ApiError> {
+        let p = params(query, &["players", "exact", "sensitivity"])?;
+        Ok(Figures {
+            players: p.players()?,
+            exact: p.flag("exact")?,
+            sensitivity: p.flag("sensitivity")?,
+        })
+    }
+
+    /// The board's analysis and, when asked, its sensitivity ranking
+    /// (with the first-seat advantage when two players are analysed).
+    fn compute(
+        self,
+        board: &Board,
+        limits: Limits,
+        cancel: &Cancel,
+    ) -> Result<(Analysis, Option<design::Sensitivity>), ApiError> {
+        let two = self.players.contains(&2);
+        let options = Options::default()
+            .players(self.players)
+            .exact(self.exact)
+            .limits(limits);
+        let analysis = Analysis::new(board, &options).map_err(analysis_error)?;
+        let sensitivity = if self.sensitivity {
+            cancel.check()?;
+            Some(design::sensitivity(board, two).map_err(design_error)?)
+        } else {
+            None
+        };
+        Ok((analysis, sensitivity))
+    }
+}
+
 /// `POST /api/analyze?players=2,3&exact=true&sensitivity=true`: what
 /// `analyze --format json` prints for the body's board.
 pub(crate) async fn analyze(
@@ -211,27 +253,13 @@ pub(crate) async fn analyze(
     query: RawQuery,
     raw: RawBody,
 ) -> Result<Response, ApiError> {
-    let p = params(query, &["players", "exact", "sensitivity"])?;
-    let players = p.players()?;
-    let exact = p.flag("exact")?;
-    let with_sensitivity = p.flag("sensitivity")?;
+    let figures = Figures::parse(query)?;
     let bytes = body(&state, raw)?;
     let limits = state.config.limits;
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
-        let two = players.contains(&2);
-        let options = Options::default()
-            .players(players)
-            .exact(exact)
-            .limits(limits);
-        let mut analysis = Analysis::new(&board, &options).map_err(analysis_error)?;
-        let sensitivity = if with_sensitivity {
-            cancel.check()?;
-            Some(design::sensitivity(&board, two).map_err(design_error)?)
-        } else {
-            None
-        };
+        let (mut analysis, sensitivity) = figures.compute(&board, limits, cancel)?;
         serialized(json::analyze(&mut analysis, sensitivity.as_ref()))
     })
     .await?;
@@ -478,26 +506,13 @@ pub(crate) async fn report(
     query: RawQuery,
     raw: RawBody,
 ) -> Result<Response, ApiError> {
-    let p = params(query, &["players", "exact", "sensitivity"])?;
-    let players = p.players()?;
-    let exact = p.flag("exact")?;
-    let with_sensitivity = p.flag("sensitivity")?;
+    let figures = Figures::parse(query)?;
     let bytes = body(&state, raw)?;
     let limits = state.config.limits;
     let html = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
-        let two = players.contains(&2);
-        let options = Options::default()
-            .players(players)
-            .exact(exact)
-            .limits(limits);
-        let analysis = Analysis::new(&board, &options).map_err(analysis_error)?;
         cancel.check()?;
-        let sensitivity = if with_sensitivity {
-            Some(design::sensitivity(&board, two).map_err(design_error)?)
-        } else {
-            None
-        };
+        let (analysis, sensitivity) = figures.compute(&board, limits, cancel)?;
         let mut doc = Report::new(&board, &analysis);
         if let Some(s) = &sensitivity {
             doc = doc.with_sensitivity(s);
