@@ -15,6 +15,7 @@ mod engine_published;
 mod engine_scenarios;
 mod engine_value_stability;
 mod exactness_boards;
+mod exactness_float_bound;
 mod exactness_modular;
 mod exactness_props;
 mod foundation_cli;

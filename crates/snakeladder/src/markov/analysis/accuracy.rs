@@ -18,8 +18,22 @@
 //!
 //! The bound is the sum of the two; it is rigorous up to the rounding of
 //! the residual itself and of `ε`.
+//!
+//! # A forward bound from the solver's shape
+//! The residual bound cannot be tight on a long game: a computed `x̂` right
+//! to a few ulps still leaves a residual of a few ulps *of `x̂`*, so the
+//! bound grows with the mean (1e-9 on a board whose games last 3·10⁵
+//! turns, any amount on the snake family). The solver never subtracts, so
+//! its rounding can be followed forward instead: [`forward_bound`] bounds
+//! the error of every component by counting roundings along the sweeps and
+//! the dense (GTH) elimination, from the number of swept states, the number
+//! of states eliminated densely and the longest row alone. The argument is
+//! docs/figures.md §2b. The smaller of the two bounds is used, and the
+//! forward one only when the residual is consistent with it.
 
+use crate::markov::analysis::solve::Solver;
 use crate::markov::chain::{Chain, Target};
+use crate::markov::sparse::stretch::MAX_WINDOW;
 
 /// The least a computed number of turns may be and still be a solution:
 /// one turn, less far more than any rounding of a solve.
@@ -72,34 +86,134 @@ pub fn residual(chain: &Chain, x: &[f64]) -> f64 {
 /// The largest `|bₛ − x̂ₛ + Σₑ Q(s, e)·x̂ₑ| / bₛ` over the states (b = 1 when
 /// `None`), computed in double-double.
 fn relative_residual(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> f64 {
+    residuals(chain, x, b).0
+}
+
+/// [`relative_residual`], and the largest ratio of a residual to the size
+/// of its row's terms, `|rₛ| / (x̂ₛ + Σₑ Q(s, e)·x̂ₑ)`: what a componentwise
+/// relative error `τ` of `x̂` can produce is at most about `τ` of the latter.
+fn residuals(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> (f64, f64) {
     let offsets = chain.row_offsets();
     let targets = chain.targets();
     let probabilities = chain.probabilities();
     let mut worst = 0.0_f64;
+    let mut worst_of_terms = 0.0_f64;
     for s in 0..chain.len() {
         let mut acc = Acc::default();
         let bs = b.map_or(1.0, |b| b[s]);
         acc.add(bs);
         acc.add(-x[s]);
+        let mut terms = x[s].abs();
         for k in offsets[s]..offsets[s + 1] {
             if let Target::State(e) = targets[k] {
                 acc.add_product(probabilities[k], x[e.get()]);
+                terms += probabilities[k] * x[e.get()].abs();
             }
         }
-        worst = worst.max(acc.value().abs() / bs);
+        let r = acc.value().abs();
+        worst = worst.max(r / bs);
+        worst_of_terms = worst_of_terms.max(r / terms);
     }
-    if worst.is_nan() { f64::INFINITY } else { worst }
+    let finite = |v: f64| if v.is_nan() { f64::INFINITY } else { v };
+    (finite(worst), finite(worst_of_terms))
+}
+
+/// `−ln(1 − u)` for the unit roundoff `u = 2⁻⁵³`: one rounded operation
+/// multiplies its exact result by a factor within `exp(±U)`.
+const U: f64 = (f64::EPSILON / 2.0) / (1.0 - f64::EPSILON / 2.0);
+
+/// A bound `E` such that every component of a solve of `(I − Q)·x = b`
+/// by `solver`, with `b ≥ 0` known exactly, is within a factor `exp(±E)`
+/// of the solution for the exact kernel (the dice's true chances), when no
+/// intermediate underflows. docs/figures.md §2b derives it:
+/// - a sweep over the `f` states that are not eliminated densely gains at
+///   most `c = 2ε + (2m + 2w + 8)·U` per row along its longest path (`m` the
+///   longest row, `w` the widest stretch, `ε` the kernel's rounding);
+/// - the Schur complement's chances, built by those sweeps, are within
+///   `e_S = f·c + ε + (m + 2)·U`, which moves the solution of the `k`
+///   dense states by at most `2k·e_S` (each term of the determinant and of
+///   the cofactors takes one factor from each row);
+/// - each elimination step of the dense (GTH) form perturbs the rows it
+///   updates by at most `(j + 4)·U` (`j` terms in the pivot's sum), each
+///   moving the solution by twice that: `2Σ j(j + 4)·U` over `j < k`, and
+///   the back substitution `Σ (j + 2)·U`;
+/// - the second sweep adds `f·c + ε + (m + k + 4)·U`.
+pub(crate) fn forward_bound(chain: &Chain, solver: &Solver) -> f64 {
+    let n = chain.len();
+    let dense = solver.dense_states().min(n);
+    let swept = (n - dense) as f64;
+    let k = dense as f64;
+    let offsets = chain.row_offsets();
+    let longest = (0..n)
+        .map(|s| offsets[s + 1] - offsets[s])
+        .max()
+        .unwrap_or(0) as f64;
+    let data = chain.entry_rounding() + chain.dropped();
+    if !(0.0..0.5).contains(&data) {
+        return f64::INFINITY;
+    }
+    let eps = -(1.0 - data).ln();
+    let row = 2.0 * eps + (2.0 * longest + 2.0 * MAX_WINDOW as f64 + 8.0) * U;
+    let sweep = swept * row;
+    let schur = sweep + eps + (longest + 2.0) * U;
+    // Σ_{j<k} j and Σ_{j<k} j².
+    let s1 = k * (k - 1.0).max(0.0) / 2.0;
+    let s2 = (k - 1.0).max(0.0) * k * (2.0 * k - 1.0) / 6.0;
+    let elimination = (2.0 * (s2 + 4.0 * s1) + s1 + 2.0 * k) * U;
+    let dense_part = 2.0 * k * schur + elimination;
+    dense_part + sweep + eps + (longest + k + 4.0) * U
+}
+
+/// The relative error bound `exp(E) − 1` of [`forward_bound`]'s `E` (plus
+/// `rhs`, the log error of the right-hand side) for a computed `x̂` with
+/// right-hand side `b` (ones when `None`), or infinity when `x̂`'s residual
+/// is larger than a solution that close could leave (then an assumption
+/// of the argument, no underflow, failed), or when the chain left out a
+/// square reached only below `f64`'s range: then only the residual bound
+/// stands.
+fn checked_forward_bound(
+    chain: &Chain,
+    solver: &Solver,
+    x: &[f64],
+    b: Option<&[f64]>,
+    rhs: f64,
+) -> f64 {
+    if chain.cut_paths() {
+        // A square reached only below f64's range is not in the chain at
+        // all: no bound on this chain's solve speaks for the board's.
+        return f64::INFINITY;
+    }
+    let e = forward_bound(chain, solver) + rhs;
+    if !e.is_finite() || e >= 0.5 {
+        return f64::INFINITY;
+    }
+    let tau = e.exp_m1();
+    // x̂ and the solution for the stored kernel are each within τ of the
+    // exact one, so within 2τ/(1 − τ) of each other; twice that leaves
+    // room for the rounding of the residual's own sums.
+    let (_, of_terms) = residuals(chain, x, b);
+    if of_terms <= 4.0 * tau / (1.0 - tau) + 8.0 * U {
+        tau
+    } else {
+        f64::INFINITY
+    }
 }
 
 /// An upper bound on the relative error of every component of the mean
-/// turns `x` (module docs); infinite when `x` is not a positive finite
-/// solution at all.
-pub fn mean_error_bound(chain: &Chain, x: &[f64]) -> f64 {
+/// turns `x` computed by `solver` (module docs): the smaller of the
+/// residual bound and the forward one; infinite when `x` is not a positive
+/// finite solution at all.
+pub fn mean_error_bound(chain: &Chain, solver: &Solver, x: &[f64]) -> f64 {
     if x.iter().any(|v| !v.is_finite() || *v < AT_LEAST_ONE) {
         // Every state needs at least one turn (less a rounding: a pivot
         // summed from its row may exceed 1 by an ulp).
         return f64::INFINITY;
     }
+    residual_bound(chain, x).min(checked_forward_bound(chain, solver, x, None, 0.0))
+}
+
+/// The residual bound of the module docs alone.
+fn residual_bound(chain: &Chain, x: &[f64]) -> f64 {
     let r = residual(chain, x);
     if r >= 0.5 {
         return f64::INFINITY;
@@ -128,13 +242,16 @@ pub fn mean_error_bound(chain: &Chain, x: &[f64]) -> f64 {
 /// - a kernel perturbed by `ε` entrywise moves it by `ε·A⁻¹·Q·y ≤
 ///   ε·A⁻¹·y ≤ ε·maxₛ(yₛ/tₛ)·y` (as `Q·y ≤ y`).
 ///
-/// So `y` is within `e_y = ρ/(1 − ρ) + e₁ + ε·max(y/t)` relative, and
+/// So `y` is within `e_y = ρ/(1 − ρ) + e₁ + ε·max(y/t)` relative, or within
+/// the forward bound of a solve from a right-hand side off by `e₁`
+/// ([`forward_bound`]) if that is smaller, and
 /// `|δv| ≤ 2e_y·y + e₁·t + (2e₁ + e₁²)·t² + 4u·(2y + t + t²)`, the last term
 /// the rounding of the difference itself. Relative to `v` this is large
 /// exactly when `v` is a small difference of large terms (a nearly certain
 /// game) or the chain is ill-conditioned.
 pub fn variance_error_bound(
     chain: &Chain,
+    solver: &Solver,
     t: &[f64],
     y: &[f64],
     mean_bound: f64,
@@ -143,14 +260,24 @@ pub fn variance_error_bound(
     if !mean_bound.is_finite() || y.iter().any(|v| !v.is_finite() || *v < AT_LEAST_ONE) {
         return f64::INFINITY;
     }
+    let e1 = mean_bound;
+    // `y` solved from `t̂`, whose log error is at most `−ln(1 − e₁)`.
+    let forward = if e1 < 0.5 {
+        checked_forward_bound(chain, solver, y, Some(t), -(1.0 - e1).ln())
+    } else {
+        f64::INFINITY
+    };
     let r = relative_residual(chain, y, Some(t));
-    if r >= 0.5 {
+    let ey = if r < 0.5 {
+        let eps = chain.entry_rounding() + chain.dropped();
+        let ratio = y.iter().zip(t).map(|(y, t)| y / t).fold(0.0_f64, f64::max);
+        (r / (1.0 - r) + e1 + eps * ratio * (1.0 + r)).min(forward)
+    } else {
+        forward
+    };
+    if !ey.is_finite() {
         return f64::INFINITY;
     }
-    let eps = chain.entry_rounding() + chain.dropped();
-    let ratio = y.iter().zip(t).map(|(y, t)| y / t).fold(0.0_f64, f64::max);
-    let e1 = mean_bound;
-    let ey = r / (1.0 - r) + e1 + eps * ratio * (1.0 + r);
     let (ts, ys) = (t[start], y[start]);
     let variance = 2.0 * ys - ts - ts * ts;
     if variance.is_nan() || variance <= 0.0 {
@@ -168,13 +295,13 @@ pub fn variance_error_bound(
 mod tests {
     use super::*;
     use crate::Board;
-    use crate::markov::analysis::solve::Solver;
 
     #[test]
     fn the_default_board_is_well_conditioned() {
         let chain = Chain::compile(&Board::builtin_default()).unwrap();
-        let x = Solver::new(&chain).unwrap().expected_turns();
-        let bound = mean_error_bound(&chain, &x);
+        let solver = Solver::new(&chain).unwrap();
+        let x = solver.expected_turns();
+        let bound = mean_error_bound(&chain, &solver, &x);
         assert!(bound < 1e-12, "{bound:e}");
     }
 
@@ -185,23 +312,38 @@ mod tests {
         let t = solver.expected_turns();
         let y = solver.solve(&t);
         let start = chain.start().get();
-        let bound = variance_error_bound(&chain, &t, &y, mean_error_bound(&chain, &t), start);
+        let bound = variance_error_bound(
+            &chain,
+            &solver,
+            &t,
+            &y,
+            mean_error_bound(&chain, &solver, &t),
+            start,
+        );
         assert!(bound < 1e-11, "{bound:e}");
         // A wrong y has a bound that covers its error.
         let mut wrong = y.clone();
         wrong[start] *= 1.0 + 1e-8;
         let v = 2.0 * y[start] - t[start] - t[start] * t[start];
         let off = 2.0 * y[start] * 1e-8 / v;
-        let b = variance_error_bound(&chain, &t, &wrong, mean_error_bound(&chain, &t), start);
+        let b = variance_error_bound(
+            &chain,
+            &solver,
+            &t,
+            &wrong,
+            mean_error_bound(&chain, &solver, &t),
+            start,
+        );
         assert!(b >= off, "{b:e} < {off:e}");
     }
 
     #[test]
     fn a_wrong_solution_has_a_large_bound() {
         let chain = Chain::compile(&Board::builtin_default()).unwrap();
-        let mut x = Solver::new(&chain).unwrap().expected_turns();
+        let solver = Solver::new(&chain).unwrap();
+        let mut x = solver.expected_turns();
         x[0] *= 1.001;
-        assert!(mean_error_bound(&chain, &x) > 1e-4);
+        assert!(mean_error_bound(&chain, &solver, &x) > 1e-4);
     }
 
     #[test]
@@ -209,8 +351,9 @@ mod tests {
         // Squares 2, d6, exact finish: from 1 only a 1 finishes, 6 turns;
         // from 0, 6 turns. A perturbed solution's bound covers its error.
         let chain = Chain::compile(&Board::from_json_str(r#"{"squares": 2}"#).unwrap()).unwrap();
+        let solver = Solver::new(&chain).unwrap();
         let x = vec![6.0 * (1.0 + 1e-10), 6.0];
-        let bound = mean_error_bound(&chain, &x);
+        let bound = mean_error_bound(&chain, &solver, &x);
         assert!((1e-10..1e-8).contains(&bound), "{bound:e}");
     }
 }

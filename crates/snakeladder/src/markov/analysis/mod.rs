@@ -332,7 +332,7 @@ pub const DECAY_PRINTED: f64 = 1e-11;
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Warning {
-    /// The `f64` mean's relative error bound (from its residual) passed
+    /// The `f64` mean's relative error bound (docs/figures.md §2b) passed
     /// [`tolerance::MEAN_TRUST`](crate::markov::tolerance::MEAN_TRUST), and the
     /// mean was recomputed exactly.
     MeanRecomputed {
@@ -793,7 +793,7 @@ impl Analysis {
         skipped.extend(more);
         let mut warnings: Vec<Warning> = truncated.into_iter().collect();
         let mut mean = turns.mean[start];
-        let mut mean_error_bound = accuracy::mean_error_bound(chain, &turns.mean);
+        let mut mean_error_bound = accuracy::mean_error_bound(chain, solver, &turns.mean);
         let untrusted = mean_error_bound > crate::markov::tolerance::MEAN_TRUST;
         let exact = if options.exact || untrusted {
             // Certified modular solving (docs/exact-modular.md).
@@ -840,9 +840,10 @@ impl Analysis {
         let mut variance = turns.variance[start];
         let mut variance_error_bound = accuracy::variance_error_bound(
             chain,
+            solver,
             &turns.mean,
             &turns_left,
-            accuracy::mean_error_bound(chain, &turns.mean),
+            accuracy::mean_error_bound(chain, solver, &turns.mean),
             start,
         );
         if variance_error_bound > crate::markov::tolerance::MEAN_TRUST {

@@ -352,6 +352,16 @@ impl Solver {
         }
     }
 
+    /// The states eliminated densely by the subtraction-free (GTH) form:
+    /// every state on the dense path, the Schur complement's states `J` on
+    /// the sparse one (docs/sparse-solver.md §2). The rest are swept.
+    pub(crate) fn dense_states(&self) -> usize {
+        match &self.inner {
+            Inner::Dense(d) => d.gth.len(),
+            Inner::Sparse(s) => s.back_targets(),
+        }
+    }
+
     /// Number of unknowns (the chain's states).
     pub fn len(&self) -> usize {
         match &self.inner {

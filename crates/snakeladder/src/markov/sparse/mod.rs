@@ -12,7 +12,7 @@
 mod banded;
 mod csr;
 pub mod memory;
-mod stretch;
+pub(crate) mod stretch;
 mod sweep;
 
 pub use banded::Banded;

@@ -268,7 +268,6 @@ impl SweepSolver {
         positions(self.n, &self.j)
     }
 
-    #[cfg(test)]
     /// `|J|`, the states some later state moves back to.
     pub fn back_targets(&self) -> usize {
         self.j.len()
