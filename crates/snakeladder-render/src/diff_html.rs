@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn each_board_marks_its_side_of_a_change() {
         let old = Board::from_json_str(
-            r#"{"squares": 30, "ladders": [[3, 11], [5, 20]], "snakes": [[27, 5]]}"#,
+            r#"{"squares": 30, "ladders": [[3, 11], [5, 20]], "snakes": [[27, 7]]}"#,
         )
         .unwrap();
         let new = Board::from_json_str(
@@ -218,7 +218,7 @@ mod tests {
             JumpDiff {
                 change: JumpChange::Moved,
                 kind: snakeladder::JumpKind::Snake,
-                old: side(27, 5),
+                old: side(27, 7),
                 new: side(27, 9),
             },
         ];

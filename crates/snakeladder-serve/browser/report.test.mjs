@@ -144,10 +144,14 @@ for (const width of [390, 1280]) {
         const { page, context, troubles } = await open(name, width, scheme);
         for (const p of await page.evaluate(layoutProblems, [width < 600 ? MIN_PHONE_TEXT : 0, EDGE])) problems.push(`${name}: ${p}`);
         for (const t of troubles) problems.push(`${name}: ${t}`);
-        if (name === 'builtin' || name === 'diff') {
-          const shot = `${name === 'builtin' ? 'report' : 'diff'}-${width}${scheme === 'dark' ? '-dark' : ''}.png`;
+        if ((name === 'builtin' || name === 'diff') && scheme === 'light') {
+          const shot = `${name === 'builtin' ? 'report' : 'diff'}-${width}.png`;
           await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = false; });
           await page.screenshot({ path: join(DOCS, shot), fullPage: true });
+          // The README's picture: the top of the page at desktop width.
+          if (name === 'builtin' && width === 1280) {
+            await page.screenshot({ path: join(DOCS, 'report-builtin.png'), clip: { x: 0, y: 0, width: 1280, height: 1800 }, fullPage: true });
+          }
         }
         await context.close();
       }
