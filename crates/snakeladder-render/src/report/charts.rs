@@ -144,7 +144,11 @@ pub const LENGTH_TITLE: &str = "Game length of one player";
 /// reaches `shown_mass` (e.g. 0.999), with the cumulative curve on a second
 /// axis and the mean, median, 90th and 99th percentiles marked. Past
 /// [`Size::bars`] turns, turns are binned and each bar is the mean of
-/// `P(T = t)` over its bin (the axis says so).
+/// `P(T = t)` over its bin (the axis says so). The legend is drawn in a
+/// band below the plot, so it never covers the bars, the curve or a
+/// marker; the curve (`class="sl-curve"`), the markers (`sl-mark`), the
+/// plotting area (`sl-plot`) and the legend (`sl-legend`) carry classes a
+/// page or a test can select.
 ///
 /// # Errors
 /// [`ChartError::Empty`] when the distribution was not computed;

@@ -36,7 +36,6 @@ use snakeladder::analysis::{Analysis, JumpFigures};
 use snakeladder::design::Sensitivity;
 use snakeladder::{Board, JumpKind};
 use std::fmt::Write;
-use tables::FOLD_AFTER;
 
 /// Squares listed in the "most visited" table.
 const TOP_SQUARES: usize = 10;
@@ -660,7 +659,7 @@ fn write_html(h: &mut String, report: &Report, omitted: &[Omission]) -> std::fmt
     if !a.jumps.is_empty() {
         writeln!(h, "<h2 id=\"jumps\">Snakes and ladders</h2>")?;
         // A long table opens on the jumps that matter most.
-        let by_effect = a.jumps.len().min(TABLE_JUMPS) > FOLD_AFTER;
+        let by_effect = tables::folds(a.jumps.len().min(TABLE_JUMPS));
         write!(h, "{}", jumps_table(a, by_effect).html())?;
         figure(
             h,
@@ -752,7 +751,7 @@ struct Table {
     /// Whether the first column holds numbers (right-aligned in Markdown).
     numeric_first: bool,
     /// What a row is, plural ("jumps"): names the rows an HTML table folds
-    /// away past [`FOLD_AFTER`].
+    /// away (see [`tables`]).
     rows_are: &'static str,
     /// The table's name in its HTML class (`sl-jumps`).
     name: &'static str,
@@ -1194,6 +1193,49 @@ mod tests {
         );
         assert_eq!(o.jump_notes.len(), board.jumps().len());
         assert!(o.jump_notes[0].starts_with("ladder 1→38: 0.1667 expected uses"));
+    }
+
+    /// A board of 30 jumps: the HTML table opens on the 20 whose removal
+    /// changes the mean most and folds the other 10; Markdown keeps board
+    /// order.
+    #[test]
+    fn long_jump_tables_fold_with_the_largest_effects_first() {
+        let ladders: Vec<String> = (0..15)
+            .map(|k| format!("[{}, {}]", 2 + 6 * k, 5 + 6 * k))
+            .collect();
+        let snakes: Vec<String> = (0..15)
+            .map(|k| format!("[{}, {}]", 104 + 6 * k, 101 + 6 * k))
+            .collect();
+        let (board, a) = analysed(&format!(
+            r#"{{"squares": 200, "ladders": [{}], "snakes": [{}]}}"#,
+            ladders.join(", "),
+            snakes.join(", ")
+        ));
+        assert_eq!(a.jumps.len(), 30);
+        let page = Report::new(&board, &a).html();
+        let section = &page
+            [page.find("<h2 id=\"jumps\">").unwrap()..page.find("<h2 id=\"squares\">").unwrap()];
+        let (shown, folded) = section.split_at(section.find("<details").expect("folded"));
+        assert!(folded.contains("<summary>10 more jumps</summary>"));
+        let changes = |html: &str| -> Vec<f64> {
+            html.split("<td data-label=\"change\">")
+                .skip(1)
+                .map(|c| c[..c.find('<').unwrap()].parse::<f64>().unwrap().abs())
+                .collect()
+        };
+        let (first, rest) = (changes(shown), changes(folded));
+        assert_eq!((first.len(), rest.len()), (20, 10));
+        assert!(first.windows(2).all(|w| w[0] >= w[1]), "{first:?}");
+        assert!(
+            rest.iter().all(|r| *r <= first[19]),
+            "{rest:?} after {first:?}"
+        );
+        let md = Report::new(&board, &a).markdown();
+        let first_md = md
+            .lines()
+            .find(|l| l.starts_with("| ladder") || l.starts_with("| snake"))
+            .unwrap();
+        assert!(first_md.starts_with("| ladder 2→5 |"), "{first_md}");
     }
 
     #[test]

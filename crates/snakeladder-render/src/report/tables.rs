@@ -25,12 +25,17 @@ pub(crate) const FOLD_SLACK: usize = 5;
 /// figures fit 360 pixels.
 const CARD_COLUMNS: usize = 4;
 
+/// Whether a table of `rows` rows is folded.
+pub(crate) fn folds(rows: usize) -> bool {
+    rows > FOLD_AFTER + FOLD_SLACK
+}
+
 /// `header` and `rows` as HTML: one table (of class `sl-{name}`), or a
 /// table and the rest of its rows folded behind a `<details>` naming how
 /// many `rows_are` it holds.
 pub(crate) fn html(name: &str, header: &[String], rows: &[Vec<String>], rows_are: &str) -> String {
     let cards = header.len() >= CARD_COLUMNS;
-    let fold = rows.len() > FOLD_AFTER + FOLD_SLACK;
+    let fold = folds(rows.len());
     let mut h = String::new();
     if fold {
         let _ = write!(h, "<div class=\"sl-fold\" data-shown=\"{FOLD_AFTER}\">");
