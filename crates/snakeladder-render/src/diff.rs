@@ -367,7 +367,7 @@ const STYLE: &str = concat!(
 table{border-collapse:collapse;margin:1rem 0;font-variant-numeric:tabular-nums}td,th{border:1px solid #ccc;padding:.25rem .6rem}\
 td{text-align:right}td:first-child{text-align:left}.boards{display:flex;flex-wrap:wrap;gap:1rem}\
 .boards figure{flex:1 1 20rem;min-width:0}figure{margin:0}svg{max-width:100%;height:auto}\
-figure.chart svg{display:block;width:100%}.narrow{display:none}\
+figure.chart{max-width:48rem}figure.chart svg{display:block;width:100%}.narrow{display:none}\
 .legend{display:flex;flex-wrap:wrap;gap:.3rem 1.2rem;align-items:center;margin:.6rem 0}.legend svg{vertical-align:middle}\
 @media (max-width:600px){body{margin:1rem auto;padding:0 .6rem}.wide{display:none}.narrow{display:block}}\n",
     include_str!("report/tables.css")

@@ -118,6 +118,7 @@ pub(crate) fn overlay_chart(
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .light_line_style(WHITE)
             .x_desc("turns t")
             .y_desc("probability")
             .x_labels(if narrow { 5 } else { 10 })
