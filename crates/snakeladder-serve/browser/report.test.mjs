@@ -48,6 +48,8 @@ const NEW = join(tmp, 'edited.json');
 let browser;
 before(async () => {
   render('builtin', ['report']);
+  // Every optional section: the cross-check and the sensitivity tables.
+  render('builtin-sections', ['report', '--sensitivity', '--cross-check', '2000', '--seed', '1']);
   for (const f of readdirSync(BOARDS).filter((f) => f.endsWith('.json')).sort()) {
     render(f.replace(/\.json$/, ''), ['report', join(BOARDS, f)]);
   }
