@@ -105,7 +105,14 @@ fn html_draws_both_boards_and_both_lengths() {
     assert_eq!(out.status.code(), Some(0));
     let page = stdout(&out);
     assert!(page.starts_with("<!DOCTYPE html>"));
-    assert_eq!(page.matches("<svg").count(), 3, "an overlay and two boards");
+    // The overlay at a desktop and a phone size (the page shows one), and
+    // the two boards.
+    assert_eq!(page.matches("<svg class=\"chart overlay\"").count(), 2);
+    assert_eq!(page.matches("class=\"sl-board\"").count(), 2);
+    // The moved snake is marked on both boards, and nothing else.
+    assert_eq!(page.matches("sl-changed").count(), 2);
+    assert!(page.contains("sl-changed sl-moved\" data-from=\"48\" data-to=\"26\""));
+    assert!(page.contains("sl-changed sl-moved\" data-from=\"47\" data-to=\"26\""));
     assert!(page.contains("Game length: P(T = t), old and new"));
     assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
     assert!(page.contains("48→26 (used in 43.50% of games)"));

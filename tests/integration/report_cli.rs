@@ -211,10 +211,15 @@ fn a_cross_check_puts_simulated_figures_beside_the_exact_ones() {
     assert!(page.contains("20000 simulated games (seed 5, 6 players)"));
     // The exact mean and a simulated one with its standard error.
     assert!(
-        page.contains("<td>mean turns</td><td>39.5984</td>"),
+        page.contains(
+            "<td data-label=\"figure\">mean turns</td><td data-label=\"exact\">39.5984</td>"
+        ),
         "exact mean"
     );
-    assert!(page.contains("<td>± "), "a standard error");
+    assert!(
+        page.contains("<td data-label=\"standard error\">± "),
+        "a standard error"
+    );
     // Without the flag, no simulation and no section.
     let plain = snakeladder().args(["report"]).output().unwrap();
     assert!(!String::from_utf8_lossy(&plain.stdout).contains("Cross-check"));

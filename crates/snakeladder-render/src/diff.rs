@@ -255,78 +255,89 @@ impl RenderDiff for Diff {
         let heading = format!("Layout change: {} → {}", title(&self.old), title(&self.new));
         let _ = writeln!(
             h,
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>",
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>",
             esc(&heading),
             esc(&heading)
         );
         if self.same_board() {
             let _ = writeln!(h, "<p>The layouts and rules are the same.</p>");
         }
-        let _ = writeln!(
-            h,
-            "<table>\n<tr><th>figure</th><th>old</th><th>new</th><th>change</th></tr>"
-        );
-        for f in &self.figures {
-            let _ = writeln!(
-                h,
-                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-                esc(&f.label),
-                esc(&value(f.old, &f.name)),
-                esc(&value(f.new, &f.name)),
-                esc(&change(f))
-            );
-        }
-        let _ = writeln!(h, "</table>");
+        let figures: Vec<Vec<String>> = self
+            .figures
+            .iter()
+            .map(|f| {
+                vec![
+                    f.label.clone(),
+                    value(f.old, &f.name),
+                    value(f.new, &f.name),
+                    change(f),
+                ]
+            })
+            .collect();
+        h.push_str(&table(
+            &["figure", "old", "new", "change"],
+            &figures,
+            "figures",
+        ));
         let _ = writeln!(h, "<h2>Game length of one player</h2>");
-        chart(&mut h, overlay_chart(&self.pmfs[0], &self.pmfs[1]));
+        h.push_str(&crate::diff_html::overlay_figure(
+            &self.pmfs[0],
+            &self.pmfs[1],
+            CHART_MASS,
+        ));
         let _ = writeln!(h, "<h2>The boards</h2>\n<div class=\"boards\">");
-        for (side, board) in [(&self.old, old), (&self.new, new)] {
+        for (side, board, new_side) in [(&self.old, old, false), (&self.new, new, true)] {
             let _ = writeln!(h, "<figure><figcaption>{}</figcaption>", esc(&title(side)));
+            let overlay = crate::report::charts::Overlay {
+                jump_marks: crate::diff_html::jump_marks(board, &self.jumps, new_side),
+                ..Default::default()
+            };
             chart(
                 &mut h,
-                crate::report::charts::board_svg(
-                    board,
-                    &title(side),
-                    &crate::report::charts::Overlay::default(),
-                )
-                .map_err(|e| e.to_string()),
+                crate::report::charts::board_svg(board, &title(side), &overlay)
+                    .map_err(|e| e.to_string()),
             );
             let _ = writeln!(h, "</figure>");
         }
         let _ = writeln!(h, "</div>");
         if !self.jumps.is_empty() {
-            let _ = writeln!(
-                h,
-                "<h2>Jumps</h2>\n<table>\n<tr><th>change</th><th>kind</th><th>old</th><th>new</th></tr>"
-            );
-            for j in &self.jumps {
-                let _ = writeln!(
-                    h,
-                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                    format!("{:?}", j.change).to_lowercase(),
-                    kind_word(j.kind),
-                    esc(&jump_text(j.old)),
-                    esc(&jump_text(j.new))
-                );
-            }
-            let _ = writeln!(h, "</table>");
+            let _ = writeln!(h, "{}", crate::diff_html::marks_legend());
+        }
+        if !self.jumps.is_empty() {
+            let _ = writeln!(h, "<h2>Jumps</h2>");
+            let rows: Vec<Vec<String>> = self
+                .jumps
+                .iter()
+                .map(|j| {
+                    vec![
+                        format!("{:?}", j.change).to_lowercase(),
+                        kind_word(j.kind).to_string(),
+                        jump_text(j.old),
+                        jump_text(j.new),
+                    ]
+                })
+                .collect();
+            h.push_str(&table(&["change", "kind", "old", "new"], &rows, "jumps"));
         }
         if !self.squares.is_empty() {
-            let _ = writeln!(
-                h,
-                "<h2>Squares whose P(ever rests there) changed most</h2>\n<table>\n<tr><th>square</th><th>old</th><th>new</th><th>change (points)</th></tr>"
-            );
-            for s in &self.squares {
-                let _ = writeln!(
-                    h,
-                    "<tr><td class=\"n\">{}</td><td class=\"n\">{:.2}%</td><td class=\"n\">{:.2}%</td><td class=\"n\">{:+.2}</td></tr>",
-                    s.square,
-                    s.old * 100.0,
-                    s.new * 100.0,
-                    (s.new - s.old) * 100.0
-                );
-            }
-            let _ = writeln!(h, "</table>");
+            let _ = writeln!(h, "<h2>Squares whose P(ever rests there) changed most</h2>");
+            let rows: Vec<Vec<String>> = self
+                .squares
+                .iter()
+                .map(|s| {
+                    vec![
+                        s.square.to_string(),
+                        format!("{:.2}%", s.old * 100.0),
+                        format!("{:.2}%", s.new * 100.0),
+                        format!("{:+.2}", (s.new - s.old) * 100.0),
+                    ]
+                })
+                .collect();
+            h.push_str(&table(
+                &["square", "old", "new", "change (points)"],
+                &rows,
+                "squares",
+            ));
         }
         if !self.rules.is_empty() {
             let _ = writeln!(
@@ -349,10 +360,25 @@ impl RenderDiff for Diff {
     }
 }
 
-const STYLE: &str = "body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}\
-table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .6rem}\
-td.n{text-align:right;font-variant-numeric:tabular-nums}.boards{display:flex;flex-wrap:wrap;gap:1rem}\
-figure{margin:0}svg{max-width:100%;height:auto}";
+/// The page's style: the report's tables (cards on a phone), the overlay
+/// chart at the size that fits, and boards side by side where there is room.
+const STYLE: &str = concat!(
+    "*{box-sizing:border-box}body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}\
+table{border-collapse:collapse;margin:1rem 0;font-variant-numeric:tabular-nums}td,th{border:1px solid #ccc;padding:.25rem .6rem}\
+td{text-align:right}td:first-child{text-align:left}.boards{display:flex;flex-wrap:wrap;gap:1rem}\
+.boards figure{flex:1 1 20rem;min-width:0}figure{margin:0}svg{max-width:100%;height:auto}\
+figure.chart{max-width:48rem}figure.chart svg{display:block;width:100%}.narrow{display:none}\
+.legend{display:flex;flex-wrap:wrap;gap:.3rem 1.2rem;align-items:center;margin:.6rem 0}.legend svg{vertical-align:middle}\
+@media (max-width:600px){body{margin:1rem auto;padding:0 .6rem}.wide{display:none}.narrow{display:block}}\n",
+    include_str!("report/tables.css")
+);
+
+/// A table of the page, as the report writes its tables (escaped; one card
+/// per row on a phone).
+fn table(header: &[&str], rows: &[Vec<String>], rows_are: &str) -> String {
+    let header: Vec<String> = header.iter().map(|c| c.to_string()).collect();
+    crate::report::tables::html(rows_are, &header, rows, rows_are)
+}
 
 fn chart(h: &mut String, svg: Result<String, String>) {
     match svg {
@@ -377,75 +403,6 @@ fn html_escape(s: &str) -> String {
         }
     }
     out
-}
-
-/// The two length distributions as lines on one chart, each cut where its
-/// cumulative probability reaches [`CHART_MASS`].
-fn overlay_chart(old: &[f64], new: &[f64]) -> Result<String, String> {
-    use plotters::prelude::*;
-    let shown = |pmf: &[f64]| {
-        let mut cumulative = 0.0;
-        pmf.iter()
-            .position(|p| {
-                cumulative += p;
-                cumulative >= CHART_MASS
-            })
-            .map_or(pmf.len(), |i| i + 1)
-    };
-    let until = shown(old).max(shown(new)).max(1);
-    let top = old
-        .iter()
-        .chain(new)
-        .copied()
-        .fold(0.0_f64, f64::max)
-        .max(f64::MIN_POSITIVE)
-        * 1.1;
-    let err = |e: &dyn std::fmt::Debug| format!("cannot draw the length overlay: {e:?}");
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (760, 360)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("Game length: P(T = t), old and new", ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
-            .build_cartesian_2d(0.5_f64..until as f64 + 0.5, 0.0..top)
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc("turns t")
-            .y_desc("probability")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.3}"))
-            .draw()
-            .map_err(|e| err(&e))?;
-        for (label, pmf, color) in [
-            ("old", old, RGBColor(120, 120, 120)),
-            ("new", new, RGBColor(52, 101, 164)),
-        ] {
-            chart
-                .draw_series(LineSeries::new(
-                    pmf.iter()
-                        .take(until)
-                        .enumerate()
-                        .map(|(i, &p)| (i as f64 + 1.0, p)),
-                    color.stroke_width(2),
-                ))
-                .map_err(|e| err(&e))?
-                .label(label)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
-        }
-        chart
-            .configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
-    }
-    Ok(svg)
 }
 
 /// Text safe in a Markdown table cell or heading: the one Markdown

@@ -24,6 +24,7 @@
 //! ```
 
 pub mod diff;
+mod diff_html;
 pub mod json;
 mod report;
 pub mod validate;

@@ -2,8 +2,9 @@
 # Browser tests of the designer page: installs playwright-core (npm ci; no
 # browser download) and Debian's chromium when it is missing, builds the
 # binary, serves the built-in board on a free loopback port, runs the
-# tests, and stops the server. Screenshots go to docs/serve-390.png and
-# docs/serve-1280.png. Run from anywhere; `.ci/run` calls it.
+# tests, and stops the server; then the report tests (report.test.mjs).
+# Screenshots go to docs/serve-390.png, docs/serve-1280.png and
+# docs/report-*.png, docs/diff-*.png. Run from anywhere; `.ci/run` calls it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -33,3 +34,7 @@ done
 grep -q "http://" "$log" || { echo "the server did not start"; cat "$log"; exit 1; }
 cd "$here"
 SL_URL="http://127.0.0.1:$port" SL_BIN="$bin" SL_DOCS="$root/docs" node --test --test-concurrency=1 designer.test.mjs
+# The HTML reports and the diff page (files, no server): every board's
+# report, a 10,000-square board's and a diff, at 390 and 1280 px, light
+# and dark. Screenshots go to docs/report-390.png, docs/diff-390.png...
+SL_BIN="$bin" SL_DOCS="$root/docs" node --test --test-concurrency=1 report.test.mjs

@@ -42,6 +42,63 @@ pub struct Overlay {
     pub square_notes: Vec<String>,
     /// Text shown over each jump, in the order of [`Board::jumps`].
     pub jump_notes: Vec<String>,
+    /// Jumps to mark as changed, in the order of [`Board::jumps`] (a
+    /// comparison of two boards marks what moved); missing entries are
+    /// unmarked.
+    pub jump_marks: Vec<Option<JumpMark>>,
+}
+
+/// How a jump changed, as a comparison of two boards marks it: a wide
+/// band under the jump in the mark's colour, dashed for a removed one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum JumpMark {
+    /// Only on the new board.
+    Added,
+    /// Only on the old board.
+    Removed,
+    /// One end moved.
+    Moved,
+}
+
+impl JumpMark {
+    /// The word used in classes and legends: `added`, `removed`, `moved`.
+    pub fn word(self) -> &'static str {
+        match self {
+            JumpMark::Added => "added",
+            JumpMark::Removed => "removed",
+            JumpMark::Moved => "moved",
+        }
+    }
+
+    /// The band's colour: none of the ladders' green, the snakes' red or
+    /// the shading's orange.
+    pub fn colour(self) -> &'static str {
+        match self {
+            JumpMark::Added => "#1f6fd1",
+            JumpMark::Removed => "#444444",
+            JumpMark::Moved => "#b036c9",
+        }
+    }
+
+    /// The band's dash pattern, in units of the band's width (removed
+    /// jumps are dashed, so the mark does not rest on colour alone).
+    fn dashes(self) -> Option<(f64, f64)> {
+        match self {
+            JumpMark::Removed => Some((1.2, 0.9)),
+            JumpMark::Added | JumpMark::Moved => None,
+        }
+    }
+
+    /// A legend swatch of the mark, as inline SVG.
+    pub fn swatch(self) -> String {
+        let dash = self.dashes().map_or(String::new(), |(on, off)| {
+            format!(" stroke-dasharray=\"{:.1} {:.1}\"", on * 7.0, off * 7.0)
+        });
+        format!(
+            "<svg viewBox=\"0 0 36 14\" width=\"36\" height=\"14\" aria-hidden=\"true\"><path d=\"M4 7H32\" stroke=\"{}\" stroke-width=\"7\" stroke-opacity=\"0.55\" stroke-linecap=\"round\"{dash}/></svg>",
+            self.colour()
+        )
+    }
 }
 
 /// Where square `s` (1..=N) is drawn on a serpentine grid of `width`
@@ -158,12 +215,29 @@ pub fn board_svg(board: &Board, title: &str, overlay: &Overlay) -> Result<String
             JumpKind::Ladder => "ladder",
             JumpKind::Snake => "snake",
         };
+        let mark = overlay.jump_marks.get(i).copied().flatten();
         let _ = write!(
             svg,
-            "<g class=\"sl-jump sl-{kind}\" data-from=\"{}\" data-to=\"{}\"><title>{note}</title>",
+            "<g class=\"sl-jump sl-{kind}{}\" data-from=\"{}\" data-to=\"{}\"><title>{note}</title>",
+            mark.map_or(String::new(), |m| format!(" sl-changed sl-{}", m.word())),
             jump.from(),
             jump.to()
         );
+        if let Some(m) = mark {
+            let band = (cell * 0.55).max(7.0);
+            let dash = m.dashes().map_or(String::new(), |(on, off)| {
+                format!(" stroke-dasharray=\"{:.1} {:.1}\"", on * band, off * band)
+            });
+            let _ = write!(
+                svg,
+                "<path class=\"sl-mark-halo\" d=\"M{:.1} {:.1}L{:.1} {:.1}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{band:.1}\" stroke-opacity=\"0.5\" stroke-linecap=\"round\"{dash}/>",
+                from.0,
+                from.1,
+                to.0,
+                to.1,
+                m.colour()
+            );
+        }
         match jump.kind() {
             JumpKind::Ladder => ladder(&mut svg, from, to, cell, stroke),
             JumpKind::Snake => snake(&mut svg, from, to, cell),
@@ -330,6 +404,7 @@ mod tests {
             shade: Some(vec![0.0, 0.0, 0.5, 1.0, 0.25]),
             square_notes: vec![String::new(), "<b>one</b>".into()],
             jump_notes: Vec::new(),
+            jump_marks: Vec::new(),
         };
         let svg = board_svg(&board, "t", &overlay).unwrap();
         assert!(svg.contains(&format!("fill=\"{}\"", heat_colour(1.0))));

@@ -11,11 +11,12 @@
 //! into at most [`Size::bars`] bars, and bar charts take a short list (the
 //! caller caps it, e.g. the most used jumps).
 
+use super::marks;
 use super::text;
 use snakeladder::analysis::Turns;
 
 pub use super::board::{
-    MAX_DRAWN_SQUARES, Overlay, board_svg, grid_position, heat_colour, legend_html,
+    JumpMark, MAX_DRAWN_SQUARES, Overlay, board_svg, grid_position, heat_colour, legend_html,
 };
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -104,8 +105,22 @@ fn tick_step(span: f64, ticks: usize) -> f64 {
     }
 }
 
+/// The width of a y axis's label area: its longest tick label, a gap, its
+/// rotated title and a margin, so neither is cut at the drawing's edge.
+fn y_label_width(top: f64, step: f64, ticks: usize, font: u32) -> u32 {
+    let longest = (0..=ticks * 2)
+        .map(|i| {
+            let y = (top * i as f64 / (ticks * 2) as f64 / step).round() * step;
+            text::tick(y, step).chars().count()
+        })
+        .max()
+        .unwrap_or(1) as f64;
+    let px = marks::text_px(font);
+    (longest * px * 0.6 + px * 1.4 + 16.0).ceil() as u32
+}
+
 /// Adds a class and an accessible name to plotters' `<svg>` element.
-fn finish(svg: String, class: &str, title: &str) -> String {
+pub(crate) fn finish(svg: String, class: &str, title: &str) -> String {
     let title = text::html(title);
     match svg.find('>') {
         Some(end) if svg.starts_with("<svg") => format!(
@@ -129,7 +144,11 @@ pub const LENGTH_TITLE: &str = "Game length of one player";
 /// reaches `shown_mass` (e.g. 0.999), with the cumulative curve on a second
 /// axis and the mean, median, 90th and 99th percentiles marked. Past
 /// [`Size::bars`] turns, turns are binned and each bar is the mean of
-/// `P(T = t)` over its bin (the axis says so).
+/// `P(T = t)` over its bin (the axis says so). The legend is drawn in a
+/// band below the plot, so it never covers the bars, the curve or a
+/// marker; the curve (`class="sl-curve"`), the markers (`sl-mark`), the
+/// plotting area (`sl-plot`) and the legend (`sl-legend`) carry classes a
+/// page or a test can select.
 ///
 /// # Errors
 /// [`ChartError::Empty`] when the distribution was not computed;
@@ -157,20 +176,17 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             (lo as f64 + 0.5, hi as f64 + 0.5, height, turns.cdf[hi - 1])
         })
         .collect();
-    // On a narrow drawing the legend sits in a band above the bars and the
-    // cumulative curve, which both stop at 1/headroom of the height.
+    // The legend sits in a band below the plot, so it covers no data.
     let narrow = size.width < 500;
-    let headroom = if narrow { 2.5 } else { 1.12 };
     let top = bars
         .iter()
         .map(|b| b.2)
         .filter(|h| h.is_finite())
         .fold(0.0_f64, f64::max)
         .max(f64::MIN_POSITIVE)
-        * headroom;
-    let cdf_top = if narrow { headroom } else { 1.0 };
+        * 1.12;
     let x_end = bars.last().map_or(1.5, |b| b.1);
-    let (x_desc, y_desc) = match (bin, size.width < 500) {
+    let (x_desc, y_desc) = match (bin, narrow) {
         (1, _) => ("turns t".to_string(), "P(T = t)".to_string()),
         (_, false) => (
             "turns t".to_string(),
@@ -184,12 +200,65 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
     let font = size.font;
     let y_ticks = 6;
     let y_step = tick_step(top, y_ticks);
+    let marks = [
+        (
+            Some(turns.mean),
+            format!("mean {}", snakeladder::numbers::quantity(turns.mean, 2)),
+            RED,
+        ),
+        (
+            turns.median.map(|t| t as f64),
+            format!("median {}", turns.median.unwrap_or(0)),
+            RGBColor(230, 126, 34),
+        ),
+        (
+            turns.p90.map(|t| t as f64),
+            format!("90% by {}", turns.p90.unwrap_or(0)),
+            RGBColor(142, 68, 173),
+        ),
+        (
+            turns.p99.map(|t| t as f64),
+            format!("99% by {}", turns.p99.unwrap_or(0)),
+            BLACK,
+        ),
+    ];
+    let marks: Vec<(f64, String, RGBColor)> = marks
+        .into_iter()
+        .filter_map(|(at, label, colour)| {
+            at.filter(|t| t.is_finite() && *t <= x_end)
+                .map(|at| (at, label, colour))
+        })
+        .collect();
+    let mut keys = vec![
+        marks::Key {
+            swatch: marks::Swatch::Box,
+            colour: marks::hex(BLUE),
+            label: "P(T = t)".to_string(),
+        },
+        marks::Key {
+            swatch: marks::Swatch::Line,
+            colour: marks::hex(CURVE),
+            label: "P(T ≤ t), right axis".to_string(),
+        },
+    ];
+    keys.extend(marks.iter().map(|(_, label, colour)| marks::Key {
+        swatch: marks::Swatch::Line,
+        colour: marks::hex(*colour),
+        label: label.clone(),
+    }));
+    let legend_width = f64::from(size.width) - 24.0;
+    let legend_h = marks::legend_height(&keys, legend_width, font - 1);
+    // The y axis's labels are as wide as their longest tick (a board of
+    // 10,000 squares has ticks such as 0.00012), plus its rotated title.
+    let y_area = y_label_width(top, y_step, y_ticks, font);
+    let mut extra = String::new();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (size.width, size.height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (size.width, size.height + legend_h))
+            .into_drawing_area();
         root.fill(&WHITE).map_err(draw_error(NAME))?;
-        let y_area = if narrow { 62 } else { 76 };
-        let mut chart = ChartBuilder::on(&root)
+        let (upper, _) = root.split_vertically(size.height);
+        let mut chart = ChartBuilder::on(&upper)
             .caption(LENGTH_TITLE, ("sans-serif", size.caption()))
             .margin(8)
             .margin_right(12)
@@ -198,7 +267,7 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             .right_y_label_area_size(font * 3 + 6)
             .build_cartesian_2d(0.5_f64..x_end, 0.0..top)
             .map_err(draw_error(NAME))?
-            .set_secondary_coord(0.5_f64..x_end, 0.0_f64..cdf_top);
+            .set_secondary_coord(0.5_f64..x_end, 0.0_f64..1.0);
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -219,13 +288,7 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             .y_labels(5)
             .label_style(("sans-serif", font))
             .axis_desc_style(("sans-serif", font))
-            .y_label_formatter(&|y| {
-                if *y <= 1.0 + 1e-9 {
-                    format!("{y:.2}")
-                } else {
-                    String::new()
-                }
-            })
+            .y_label_formatter(&|y| format!("{y:.2}"))
             .draw()
             .map_err(draw_error(NAME))?;
         let gap = if bin == 1 { 0.12 } else { 0.0 };
@@ -233,68 +296,46 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             .draw_series(bars.iter().map(|&(lo, hi, h, _)| {
                 Rectangle::new([(lo + gap, 0.0), (hi - gap, h)], BLUE.mix(0.85).filled())
             }))
-            .map_err(draw_error(NAME))?
-            .label("P(T = t)")
-            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], BLUE.filled()));
-        chart
-            .draw_secondary_series(LineSeries::new(
-                std::iter::once((0.5, 0.0)).chain(bars.iter().map(|b| (b.1, b.3))),
-                CURVE.stroke_width(2),
-            ))
-            .map_err(draw_error(NAME))?
-            .label("P(T ≤ t), right axis")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], CURVE.stroke_width(2)));
-        let marks = [
-            (
-                Some(turns.mean),
-                format!("mean {}", snakeladder::numbers::quantity(turns.mean, 2)),
-                RED,
-            ),
-            (
-                turns.median.map(|t| t as f64),
-                format!("median {}", turns.median.unwrap_or(0)),
-                RGBColor(230, 126, 34),
-            ),
-            (
-                turns.p90.map(|t| t as f64),
-                format!("90% by {}", turns.p90.unwrap_or(0)),
-                RGBColor(142, 68, 173),
-            ),
-            (
-                turns.p99.map(|t| t as f64),
-                format!("99% by {}", turns.p99.unwrap_or(0)),
-                BLACK,
-            ),
-        ];
-        for (at, label, colour) in marks {
-            let Some(at) = at.filter(|t| t.is_finite() && *t <= x_end) else {
-                continue;
-            };
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(at, 0.0), (at, top)],
-                    colour.stroke_width(2),
-                )))
-                .map_err(draw_error(NAME))?
-                .label(label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], colour.stroke_width(2))
-                });
-        }
-        chart
-            .configure_series_labels()
-            .position(if narrow {
-                SeriesLabelPosition::UpperRight
-            } else {
-                SeriesLabelPosition::MiddleRight
-            })
-            .label_font(("sans-serif", font - 1))
-            .border_style(BLACK.mix(0.3))
-            .background_style(WHITE.mix(0.85))
-            .draw()
             .map_err(draw_error(NAME))?;
+        // The curve and the marker lines, written with classes beside
+        // plotters' drawing, at the places plotters maps them to.
+        let area = chart.plotting_area();
+        let (xs, ys) = area.get_pixel_range();
+        extra.push_str(&marks::plot_box(xs.clone(), ys));
+        let secondary = chart.borrow_secondary().plotting_area();
+        let curve: Vec<(i32, i32)> = std::iter::once((0.5, 0.0))
+            .chain(bars.iter().map(|b| (b.1, b.3.clamp(0.0, 1.0))))
+            .map(|p| secondary.map_coordinate(&p))
+            .collect();
+        extra.push_str(&marks::polyline(
+            "sl-curve",
+            &curve,
+            &marks::hex(CURVE),
+            2.0,
+        ));
+        for (at, _, colour) in &marks {
+            let ends = [
+                area.map_coordinate(&(*at, 0.0)),
+                area.map_coordinate(&(*at, top)),
+            ];
+            extra.push_str(&marks::polyline(
+                "sl-mark",
+                &ends,
+                &marks::hex(*colour),
+                2.0,
+            ));
+        }
+        let below = size.height as f64 + 2.0;
+        extra.push_str(&marks::legend(
+            &keys,
+            f64::from(xs.start).min(12.0),
+            below,
+            legend_width,
+            font - 1,
+        ));
         root.present().map_err(draw_error(NAME))?;
     }
+    let svg = marks::append(svg, &extra);
     Ok(finish(svg, "length", LENGTH_TITLE))
 }
 

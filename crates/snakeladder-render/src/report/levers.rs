@@ -55,6 +55,8 @@ pub(crate) fn table(s: &Sensitivity) -> Table {
         .take(TABLE_VARIANTS)
         .map(|v| row(v, s.first_seat_advantage))
         .collect();
+    table.name = "levers";
+    table.rows_are = "changes";
     table
 }
 

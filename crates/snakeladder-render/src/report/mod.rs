@@ -5,8 +5,10 @@
 //! inline, so it is one file that opens anywhere, offline (its
 //! Content-Security-Policy forbids any request). It reads from phone width
 //! to print: each chart is drawn at a wide and a narrow [`charts::Size`] and
-//! the page shows the one that fits; tables scroll in their own box; light
-//! and dark colour schemes follow the system.
+//! the page shows the one that fits; on a phone a wide table becomes one
+//! card per row, a long table folds all but its first rows behind a
+//! `<details>`, and every table sorts by a column (`tables`); light and
+//! dark colour schemes follow the system.
 //!
 //! The parts are library functions other pages can reuse:
 //! [`charts::board_svg`] draws a board, [`charts`] draws the length
@@ -22,6 +24,8 @@ pub(crate) mod board;
 pub mod charts;
 pub mod cross;
 mod levers;
+pub(crate) mod marks;
+pub(crate) mod tables;
 pub(crate) mod text;
 
 use charts::{Bar, BarKind, ChartError, Size};
@@ -329,7 +333,7 @@ fn write_markdown(
     }
     if !a.jumps.is_empty() {
         writeln!(md, "## Snakes and ladders\n")?;
-        writeln!(md, "{}", jumps_table(a).markdown())?;
+        writeln!(md, "{}", jumps_table(a, false).markdown())?;
         md_chart(
             md,
             files,
@@ -430,6 +434,7 @@ fn overlay(board: &Board, a: &Analysis) -> board::Overlay {
         shade: Some(shade),
         square_notes,
         jump_notes,
+        jump_marks: Vec::new(),
     }
 }
 
@@ -653,7 +658,9 @@ fn write_html(h: &mut String, report: &Report, omitted: &[Omission]) -> std::fmt
 
     if !a.jumps.is_empty() {
         writeln!(h, "<h2 id=\"jumps\">Snakes and ladders</h2>")?;
-        write!(h, "{}", jumps_table(a).html())?;
+        // A long table opens on the jumps that matter most.
+        let by_effect = tables::folds(a.jumps.len().min(TABLE_JUMPS));
+        write!(h, "{}", jumps_table(a, by_effect).html())?;
         figure(
             h,
             "jump use",
@@ -693,9 +700,11 @@ fn write_html(h: &mut String, report: &Report, omitted: &[Omission]) -> std::fmt
 }
 
 /// The page's style: readable from 360 px to print, light and dark.
-const STYLE: &str = include_str!("report.css");
+const STYLE: &str = concat!(include_str!("report.css"), include_str!("tables.css"));
 /// The page's only script: a tap on the board shows the figures of the
-/// square or jump tapped (a pointer shows them on hover without it).
+/// square or jump tapped (a pointer shows them on hover without it), and
+/// each table's headers become buttons that sort it (without script the
+/// rows keep the report's order).
 const SCRIPT: &str = include_str!("report.js");
 
 /// A chart drawn at both sizes (the page shows the one that fits), or a
@@ -741,6 +750,11 @@ struct Table {
     rows: Vec<Vec<String>>,
     /// Whether the first column holds numbers (right-aligned in Markdown).
     numeric_first: bool,
+    /// What a row is, plural ("jumps"): names the rows an HTML table folds
+    /// away (see [`tables`]).
+    rows_are: &'static str,
+    /// The table's name in its HTML class (`sl-jumps`).
+    name: &'static str,
 }
 
 impl Table {
@@ -749,6 +763,8 @@ impl Table {
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: Vec::new(),
             numeric_first,
+            rows_are: "rows",
+            name: "figures",
         }
     }
 
@@ -771,20 +787,10 @@ impl Table {
         md
     }
 
+    /// The table as HTML (see [`tables`] for its layout on a phone, its
+    /// folding and its sorting).
     fn html(&self) -> String {
-        let line = |tag: &str, cells: &[String]| {
-            let cells: String = cells
-                .iter()
-                .map(|c| format!("<{tag}>{}</{tag}>", text::html(c)))
-                .collect();
-            format!("<tr>{cells}</tr>\n")
-        };
-        let mut h = String::from("<div class=\"scroll\"><table>\n");
-        h += &line("th", &self.header);
-        for row in &self.rows {
-            h += &line("td", row);
-        }
-        h + "</table></div>\n"
+        tables::html(self.name, &self.header, &self.rows, self.rows_are)
     }
 }
 
@@ -794,6 +800,8 @@ fn cross_table(c: &CrossCheck, a: &Analysis) -> Table {
         false,
     );
     table.rows = c.rows(a);
+    table.name = "cross-check";
+    table.rows_are = "figures";
     table
 }
 
@@ -818,6 +826,8 @@ fn length_table(a: &Analysis) -> Table {
         vec!["90th percentile".into(), q(t.p90), String::new()],
         vec!["99th percentile".into(), q(t.p99), String::new()],
     ];
+    table.name = "length";
+    table.rows_are = "figures";
     table
 }
 
@@ -844,10 +854,15 @@ fn players_table(a: &Analysis) -> Table {
         row.push(snakeladder::numbers::quantity(p.expected_rounds, 2));
         table.rows.push(row);
     }
+    table.name = "players";
+    table.rows_are = "player counts";
     table
 }
 
-fn jumps_table(a: &Analysis) -> Table {
+/// The jumps table: in board order, or with `by_effect` the jumps whose
+/// removal changes the mean most first (those without which a game may
+/// never end before all).
+fn jumps_table(a: &Analysis, by_effect: bool) -> Table {
     let header = [
         "jump",
         "expected uses",
@@ -863,6 +878,16 @@ fn jumps_table(a: &Analysis) -> Table {
         kept.truncate(TABLE_JUMPS);
         kept.sort_by_key(|j| j.from);
     }
+    if by_effect {
+        let effect = |j: &JumpFigures| {
+            j.mean_turns_without
+                .map_or(f64::INFINITY, |w| (w - a.turns.mean).abs())
+        };
+        // A stable sort: equal effects stay in board order.
+        kept.sort_by(|x, y| effect(y).total_cmp(&effect(x)));
+    }
+    table.rows_are = "jumps";
+    table.name = "jumps";
     for j in kept {
         let (without, change) = without_cells(j.mean_turns_without, a.turns.mean);
         table.rows.push(vec![
@@ -888,6 +913,8 @@ fn squares_table(a: &Analysis) -> Table {
             opt(s.turns_left, 2),
         ]);
     }
+    table.name = "squares";
+    table.rows_are = "squares";
     table
 }
 
@@ -1166,6 +1193,49 @@ mod tests {
         );
         assert_eq!(o.jump_notes.len(), board.jumps().len());
         assert!(o.jump_notes[0].starts_with("ladder 1→38: 0.1667 expected uses"));
+    }
+
+    /// A board of 30 jumps: the HTML table opens on the 20 whose removal
+    /// changes the mean most and folds the other 10; Markdown keeps board
+    /// order.
+    #[test]
+    fn long_jump_tables_fold_with_the_largest_effects_first() {
+        let ladders: Vec<String> = (0..15)
+            .map(|k| format!("[{}, {}]", 2 + 6 * k, 5 + 6 * k))
+            .collect();
+        let snakes: Vec<String> = (0..15)
+            .map(|k| format!("[{}, {}]", 104 + 6 * k, 101 + 6 * k))
+            .collect();
+        let (board, a) = analysed(&format!(
+            r#"{{"squares": 200, "ladders": [{}], "snakes": [{}]}}"#,
+            ladders.join(", "),
+            snakes.join(", ")
+        ));
+        assert_eq!(a.jumps.len(), 30);
+        let page = Report::new(&board, &a).html();
+        let section = &page
+            [page.find("<h2 id=\"jumps\">").unwrap()..page.find("<h2 id=\"squares\">").unwrap()];
+        let (shown, folded) = section.split_at(section.find("<details").expect("folded"));
+        assert!(folded.contains("<summary>10 more jumps</summary>"));
+        let changes = |html: &str| -> Vec<f64> {
+            html.split("<td data-label=\"change\">")
+                .skip(1)
+                .map(|c| c[..c.find('<').unwrap()].parse::<f64>().unwrap().abs())
+                .collect()
+        };
+        let (first, rest) = (changes(shown), changes(folded));
+        assert_eq!((first.len(), rest.len()), (20, 10));
+        assert!(first.windows(2).all(|w| w[0] >= w[1]), "{first:?}");
+        assert!(
+            rest.iter().all(|r| *r <= first[19]),
+            "{rest:?} after {first:?}"
+        );
+        let md = Report::new(&board, &a).markdown();
+        let first_md = md
+            .lines()
+            .find(|l| l.starts_with("| ladder") || l.starts_with("| snake"))
+            .unwrap();
+        assert!(first_md.starts_with("| ladder 2→5 |"), "{first_md}");
     }
 
     #[test]
