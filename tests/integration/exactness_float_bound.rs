@@ -147,3 +147,40 @@ proptest! {
         }
     }
 }
+
+/// The long 10,000-square board (9,600 states, mean 292,147 turns): the
+/// residual and forward bounds (2.8e-9, 7.9e-8) were over the 1e-9 trust
+/// level, so every `analyze` recomputed its mean and variance exactly
+/// (about 13 s of CPU). One step of refinement in double-double bounds
+/// them at 6.4e-11 and 3.8e-10 (docs/figures.md §2c), and nothing is
+/// recomputed. (The float mean is within 1.1e-14 of the certified
+/// fraction: README, exact mode.)
+#[test]
+fn the_long_board_is_trusted_without_an_exact_recomputation() {
+    use snakeladder::Seed;
+    use snakeladder::design::{Layout, generate};
+    let board = generate(&Layout::new(10_000, 300, 100, Seed::new(7))).unwrap();
+    let a = Analysis::new(&board, &Options::default().players([])).unwrap();
+    let recomputed = a.warnings.iter().any(|w| {
+        matches!(
+            w,
+            Warning::MeanRecomputed { .. } | Warning::VarianceRecomputed { .. }
+        )
+    });
+    assert!(!recomputed, "{:?}", a.warnings);
+    assert!(
+        a.turns.mean_error_bound < 1e-10,
+        "{:e}",
+        a.turns.mean_error_bound
+    );
+    assert!(
+        a.turns.variance_error_bound < 1e-9,
+        "{:e}",
+        a.turns.variance_error_bound
+    );
+    assert!(
+        (a.turns.mean - 292_146.573).abs() < 1e-3,
+        "{}",
+        a.turns.mean
+    );
+}
