@@ -89,8 +89,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(a) = tuned.first_seat_advantage {
         writeln!(
             report,
-            "  first-seat advantage with 2 players: {:.3}%",
-            100.0 * a
+            "  {} with 2 players: {}",
+            snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE.name,
+            snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)
         )?;
     }
     if n > 0 {

@@ -12,6 +12,7 @@ pub(crate) mod jump;
 pub(crate) mod limits;
 pub(crate) mod movement;
 pub mod numbers;
+pub mod vocabulary;
 pub mod policy;
 pub(crate) mod problem;
 pub(crate) mod read;

@@ -12,6 +12,7 @@ use crate::analysis::Figure;
 use crate::analysis::{Analysis, Limits, Options};
 use crate::policy::Thresholds;
 use crate::{Board, BoardSpec, JumpKind};
+use crate::vocabulary;
 use crate::{JumpList, JumpRef};
 
 /// The kind of the problem raised when the policy could not be checked.
@@ -111,10 +112,12 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
                         &squares,
                         format!(
                             "with two players seat 1 wins with probability {} and seat 2 with {}: \
-                             an advantage of {}, above max_first_seat_advantage = {max}",
+                             a {} of {}, above max_first_seat_advantage = {max} ({})",
                             crate::numbers::probability(p1, 6),
                             crate::numbers::probability(p2, 6),
-                            crate::numbers::probability(advantage, 6),
+                            vocabulary::FIRST_SEAT_ADVANTAGE.name,
+                            vocabulary::FIRST_SEAT_ADVANTAGE.format(advantage),
+                            vocabulary::FIRST_SEAT_ADVANTAGE.format(max),
                         ),
                     );
                 }
@@ -137,8 +140,10 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
                             "min_jump_use",
                             &field,
                             format!(
-                                "{jump}: used in a fraction {:.6} of games, below min_jump_use = {min}",
-                                j.use_probability
+                                "{jump}: {} in {} of games, below min_jump_use = {min} ({})",
+                                vocabulary::JUMP_USED.name,
+                                vocabulary::JUMP_USED.format(j.use_probability),
+                                vocabulary::JUMP_USED.format(min)
                             ),
                         );
                     }
