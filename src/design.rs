@@ -248,13 +248,28 @@ pub fn generate_to_target(
     target: Target,
     budget: snakeladder::design::Budget,
     output: &Path,
+    json: bool,
 ) -> Result<ExitCode, CliError> {
+    let seed = layout.seed;
     let mut options = GenerateOptions::new(layout, target);
     options.budget = budget;
     let bar = spinner();
     let result = generate_to_target_with_progress(&options, &|n| bar.set_position(n));
     bar.finish_and_clear();
     let found = result?;
+    if json {
+        let search = crate::outputs::Search {
+            target,
+            mean_turns: found.mean_turns,
+            first_seat_advantage: found.first_seat_advantage,
+            restart: found.restart,
+            steps: found.steps,
+            evaluated: found.evaluated,
+            seconds: found.seconds,
+        };
+        crate::generate::write_json(output, &found.board, &found.spec(), seed, Some(search))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let json = snakeladder::board_json(&found.spec()).into_bytes();
     Output::resolve(output, &[])?.write(|w| w.write_all(&json))?;
     let mut err = std::io::stderr();
