@@ -377,7 +377,7 @@ mod tests {
         assert!(t.with_max_first_seat_advantage(1.5).is_err());
         assert_eq!(
             t.with_max_first_seat_advantage(0.02).unwrap().to_string(),
-            "a mean of 30–32 turns and a first-seat advantage of at most 0.02"
+            "a mean of 30–32 turns and a first-seat advantage of at most +2.000 pp"
         );
     }
 
