@@ -274,7 +274,11 @@ pub fn generate_to_target(
     Output::resolve(output, &[])?.write(|w| w.write_all(&json))?;
     let mut err = std::io::stderr();
     let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {
-        format!(", {} {}", FIRST_SEAT_ADVANTAGE.name, FIRST_SEAT_ADVANTAGE.format(a))
+        format!(
+            ", {} {}",
+            FIRST_SEAT_ADVANTAGE.name,
+            FIRST_SEAT_ADVANTAGE.format(a)
+        )
     });
     writeln!(
         err,

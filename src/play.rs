@@ -437,8 +437,8 @@ fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
         }
     };
     if json {
-        let stopped = (!game.status().is_over())
-            .then(|| "the recorded game is unfinished".to_string());
+        let stopped =
+            (!game.status().is_over()).then(|| "the recorded game is unfinished".to_string());
         print_json(&game, false, stopped)?;
     } else {
         let mut out = common::stdout()?;

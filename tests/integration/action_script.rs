@@ -507,7 +507,9 @@ fn the_documented_action_step_and_hook_are_usable() {
         .find_map(|l| l.trim().strip_prefix("- uses: "))
         .expect("a uses: line");
     let path = uses.split_whitespace().next().unwrap();
-    let vendored = path.strip_prefix("./").expect("uses: a path in the repository");
+    let vendored = path
+        .strip_prefix("./")
+        .expect("uses: a path in the repository");
 
     let repo = fixture();
     let copy = repo.path().join(vendored);

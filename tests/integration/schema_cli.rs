@@ -321,7 +321,16 @@ fn tune_generate_and_play_outputs_follow_the_schema() {
     let generated = file("generated.json");
     for args in [
         vec!["--squares", "30", "--snakes", "2", "--ladders", "3"],
-        vec!["--squares", "40", "--snakes", "3", "--seed", "9", "-o", &generated],
+        vec![
+            "--squares",
+            "40",
+            "--snakes",
+            "3",
+            "--seed",
+            "9",
+            "-o",
+            &generated,
+        ],
         vec!["--squares", "60", "--target-turns", "10:20"],
     ] {
         let mut all = vec!["generate"];
@@ -373,7 +382,15 @@ fn tune_generate_and_play_outputs_follow_the_schema() {
         assert_eq!(again["rolls"], doc["rolls"], "{board}");
     }
     for refused in [
-        &["play", "--players", "a,b", "--format", "json", "--record", "-"][..],
+        &[
+            "play",
+            "--players",
+            "a,b",
+            "--format",
+            "json",
+            "--record",
+            "-",
+        ][..],
         &["play", "--players", "a,b", "--format", "json", "--odds"],
     ] {
         let out = run(refused);

@@ -101,7 +101,10 @@ fn every_command_and_format_speaks_the_tables_vocabulary() {
         all.push(output(&["analyze", board, "--sensitivity"], &[0]));
         all.push(output(&["simulate", board, "--games", "500"], &[0]));
         all.push(output(&["check", board, "--games", "500"], &[0, 1]));
-        all.push(output(&["play", board, "--players", "a,b", "--seed", "3"], &[0]));
+        all.push(output(
+            &["play", board, "--players", "a,b", "--seed", "3"],
+            &[0],
+        ));
         for format in ["markdown", "html"] {
             let file = path(&format!("report.{format}"));
             output(

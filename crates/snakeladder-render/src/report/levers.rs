@@ -2,11 +2,11 @@
 //! the game's length most (and the first seat's advantage with it), from
 //! [`design::sensitivity`](snakeladder::design::sensitivity).
 
-use snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE;
 use super::Table;
 use super::charts::{self, Bar, BarKind, ChartError, Size};
 use snakeladder::JumpKind;
 use snakeladder::design::{Sensitivity, Variant};
+use snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE;
 
 /// Rows of the sensitivity table: the variants with the largest effect on
 /// the mean. The rest are in `analyze --sensitivity --format json`.

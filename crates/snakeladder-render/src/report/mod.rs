@@ -1167,7 +1167,10 @@ mod tests {
             o.square_notes
         );
         assert_eq!(o.jump_notes.len(), board.jumps().len());
-        assert!(o.jump_notes[0].starts_with("ladder 1→38: 0.1667 uses a game · used at least once 16.67%"));
+        assert!(
+            o.jump_notes[0]
+                .starts_with("ladder 1→38: 0.1667 uses a game · used at least once 16.67%")
+        );
     }
 
     #[test]

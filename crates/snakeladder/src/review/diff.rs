@@ -10,8 +10,8 @@
 //! serialises as `diff --format json`.
 
 use crate::analysis::Analysis;
-use crate::{Board, JumpKind};
 use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, MEAN_TURNS, MEDIAN, P90, P99, ROUNDS, SHORTEST};
+use crate::{Board, JumpKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -11,8 +11,8 @@ use super::locate::FieldPath;
 use crate::analysis::Figure;
 use crate::analysis::{Analysis, Limits, Options};
 use crate::policy::Thresholds;
-use crate::{Board, BoardSpec, JumpKind};
 use crate::vocabulary;
+use crate::{Board, BoardSpec, JumpKind};
 use crate::{JumpList, JumpRef};
 
 /// The kind of the problem raised when the policy could not be checked.
@@ -276,9 +276,9 @@ mod tests {
             let key = if to > from { "ladders" } else { "snakes" };
             assert_eq!(violation.field.to_string(), format!("{key}[{index}]"));
             assert!(
-                violation
-                    .message
-                    .starts_with(&format!("{key}[{index}] {from}→{to}: used in")),
+                violation.message.starts_with(&format!(
+                    "{key}[{index}] {from}→{to}: used at least once in"
+                )),
                 "{}",
                 violation.message
             );
