@@ -106,11 +106,10 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
     writeln!(out, "{name}")?;
     writeln!(
         out,
-        "  fingerprint {}  ·  {} squares, {}, {}  ·  {} states",
+        "  fingerprint {}  ·  {} squares, {}  ·  {} states",
         a.fingerprint,
         a.board.squares,
-        plural(a.board.snakes, "snake"),
-        plural(a.board.ladders, "ladder"),
+        snakeladder::vocabulary::jump_counts(a.board.snakes, a.board.ladders, ", "),
         a.board.states
     )?;
     writeln!(out, "  rules: {}", board.rules())?;
@@ -306,15 +305,6 @@ fn write_histogram(out: &mut impl Write, pmf: &[f64], until: usize) -> std::io::
         writeln!(out, "  {lo:>5}–{hi:<5} {:>7}  {bar}", percent(p, 2))?;
     }
     Ok(())
-}
-
-/// `1 snake`, `2 snakes`.
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 /// Seats shown on one line of the players table; more wrap onto

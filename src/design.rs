@@ -10,6 +10,7 @@ use snakeladder::design::Layout;
 use snakeladder::design::{
     GenerateOptions, JumpChange, Sensitivity, Target, generate_to_target_with_progress,
 };
+use snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE;
 use snakeladder::{Board, JumpKind};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -174,7 +175,7 @@ pub fn write_sensitivity(
     let advantage = s.first_seat_advantage.is_some();
     let mut header = "  jump              change     mean turns    change".to_string();
     if advantage {
-        header += "   seat-1 advantage (2 players)";
+        header += &format!("   {} (2 players)", FIRST_SEAT_ADVANTAGE.name);
     }
     writeln!(out, "{header}")?;
     for v in s.variants.iter().take(SHOWN) {
@@ -186,7 +187,11 @@ pub fn write_sensitivity(
             v.mean_change
         );
         if let (Some(a), Some(base)) = (v.first_seat_advantage, s.first_seat_advantage) {
-            line += &format!("   {:>7.3}% ({:+.3} pt)", 100.0 * a, 100.0 * (a - base));
+            line += &format!(
+                "   {:>10} ({})",
+                FIRST_SEAT_ADVANTAGE.format(a),
+                FIRST_SEAT_ADVANTAGE.format_change(a - base)
+            );
         }
         writeln!(out, "{line}")?;
     }
@@ -200,8 +205,9 @@ pub fn write_sensitivity(
     if let Some(base) = s.first_seat_advantage {
         writeln!(
             out,
-            "  (seat-1 advantage: P(seat 1 wins) − P(seat 2 wins); {:.3}% on this board)",
-            100.0 * base
+            "  ({}: P(seat 1 wins) − P(seat 2 wins); {} on this board)",
+            FIRST_SEAT_ADVANTAGE.name,
+            FIRST_SEAT_ADVANTAGE.format(base)
         )?;
     }
     writeln!(out)
@@ -242,18 +248,37 @@ pub fn generate_to_target(
     target: Target,
     budget: snakeladder::design::Budget,
     output: &Path,
+    json: bool,
 ) -> Result<ExitCode, CliError> {
+    let seed = layout.seed;
     let mut options = GenerateOptions::new(layout, target);
     options.budget = budget;
     let bar = spinner();
     let result = generate_to_target_with_progress(&options, &|n| bar.set_position(n));
     bar.finish_and_clear();
     let found = result?;
+    if json {
+        let search = crate::outputs::Search {
+            target,
+            mean_turns: found.mean_turns,
+            first_seat_advantage: found.first_seat_advantage,
+            restart: found.restart,
+            steps: found.steps,
+            evaluated: found.evaluated,
+            seconds: found.seconds,
+        };
+        crate::generate::write_json(output, &found.board, &found.spec(), seed, Some(search))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let json = snakeladder::board_json(&found.spec()).into_bytes();
     Output::resolve(output, &[])?.write(|w| w.write_all(&json))?;
     let mut err = std::io::stderr();
     let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {
-        format!(", first-seat advantage {:.3}%", 100.0 * a)
+        format!(
+            ", {} {}",
+            FIRST_SEAT_ADVANTAGE.name,
+            FIRST_SEAT_ADVANTAGE.format(a)
+        )
     });
     writeln!(
         err,

@@ -1,7 +1,7 @@
 //! `snakeladder generate`: write a seeded random board file, for trying big
 //! boards without checking huge files in.
 
-use crate::common::{CliError, EXIT_CANNOT, EXIT_FAILURE};
+use crate::common::{CliError, EXIT_CANNOT, EXIT_FAILURE, Format};
 use crate::output::Output;
 use snakeladder::design::{GenerateError, Layout, generate_spec};
 use snakeladder::{Board, Seed};
@@ -66,12 +66,20 @@ pub struct Args {
     /// a device or FIFO is written straight; a directory is refused.
     #[arg(long, short, default_value = "-")]
     output: PathBuf,
+    /// Output format: `text` writes the board file alone; `json` prints a
+    /// report on standard output (the board in its `board_file`, the
+    /// search's figures with --target-turns), the board still going to
+    /// `-o FILE` when one is given.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
 }
 
 /// Runs `generate`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let default_jumps = if args.target_turns.is_some() { 10 } else { 0 };
     let output = Output::resolve(&args.output, &[])?;
+    let seed = args.seed;
+    let json = args.format == Format::Json;
     let layout = Layout {
         squares: args.squares,
         snakes: args.snakes.unwrap_or(default_jumps),
@@ -87,7 +95,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(band) = args.target_turns {
         let target = crate::design::target(band, args.max_first_seat_advantage)?;
         let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);
-        return crate::design::generate_to_target(layout, target, budget, &args.output);
+        return crate::design::generate_to_target(layout, target, budget, &args.output, json);
     }
     let fail = |message: String, code: u8| {
         crate::common::say("error: ", &message);
@@ -99,10 +107,42 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Err(e @ GenerateError::NoLayout { .. }) => return fail(e.to_string(), EXIT_CANNOT),
         Err(e) => return fail(e.to_string(), EXIT_USAGE),
     };
-    if let Err(e) = Board::from_spec(&spec) {
-        return fail(e.to_string(), EXIT_FAILURE);
+    let board = match Board::from_spec(&spec) {
+        Ok(board) => board,
+        Err(e) => return fail(e.to_string(), EXIT_FAILURE),
+    };
+    if json {
+        write_json(&args.output, &board, &spec, seed, None)?;
+        return Ok(ExitCode::SUCCESS);
     }
-    let json = snakeladder::board_json(&spec).into_bytes();
-    output.write(|w| w.write_all(&json))?;
+    let text = snakeladder::board_json(&spec).into_bytes();
+    output.write(|w| w.write_all(&text))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `generate --format json`: the board written to `-o FILE` when one is
+/// given, then the report on standard output.
+pub fn write_json(
+    output: &std::path::Path,
+    board: &Board,
+    spec: &snakeladder::BoardSpec,
+    seed: Seed,
+    search: Option<crate::outputs::Search>,
+) -> Result<(), CliError> {
+    let to_file = output != std::path::Path::new("-");
+    if to_file {
+        let text = snakeladder::board_json(spec).into_bytes();
+        Output::resolve(output, &[])?.write(|w| w.write_all(&text))?;
+    }
+    let body = crate::outputs::Generate {
+        board: crate::common::BoardId::of(board),
+        seed,
+        search,
+        written_to: to_file.then(|| output.to_string_lossy().into_owned()),
+        board_file: spec,
+    };
+    let mut out = crate::common::stdout()?;
+    crate::common::write_json(&mut out, &body)?;
+    std::io::Write::flush(&mut out)?;
+    Ok(())
 }

@@ -11,6 +11,7 @@ mod fmt;
 mod generate;
 mod memory;
 mod output;
+mod outputs;
 mod play;
 mod report;
 mod schema;
@@ -59,7 +60,7 @@ enum Command {
     Tune(tune::Args),
     /// The live layout designer: a page on loopback that shows the exact figures after every edit.
     Serve(serve::Args),
-    /// Print the JSON Schema of an output (analyze, simulate, check, validate, diff) or input file.
+    /// Print the JSON Schema of an output (analyze, simulate, check, validate, diff, tune, generate, play) or input file.
     Schema(schema::Args),
     /// Print the shell completion script for SHELL on standard output.
     Completions {

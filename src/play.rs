@@ -1,6 +1,6 @@
 //! `snakeladder play`: play a game in the terminal, one line per roll.
 
-use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK};
+use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK, Format};
 use crate::output::Output;
 use snakeladder::analysis::LiveOdds;
 use snakeladder::analysis::probability_text;
@@ -77,6 +77,11 @@ pub struct Args {
     /// Give up after this many rolls (exit 3).
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
     max_turns: u64,
+    /// Output format: `text` narrates every roll; `json` prints the whole
+    /// game at its end (every roll, the status and the ranking, as
+    /// --record writes it).
+    #[arg(long, value_enum, default_value_t, conflicts_with = "odds")]
+    format: Format,
 }
 
 /// The player list of `--players`, checked: the error's message escapes
@@ -203,8 +208,15 @@ const ODDS_LEFT_OUT: f64 = 1e-9;
 
 /// Runs `play`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let json = args.format == Format::Json;
+    if json && args.record.as_deref() == Some(Path::new("-")) {
+        complain!(
+            "error: --format json prints the game on standard output already; give --record a file"
+        );
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     if let Some(path) = &args.replay {
-        return replay(path);
+        return replay(path, json);
     }
     if args.interactive && args.board.as_deref() == Some(Path::new("-")) {
         // Both would read standard input: the board would swallow the Enters.
@@ -245,7 +257,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok(game) => game,
         Err(err) => return Ok(cannot(&err)),
     };
-    let mut out: Box<dyn Write> = if record_on_stdout {
+    let mut out: Box<dyn Write> = if json {
+        Box::new(io::sink())
+    } else if record_on_stdout {
         Box::new(io::BufWriter::new(io::stderr()))
     } else {
         Box::new(common::stdout()?)
@@ -323,6 +337,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
     }
+    if json {
+        print_json(&game, drawn, stopped.clone())?;
+    }
     if let Some(why) = stopped {
         complain!("error: {why} after {} rolls", game.rolls_played());
         return Ok(ExitCode::from(EXIT_CANNOT));
@@ -383,34 +400,61 @@ fn read_capped(path: &Path) -> io::Result<String> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
-fn replay(path: &Path) -> Result<ExitCode, CliError> {
-    let json = match read_capped(path) {
-        Ok(json) => json,
+/// `--format json`: the game as [`crate::outputs::Play`] on standard
+/// output.
+fn print_json<R: Roller>(
+    game: &Game<R>,
+    seed_drawn: bool,
+    stopped: Option<String>,
+) -> Result<(), CliError> {
+    let record = game.record();
+    let body = crate::outputs::Play {
+        board: common::BoardId::of(game.board()),
+        seed_drawn,
+        rolls: game.rolls_played(),
+        stopped,
+        game: &record,
+    };
+    let mut out = common::stdout()?;
+    common::write_json(&mut out, &body)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
+    let text = match read_capped(path) {
+        Ok(text) => text,
         Err(err) => {
             complain!("error: cannot read {}: {err}", path.display());
             return Ok(ExitCode::from(common::EXIT_FAILURE));
         }
     };
-    let game = match GameRecord::from_json(&json).and_then(|r| r.replay()) {
+    let game = match GameRecord::from_json(&text).and_then(|r| r.replay()) {
         Ok(game) => game,
         Err(err) => {
             complain!("error: {}: {err}", path.display());
             return Ok(ExitCode::from(common::EXIT_FAILURE));
         }
     };
-    let mut out = common::stdout()?;
-    let seed = game.dice().seed();
-    writeln!(out, "{}", header(game.board(), game.players(), seed))?;
-    for event in game.history() {
-        match event {
-            Event::Roll(turn) => writeln!(out, "{}", turn.describe(game.board()))?,
-            Event::Forfeit { players, .. } => {
-                writeln!(out, "{} left the game", common::shown(&players.join(", ")))?
+    if json {
+        let stopped =
+            (!game.status().is_over()).then(|| "the recorded game is unfinished".to_string());
+        print_json(&game, false, stopped)?;
+    } else {
+        let mut out = common::stdout()?;
+        let seed = game.dice().seed();
+        writeln!(out, "{}", header(game.board(), game.players(), seed))?;
+        for event in game.history() {
+            match event {
+                Event::Roll(turn) => writeln!(out, "{}", turn.describe(game.board()))?,
+                Event::Forfeit { players, .. } => {
+                    writeln!(out, "{} left the game", common::shown(&players.join(", ")))?
+                }
             }
         }
+        summary(&mut out, game.status(), &game.ranking())?;
+        out.flush()?;
     }
-    summary(&mut out, game.status(), &game.ranking())?;
-    out.flush()?;
     if !game.status().is_over() {
         // The record was cut short (--max-turns, or input closed): it
         // replays, and ends as the game that wrote it did.

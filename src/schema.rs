@@ -28,6 +28,12 @@ pub enum Kind {
     Validate,
     /// `diff --format json`.
     Diff,
+    /// `tune --format json`.
+    Tune,
+    /// `generate --format json`.
+    Generate,
+    /// `play --format json`.
+    Play,
     /// A board file, as `analyze`, `validate` and the other commands read it.
     Board,
     /// A game record, as `play --record` writes and `play --replay` reads it.
@@ -44,6 +50,9 @@ impl Kind {
             Kind::Check => "check",
             Kind::Validate => "validate",
             Kind::Diff => "diff",
+            Kind::Tune => "tune",
+            Kind::Generate => "generate",
+            Kind::Play => "play",
             Kind::Board => "board",
             Kind::Record => "record",
         }
@@ -72,6 +81,18 @@ impl Kind {
             Kind::Diff => {
                 "The output of `snakeladder diff --format json`: what a layout change does to the \
                  game, old against new."
+            }
+            Kind::Tune => {
+                "The output of `snakeladder tune --format json`: the jump moves found, the mean \
+                 turns before and after, and the tuned board file."
+            }
+            Kind::Generate => {
+                "The output of `snakeladder generate --format json`: the generated board file, \
+                 and with --target-turns what the search found."
+            }
+            Kind::Play => {
+                "The output of `snakeladder play --format json`: the whole game (every roll, \
+                 the status and the ranking) in the shape `play --record` writes."
             }
             Kind::Board => {
                 "A snakeladder board file. Validation checks far more than this schema can say \
@@ -102,6 +123,9 @@ pub fn text(kind: Kind) -> String {
         Kind::Check => output_schema::<Versioned<OfBoard<CheckReport>>>(kind),
         Kind::Validate => output_schema::<Versioned<output::Json>>(kind),
         Kind::Diff => output_schema::<Versioned<Diff>>(kind),
+        Kind::Tune => output_schema::<Versioned<crate::outputs::Tune>>(kind),
+        Kind::Generate => output_schema::<Versioned<crate::outputs::Generate>>(kind),
+        Kind::Play => output_schema::<Versioned<crate::outputs::Play>>(kind),
         Kind::Board => input_schema::<BoardSpec>(kind),
         Kind::Record => input_schema::<GameRecord>(kind),
     };

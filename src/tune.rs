@@ -1,7 +1,7 @@
 //! `snakeladder tune`: the fewest jump moves that bring a board into a
 //! target band of mean turns.
 
-use crate::common::{self, CliError};
+use crate::common::{self, CliError, Format};
 use crate::design::{self, Band};
 use crate::output::Output;
 use snakeladder::Seed;
@@ -49,16 +49,28 @@ pub struct Args {
     /// then goes to standard error). A file is written whole or not at all.
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Output format: `text` for people, `json` for machines (the tuned
+    /// board is in its `board_file`, so `-o -` is refused with it).
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
 }
 
 /// Runs `tune`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let to_stdout = args.output.as_deref() == Some(Path::new("-"));
+    if args.format == Format::Json && to_stdout {
+        common::say(
+            "error: ",
+            "--format json prints the tuned board in its board_file; give -o a file, or leave -o out",
+        );
+        return Ok(ExitCode::from(2));
+    }
     let board = common::load_board(args.board.as_deref())?;
     let target = design::target(args.target_turns, args.max_first_seat_advantage)?;
     let options = TuneOptions {
         target,
         max_changes: args.max_changes,
-        keep: args.keep,
+        keep: args.keep.clone(),
         seed: args.seed,
         budget: design::budget(args.max_work, args.max_memory, args.time_limit),
     };
@@ -66,7 +78,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let result = tune_with_progress(&board, &options, &|n| bar.set_position(n));
     bar.finish_and_clear();
     let tuned = result?;
-    let to_stdout = args.output.as_deref() == Some(Path::new("-"));
+    if args.format == Format::Json {
+        return write_json(&args, &board, target, &tuned);
+    }
     let mut report: Box<dyn Write> = if to_stdout {
         Box::new(std::io::stderr())
     } else {
@@ -89,8 +103,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(a) = tuned.first_seat_advantage {
         writeln!(
             report,
-            "  first-seat advantage with 2 players: {:.3}%",
-            100.0 * a
+            "  {} with 2 players: {}",
+            snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE.name,
+            snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)
         )?;
     }
     if n > 0 {
@@ -133,5 +148,40 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         None => writeln!(report, "(-o FILE writes the tuned board.)")?,
     }
     report.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tune --format json`: the tuned board written to `-o FILE` if given,
+/// then the JSON on standard output.
+fn write_json(
+    args: &Args,
+    board: &snakeladder::Board,
+    target: snakeladder::design::Target,
+    tuned: &snakeladder::design::Tuned,
+) -> Result<ExitCode, CliError> {
+    let spec = tuned.board.spec();
+    if let Some(p) = args.output.as_deref() {
+        let inputs: Vec<&Path> = args.board.as_deref().into_iter().collect();
+        let json = snakeladder::board_json(&spec).into_bytes();
+        Output::resolve(p, &inputs)?.write(|w| w.write_all(&json))?;
+    }
+    let body = crate::outputs::Tune {
+        board: common::BoardId::of(board),
+        target,
+        mean_turns_before: tuned.mean_before,
+        mean_turns: tuned.mean_turns,
+        first_seat_advantage: tuned.first_seat_advantage,
+        changes: &tuned.changes,
+        evaluated: tuned.evaluated,
+        seconds: tuned.seconds,
+        written_to: args
+            .output
+            .as_deref()
+            .map(|p| p.to_string_lossy().into_owned()),
+        board_file: &spec,
+    };
+    let mut out = common::stdout()?;
+    common::write_json(&mut out, &body)?;
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

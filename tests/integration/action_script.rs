@@ -476,3 +476,90 @@ fn the_pre_commit_hook_runs_validate_on_the_staged_boards() {
         );
     }
 }
+
+/// The body of the first ```yaml block after `heading` in the README.
+fn readme_yaml_after(heading: &str) -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let at = readme.find(heading).expect("the README section");
+    readme[at..]
+        .split("```yaml\n")
+        .skip(1)
+        .map(|b| b[..b.find("```").unwrap()].to_string())
+        .collect()
+}
+
+/// The project has no repository address: no document may send a team to
+/// a made-up `OWNER/snakeladder`, and the step the README gives must run
+/// as written. `uses: ./PATH` runs the action.yml of a copy vendored at
+/// PATH, so the test vendors action.yml and action/ there and runs the
+/// step's script from that copy, as the runner would.
+#[test]
+fn the_documented_action_step_and_hook_are_usable() {
+    for file in ["README.md", "action.yml", ".pre-commit-hooks.yaml"] {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        assert!(!text.contains("OWNER/"), "{file} names OWNER/…");
+    }
+    let blocks = readme_yaml_after("### The GitHub Action and the pre-commit hook");
+    let step = &blocks[0];
+    assert_eq!(step.lines().count(), 3, "the three-line step: {step}");
+    let uses = step
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("- uses: "))
+        .expect("a uses: line");
+    let path = uses.split_whitespace().next().unwrap();
+    let vendored = path
+        .strip_prefix("./")
+        .expect("uses: a path in the repository");
+
+    let repo = fixture();
+    let copy = repo.path().join(vendored);
+    std::fs::create_dir_all(copy.join("action")).unwrap();
+    std::fs::copy(root().join("action.yml"), copy.join("action.yml")).unwrap();
+    for script in ["run.sh", "install.sh"] {
+        std::fs::copy(
+            root().join("action").join(script),
+            copy.join("action").join(script),
+        )
+        .unwrap();
+    }
+    let action = std::fs::read_to_string(copy.join("action.yml")).unwrap();
+    assert!(action.contains("bash \"$GITHUB_ACTION_PATH/action/run.sh\""));
+    let files = tempfile::tempdir().unwrap();
+    let summary = files.path().join("summary.md");
+    let out = Command::new("bash")
+        .arg(copy.join("action/run.sh"))
+        .current_dir(repo.path())
+        .env("PATH", path_with_binary())
+        .env("GITHUB_ACTION_PATH", &copy)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_OUTPUT", files.path().join("output"))
+        .env("RUNNER_TEMP", files.path())
+        .env("INPUT_BASE", "HEAD~1")
+        .env("INPUT_PATHS", "boards")
+        .env("INPUT_FORMAT", "github")
+        .output()
+        .unwrap();
+    // The fixture's pull request breaks a board: the step runs and fails it.
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let summary = std::fs::read_to_string(&summary).unwrap();
+    assert!(summary.contains("main.json"), "{summary}");
+
+    // The README's hook runs the same entry as the hook file's system hook.
+    let hook = &blocks[1];
+    assert!(hook.contains("repo: local"), "{hook}");
+    let field = |name: &str| {
+        hook.lines()
+            .map(|l| l.trim().trim_start_matches("- ").trim())
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_else(|| panic!("the README's hook has no {name}"))
+    };
+    let system = hooks()
+        .into_iter()
+        .find(|h| h.2 == "system")
+        .expect("a system hook");
+    assert_eq!(field("id"), system.0);
+    assert_eq!(field("entry"), system.1);
+    assert_eq!(field("language"), "system");
+    assert_eq!(field("files"), system.3);
+}

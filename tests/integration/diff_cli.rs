@@ -73,7 +73,7 @@ fn milton_bradley_against_althoen() {
     );
     assert!(
         text.contains(
-            "moved    snake   48→26 (used in 43.50% of games)  →  47→26 (used in 41.18% of games)"
+            "moved    snake   48→26 (used at least once in 43.50% of games)  →  47→26 (used at least once in 41.18% of games)"
         ),
         "{text}"
     );
@@ -115,7 +115,7 @@ fn html_draws_both_boards_and_both_lengths() {
     assert!(page.contains("sl-changed sl-moved\" data-from=\"47\" data-to=\"26\""));
     assert!(page.contains("Game length: P(T = t), old and new"));
     assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
-    assert!(page.contains("48→26 (used in 43.50% of games)"));
+    assert!(page.contains("48→26 (used at least once in 43.50% of games)"));
 }
 
 #[test]

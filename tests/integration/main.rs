@@ -39,3 +39,4 @@ mod sparse_agreement;
 mod sparse_cli;
 mod support;
 mod validate_ci;
+mod vocabulary;

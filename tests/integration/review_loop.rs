@@ -603,7 +603,7 @@ fn tune_names_the_constraint_that_failed() {
         stderr.contains("the first-seat advantage failed"),
         "{stderr}"
     );
-    assert!(stderr.contains("above the cap of 0.0001"), "{stderr}");
+    assert!(stderr.contains("above the cap of +0.010 pp"), "{stderr}");
     assert!(!stderr.contains("closest found"), "{stderr}");
 }
 

@@ -10,8 +10,9 @@ use crate::support::{root, run};
 use serde_json::Value;
 use std::path::PathBuf;
 
-const KINDS: [&str; 7] = [
-    "analyze", "simulate", "check", "validate", "diff", "board", "record",
+const KINDS: [&str; 10] = [
+    "analyze", "simulate", "check", "validate", "diff", "tune", "generate", "play", "board",
+    "record",
 ];
 
 fn schema_file(kind: &str) -> PathBuf {
@@ -261,4 +262,139 @@ fn board_files_and_records_follow_their_schemas() {
     let mut broken = doc.clone();
     broken["events"][0]["roll"] = Value::String("six".into());
     assert!(!record.is_valid(&broken));
+}
+
+/// `tune`, `generate` and `play` print JSON with `--format json`, like
+/// every other command, and it follows their schemas. The board each
+/// writes is in `board_file` (and the same as the file `-o` writes); the
+/// game `play` prints is a record `--replay` reads back.
+#[test]
+fn tune_generate_and_play_outputs_follow_the_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let read = |path: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+
+    let tune = strict_validator("tune");
+    let tuned = file("tuned.json");
+    for args in [
+        vec!["boards/milton-bradley.json", "--target-turns", "30:32"],
+        vec![
+            "boards/milton-bradley.json",
+            "--target-turns",
+            "35:45",
+            "--max-first-seat-advantage",
+            "2%",
+            "--max-changes",
+            "1",
+            "-o",
+            &tuned,
+        ],
+        vec!["boards/seed-ten-squares.json", "--target-turns", "1:100"],
+    ] {
+        let mut all = vec!["tune"];
+        all.extend(&args);
+        all.extend(["--format", "json"]);
+        let doc = json_of(&all, 0);
+        assert_valid(&tune, &doc, &format!("{all:?}"));
+        assert!(doc["mean_turns"].as_f64().is_some(), "{all:?}");
+        if args.contains(&"-o") {
+            assert_eq!(doc["written_to"], tuned.as_str());
+            assert_eq!(doc["board_file"], read(&tuned), "{all:?}");
+            assert!(doc["first_seat_advantage"].as_f64().unwrap() <= 0.02);
+        }
+    }
+    let refused = run(&[
+        "tune",
+        "--target-turns",
+        "30:32",
+        "--format",
+        "json",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(refused.stdout.is_empty());
+
+    let generate = strict_validator("generate");
+    let generated = file("generated.json");
+    for args in [
+        vec!["--squares", "30", "--snakes", "2", "--ladders", "3"],
+        vec![
+            "--squares",
+            "40",
+            "--snakes",
+            "3",
+            "--seed",
+            "9",
+            "-o",
+            &generated,
+        ],
+        vec!["--squares", "60", "--target-turns", "10:20"],
+    ] {
+        let mut all = vec!["generate"];
+        all.extend(&args);
+        all.extend(["--format", "json"]);
+        let doc = json_of(&all, 0);
+        assert_valid(&generate, &doc, &format!("{all:?}"));
+        assert_eq!(
+            doc["search"].is_null(),
+            !args.contains(&"--target-turns"),
+            "{all:?}"
+        );
+        if args.contains(&"-o") {
+            assert_eq!(doc["board_file"], read(&generated), "{all:?}");
+            assert_eq!(doc["seed"], 9);
+        } else {
+            // The same board as the text format writes.
+            let mut text = vec!["generate"];
+            text.extend(&args);
+            let out = run(&text);
+            let board: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(doc["board_file"], board, "{all:?}");
+        }
+    }
+
+    let play = strict_validator("play");
+    let record = strict_validator("record");
+    for board in boards() {
+        let args = [
+            "play",
+            board.as_str(),
+            "--players",
+            "Ana,Bo,Cy",
+            "--seed",
+            "7",
+            "--to-last",
+            "--format",
+            "json",
+        ];
+        let doc = json_of(&args, 0);
+        assert_valid(&play, &doc, &format!("{args:?}"));
+        assert_valid(&record, &doc["game"], &format!("{args:?} game"));
+        assert_eq!(doc["seed_drawn"], false);
+        assert!(doc["stopped"].is_null());
+        let saved = file("game.json");
+        std::fs::write(&saved, serde_json::to_vec(&doc["game"]).unwrap()).unwrap();
+        let again = json_of(&["play", "--replay", &saved, "--format", "json"], 0);
+        assert_eq!(again["game"], doc["game"], "{board}");
+        assert_eq!(again["rolls"], doc["rolls"], "{board}");
+    }
+    for refused in [
+        &[
+            "play",
+            "--players",
+            "a,b",
+            "--format",
+            "json",
+            "--record",
+            "-",
+        ][..],
+        &["play", "--players", "a,b", "--format", "json", "--odds"],
+    ] {
+        let out = run(refused);
+        assert_eq!(out.status.code(), Some(2), "{refused:?}");
+        assert!(out.stdout.is_empty(), "{refused:?}");
+    }
 }

@@ -3,6 +3,7 @@
 //! step summary) or a self-contained HTML page.
 
 use snakeladder::review::diff::{Diff, FigureChange, JumpSide, Side};
+use snakeladder::vocabulary::{FIRST_SEAT_ADVANTAGE, JUMP_USED};
 use snakeladder::{Board, JumpKind};
 use std::fmt::Write as _;
 
@@ -21,7 +22,7 @@ pub trait RenderDiff {
 fn value(x: Option<f64>, name: &str) -> String {
     match x {
         None => "–".to_string(),
-        Some(v) if name.starts_with("seat1") => format!("{v:+.6}"),
+        Some(v) if name.starts_with("seat1") => FIRST_SEAT_ADVANTAGE.format(v),
         Some(v) if name == "mean" || name.starts_with("rounds") => format!("{v:.4}"),
         Some(v) => format!("{v}"),
     }
@@ -33,7 +34,7 @@ fn change(f: &FigureChange) -> String {
         (Some(0.0), _) => "0".to_string(),
         (Some(d), rel) => {
             let d = if f.name.starts_with("seat1") {
-                format!("{d:+.6}")
+                FIRST_SEAT_ADVANTAGE.format_change(d)
             } else if f.name == "mean" || f.name.starts_with("rounds") {
                 format!("{d:+.4}")
             } else {
@@ -51,7 +52,13 @@ fn jump_text(j: Option<JumpSide>) -> String {
     match j {
         None => "–".to_string(),
         Some(u) => match u.use_probability {
-            Some(p) => format!("{}→{} (used in {:.2}% of games)", u.from, u.to, p * 100.0),
+            Some(p) => format!(
+                "{}→{} ({} in {} of games)",
+                u.from,
+                u.to,
+                JUMP_USED.name,
+                JUMP_USED.format(p)
+            ),
             None => format!("{}→{}", u.from, u.to),
         },
     }
@@ -126,11 +133,11 @@ impl RenderDiff for Diff {
             for s in &self.squares {
                 let _ = writeln!(
                     out,
-                    "  {:>6}  {:>7.2}% → {:>7.2}%  ({:+.2} points)",
+                    "  {:>6}  {:>7.2}% → {:>7.2}%  ({})",
                     s.square,
                     s.old * 100.0,
                     s.new * 100.0,
-                    (s.new - s.old) * 100.0
+                    snakeladder::vocabulary::points(s.new - s.old)
                 );
             }
         }
@@ -220,16 +227,16 @@ impl RenderDiff for Diff {
                 out,
                 "\n#### Squares whose P(ever rests there) changed most\n"
             );
-            let _ = writeln!(out, "| square | old | new | change (points) |");
+            let _ = writeln!(out, "| square | old | new | change |");
             let _ = writeln!(out, "| ---: | ---: | ---: | ---: |");
             for s in &self.squares {
                 let _ = writeln!(
                     out,
-                    "| {} | {:.2}% | {:.2}% | {:+.2} |",
+                    "| {} | {:.2}% | {:.2}% | {} |",
                     s.square,
                     s.old * 100.0,
                     s.new * 100.0,
-                    (s.new - s.old) * 100.0
+                    snakeladder::vocabulary::points(s.new - s.old)
                 );
             }
         }
@@ -329,12 +336,12 @@ impl RenderDiff for Diff {
                         s.square.to_string(),
                         format!("{:.2}%", s.old * 100.0),
                         format!("{:.2}%", s.new * 100.0),
-                        format!("{:+.2}", (s.new - s.old) * 100.0),
+                        snakeladder::vocabulary::points(s.new - s.old),
                     ]
                 })
                 .collect();
             h.push_str(&table(
-                &["square", "old", "new", "change (points)"],
+                &["square", "old", "new", "change"],
                 &rows,
                 "squares",
             ));

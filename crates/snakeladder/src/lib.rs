@@ -107,6 +107,7 @@ pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Tab
 
 pub use analysis::{Analysis, AnalysisError, Limits, Options};
 pub use model::numbers;
+pub use model::vocabulary;
 
 /// Exact fractions, as the rational mode gives them
 /// ([`Analysis::exact`]): `num_rational::BigRational`.

@@ -6,6 +6,7 @@ use super::Table;
 use super::charts::{self, Bar, BarKind, ChartError, Size};
 use snakeladder::JumpKind;
 use snakeladder::design::{Sensitivity, Variant};
+use snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE;
 
 /// Rows of the sensitivity table: the variants with the largest effect on
 /// the mean. The rest are in `analyze --sensitivity --format json`.
@@ -23,7 +24,8 @@ pub(crate) fn summary(s: &Sensitivity) -> String {
     );
     if let Some(a) = s.first_seat_advantage {
         line += &format!(
-            " The seat-1 advantage is P(seat 1 wins) − P(seat 2 wins) with two players ({} on this board).",
+            " The {} is P(seat 1 wins) − P(seat 2 wins) with two players ({} on this board).",
+            FIRST_SEAT_ADVANTAGE.name,
             signed_percent(a)
         );
     }
@@ -46,7 +48,7 @@ pub(crate) fn table(s: &Sensitivity) -> Table {
         "change of the mean",
     ];
     if s.first_seat_advantage.is_some() {
-        header.push("seat-1 advantage");
+        header.push(FIRST_SEAT_ADVANTAGE.name);
     }
     let mut table = Table::new(&header, false);
     table.rows = s
@@ -81,9 +83,9 @@ fn row(v: &Variant, base_advantage: Option<f64>) -> Vec<String> {
     cells
 }
 
-/// A difference of probabilities as a signed percentage.
+/// A first-seat advantage in the vocabulary's unit (percentage points).
 fn signed_percent(p: f64) -> String {
-    format!("{:+.3}%", 100.0 * p)
+    FIRST_SEAT_ADVANTAGE.format(p)
 }
 
 /// The largest changes of the mean as bars, coloured by the jump's kind.

@@ -34,6 +34,7 @@ use snakeladder::analysis::Figure;
 use snakeladder::analysis::probability_text;
 use snakeladder::analysis::{Analysis, JumpFigures};
 use snakeladder::design::Sensitivity;
+use snakeladder::vocabulary;
 use snakeladder::{Board, JumpKind};
 use std::fmt::Write;
 
@@ -440,12 +441,14 @@ fn overlay(board: &Board, a: &Analysis) -> board::Overlay {
 
 fn jump_note(j: &JumpFigures) -> String {
     let mut note = format!(
-        "{} {}→{}: {} expected uses · P(used) {}",
+        "{} {}→{}: {} {} · {} {}",
         j.kind,
         j.from,
         j.to,
-        text::probability(j.expected_uses),
-        text::probability(j.use_probability)
+        vocabulary::JUMP_USES.format(j.expected_uses),
+        vocabulary::JUMP_USES.name,
+        vocabulary::JUMP_USED.name,
+        vocabulary::JUMP_USED.format(j.use_probability)
     );
     match j.mean_turns_without {
         Some(w) => {
@@ -728,15 +731,14 @@ fn figure(
     }
 }
 
-/// "100 squares · 9 ladders · 1 snake · 81 states".
+/// "100 squares · 1 snake · 9 ladders · 81 states" (the jumps in the
+/// vocabulary's order).
 fn counts(a: &Analysis) -> String {
-    let n = |count: usize, one: &str| format!("{count} {one}{}", if count == 1 { "" } else { "s" });
     format!(
-        "{} · {} · {} · {}",
-        n(a.board.squares as usize, "square"),
-        n(a.board.ladders, "ladder"),
-        n(a.board.snakes, "snake"),
-        n(a.board.states, "state")
+        "{} · {} · {}",
+        vocabulary::count(a.board.squares as usize, "square"),
+        vocabulary::jump_counts(a.board.snakes, a.board.ladders, " · "),
+        vocabulary::count(a.board.states, "state")
     )
 }
 
@@ -823,8 +825,8 @@ fn length_table(a: &Analysis) -> Table {
         vec!["minimum".into(), q(t.min), String::new()],
         vec!["mode".into(), q(t.mode), String::new()],
         vec!["median".into(), q(t.median), String::new()],
-        vec!["90th percentile".into(), q(t.p90), String::new()],
-        vec!["99th percentile".into(), q(t.p99), String::new()],
+        vec![vocabulary::P90.name.into(), q(t.p90), String::new()],
+        vec![vocabulary::P99.name.into(), q(t.p99), String::new()],
     ];
     table.name = "length";
     table.rows_are = "figures";
@@ -865,8 +867,8 @@ fn players_table(a: &Analysis) -> Table {
 fn jumps_table(a: &Analysis, by_effect: bool) -> Table {
     let header = [
         "jump",
-        "expected uses",
-        "P(used)",
+        vocabulary::JUMP_USES.name,
+        vocabulary::JUMP_USED.name,
         "mean turns without",
         "change",
     ];
@@ -892,8 +894,8 @@ fn jumps_table(a: &Analysis, by_effect: bool) -> Table {
         let (without, change) = without_cells(j.mean_turns_without, a.turns.mean);
         table.rows.push(vec![
             format!("{} {}→{}", j.kind, j.from, j.to),
-            text::probability(j.expected_uses),
-            text::probability(j.use_probability),
+            vocabulary::JUMP_USES.format(j.expected_uses),
+            vocabulary::JUMP_USED.format(j.use_probability),
             without,
             change,
         ]);
@@ -1192,7 +1194,10 @@ mod tests {
             o.square_notes
         );
         assert_eq!(o.jump_notes.len(), board.jumps().len());
-        assert!(o.jump_notes[0].starts_with("ladder 1→38: 0.1667 expected uses"));
+        assert!(
+            o.jump_notes[0]
+                .starts_with("ladder 1→38: 0.1667 uses a game · used at least once 16.67%")
+        );
     }
 
     /// A board of 30 jumps: the HTML table opens on the 20 whose removal

@@ -136,7 +136,11 @@ impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "a mean of {}–{} turns", self.min_turns, self.max_turns)?;
         if let Some(p) = self.max_first_seat_advantage {
-            write!(f, " and a first-seat advantage of at most {p}")?;
+            write!(
+                f,
+                " and a first-seat advantage of at most {}",
+                crate::vocabulary::FIRST_SEAT_ADVANTAGE.format(p)
+            )?;
         }
         Ok(())
     }
@@ -147,7 +151,9 @@ fn out_of_reach_why(target: &Target, closest: f64, fairest: Option<f64>) -> Stri
     match (fairest, target.max_first_seat_advantage) {
         (Some(a), Some(cap)) => format!(
             "boards with a mean inside the band were found, but the first-seat advantage failed: \
-             the fairest of them has {a:.4}, above the cap of {cap}"
+             the fairest of them has {}, above the cap of {}",
+            crate::vocabulary::FIRST_SEAT_ADVANTAGE.format(a),
+            crate::vocabulary::FIRST_SEAT_ADVANTAGE.format(cap)
         ),
         _ => format!(
             "the closest found has a mean of {} turns",
@@ -213,7 +219,7 @@ pub enum DesignError {
     #[error(
         "no board with {target} found in {restarts} random starts: the closest reached a mean of {} turns{} ({evaluated} candidate boards evaluated)",
         outside(*closest, target),
-        fairest.map_or_else(String::new, |a| format!(", the fairest in the band an advantage of {a:.4}"))
+        fairest.map_or_else(String::new, |a| format!(", the fairest in the band a first-seat advantage of {}", crate::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)))
     )]
     NotFound {
         /// The target.
@@ -371,7 +377,7 @@ mod tests {
         assert!(t.with_max_first_seat_advantage(1.5).is_err());
         assert_eq!(
             t.with_max_first_seat_advantage(0.02).unwrap().to_string(),
-            "a mean of 30–32 turns and a first-seat advantage of at most 0.02"
+            "a mean of 30–32 turns and a first-seat advantage of at most +2.000 pp"
         );
     }
 

@@ -20,4 +20,5 @@ pub(crate) mod seed;
 pub(crate) mod square;
 pub(crate) mod turn;
 pub(crate) mod validate;
+pub mod vocabulary;
 pub(crate) mod write;

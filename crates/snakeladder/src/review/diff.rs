@@ -10,6 +10,7 @@
 //! serialises as `diff --format json`.
 
 use crate::analysis::Analysis;
+use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, MEAN_TURNS, MEDIAN, P90, P99, ROUNDS, SHORTEST};
 use crate::{Board, JumpKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -174,21 +175,22 @@ impl Diff {
             })
         };
         let turns = |t: Option<usize>| t.map(|t| t as f64);
-        fig("mean", "mean turns", &|a| Some(a.turns.mean));
-        fig("median", "median turns", &|a| turns(a.turns.median));
-        fig("p90", "90% of games over by", &|a| turns(a.turns.p90));
-        fig("p99", "99% of games over by", &|a| turns(a.turns.p99));
-        fig("shortest", "shortest game (turns)", &|a| turns(a.turns.min));
+        let label = |f: &crate::vocabulary::Figure| f.name.to_string();
+        fig("mean", &label(&MEAN_TURNS), &|a| Some(a.turns.mean));
+        fig("median", &label(&MEDIAN), &|a| turns(a.turns.median));
+        fig("p90", &label(&P90), &|a| turns(a.turns.p90));
+        fig("p99", &label(&P99), &|a| turns(a.turns.p99));
+        fig("shortest", &label(&SHORTEST), &|a| turns(a.turns.min));
         for n in 2..=6u32 {
             let players = move |a: &Analysis| a.players.iter().find(|p| p.count == n).cloned();
             fig(
                 &format!("seat1_advantage_{n}"),
-                &format!("seat 1 − seat 2 wins, {n} players"),
+                &format!("{}, {n} players", FIRST_SEAT_ADVANTAGE.name),
                 &|a| players(a).map(|p| p.win_probability[0] - p.win_probability[1]),
             );
             fig(
                 &format!("rounds_{n}"),
-                &format!("expected rounds, {n} players"),
+                &format!("{}, {n} players", ROUNDS.name),
                 &|a| players(a).map(|p| p.expected_rounds),
             );
         }

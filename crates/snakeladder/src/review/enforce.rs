@@ -11,6 +11,7 @@ use super::locate::FieldPath;
 use crate::analysis::Figure;
 use crate::analysis::{Analysis, Limits, Options};
 use crate::policy::Thresholds;
+use crate::vocabulary;
 use crate::{Board, BoardSpec, JumpKind};
 use crate::{JumpList, JumpRef};
 
@@ -111,10 +112,12 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
                         &squares,
                         format!(
                             "with two players seat 1 wins with probability {} and seat 2 with {}: \
-                             an advantage of {}, above max_first_seat_advantage = {max}",
+                             a {} of {}, above max_first_seat_advantage = {max} ({})",
                             crate::numbers::probability(p1, 6),
                             crate::numbers::probability(p2, 6),
-                            crate::numbers::probability(advantage, 6),
+                            vocabulary::FIRST_SEAT_ADVANTAGE.name,
+                            vocabulary::FIRST_SEAT_ADVANTAGE.format(advantage),
+                            vocabulary::FIRST_SEAT_ADVANTAGE.format(max),
                         ),
                     );
                 }
@@ -137,8 +140,10 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
                             "min_jump_use",
                             &field,
                             format!(
-                                "{jump}: used in a fraction {:.6} of games, below min_jump_use = {min}",
-                                j.use_probability
+                                "{jump}: {} in {} of games, below min_jump_use = {min} ({})",
+                                vocabulary::JUMP_USED.name,
+                                vocabulary::JUMP_USED.format(j.use_probability),
+                                vocabulary::JUMP_USED.format(min)
                             ),
                         );
                     }
@@ -271,9 +276,9 @@ mod tests {
             let key = if to > from { "ladders" } else { "snakes" };
             assert_eq!(violation.field.to_string(), format!("{key}[{index}]"));
             assert!(
-                violation
-                    .message
-                    .starts_with(&format!("{key}[{index}] {from}→{to}: used in")),
+                violation.message.starts_with(&format!(
+                    "{key}[{index}] {from}→{to}: used at least once in"
+                )),
                 "{}",
                 violation.message
             );

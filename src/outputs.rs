@@ -1,0 +1,89 @@
+//! The JSON outputs of `tune`, `generate` and `play` (`--format json`),
+//! shaped like every other command's: a `schema` version, the board as
+//! [`BoardId`], then the command's own figures. `snakeladder schema tune`
+//! (`generate`, `play`) prints their JSON Schemas, generated from these
+//! types.
+
+use crate::common::BoardId;
+use snakeladder::design::{JumpChange, Target};
+use snakeladder::{BoardSpec, GameRecord, Seed};
+
+/// `tune --format json`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Tune<'a> {
+    /// The board tuned, as read.
+    pub board: BoardId,
+    /// The band of mean turns (and the cap of the first-seat advantage)
+    /// asked for.
+    pub target: Target,
+    /// The board's mean turns before the changes.
+    pub mean_turns_before: f64,
+    /// The tuned board's mean turns, from a fresh solve.
+    pub mean_turns: f64,
+    /// The tuned board's P(seat 1 wins) − P(seat 2 wins) with two players,
+    /// when the target caps it.
+    pub first_seat_advantage: Option<f64>,
+    /// The jumps moved or removed, in board order of the original jumps.
+    pub changes: &'a [JumpChange],
+    /// Candidate boards evaluated.
+    pub evaluated: u64,
+    /// Seconds the search took (a measurement of this run).
+    pub seconds: f64,
+    /// The file the tuned board was written to (`-o`), if any.
+    pub written_to: Option<String>,
+    /// The tuned board, as the board file holds it.
+    pub board_file: &'a BoardSpec,
+}
+
+/// `generate --format json`.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Generate<'a> {
+    /// The generated board.
+    pub board: BoardId,
+    /// The seed of the generator.
+    pub seed: Seed,
+    /// The search for a band of mean turns (`--target-turns`), if one ran.
+    pub search: Option<Search>,
+    /// The file the board was written to (`-o`), if not standard output.
+    pub written_to: Option<String>,
+    /// The generated board, as the board file holds it.
+    pub board_file: &'a BoardSpec,
+}
+
+/// What `generate --target-turns` found.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Search {
+    /// The band of mean turns (and the cap of the first-seat advantage)
+    /// asked for.
+    pub target: Target,
+    /// The board's mean turns, from a fresh solve.
+    pub mean_turns: f64,
+    /// Its P(seat 1 wins) − P(seat 2 wins) with two players, when the
+    /// target caps it.
+    pub first_seat_advantage: Option<f64>,
+    /// The random start (0-based) the board came from.
+    pub restart: u32,
+    /// Local moves made from it.
+    pub steps: usize,
+    /// Candidate boards evaluated, over every start run.
+    pub evaluated: u64,
+    /// Seconds the search took (a measurement of this run).
+    pub seconds: f64,
+}
+
+/// `play --format json` (and `play --replay FILE --format json`).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Play<'a> {
+    /// The board played.
+    pub board: BoardId,
+    /// Whether the seed was drawn at random (no `--seed` given).
+    pub seed_drawn: bool,
+    /// Rolls played.
+    pub rolls: u64,
+    /// Why the game stopped before its end (`--max-turns`, standard input
+    /// closed), or `null` when it ran to its end.
+    pub stopped: Option<String>,
+    /// The game: every roll, the status and the ranking, as `play --record`
+    /// writes it (`play --replay` reads this object).
+    pub game: &'a GameRecord,
+}
