@@ -179,14 +179,18 @@ pub fn write_sensitivity(
     writeln!(out, "{header}")?;
     for v in s.variants.iter().take(SHOWN) {
         let mut line = format!(
-            "  {:<17} {:<9} {:>11.4} {:>+9.4}",
+            "  {:<17} {:<9} {:>11.4} {:>9}",
             v.change.before.to_string(),
             v.edit.to_string(),
             v.mean_turns,
-            v.mean_change
+            snakeladder::numbers::fixed(v.mean_change, 4, true)
         );
         if let (Some(a), Some(base)) = (v.first_seat_advantage, s.first_seat_advantage) {
-            line += &format!("   {:>7.3}% ({:+.3} pt)", 100.0 * a, 100.0 * (a - base));
+            line += &format!(
+                "   {:>7}% ({} pt)",
+                snakeladder::numbers::fixed(100.0 * a, 3, false),
+                snakeladder::numbers::fixed(100.0 * (a - base), 3, true)
+            );
         }
         writeln!(out, "{line}")?;
     }
@@ -200,8 +204,8 @@ pub fn write_sensitivity(
     if let Some(base) = s.first_seat_advantage {
         writeln!(
             out,
-            "  (seat-1 advantage: P(seat 1 wins) − P(seat 2 wins); {:.3}% on this board)",
-            100.0 * base
+            "  (seat-1 advantage: P(seat 1 wins) − P(seat 2 wins); {}% on this board)",
+            snakeladder::numbers::fixed(100.0 * base, 3, false)
         )?;
     }
     writeln!(out)

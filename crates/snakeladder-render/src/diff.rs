@@ -21,8 +21,8 @@ pub trait RenderDiff {
 fn value(x: Option<f64>, name: &str) -> String {
     match x {
         None => "–".to_string(),
-        Some(v) if name.starts_with("seat1") => format!("{v:+.6}"),
-        Some(v) if name == "mean" || name.starts_with("rounds") => format!("{v:.4}"),
+        Some(v) if name.starts_with("seat1") => snakeladder::numbers::fixed(v, 6, true),
+        Some(v) if name == "mean" || name.starts_with("rounds") => snakeladder::numbers::fixed(v, 4, false),
         Some(v) => format!("{v}"),
     }
 }
@@ -33,14 +33,16 @@ fn change(f: &FigureChange) -> String {
         (Some(0.0), _) => "0".to_string(),
         (Some(d), rel) => {
             let d = if f.name.starts_with("seat1") {
-                format!("{d:+.6}")
+                snakeladder::numbers::fixed(d, 6, true)
             } else if f.name == "mean" || f.name.starts_with("rounds") {
-                format!("{d:+.4}")
+                snakeladder::numbers::fixed(d, 4, true)
             } else {
                 format!("{d:+}")
             };
             match rel {
-                Some(r) if !f.name.starts_with("seat1") => format!("{d} ({:+.1}%)", r * 100.0),
+                Some(r) if !f.name.starts_with("seat1") => {
+                    format!("{d} ({}%)", snakeladder::numbers::fixed(r * 100.0, 1, true))
+                }
                 _ => d,
             }
         }
@@ -126,11 +128,11 @@ impl RenderDiff for Diff {
             for s in &self.squares {
                 let _ = writeln!(
                     out,
-                    "  {:>6}  {:>7.2}% → {:>7.2}%  ({:+.2} points)",
+                    "  {:>6}  {:>7.2}% → {:>7.2}%  ({} points)",
                     s.square,
                     s.old * 100.0,
                     s.new * 100.0,
-                    (s.new - s.old) * 100.0
+                    snakeladder::numbers::fixed((s.new - s.old) * 100.0, 2, true)
                 );
             }
         }
@@ -225,11 +227,11 @@ impl RenderDiff for Diff {
             for s in &self.squares {
                 let _ = writeln!(
                     out,
-                    "| {} | {:.2}% | {:.2}% | {:+.2} |",
+                    "| {} | {:.2}% | {:.2}% | {} |",
                     s.square,
                     s.old * 100.0,
                     s.new * 100.0,
-                    (s.new - s.old) * 100.0
+                    snakeladder::numbers::fixed((s.new - s.old) * 100.0, 2, true)
                 );
             }
         }
@@ -319,11 +321,11 @@ impl RenderDiff for Diff {
             for s in &self.squares {
                 let _ = writeln!(
                     h,
-                    "<tr><td class=\"n\">{}</td><td class=\"n\">{:.2}%</td><td class=\"n\">{:.2}%</td><td class=\"n\">{:+.2}</td></tr>",
+                    "<tr><td class=\"n\">{}</td><td class=\"n\">{:.2}%</td><td class=\"n\">{:.2}%</td><td class=\"n\">{}</td></tr>",
                     s.square,
                     s.old * 100.0,
                     s.new * 100.0,
-                    (s.new - s.old) * 100.0
+                    snakeladder::numbers::fixed((s.new - s.old) * 100.0, 2, true)
                 );
             }
             let _ = writeln!(h, "</table>");
