@@ -139,5 +139,9 @@ fn odds_of_many_players_on_a_board_of_long_games_are_bounded() {
     assert_eq!(out.status.code(), Some(3), "{t}");
     let odds: Vec<&str> = t.lines().filter(|l| l.starts_with("  odds: ")).collect();
     assert_eq!(odds.len(), 1, "{odds:?}");
-    assert!(odds[0].starts_with("  odds: not computed (after "), "{}", odds[0]);
+    assert!(
+        odds[0].starts_with("  odds: not computed (after "),
+        "{}",
+        odds[0]
+    );
 }

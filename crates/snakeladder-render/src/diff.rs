@@ -22,7 +22,9 @@ fn value(x: Option<f64>, name: &str) -> String {
     match x {
         None => "–".to_string(),
         Some(v) if name.starts_with("seat1") => snakeladder::numbers::fixed(v, 6, true),
-        Some(v) if name == "mean" || name.starts_with("rounds") => snakeladder::numbers::fixed(v, 4, false),
+        Some(v) if name == "mean" || name.starts_with("rounds") => {
+            snakeladder::numbers::fixed(v, 4, false)
+        }
         Some(v) => format!("{v}"),
     }
 }

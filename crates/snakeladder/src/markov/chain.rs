@@ -665,7 +665,8 @@ impl Chain {
     /// followed chain counts. Borrowed when no jump leads to another; else
     /// built from the row's first jumps, in time the row's chains' length.
     pub fn jump_uses(&self, state: StateIndex) -> Cow<'_, [JumpUse]> {
-        let row = &self.jump_uses[self.jump_offsets[state.get()]..self.jump_offsets[state.get() + 1]];
+        let row =
+            &self.jump_uses[self.jump_offsets[state.get()]..self.jump_offsets[state.get() + 1]];
         if self.next_jump.is_empty() {
             return Cow::Borrowed(row);
         }

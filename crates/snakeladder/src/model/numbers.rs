@@ -161,7 +161,11 @@ pub fn rate(per_second: f64, unit: &str) -> String {
 /// assert_eq!(fixed(0.5, 2, true), "+0.50");
 /// ```
 pub fn fixed(x: f64, decimals: usize, sign: bool) -> String {
-    let x = if x.is_finite() && format!("{:.decimals$}", x.abs()).bytes().all(|b| b == b'0' || b == b'.') {
+    let x = if x.is_finite()
+        && format!("{:.decimals$}", x.abs())
+            .bytes()
+            .all(|b| b == b'0' || b == b'.')
+    {
         0.0
     } else {
         x

@@ -440,7 +440,10 @@ mod tests {
             .unwrap()
         };
         let (small, large) = (follow(2_000), follow(8_000));
-        let (a, b) = (Chain::compile(&small).unwrap(), Chain::compile(&large).unwrap());
+        let (a, b) = (
+            Chain::compile(&small).unwrap(),
+            Chain::compile(&large).unwrap(),
+        );
         for (board, chain) in [(&small, &a), (&large, &b)] {
             let (estimate, held) = (chain_bytes(board), chain.held_bytes());
             assert!(estimate >= held, "estimate {estimate} < held {held}");
