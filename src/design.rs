@@ -180,11 +180,11 @@ pub fn write_sensitivity(
     writeln!(out, "{header}")?;
     for v in s.variants.iter().take(SHOWN) {
         let mut line = format!(
-            "  {:<17} {:<9} {:>11.4} {:>+9.4}",
+            "  {:<17} {:<9} {:>11.4} {:>9}",
             v.change.before.to_string(),
             v.edit.to_string(),
             v.mean_turns,
-            v.mean_change
+            snakeladder::numbers::fixed(v.mean_change, 4, true)
         );
         if let (Some(a), Some(base)) = (v.first_seat_advantage, s.first_seat_advantage) {
             line += &format!(

@@ -483,10 +483,12 @@ fn a_huge_extra_roll_cap_does_not_hang() {
 }
 
 /// The follow-chain board of 40,000 squares (a ladder from every even
-/// square to the next but one) is refused under `--max-memory 1G` from its
-/// estimate, at once, instead of compiling 6 GB first.
+/// square to the next but one) is analysed under `--max-memory 1G`: its
+/// compile is linear in the squares (it was refused from an estimate of
+/// gigabytes, and compiling took 3.2 GB, issue 27). The per-jump figures,
+/// a solve per jump, are skipped with their reason.
 #[test]
-fn a_long_follow_chain_is_refused_from_its_estimate() {
+fn a_long_follow_chain_is_analysed_under_a_gigabyte() {
     let dir = tempfile::tempdir().unwrap();
     let n = 40_000;
     let ladders: Vec<String> = (1..n / 2)
@@ -501,15 +503,14 @@ fn a_long_follow_chain_is_refused_from_its_estimate() {
         ),
     )
     .unwrap();
-    let start = std::time::Instant::now();
     let o = run_in(
         dir.path(),
         &["analyze", "--max-memory", "1G", b.to_str().unwrap()],
     );
-    let (_, err) = text(&o);
-    assert_eq!(o.status.code(), Some(3), "{err}");
-    assert!(err.contains("compiling the board"), "{err}");
-    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(out.contains("mean 2.0000"), "{out}");
+    assert!(out.contains("skipped per-jump figures"), "{out}");
 }
 
 /// The design searches stop at --max-work or --time-limit with the closest

@@ -105,3 +105,43 @@ fn undecidable_odds_are_given_up_once() {
     assert!(t.lines().filter(|l| l.contains(" rolled ")).count() > 10_000);
     assert!(t.contains("Ranking:"));
 }
+
+/// 52 squares and 38 snakes to square 1 (a mean of ten billion turns),
+/// eight players: the line of odds says it was not computed, within its
+/// budget and under a 200 MiB address-space cap. Each player's distribution
+/// was stored for ten million turns (1.3 GB for eight) and the race's
+/// products were not counted in the line's work (issue 27: the line took
+/// minutes on a loaded machine).
+#[test]
+fn odds_of_many_players_on_a_board_of_long_games_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("snakes.json");
+    let snakes: Vec<String> = (2..52)
+        .filter(|s| s % 4 != 0)
+        .take(38)
+        .map(|s| format!("[{s}, 1]"))
+        .collect();
+    std::fs::write(
+        &board,
+        format!(r#"{{"squares": 52, "snakes": [{}]}}"#, snakes.join(",")),
+    )
+    .unwrap();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 204800 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_snakeladder"))
+        .args(["play", "--players", "A,B,C,D,E,F,G,H", "--seed", "1"])
+        .args(["--odds", "--max-turns", "20", board.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let t = String::from_utf8_lossy(&out.stdout);
+    // Stopped by --max-turns (exit 3), not by the memory cap.
+    assert_eq!(out.status.code(), Some(3), "{t}");
+    let odds: Vec<&str> = t.lines().filter(|l| l.starts_with("  odds: ")).collect();
+    assert_eq!(odds.len(), 1, "{odds:?}");
+    assert!(
+        odds[0].starts_with("  odds: not computed (after "),
+        "{}",
+        odds[0]
+    );
+}

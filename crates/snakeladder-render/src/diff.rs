@@ -36,12 +36,14 @@ fn change(f: &FigureChange) -> String {
             let d = if f.name.starts_with("seat1") {
                 FIRST_SEAT_ADVANTAGE.format_change(d)
             } else if f.name == "mean" || f.name.starts_with("rounds") {
-                format!("{d:+.4}")
+                snakeladder::numbers::fixed(d, 4, true)
             } else {
                 format!("{d:+}")
             };
             match rel {
-                Some(r) if !f.name.starts_with("seat1") => format!("{d} ({:+.1}%)", r * 100.0),
+                Some(r) if !f.name.starts_with("seat1") => {
+                    format!("{d} ({}%)", snakeladder::numbers::fixed(r * 100.0, 1, true))
+                }
                 _ => d,
             }
         }

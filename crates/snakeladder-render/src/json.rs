@@ -43,12 +43,65 @@ pub struct Json<'a> {
 /// # Errors
 /// When `body`'s serialization fails (a map with non-string keys).
 pub fn pretty<T: Serialize>(body: &T) -> Result<Vec<u8>, serde_json::Error> {
-    let mut out = serde_json::to_vec_pretty(&Versioned {
+    let mut out = Vec::with_capacity(128);
+    let mut writer = serde_json::Serializer::with_formatter(&mut out, Unsigned::default());
+    Versioned {
         schema: SCHEMA_VERSION,
         body,
-    })?;
+    }
+    .serialize(&mut writer)?;
     out.push(b'\n');
     Ok(out)
+}
+
+/// serde_json's pretty layout, with every zero written as `0.0`, never
+/// `-0.0` (issue 27: a figure is never shown as a negative zero; the text
+/// outputs write theirs with [`snakeladder::numbers::fixed`]).
+#[derive(Default)]
+struct Unsigned(serde_json::ser::PrettyFormatter<'static>);
+
+impl serde_json::ser::Formatter for Unsigned {
+    fn write_f64<W: ?Sized + std::io::Write>(&mut self, w: &mut W, x: f64) -> std::io::Result<()> {
+        self.0.write_f64(w, if x == 0.0 { 0.0 } else { x })
+    }
+    fn write_f32<W: ?Sized + std::io::Write>(&mut self, w: &mut W, x: f32) -> std::io::Result<()> {
+        self.0.write_f32(w, if x == 0.0 { 0.0 } else { x })
+    }
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
 }
 
 /// The bytes of `analyze --format json` for `analysis` (and `sensitivity`
@@ -87,6 +140,23 @@ pub fn board_file(board: &snakeladder::Board) -> Result<Vec<u8>, serde_json::Err
 mod tests {
     use super::*;
     use snakeladder::{Board, Options};
+
+    /// A negative zero is written `0.0` (issue 27), in the layout of
+    /// serde_json's pretty printer.
+    #[test]
+    fn no_figure_is_a_negative_zero() {
+        let body = serde_json::json!({"change": -0.0, "list": [-0.0, -1.5, 0.0], "f": -0.0_f32});
+        let bytes = pretty(&body).unwrap();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(!text.contains("-0.0"), "{text}");
+        let mut plain = serde_json::to_vec_pretty(&Versioned {
+            schema: SCHEMA_VERSION,
+            body: &serde_json::json!({"change": 0.0, "list": [0.0, -1.5, 0.0], "f": 0.0_f32}),
+        })
+        .unwrap();
+        plain.push(b'\n');
+        assert_eq!(text, String::from_utf8(plain).unwrap());
+    }
 
     #[test]
     fn analyze_json_is_versioned_and_ends_with_a_newline() {

@@ -72,7 +72,7 @@ fn row(v: &Variant, base_advantage: Option<f64>) -> Vec<String> {
         v.edit.to_string(),
         becomes,
         snakeladder::numbers::quantity(v.mean_turns, 4),
-        format!("{:+.4}", v.mean_change),
+        snakeladder::numbers::fixed(v.mean_change, 4, true),
     ];
     if base_advantage.is_some() {
         cells.push(
@@ -104,7 +104,7 @@ pub(crate) fn chart(s: &Sensitivity, size: Size) -> Result<String, ChartError> {
                 v.edit
             ),
             value: v.mean_change,
-            note: format!("{:+.2}", v.mean_change),
+            note: snakeladder::numbers::fixed(v.mean_change, 2, true),
             kind: match v.change.before.kind() {
                 JumpKind::Ladder => BarKind::Ladder,
                 JumpKind::Snake => BarKind::Snake,

@@ -468,7 +468,7 @@ fn dense(board: &Board, chain: &Chain, t: Vec<f64>) -> Option<Dense> {
     }
     let mut u = vec![DVector::<f64>::zeros(n); jumps.len()];
     for s in chain.states() {
-        for use_ in chain.jump_uses(s) {
+        for use_ in chain.jump_uses(s).iter() {
             u[use_.jump as usize][s.get()] += use_.expected;
         }
     }

@@ -45,6 +45,7 @@ use crate::{Board, Square, markov::tolerance};
 use num_rational::BigRational;
 use num_traits::{Num, One};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -153,7 +154,17 @@ pub struct Chain {
     expected_rolls: Vec<f64>,
     expected_rolls_squared: Vec<f64>,
     jump_offsets: Vec<usize>,
+    /// Each row's jump uses, merged by jump, when no jump leads to another;
+    /// otherwise each move's first jump with its weight, unmerged and in
+    /// the order the moves were made, which [`Chain::jump_uses`] follows
+    /// along `next_jump` and merges just as the compiler merged them before
+    /// (the same sums, term for term). Listing every jump of every chain
+    /// in every row made a follow board quadratic: 3.2 GB for 40,000
+    /// squares of one long chain (issue 27, docs/chains.md).
     jump_uses: Vec<JumpUse>,
+    /// The jump taken after each jump ([`NO_NEXT`] for none); empty when no
+    /// jump leads to another.
+    next_jump: Vec<u32>,
     /// Rests of each state (as `row_offsets`); both empty when every turn
     /// is one roll, where a turn rests only where it ends
     /// ([`Chain::rests`] reads them from the row). On a board of ten
@@ -174,6 +185,21 @@ pub(crate) const KEEP_ROWS_BELOW: usize = 65_536;
 
 /// In the compiler's table of found squares: a square not found (yet).
 const UNSEEN: u32 = u32::MAX;
+
+/// In [`Chain`]'s `next_jump`: the chain ends with this jump.
+const NO_NEXT: u32 = u32::MAX;
+
+/// The jump taken after each jump of `board`, or empty when no jump leads
+/// to another (then a row's first jumps are its jump uses).
+fn next_jumps(board: &Board) -> Vec<u32> {
+    let index = board.chain_index();
+    if !index.any_chained() {
+        return Vec::new();
+    }
+    (0..board.jumps().len())
+        .map(|j| index.next(j).map_or(NO_NEXT, |n| n as u32))
+        .collect()
+}
 
 /// Numbers the states by square: the squares a search found (`found[square]
 /// != UNSEEN`), read off in increasing order (one pass over a table the
@@ -291,6 +317,8 @@ impl Chain {
         // square, and a board of many dice totals merges many ends.
         let mut ends: Vec<(u32, f64)> = Vec::with_capacity((size * outcomes.len()).min(1 << 20));
         let mut jumps: Vec<(u32, f64)> = Vec::with_capacity(board.jumps().len() * outcomes.len());
+        // With chains, a row keeps each move's first jump (see `jump_uses`).
+        let next_jump = next_jumps(board);
         let mut row_at: Vec<(u32, u32)> = Vec::with_capacity(size + 1);
         row_at.push((0, 0));
         order.push(start);
@@ -301,12 +329,14 @@ impl Chain {
             for &(total, p) in &outcomes {
                 let walk = board.walk(from, total);
                 if let Some(first) = walk.first {
-                    jumps.extend(board.chain_from(first).map(|j| (j as u32, p)));
+                    jumps.push((first as u32, p));
                 }
                 ends.push((walk.end.get(), p));
             }
             merge_by(&mut ends, e0, |e| e.0, |a, b| a.1 += b.1);
-            merge_by(&mut jumps, j0, |e| e.0, |a, b| a.1 += b.1);
+            if next_jump.is_empty() {
+                merge_by(&mut jumps, j0, |e| e.0, |a, b| a.1 += b.1);
+            }
             for &(end, _) in &ends[e0..] {
                 if end != last.get() && found[end as usize] == UNSEEN {
                     found[end as usize] = order.len() as u32;
@@ -370,6 +400,7 @@ impl Chain {
             expected_rolls_squared,
             jump_offsets,
             jump_uses,
+            next_jump,
             rest_offsets: Vec::new(),
             rests: Vec::new(),
             dropped: 0.0,
@@ -457,6 +488,7 @@ impl Chain {
             expected_rolls_squared: Vec::with_capacity(n),
             jump_offsets: Vec::with_capacity(n + 1),
             jump_uses: Vec::with_capacity(jumps),
+            next_jump: next_jumps(board),
             rest_offsets: Vec::with_capacity(if one_roll { 0 } else { n + 1 }),
             rests: Vec::with_capacity(rests),
             dropped: 0.0,
@@ -629,9 +661,40 @@ impl Chain {
     }
 
     /// Expected uses of each jump in one turn from `state`, by jump position,
-    /// increasing; jumps a turn cannot take are left out.
-    pub fn jump_uses(&self, state: StateIndex) -> &[JumpUse] {
-        &self.jump_uses[self.jump_offsets[state.get()]..self.jump_offsets[state.get() + 1]]
+    /// increasing; jumps a turn cannot take are left out. Every jump of a
+    /// followed chain counts. Borrowed when no jump leads to another; else
+    /// built from the row's first jumps, in time the row's chains' length.
+    pub fn jump_uses(&self, state: StateIndex) -> Cow<'_, [JumpUse]> {
+        let row =
+            &self.jump_uses[self.jump_offsets[state.get()]..self.jump_offsets[state.get() + 1]];
+        if self.next_jump.is_empty() {
+            return Cow::Borrowed(row);
+        }
+        // The uses the compiler listed before it kept first jumps only: each
+        // move's chain in the order of the moves, then merged (the same
+        // sort and sums, so the same digits).
+        let mut uses: Vec<(u32, f64)> = Vec::new();
+        for u in row {
+            let mut j = u.jump;
+            while j != NO_NEXT {
+                uses.push((j, u.expected));
+                j = self.next_jump[j as usize];
+            }
+        }
+        merge_by(&mut uses, 0, |e| e.0, |a, b| a.1 += b.1);
+        Cow::Owned(
+            uses.into_iter()
+                .map(|(jump, expected)| JumpUse { jump, expected })
+                .collect(),
+        )
+    }
+
+    /// The entries behind [`Chain::jump_uses`] that the chain stores for
+    /// all states: one per jump a row takes, or with chains followed one per
+    /// move's first jump, so their number grows with the board, never with
+    /// the product of its squares and its chains' length.
+    pub fn stored_jump_uses(&self) -> usize {
+        self.jump_uses.len()
     }
 
     /// Expected rests on each square in one turn from `state`, by square,
@@ -673,6 +736,7 @@ impl Chain {
             + bytes(&self.expected_rolls_squared)
             + bytes(&self.jump_offsets)
             + bytes(&self.jump_uses)
+            + bytes(&self.next_jump)
             + bytes(&self.rest_offsets)
             + bytes(&self.rests)
     }
@@ -1117,8 +1181,7 @@ fn raw_row(
         for &(total, p) in outcomes {
             let walk = board.walk(from, total);
             if let Some(first) = walk.first {
-                rows.jumps
-                    .extend(board.chain_from(first).map(|j| (j as u32, p)));
+                rows.jumps.push((first as u32, p));
             }
             rows.ends.push((walk.end, p, p));
             rolls_squared += p;
@@ -1136,8 +1199,7 @@ fn raw_row(
                 let mass = layer.weight * p;
                 let (walk, extra_roll) = board.walk_roll(layer.square, layer.rolls_before, total);
                 if let Some(first) = walk.first {
-                    rows.jumps
-                        .extend(board.chain_from(first).map(|j| (j as u32, mass * m.mass)));
+                    rows.jumps.push((first as u32, mass * m.mass));
                 }
                 if walk.end != last && !one_roll {
                     rows.rests.push((walk.end, mass * m.mass));
@@ -1158,7 +1220,10 @@ fn raw_row(
             a.2 += b.2;
         },
     );
-    merge_by(&mut rows.jumps, jumps, |e| e.0, |a, b| a.1 += b.1);
+    // With chains, each move's first jump stays as made (see `Chain::jump_uses`).
+    if !board.chain_index().any_chained() {
+        merge_by(&mut rows.jumps, jumps, |e| e.0, |a, b| a.1 += b.1);
+    }
     merge_by(&mut rows.rests, rests, |e| e.0, |a, b| a.1 += b.1);
     rows.starts
         .push([rows.ends.len(), rows.jumps.len(), rows.rests.len()]);
@@ -1305,6 +1370,62 @@ mod tests {
             );
             assert!(one == Chain::compile(b).unwrap());
         }
+    }
+
+    /// With chains followed, a row stores each move's first jump and
+    /// [`Chain::jump_uses`] follows the chains when read: every jump a
+    /// chain passes counts, as a tally over the moves finds (one roll a
+    /// turn, and extra rolls along a turn's path of bonus rolls).
+    #[test]
+    fn jump_uses_follow_chains_when_read() {
+        let boards = [
+            board(
+                r#"{"squares": 40, "ladders": [[3, 20], [20, 33]], "snakes": [[38, 2], [39, 3]],
+                    "rules": {"chains": "follow", "overshoot": "bounce", "start": 1,
+                              "dice": {"count": 3, "faces": 4}}}"#,
+            ),
+            board(
+                r#"{"squares": 30, "ladders": [[2, 4], [4, 6], [6, 8], [11, 13], [13, 25]],
+                    "snakes": [[28, 13]], "rules": {"chains": "follow"}}"#,
+            ),
+        ];
+        for b in &boards {
+            let chain = Chain::compile(b).unwrap();
+            for s in chain.states() {
+                let mut tally = vec![0.0; b.jumps().len()];
+                for o in b.rules().dice().outcomes() {
+                    let walk = b.walk(chain.square(s), o.total);
+                    for j in walk.first.into_iter().flat_map(|f| b.chain_from(f)) {
+                        tally[j] += o.probability;
+                    }
+                }
+                let uses = chain.jump_uses(s);
+                let listed: Vec<usize> = uses.iter().map(|u| u.jump as usize).collect();
+                let expected: Vec<usize> = (0..tally.len()).filter(|&j| tally[j] > 0.0).collect();
+                assert_eq!(listed, expected, "{}", chain.square(s));
+                for u in uses.iter() {
+                    assert!((u.expected - tally[u.jump as usize]).abs() < 1e-15);
+                }
+            }
+        }
+        // Extra rolls: one jump of a chain of three is always taken with the
+        // other two, so their expected uses agree.
+        let b = board(
+            r#"{"squares": 30, "ladders": [[2, 4], [4, 6], [6, 8]],
+                "rules": {"chains": "follow", "extra_turn": {"on": 6}}}"#,
+        );
+        let chain = Chain::compile(&b).unwrap();
+        let mut took = 0;
+        for s in chain.states() {
+            let uses = chain.jump_uses(s);
+            if uses.iter().any(|u| u.jump == 0) {
+                took += 1;
+                let first = uses.iter().find(|u| u.jump == 0).unwrap().expected;
+                let last = uses.iter().find(|u| u.jump == 2).unwrap().expected;
+                assert!(last >= first, "{}", chain.square(s));
+            }
+        }
+        assert!(took > 0);
     }
 
     /// Keeping the search's rows (small boards) and building each row

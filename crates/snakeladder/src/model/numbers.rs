@@ -145,6 +145,38 @@ pub fn rate(per_second: f64, unit: &str) -> String {
     format!("{per_second:.1} {unit}/s")
 }
 
+/// `x` with `decimals` decimals, with a `+` on a positive figure when
+/// `sign`: the one writer of a fixed-point figure that may be negative (a
+/// change, a difference, an advantage). A figure that rounds to zero at the
+/// decimals shown is written as zero, never `-0.0000` (issue 27): a
+/// negative zero, or a change of `-0.00003` at four decimals, is the same
+/// shown figure as `+0.0000`.
+///
+/// # Example
+/// ```
+/// use snakeladder::numbers::fixed;
+/// assert_eq!(fixed(-0.000_03, 4, true), "+0.0000");
+/// assert_eq!(fixed(-0.0, 0, false), "0");
+/// assert_eq!(fixed(-1.26, 1, false), "-1.3");
+/// assert_eq!(fixed(0.5, 2, true), "+0.50");
+/// ```
+pub fn fixed(x: f64, decimals: usize, sign: bool) -> String {
+    let x = if x.is_finite()
+        && format!("{:.decimals$}", x.abs())
+            .bytes()
+            .all(|b| b == b'0' || b == b'.')
+    {
+        0.0
+    } else {
+        x
+    };
+    if sign {
+        format!("{x:+.decimals$}")
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +200,11 @@ mod tests {
         assert_eq!(probability(0.009_996, 4), "0.01000");
         assert_eq!(probability(0.012_34, 4), "0.0123");
         assert_eq!(probability(-0.004_21, 4), "-0.00421");
+        // Never a negative zero (issue 27).
+        for (x, d) in [(-0.0, 0), (-0.0, 4), (-4e-5, 4), (-0.004, 2), (-4e-7, 6)] {
+            assert!(!fixed(x, d, false).starts_with('-'), "{x} {d}");
+            assert!(fixed(x, d, true).starts_with('+'), "{x} {d}");
+        }
         assert_eq!(tiny(0.25), "0.25");
     }
 

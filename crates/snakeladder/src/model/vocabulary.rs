@@ -73,7 +73,7 @@ impl Figure {
     pub fn format(&self, value: f64) -> String {
         match self.unit {
             Unit::Turns => numbers::quantity(value, 4),
-            Unit::WholeTurns => format!("{value:.0}"),
+            Unit::WholeTurns => numbers::fixed(value, 0, false),
             Unit::Rounds => numbers::quantity(value, 2),
             Unit::Percent => numbers::percent(value, 2),
             Unit::Points => points(value),
@@ -85,11 +85,10 @@ impl Figure {
     /// `+1.0800` turns, `+0.100 pp`, `+2.50` points of a percentage.
     pub fn format_change(&self, change: f64) -> String {
         match self.unit {
-            Unit::Turns => format!("{change:+.4}"),
-            Unit::WholeTurns => format!("{change:+.0}"),
-            Unit::Rounds => format!("{change:+.2}"),
+            Unit::Turns | Unit::Count => numbers::fixed(change, 4, true),
+            Unit::WholeTurns => numbers::fixed(change, 0, true),
+            Unit::Rounds => numbers::fixed(change, 2, true),
             Unit::Percent | Unit::Points => points(change),
-            Unit::Count => format!("{change:+.4}"),
         }
     }
 }

@@ -108,14 +108,14 @@ impl Distribution {
 /// Q in compressed rows without the finish column, and R: the form the
 /// distribution loops run over (a plain `u32` column per entry keeps the
 /// inner loop tight).
-struct Split {
-    offsets: Vec<usize>,
-    columns: Vec<u32>,
-    values: Vec<f64>,
-    finish: Vec<f64>,
+pub(super) struct Split {
+    pub(super) offsets: Vec<usize>,
+    pub(super) columns: Vec<u32>,
+    pub(super) values: Vec<f64>,
+    pub(super) finish: Vec<f64>,
 }
 
-fn split(chain: &Chain) -> Split {
+pub(super) fn split(chain: &Chain) -> Split {
     let mut out = Split {
         offsets: Vec::with_capacity(chain.len() + 1),
         columns: Vec::with_capacity(chain.entries()),
@@ -416,6 +416,7 @@ pub fn from_states(chain: &Chain, wanted: &[StateIndex]) -> Vec<Distribution> {
 
 /// [`from_states`] for at most `max_turns` turns: the tails left say what
 /// was not followed.
+#[cfg(test)]
 pub fn from_states_within(
     chain: &Chain,
     wanted: &[StateIndex],

@@ -45,7 +45,7 @@ pub fn figures(
     // u[a][s]: expected uses of jump a in one turn from s.
     let mut uses = vec![vec![0.0; n]; jumps.len()];
     for s in chain.states() {
-        for u in chain.jump_uses(s) {
+        for u in chain.jump_uses(s).iter() {
             uses[u.jump as usize][s.get()] = u.expected;
         }
     }

@@ -324,23 +324,17 @@ pub fn chain_bytes(board: &Board) -> u64 {
     let entry_bytes = if rules.extra_turn().is_none() {
         // One roll a turn: a jump is taken by rolls landing on its start,
         // from at most `totals` squares before it or bouncing back from
-        // beyond; with chains followed, each takes at most every jump.
+        // beyond, and a row records the move's first jump alone, its chain
+        // followed only when read (`Chain::jump_uses`; issue 27: listing
+        // every chain in every row made a follow board of 40,000 squares
+        // take 3.2 GB); with chains, 4 bytes a jump for the link to the
+        // next.
         let jumps = board.jumps().len() as u64;
-        let uses = match rules.chains() {
-            crate::Chains::Forbid => (2 * totals).saturating_mul(jumps).min(entries),
-            // A move records every jump of its chain (issue 27: this was
-            // capped at one use an entry, so a board of one long chain was
-            // estimated at a few megabytes and took 6 GB). A row merges the
-            // uses of its moves, so it holds each jump at most once; and a
-            // jump's start is no state, so there are at most
-            // `squares − jumps` rows.
-            crate::Chains::Follow => (2 * totals)
-                .saturating_mul(chain_lengths(board))
-                .min(squares.saturating_sub(jumps).saturating_mul(jumps)),
-        };
+        let uses = (2 * totals).saturating_mul(jumps).min(entries);
         entries
             .saturating_mul(16)
             .saturating_add(uses.saturating_mul(16))
+            .saturating_add(jumps.saturating_mul(4))
     } else {
         entries.saturating_mul(56)
     };
@@ -352,20 +346,6 @@ pub fn chain_bytes(board: &Board) -> u64 {
     } else {
         rows
     }
-}
-
-/// The sum over a board's jumps of the length of the chain a move that
-/// takes it follows (the jump and every jump after it), in one pass over
-/// the chains ([`crate::model::chains`]).
-fn chain_lengths(board: &Board) -> u64 {
-    let index = board.chain_index();
-    let mut length = vec![0u64; board.jumps().len()];
-    // Reversed, every jump comes after the one it leads to.
-    for &j in index.upstream_first().iter().rev() {
-        let j = j as usize;
-        length[j] = 1 + index.next(j).map_or(0, |n| length[n]);
-    }
-    length.iter().fold(0u64, |sum, &l| sum.saturating_add(l))
 }
 
 /// The bytes a compiled chain holds ([`Chain::held_bytes`]).
@@ -443,11 +423,12 @@ mod tests {
 
     /// A board of one long chain under `follow` (a ladder from every even
     /// square to the next but one): the estimate bounds what the compile
-    /// holds, and grows with the square of the size as the chain does
-    /// (issue 27: it was capped at one use an entry, a few megabytes for a
-    /// compile that took 6 GB at 40,000 squares).
+    /// holds, and both grow linearly with the size (issue 27: a row listed
+    /// every jump of every chain it took, so the compile grew with the
+    /// square of the size, 3.2 GB at 40,000 squares, and the estimate with
+    /// it).
     #[test]
-    fn the_compile_estimate_counts_chains() {
+    fn a_follow_chain_compiles_in_linear_memory() {
         let follow = |n: u32| {
             let ladders: Vec<String> = (1..n / 2)
                 .map(|k| format!("[{}, {}]", 2 * k, 2 * k + 2))
@@ -458,13 +439,22 @@ mod tests {
             ))
             .unwrap()
         };
-        let board = follow(2_000);
-        let chain = Chain::compile(&board).unwrap();
-        let (estimate, held) = (chain_bytes(&board), chain.held_bytes());
-        assert!(estimate >= held, "estimate {estimate} < held {held}");
-        assert!(estimate < 16 * held, "estimate {estimate}, held {held}");
-        // 40,000 squares: past a gigabyte, so `--max-memory 1G` refuses it
-        // before compiling.
-        assert!(chain_bytes(&follow(40_000)) > 1 << 30);
+        let (small, large) = (follow(2_000), follow(8_000));
+        let (a, b) = (
+            Chain::compile(&small).unwrap(),
+            Chain::compile(&large).unwrap(),
+        );
+        for (board, chain) in [(&small, &a), (&large, &b)] {
+            let (estimate, held) = (chain_bytes(board), chain.held_bytes());
+            assert!(estimate >= held, "estimate {estimate} < held {held}");
+            assert!(estimate < 16 * held, "estimate {estimate}, held {held}");
+        }
+        // Four times the squares: about four times the memory, not sixteen.
+        let grows = |x: u64, y: u64| y as f64 / x as f64;
+        assert!(grows(a.held_bytes(), b.held_bytes()) < 5.0);
+        assert!(grows(chain_bytes(&small), chain_bytes(&large)) < 5.0);
+        assert!(a.stored_jump_uses() * 5 > b.stored_jump_uses());
+        // 40,000 squares: well within `--max-memory 1G`.
+        assert!(chain_bytes(&follow(40_000)) < 100 << 20);
     }
 }

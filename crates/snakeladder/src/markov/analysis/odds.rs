@@ -5,14 +5,12 @@
 //! and no turn is half played: the state of the game is then only the
 //! squares and whose turn it is. The players' remaining turn counts are
 //! independent (tokens never interact and rolls are independent; see
-//! [`players`]), each distributed as T from that player's
-//! own square, so the winner is decided by the race of [`players::race`]
-//! with the order starting at the player to move.
-//!
-//! [`players::race`]: super::players::race
+//! [`players`](super::players)), each distributed as T from that player's
+//! own square, so the winner is decided by the race of `players::race`
+//! (docs/figures.md §8) with the order starting at the player to move,
+//! summed turn by turn as the distributions are stepped.
 
 use super::distribution;
-use super::players;
 use crate::Board;
 use crate::Square;
 use crate::markov::chain::{Chain, ChainError};
@@ -86,9 +84,11 @@ impl LiveOdds {
     }
 
     /// [`LiveOdds::odds`] following the race for at most
-    /// `max_work / (2·entries)` turns (two sparse products a turn), so a
-    /// huge board answers within the budget; the result says how much of
-    /// the race was left undecided.
+    /// `max_work / (2·entries + states + players²)` turns (two sparse
+    /// products a turn, a pass over the states and the race's products),
+    /// in memory that does not grow with the turns, so a huge board or a
+    /// game of many players on a board of long games answers within the
+    /// budget; the result says how much of the race was left undecided.
     ///
     /// # Errors
     /// As [`LiveOdds::odds`].
@@ -153,22 +153,84 @@ pub(crate) fn live_odds_within(
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let per_turn = 2.0 * chain.entries().max(1) as f64;
+    // Two sparse products a turn, a pass over the states, and the race's
+    // k² products (issue 27: the race and the stored distributions were not
+    // counted, so many players on a board of long games took gigabytes
+    // and minutes within the budget of a line).
+    let per_turn = 2.0 * chain.entries().max(1) as f64 + chain.len() as f64 + (k * k) as f64;
     let max_turns = (max_work / per_turn).min(usize::MAX as f64) as usize;
-    let dists = distribution::from_states_within(chain, &states, max_turns.max(1));
-    let turns = dists.iter().map(|d| d.pmf.len()).max().unwrap_or(0);
-    let in_order = players::race(&dists);
+    let (in_order, left_out, turns) = race_within(chain, &states, max_turns.max(1));
     let mut odds = vec![0.0; k];
     for (i, &p) in order.iter().enumerate() {
         odds[p] = in_order[i];
     }
-    // Undecided: every player still going after the turns followed.
-    let left_out = dists.iter().map(|d| d.tail()).product::<f64>();
     Ok(BoundedOdds {
         odds,
         left_out,
         turns,
     })
+}
+
+/// The race of `players::race` (kept for tests) over the distributions of
+/// `distribution::from_states_within` from `states` (in turn order), summed
+/// turn by turn as the distributions are stepped, the same products in the
+/// same order, so that memory does not grow with the turns followed (at
+/// ten million turns each player's distribution took 160 MB). Returns each
+/// player's chance of winning, the probability that every player is still
+/// going after the turns followed, and those turns.
+fn race_within(
+    chain: &Chain,
+    states: &[crate::markov::chain::StateIndex],
+    max_turns: usize,
+) -> (Vec<f64>, f64, usize) {
+    use crate::markov::tolerance;
+    let n = chain.len();
+    let q = distribution::split(chain);
+    let mut f: Vec<f64> = chain
+        .states()
+        .map(|s| chain.finish_probability(s))
+        .collect();
+    let mut g = vec![1.0; n];
+    let (mut f_next, mut g_next) = (vec![0.0; n], vec![0.0; n]);
+    let mut win = vec![0.0; states.len()];
+    let mut turns = 0;
+    for _ in 0..max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS) {
+        for s in 0..n {
+            let (mut fs, mut gs) = (0.0, 0.0);
+            let range = q.offsets[s]..q.offsets[s + 1];
+            for (&c, &v) in q.columns[range.clone()].iter().zip(&q.values[range]) {
+                gs += v * g[c as usize];
+                fs += v * f[c as usize];
+            }
+            g_next[s] = gs;
+            f_next[s] = fs;
+        }
+        turns += 1;
+        // Turn t: f is P(T = t), g P(T > t − 1) and g_next P(T > t), each
+        // from every state. Player i wins at t if the players before it
+        // are still going after t turns and those after it after t − 1.
+        for (i, me) in states.iter().enumerate() {
+            let mut p = f[me.get()];
+            if p == 0.0 {
+                continue;
+            }
+            for (j, other) in states.iter().enumerate() {
+                if j < i {
+                    p *= g_next[other.get()];
+                } else if j > i {
+                    p *= g[other.get()];
+                }
+            }
+            win[i] += p;
+        }
+        std::mem::swap(&mut g, &mut g_next);
+        std::mem::swap(&mut f, &mut f_next);
+        if states.iter().all(|s| g[s.get()] < tolerance::TAIL) {
+            break;
+        }
+    }
+    let left_out = states.iter().map(|s| g[s.get()]).product::<f64>();
+    (win, left_out, turns)
 }
 
 #[cfg(test)]
@@ -185,6 +247,48 @@ mod tests {
         assert!((odds[0] - 0.507803).abs() < 5e-7);
         let swapped = live_odds(&chain, &[start, start], 1).unwrap();
         assert!((swapped[1] - odds[0]).abs() < 1e-15);
+    }
+
+    /// The race summed turn by turn gives the digits of the race over the
+    /// stored distributions.
+    #[test]
+    fn the_streamed_race_is_the_stored_one() {
+        let chain = Chain::compile(&Board::builtin_default()).unwrap();
+        let squares = [0, 10, 40, 60].map(crate::markov::chain::StateIndex::new);
+        let stored = distribution::from_states_within(&chain, &squares, 1_000_000);
+        let (win, left_out, turns) = race_within(&chain, &squares, 1_000_000);
+        assert_eq!(win, super::super::players::race(&stored));
+        assert_eq!(turns, stored[0].pmf.len());
+        assert_eq!(left_out, stored.iter().map(|d| d.tail()).product::<f64>());
+    }
+
+    /// 52 squares and 38 snakes to square 1 (a mean of ten billion turns):
+    /// a line's budget covers the race of many players too, and memory does
+    /// not grow with the turns (issue 27: sixteen players were followed for
+    /// the budget of two sparse products a turn alone, and each player's
+    /// distribution was stored, 160 MB a player at ten million turns).
+    #[test]
+    fn a_line_of_odds_stays_within_its_work() {
+        let snakes: Vec<String> = (2..52)
+            .filter(|s| s % 4 != 0)
+            .take(38)
+            .map(|s| format!("[{s}, 1]"))
+            .collect();
+        let board = Board::from_json_str(&format!(
+            r#"{{"squares": 52, "snakes": [{}]}}"#,
+            snakes.join(",")
+        ))
+        .unwrap();
+        let odds = LiveOdds::new(&board).unwrap();
+        let players = 16;
+        let max_work = 1e6;
+        let live = odds
+            .odds_within(&vec![Square::new(0); players], 0, max_work)
+            .unwrap();
+        let race = (live.turns * players * players) as f64;
+        let stepping = live.turns as f64 * 2.0 * odds.chain.entries() as f64;
+        assert!(race + stepping <= max_work, "{race} + {stepping}");
+        assert!(live.left_out > 0.5, "{}", live.left_out);
     }
 
     #[test]

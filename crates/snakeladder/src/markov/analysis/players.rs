@@ -176,6 +176,7 @@ fn tail_in_closed_form(d: &Distribution, t: usize, m: usize, block: f64, count: 
 /// Each player's probability of winning a race from independent
 /// finishing-time distributions, in turn order starting with the player to
 /// move: the same sum as [`figures`], with each player's own `f` and `S`.
+#[cfg(test)]
 pub fn race(players: &[Distribution]) -> Vec<f64> {
     let horizon = players.iter().map(|d| d.pmf.len()).max().unwrap_or(0);
     // survival beyond the computed length is below the tail tolerance; it is
