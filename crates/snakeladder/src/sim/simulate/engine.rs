@@ -23,6 +23,7 @@
 
 use super::marks::{MarkTally, Marks, entry_marks};
 use super::sampler::{DiceStream, Sample};
+use super::six::{SIX_ENTRIES, SixTable, six_token};
 use super::stats::Tally;
 use super::table::{EXTRA, FINISHED, NO_NEXT, PATH, TableEntry};
 use super::{
@@ -56,6 +57,9 @@ pub(super) struct Engine<'a> {
     marks: Option<Vec<Marks>>,
     /// The table entries whose roll takes a jump, with their path id.
     jumping: Vec<(usize, u32)>,
+    /// The marked table padded for the loop of one six-faced die without
+    /// extra rolls (`six.rs`), when it fits; used when the dice are that.
+    six: Option<SixTable>,
 }
 
 impl<'a> Engine<'a> {
@@ -68,12 +72,14 @@ impl<'a> Engine<'a> {
             .next_power_of_two()
             .max(by_games)
             .clamp(MIN_CLUSTER_GAMES, BATCH_GAMES);
+        let marks = entry_marks(table, jumps);
         Engine {
             table,
             jumps,
             players: config.players(),
             cluster_games,
-            marks: entry_marks(table, jumps),
+            six: marks.as_ref().and_then(|m| SixTable::new(table, m)),
+            marks,
             jumping: table
                 .entries()
                 .iter()
@@ -89,7 +95,22 @@ impl<'a> Engine<'a> {
     #[cfg(test)]
     pub(super) fn without_marks(mut self) -> Engine<'a> {
         self.marks = None;
+        self.six = None;
         self
+    }
+
+    /// The same engine on the general marking loop instead of `six.rs`'s:
+    /// the tests check that both give the same report.
+    #[cfg(test)]
+    pub(super) fn without_six(mut self) -> Engine<'a> {
+        self.six = None;
+        self
+    }
+
+    /// Whether the engine has the loop of `six.rs`.
+    #[cfg(test)]
+    pub(super) fn six(&self) -> bool {
+        self.six.is_some()
     }
 
     /// Whether the engine runs the marking inner loop.
@@ -106,7 +127,15 @@ impl<'a> Engine<'a> {
             total_turns: Tally::default(),
             rounds: Tally::default(),
             seat_wins: vec![0; self.players as usize],
-            entry_count: vec![0; self.table.entries().len()],
+            // The loop of `six.rs` counts in an array of SIX_ENTRIES.
+            entry_count: vec![
+                0;
+                self.table.entries().len().max(if self.six.is_some() {
+                    SIX_ENTRIES
+                } else {
+                    0
+                })
+            ],
             token: 0,
             rest_seen: vec![[0, 0]; squares],
             jump_seen: vec![[0, 0]; self.jumps],
@@ -138,6 +167,18 @@ impl<'a> Engine<'a> {
                 for seat in 0..k {
                     acc.token += 1;
                     let extra = self.table.has_extra_rolls();
+                    if let (Some(six), Some((rng, buffer))) = (&self.six, roller.six_parts()) {
+                        let counts: &mut [u64; SIX_ENTRIES] = (&mut acc.entry_count[..SIX_ENTRIES])
+                            .try_into()
+                            .expect("the accumulator counts SIX_ENTRIES entries");
+                        let (rolls, seen) = six_token(six, counts, rng, buffer)?;
+                        acc.marked.add(seen);
+                        acc.turns.record(rolls);
+                        if rolls < best.0 {
+                            best = (rolls, seat);
+                        }
+                        continue;
+                    }
                     let (turns, rolls) = match (&self.marks, extra, self.table.single_jumps()) {
                         (Some(m), true, _) => marked_token::<S, true>(self.table, m, acc, roller)?,
                         (Some(m), false, _) => {
@@ -527,13 +568,16 @@ impl Accumulator {
     /// the counts. `jumping` lists the entries that take a jump (and their
     /// path), so the pass over every entry has no branch.
     fn flush_cluster(&mut self, table: &MoveTable, jumping: &[(usize, u32)], m: u64) {
-        for (&end, &c) in table.ends().iter().zip(&self.entry_count) {
-            self.scratch_rest[end as usize] += c;
-        }
         // Each roll's count goes to its first jump, then down the chains,
         // every jump before the one it leads to: linear in the jumps.
         for &(entry, path) in jumping {
             self.scratch_use[path as usize - 1] += self.entry_count[entry];
+        }
+        // Clearing each count as it is read, rather than with a `fill`
+        // after: a memset of the whole table per cluster cost as much as
+        // this loop.
+        for (&end, c) in table.ends().iter().zip(&mut self.entry_count) {
+            self.scratch_rest[end as usize] += std::mem::take(c);
         }
         if !table.single_jumps() {
             let next = table.next();
@@ -544,7 +588,6 @@ impl Accumulator {
                 }
             }
         }
-        self.entry_count.fill(0);
         for (i, x) in self.scratch_rest.iter_mut().enumerate() {
             self.rests.add(i, std::mem::take(x), m);
         }

@@ -45,6 +45,7 @@
 mod engine;
 mod marks;
 mod sampler;
+mod six;
 mod stats;
 mod table;
 
