@@ -23,7 +23,7 @@
 
 use super::marks::{MarkTally, Marks, entry_marks};
 use super::sampler::{DiceStream, Sample};
-use super::six::{SIX_ENTRIES, SixTable, six_token};
+use super::six::{SixTable, six_games};
 use super::stats::Tally;
 use super::table::{EXTRA, FINISHED, NO_NEXT, PATH, TableEntry};
 use super::{
@@ -127,15 +127,8 @@ impl<'a> Engine<'a> {
             total_turns: Tally::default(),
             rounds: Tally::default(),
             seat_wins: vec![0; self.players as usize],
-            // The loop of `six.rs` counts in an array of SIX_ENTRIES.
-            entry_count: vec![
-                0;
-                self.table.entries().len().max(if self.six.is_some() {
-                    SIX_ENTRIES
-                } else {
-                    0
-                })
-            ],
+            entry_count: vec![0; self.table.entries().len()],
+            six: self.six.clone(),
             token: 0,
             rest_seen: vec![[0, 0]; squares],
             jump_seen: vec![[0, 0]; self.jumps],
@@ -162,23 +155,33 @@ impl<'a> Engine<'a> {
         let mut done = 0;
         while done < games {
             let cluster = self.cluster_games.min(games - done);
+            if let (Some(six), Some((rng, buffer))) = (&mut acc.six, roller.six_parts()) {
+                let (marked, turns) = (&mut acc.marked, &mut acc.turns);
+                let (wins, rounds, total) =
+                    (&mut acc.seat_wins, &mut acc.rounds, &mut acc.total_turns);
+                let token = |rolls, seen| {
+                    marked.add(seen);
+                    turns.record(rolls);
+                };
+                let game = |best: u64, winner: u64| {
+                    wins[winner as usize] += 1;
+                    if k > 1 {
+                        rounds.record(best);
+                        total.record((best - 1) * k + winner + 1);
+                    }
+                };
+                six_games(six, rng, buffer, cluster, k, token, game)?;
+                six.take_counts(&mut acc.entry_count);
+                acc.token += cluster * k;
+                acc.flush_cluster(self.table, &self.jumping, cluster * k);
+                done += cluster;
+                continue;
+            }
             for _ in 0..cluster {
                 let mut best = (u64::MAX, 0_u64);
                 for seat in 0..k {
                     acc.token += 1;
                     let extra = self.table.has_extra_rolls();
-                    if let (Some(six), Some((rng, buffer))) = (&self.six, roller.six_parts()) {
-                        let counts: &mut [u64; SIX_ENTRIES] = (&mut acc.entry_count[..SIX_ENTRIES])
-                            .try_into()
-                            .expect("the accumulator counts SIX_ENTRIES entries");
-                        let (rolls, seen) = six_token(six, counts, rng, buffer)?;
-                        acc.marked.add(seen);
-                        acc.turns.record(rolls);
-                        if rolls < best.0 {
-                            best = (rolls, seat);
-                        }
-                        continue;
-                    }
                     let (turns, rolls) = match (&self.marks, extra, self.table.single_jumps()) {
                         (Some(m), true, _) => marked_token::<S, true>(self.table, m, acc, roller)?,
                         (Some(m), false, _) => {
@@ -560,6 +563,9 @@ pub(super) struct Accumulator {
     scratch_use: Vec<u64>,
     /// Per [`Marks`] bit, the tokens that set it (when the engine marks).
     marked: MarkTally,
+    /// This worker's copy of the engine's cells for `six.rs`'s loop, which
+    /// hold its counts until a cluster ends.
+    six: Option<SixTable>,
 }
 
 impl Accumulator {

@@ -50,7 +50,7 @@ pub(super) fn entry_marks(table: &MoveTable, jumps: usize) -> Option<Vec<Marks>>
 /// Bit planes of the [`MarkTally`]'s count of groups: each bit's count of
 /// [`GROUP`]s has this many binary digits, so the planes spill every
 /// `2^PLANES − 1` groups.
-const PLANES: usize = 8;
+const PLANES: usize = 12;
 
 /// Tokens whose marks are added together, by a carry-save adder tree.
 const GROUP: usize = 8;

@@ -10,9 +10,12 @@
 //!   slice being rejected like any slice below `2^16 mod 6`. Both skip the
 //!   same zero slices and accept the same others, so they draw the same
 //!   faces and leave the generator in the same state;
-//! - the bounds check of the table look-up: the table is copied into arrays
-//!   of [`SIX_ENTRIES`] entries and the index masked, which the compiler
-//!   sees is in bounds (one `and` instead of a compare and a branch).
+//! - the bounds check of the table look-up: the table is copied into
+//!   [`SIX_ENTRIES`] cells and the index masked, which the compiler sees is
+//!   in bounds (one `and` instead of a compare and a branch);
+//! - the separate arrays: a cell holds a table entry, its count and its
+//!   marks, so one shifted index reaches all three, and each worker's copy
+//!   of the cells holds its counts.
 //!
 //! The cap of [`MAX_ROLLS_PER_TOKEN`] rolls is checked once per generator
 //! call instead of once per roll: a token that reaches it stops within
@@ -20,7 +23,7 @@
 
 use super::MAX_ROLLS_PER_TOKEN;
 use super::marks::{MARK_WORDS, Marks};
-use super::table::{MoveTable, TableEntry};
+use super::table::{FINISHED, MoveTable};
 use rand::RngCore;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -28,13 +31,26 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// board whose squares fit in [`Marks`] has with one six-faced die.
 pub(super) const SIX_ENTRIES: usize = 1024;
 
-/// The move table and its marks in arrays of [`SIX_ENTRIES`], padded with
-/// entries no roll reaches.
+/// One table entry with everything the loop reads and writes for it, so
+/// that one index (scaled by one shift) reaches all of it: the entry, the
+/// rolls that used it in the current cluster, and its marks.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(super) struct Cell {
+    /// The table entry's word: the next roll's row in the low half (the
+    /// index masks off the high half), the finished flag as its sign.
+    entry: u64,
+    count: u64,
+    marks: Marks,
+}
+
+/// The move table and its marks in cells of [`SIX_ENTRIES`], padded with
+/// cells no roll reaches. Each worker plays on its own copy, which holds
+/// its counts ([`SixTable::cells`]).
 #[derive(Clone, Debug)]
 pub(super) struct SixTable {
-    entries: Box<[TableEntry; SIX_ENTRIES]>,
-    marks: Box<[Marks; SIX_ENTRIES]>,
-    start: usize,
+    cells: Box<[Cell; SIX_ENTRIES]>,
+    start: u64,
 }
 
 impl SixTable {
@@ -46,15 +62,31 @@ impl SixTable {
         if table.has_extra_rolls() || table.rolls() != 6 || len > SIX_ENTRIES {
             return None;
         }
-        let mut entries = Box::new([table.entries()[0]; SIX_ENTRIES]);
-        entries[..len].copy_from_slice(table.entries());
-        let mut padded = Box::new([[0; MARK_WORDS]; SIX_ENTRIES]);
-        padded[..len].copy_from_slice(marks);
+        let unused = Cell {
+            entry: 0,
+            count: 0,
+            marks: [0; MARK_WORDS],
+        };
+        let mut cells = Box::new([unused; SIX_ENTRIES]);
+        for ((cell, e), m) in cells.iter_mut().zip(table.entries()).zip(marks) {
+            *cell = Cell {
+                entry: e.bits(),
+                count: 0,
+                marks: *m,
+            };
+        }
         Some(SixTable {
-            entries,
-            marks: padded,
-            start: table.start().index() * 6,
+            cells,
+            start: (table.start().index() * 6) as u64,
         })
+    }
+
+    /// Moves the counts of the cells into `counts` (one per table entry)
+    /// and clears them.
+    pub(super) fn take_counts(&mut self, counts: &mut [u64]) {
+        for (c, cell) in counts.iter_mut().zip(self.cells.iter_mut()) {
+            *c += std::mem::take(&mut cell.count);
+        }
     }
 }
 
@@ -67,66 +99,95 @@ fn face(x: u64) -> Option<usize> {
     ((m & 0xffff) >= (1 << 16) % 6).then_some((m >> 16) as usize)
 }
 
-/// Plays one token: `Ok((rolls, marks))`, or `Err(rolls)` past the cap.
-/// `rng` and `buffer` are the dice stream's generator and unread slices.
-#[inline(always)]
-pub(super) fn six_token(
-    table: &SixTable,
-    counts: &mut [u64; SIX_ENTRIES],
+/// Plays `games` games of `players` tokens each: `token(rolls, marks)`
+/// after each token, `game(rounds, winner)` after each game (the fewest
+/// rolls, and the first seat that made them); `Err(rolls)` past the cap.
+/// `rng` and `buffer` are the dice stream's generator and unread slices,
+/// kept in registers for all the games.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+pub(super) fn six_games(
+    table: &mut SixTable,
     rng: &mut Xoshiro256PlusPlus,
     buffer: &mut u64,
+    games: u64,
+    players: u64,
+    mut token: impl FnMut(u64, Marks),
+    mut game: impl FnMut(u64, u64),
+) -> Result<(), u64> {
+    let mut g = rng.clone();
+    let mut left = *buffer;
+    for _ in 0..games {
+        let mut best = (u64::MAX, 0_u64);
+        for seat in 0..players {
+            let played = six_token(table, &mut g, &mut left);
+            let Ok((rolls, seen)) = played else {
+                *rng = g;
+                *buffer = left;
+                return played.map(|_| ());
+            };
+            token(rolls, seen);
+            if rolls < best.0 {
+                best = (rolls, seat);
+            }
+        }
+        game(best.0, best.1);
+    }
+    *rng = g;
+    *buffer = left;
+    Ok(())
+}
+
+/// Plays one token: `Ok((rolls, marks))`, or `Err(rolls)` past the cap.
+#[inline(always)]
+fn six_token(
+    table: &mut SixTable,
+    g: &mut Xoshiro256PlusPlus,
+    left: &mut u64,
 ) -> Result<(u64, Marks), u64> {
-    let entries = &*table.entries;
-    let marks = &*table.marks;
+    let cells = &mut *table.cells;
     let mut at = table.start;
     let mut rolls = 0_u64;
     let mut seen: Marks = [0; MARK_WORDS];
     // One roll of `face`: whether it finishes.
     macro_rules! step {
         ($face:expr) => {{
-            let idx = (at + $face) & (SIX_ENTRIES - 1);
-            let e = entries[idx];
-            counts[idx] += 1;
+            // The entry's high half is masked off with the padding.
+            let cell = &mut cells[(at + $face as u64) as usize & (SIX_ENTRIES - 1)];
+            cell.count += 1;
             rolls += 1;
-            for (s, m) in seen.iter_mut().zip(marks[idx]) {
+            for (s, m) in seen.iter_mut().zip(cell.marks) {
                 *s |= m;
             }
-            at = e.row() as usize;
-            e.finished()
+            at = cell.entry;
+            // The finished flag is the word's sign.
+            const _: () = assert!(FINISHED == 1 << 31);
+            (at as i64) < 0
         }};
     }
-    let mut g = rng.clone();
-    let mut left = *buffer;
-    'game: {
-        // The slices the token before left unread.
-        while left != 0 {
-            let x = left;
-            left >>= 16;
+    // The slices the token before left unread.
+    while *left != 0 {
+        let x = *left;
+        *left >>= 16;
+        if let Some(f) = face(x)
+            && step!(f)
+        {
+            return Ok((rolls, seen));
+        }
+    }
+    loop {
+        if rolls >= MAX_ROLLS_PER_TOKEN {
+            return Err(MAX_ROLLS_PER_TOKEN);
+        }
+        *left = g.next_u64();
+        for _ in 0..4 {
+            let x = *left;
+            *left >>= 16;
             if let Some(f) = face(x)
                 && step!(f)
             {
-                break 'game;
-            }
-        }
-        loop {
-            if rolls >= MAX_ROLLS_PER_TOKEN {
-                *rng = g;
-                *buffer = 0;
-                return Err(MAX_ROLLS_PER_TOKEN);
-            }
-            left = g.next_u64();
-            for _ in 0..4 {
-                let x = left;
-                left >>= 16;
-                if let Some(f) = face(x)
-                    && step!(f)
-                {
-                    break 'game;
-                }
+                return Ok((rolls, seen));
             }
         }
     }
-    *rng = g;
-    *buffer = left;
-    Ok((rolls, seen))
 }
