@@ -23,7 +23,6 @@
 
 use super::marks::{MarkTally, Marks, entry_marks};
 use super::sampler::{DiceStream, Sample};
-use super::six::{SixTable, six_games};
 use super::stats::Tally;
 use super::table::{EXTRA, FINISHED, NO_NEXT, PATH, TableEntry};
 use super::{
@@ -57,9 +56,6 @@ pub(super) struct Engine<'a> {
     marks: Option<Vec<Marks>>,
     /// The table entries whose roll takes a jump, with their path id.
     jumping: Vec<(usize, u32)>,
-    /// The marked table padded for the loop of one six-faced die without
-    /// extra rolls (`six.rs`), when it fits; used when the dice are that.
-    six: Option<SixTable>,
 }
 
 impl<'a> Engine<'a> {
@@ -72,14 +68,12 @@ impl<'a> Engine<'a> {
             .next_power_of_two()
             .max(by_games)
             .clamp(MIN_CLUSTER_GAMES, BATCH_GAMES);
-        let marks = entry_marks(table, jumps);
         Engine {
             table,
             jumps,
             players: config.players(),
             cluster_games,
-            six: marks.as_ref().and_then(|m| SixTable::new(table, m)),
-            marks,
+            marks: entry_marks(table, jumps),
             jumping: table
                 .entries()
                 .iter()
@@ -95,22 +89,7 @@ impl<'a> Engine<'a> {
     #[cfg(test)]
     pub(super) fn without_marks(mut self) -> Engine<'a> {
         self.marks = None;
-        self.six = None;
         self
-    }
-
-    /// The same engine on the general marking loop instead of `six.rs`'s:
-    /// the tests check that both give the same report.
-    #[cfg(test)]
-    pub(super) fn without_six(mut self) -> Engine<'a> {
-        self.six = None;
-        self
-    }
-
-    /// Whether the engine has the loop of `six.rs`.
-    #[cfg(test)]
-    pub(super) fn six(&self) -> bool {
-        self.six.is_some()
     }
 
     /// Whether the engine runs the marking inner loop.
@@ -128,7 +107,6 @@ impl<'a> Engine<'a> {
             rounds: Tally::default(),
             seat_wins: vec![0; self.players as usize],
             entry_count: vec![0; self.table.entries().len()],
-            six: self.six.clone(),
             token: 0,
             rest_seen: vec![[0, 0]; squares],
             jump_seen: vec![[0, 0]; self.jumps],
@@ -155,28 +133,6 @@ impl<'a> Engine<'a> {
         let mut done = 0;
         while done < games {
             let cluster = self.cluster_games.min(games - done);
-            if let (Some(six), Some((rng, buffer))) = (&mut acc.six, roller.six_parts()) {
-                let (marked, turns) = (&mut acc.marked, &mut acc.turns);
-                let (wins, rounds, total) =
-                    (&mut acc.seat_wins, &mut acc.rounds, &mut acc.total_turns);
-                let token = |rolls, seen| {
-                    marked.add(seen);
-                    turns.record(rolls);
-                };
-                let game = |best: u64, winner: u64| {
-                    wins[winner as usize] += 1;
-                    if k > 1 {
-                        rounds.record(best);
-                        total.record((best - 1) * k + winner + 1);
-                    }
-                };
-                six_games(six, rng, buffer, cluster, k, token, game)?;
-                six.take_counts(&mut acc.entry_count);
-                acc.token += cluster * k;
-                acc.flush_cluster(self.table, &self.jumping, cluster * k);
-                done += cluster;
-                continue;
-            }
             for _ in 0..cluster {
                 let mut best = (u64::MAX, 0_u64);
                 for seat in 0..k {
@@ -563,9 +519,6 @@ pub(super) struct Accumulator {
     scratch_use: Vec<u64>,
     /// Per [`Marks`] bit, the tokens that set it (when the engine marks).
     marked: MarkTally,
-    /// This worker's copy of the engine's cells for `six.rs`'s loop, which
-    /// hold its counts until a cluster ends.
-    six: Option<SixTable>,
 }
 
 impl Accumulator {

@@ -45,7 +45,6 @@
 mod engine;
 mod marks;
 mod sampler;
-mod six;
 mod stats;
 mod table;
 

@@ -83,12 +83,6 @@ fn integer_weights(dice: &Dice) -> Vec<u64> {
 pub(crate) trait Sample: Copy {
     /// One outcome index.
     fn sample(&mut self, rng: &mut Xoshiro256PlusPlus) -> usize;
-
-    /// The unread 16-bit slices, when this is one six-faced die: the game
-    /// loop of `six.rs` draws them itself.
-    fn six_buffer(&mut self) -> Option<&mut u64> {
-        None
-    }
 }
 
 /// A batch's source of rolls: its generator and the dice's sampler.
@@ -113,14 +107,6 @@ impl<S: Sample> DiceStream<S> {
     pub(crate) fn roll(&mut self) -> usize {
         self.sampler.sample(&mut self.rng)
     }
-
-    /// The generator and the unread slices, when the dice are one
-    /// six-faced die.
-    #[inline(always)]
-    pub(crate) fn six_parts(&mut self) -> Option<(&mut Xoshiro256PlusPlus, &mut u64)> {
-        let rng = &mut self.rng;
-        self.sampler.six_buffer().map(|b| (rng, b))
-    }
 }
 
 /// The number of faces of a [`Uniform16`] die, and its rejection bound.
@@ -136,9 +122,6 @@ pub(crate) trait FaceCount: Copy {
     /// the buffer is zero, skipping them, and needs no count of slices
     /// left: the same faces, one register and one decrement fewer.
     const ZERO_REJECTED: bool;
-
-    /// Whether the die is [`Six`].
-    const SIX: bool = false;
 }
 
 /// Six faces, known when the loop is compiled.
@@ -157,8 +140,6 @@ impl FaceCount for Six {
     }
 
     const ZERO_REJECTED: bool = (1 << 16) % 6 > 0;
-
-    const SIX: bool = true;
 }
 
 /// Any count of faces from 2 to 2^15, known when the dice are read.
@@ -237,11 +218,6 @@ impl<F: FaceCount> Sample for Uniform16<F> {
                 return (m >> 16) as usize;
             }
         }
-    }
-
-    #[inline(always)]
-    fn six_buffer(&mut self) -> Option<&mut u64> {
-        F::SIX.then_some(&mut self.buffer)
     }
 }
 

@@ -67,12 +67,6 @@ impl TableEntry {
         (self.0 >> 32) as u32
     }
 
-    /// The packed word: `row` in the low half, `info` in the high one.
-    #[inline(always)]
-    pub(crate) fn bits(self) -> u64 {
-        self.0
-    }
-
     /// Whether the roll ends on the last square: the word's sign bit.
     #[inline(always)]
     pub(crate) fn finished(self) -> bool {

@@ -78,38 +78,6 @@ fn marking_and_stamping_loops_agree() {
     }
 }
 
-/// The loop of one six-faced die (`six.rs`) plays the same games as the
-/// general marking loop: the same report, to the last bit, with tokens
-/// finishing at every position of a generator call's four slices.
-#[test]
-fn six_and_marking_loops_agree() {
-    for (json, players) in [
-        (crate::model::read::DEFAULT_BOARD_JSON.to_string(), 3),
-        (
-            r#"{"squares": 30, "ladders": [[3, 11], [11, 20]], "snakes": [[28, 3]],
-                "rules": {"chains": "follow", "overshoot": "bounce"}}"#
-                .to_string(),
-            1,
-        ),
-        (
-            r#"{"squares": 2, "ladders": [], "snakes": []}"#.to_string(),
-            2,
-        ),
-    ] {
-        let board = Board::from_json_str(&json).unwrap();
-        let table = MoveTable::new(&board).unwrap();
-        let config = SimulationConfig::new(BATCH_GAMES + 999, Seed::new(7))
-            .unwrap()
-            .with_players(players)
-            .unwrap();
-        let engine = Engine::new(&table, board.jumps().len(), &config);
-        assert!(engine.six(), "{json}");
-        let six = run_engine(&board, &engine, &config, &()).unwrap();
-        let marking = run_engine(&board, &engine.without_six(), &config, &()).unwrap();
-        assert_eq!(six, marking, "{json}");
-    }
-}
-
 #[test]
 fn deterministic_board_is_exact() {
     // One "die" that always rolls 2 on a 2-square board: every token
