@@ -123,9 +123,9 @@ fn main() {
             timed(|| engine(&board, games, 2)),
         ];
         let per_roll = runs.map(|(cpu, wall, rolls)| (cpu / rolls as f64, wall / rolls as f64));
-        for i in 0..3 {
-            ns_per_roll[i].push(per_roll[i].0 * 1e9);
-            wall_per_roll[i].push(per_roll[i].1 * 1e9);
+        for ((cpu, wall), (c, w)) in ns_per_roll.iter_mut().zip(&mut wall_per_roll).zip(per_roll) {
+            cpu.push(c * 1e9);
+            wall.push(w * 1e9);
         }
         // CPU time per roll against the bare loop's, and the two-thread
         // speed-up in wall time (CPU time per roll should stay the same).
@@ -136,12 +136,11 @@ fn main() {
     println!(
         "built-in board, {games} games a block, {rounds} interleaved rounds (median [min, p10])"
     );
-    for i in 0..3 {
-        let [mid, low, p10] = spread(&mut ns_per_roll[i]);
-        let [wmid, wlow, wp10] = spread(&mut wall_per_roll[i]);
+    for ((name, cpu), wall) in names.iter().zip(&mut ns_per_roll).zip(&mut wall_per_roll) {
+        let [mid, low, p10] = spread(cpu);
+        let [wmid, wlow, wp10] = spread(wall);
         println!(
-            "  {:<22} CPU {mid:6.3} ns/roll [{low:.3}, {p10:.3}]   wall {wmid:6.3} ns/roll [{wlow:.3}, {wp10:.3}]",
-            names[i]
+            "  {name:<22} CPU {mid:6.3} ns/roll [{low:.3}, {p10:.3}]   wall {wmid:6.3} ns/roll [{wlow:.3}, {wp10:.3}]"
         );
     }
     let what = [
