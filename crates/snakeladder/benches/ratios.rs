@@ -6,11 +6,16 @@
 //! the other, a few seconds each; on a shared two-core machine the load
 //! changes between them, and the ratio of two such times moved from 3.3×
 //! to 4.6× between runs of one build. Here every round times a block of
-//! each in turn (about 5 ms a round), so a change of load reaches all
-//! three alike, and the figure quoted is the median over rounds of each
-//! round's ratio, with its quartiles.
+//! each in turn, so a change of load reaches all three alike. The blocks
+//! are of equal length (issue 29): the warm-up measures each call, and
+//! each block then makes as many calls as fill [`BLOCK_SECONDS`], the same
+//! number in every round; with blocks of unequal length a preemption hits
+//! the longest block most often and biases its ratio. The figures quoted
+//! are the median over rounds of each round's ratio, its minimum and 10th
+//! percentile (the rounds least disturbed by other work), and the ratio of
+//! the fastest blocks.
 //!
-//! `cargo bench --bench ratios` (about 3 s; `-- 100` for 100 rounds).
+//! `cargo bench --bench ratios` (about 5 s; `-- 100` for 100 rounds).
 
 use nalgebra::{DMatrix, DVector};
 use snakeladder::Board;
@@ -28,11 +33,20 @@ fn per_call(calls: u32, mut f: impl FnMut()) -> f64 {
     start.elapsed().as_secs_f64() * 1e6 / f64::from(calls)
 }
 
-/// The median and quartiles of `v` (sorted in place).
-fn quartiles(v: &mut [f64]) -> [f64; 3] {
+/// Length of each timed block: long enough that the clock's resolution is
+/// noise, short enough that a round sees one load.
+const BLOCK_SECONDS: f64 = 2e-3;
+
+/// The median, minimum and 10th percentile of `v` (sorted in place).
+fn spread(v: &mut [f64]) -> [f64; 3] {
     v.sort_by(f64::total_cmp);
     let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
-    [at(0.25), at(0.5), at(0.75)]
+    [at(0.5), v[0], at(0.1)]
+}
+
+/// Calls of a function taking `micros` a call that fill one block.
+fn block_calls(micros: f64) -> u32 {
+    (BLOCK_SECONDS * 1e6 / micros).round().max(1.0) as u32
 }
 
 fn main() {
@@ -54,37 +68,58 @@ fn main() {
     let full = || {
         black_box(Analysis::new(black_box(&board), &options).expect("analyses"));
     };
-    // Warm up caches, the allocator and the CPU's clock.
+    // Warm up caches, the allocator and the CPU's clock, and size the
+    // blocks from the fastest of the warm-up's calls.
+    let mut fastest = [f64::INFINITY; 3];
     for _ in 0..20 {
-        per_call(50, lu);
-        per_call(50, mean);
-        per_call(10, full);
+        for (t, x) in
+            fastest
+                .iter_mut()
+                .zip([per_call(50, lu), per_call(50, mean), per_call(10, full)])
+        {
+            *t = t.min(x);
+        }
     }
+    let calls = fastest.map(block_calls);
     let (mut times, mut ratios) = ([vec![], vec![], vec![]], [vec![], vec![]]);
     for _ in 0..rounds {
-        let base = per_call(50, lu);
-        let (m, f) = (per_call(50, mean), per_call(10, full));
+        let base = per_call(calls[0], lu);
+        let (m, f) = (per_call(calls[1], mean), per_call(calls[2], full));
         for (v, t) in times.iter_mut().zip([base, m, f]) {
             v.push(t);
         }
         ratios[0].push(m / base);
         ratios[1].push(f / base);
     }
-    println!("built-in board, {n} states, {rounds} interleaved rounds (median [quartiles])");
+    println!(
+        "built-in board, {n} states, {rounds} interleaved rounds of {:.1} ms blocks \
+         (median [min, p10])",
+        BLOCK_SECONDS * 1e3
+    );
     let names = [
         "baseline: nalgebra LU + one solve",
         "mean turns only",
         "full float analysis",
     ];
-    for (name, v) in names.iter().zip(&mut times) {
-        let [low, mid, high] = quartiles(v);
-        println!("  {name:<34} {mid:8.2} µs  [{low:.2}, {high:.2}]");
+    let mut least = [0.0; 3];
+    for ((name, v), (c, l)) in names
+        .iter()
+        .zip(&mut times)
+        .zip(calls.iter().zip(&mut least))
+    {
+        let [mid, low, p10] = spread(v);
+        *l = low;
+        println!("  {name:<34} {mid:8.2} µs  [{low:.2}, {p10:.2}]  ({c} calls a block)");
     }
-    for (name, v) in ["mean / baseline", "full / baseline"]
+    for ((name, v), fast) in ["mean / baseline", "full / baseline"]
         .iter()
         .zip(&mut ratios)
+        .zip([least[1], least[2]])
     {
-        let [low, mid, high] = quartiles(v);
-        println!("  {name:<34} {mid:8.3} ×   [{low:.3}, {high:.3}]");
+        let [mid, low, p10] = spread(v);
+        println!(
+            "  {name:<34} {mid:8.3} ×   [{low:.3}, {p10:.3}]  fastest blocks {:.3} ×",
+            fast / least[0]
+        );
     }
 }

@@ -527,13 +527,16 @@ impl Accumulator {
     /// the counts. `jumping` lists the entries that take a jump (and their
     /// path), so the pass over every entry has no branch.
     fn flush_cluster(&mut self, table: &MoveTable, jumping: &[(usize, u32)], m: u64) {
-        for (&end, &c) in table.ends().iter().zip(&self.entry_count) {
-            self.scratch_rest[end as usize] += c;
-        }
         // Each roll's count goes to its first jump, then down the chains,
         // every jump before the one it leads to: linear in the jumps.
         for &(entry, path) in jumping {
             self.scratch_use[path as usize - 1] += self.entry_count[entry];
+        }
+        // Clearing each count as it is read, rather than with a `fill`
+        // after: a memset of the whole table per cluster cost as much as
+        // this loop.
+        for (&end, c) in table.ends().iter().zip(&mut self.entry_count) {
+            self.scratch_rest[end as usize] += std::mem::take(c);
         }
         if !table.single_jumps() {
             let next = table.next();
@@ -544,7 +547,6 @@ impl Accumulator {
                 }
             }
         }
-        self.entry_count.fill(0);
         for (i, x) in self.scratch_rest.iter_mut().enumerate() {
             self.rests.add(i, std::mem::take(x), m);
         }
