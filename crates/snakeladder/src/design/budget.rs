@@ -141,7 +141,6 @@ impl Meter {
             });
     }
 
-
     /// Candidates: `updated` by an update (about `n` each), `solved`
     /// compiled and solved afresh (about `n²` each).
     pub(crate) fn charge_candidates(&self, squares: u32, updated: u64, solved: u64) {

@@ -188,8 +188,7 @@ pub fn tune_with_progress(
                 .map(|(i, node)| {
                     // A spent budget builds nothing more; the level then
                     // stops the search below.
-                    if (first && meter.spent().is_some()) || skipped[i].load(Ordering::Relaxed)
-                    {
+                    if (first && meter.spent().is_some()) || skipped[i].load(Ordering::Relaxed) {
                         skipped[i].store(true, Ordering::Relaxed);
                         return Ok(level::Level::default());
                     }
@@ -245,8 +244,11 @@ pub fn tune_with_progress(
             if from >= found.inside_kept() {
                 found = expand(usize::MAX, false)?;
             }
-            let chunk: Vec<(usize, Candidate)> =
-                found.inside().skip(from).take(8.min(limit - from)).collect();
+            let chunk: Vec<(usize, Candidate)> = found
+                .inside()
+                .skip(from)
+                .take(8.min(limit - from))
+                .collect();
             from += chunk.len();
             let checked: Vec<Result<Option<(Node, search::Checked)>, DesignError>> = chunk
                 .par_iter()

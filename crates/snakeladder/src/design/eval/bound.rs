@@ -48,7 +48,10 @@ impl Bounded {
 
     /// A solved input with relative error `rel`.
     pub fn solved(v: f64, rel: f64) -> Bounded {
-        Bounded { v, e: rel * v.abs() }
+        Bounded {
+            v,
+            e: rel * v.abs(),
+        }
     }
 
     /// The bound relative to the value (infinite for a zero value with an

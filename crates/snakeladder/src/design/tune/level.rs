@@ -135,7 +135,11 @@ fn best_answers(mut v: Vec<Keyed>, center: f64, keep: usize) -> Vec<Keyed> {
     let cmp = |x: &Keyed, y: &Keyed| {
         x.0.0
             .total_cmp(&y.0.0)
-            .then((x.2.mean - center).abs().total_cmp(&(y.2.mean - center).abs()))
+            .then(
+                (x.2.mean - center)
+                    .abs()
+                    .total_cmp(&(y.2.mean - center).abs()),
+            )
             .then(x.0.2.cmp(&y.0.2))
             .then(x.1.cmp(&y.1))
     };
