@@ -26,11 +26,16 @@
 //!   Schur complement: with `g = A′⁻¹·1`, `h = A′⁻¹·u`, the new state's mean
 //!   is `y = (1 + r·g) / (1 − r_ff − r·h)` and the start's `g(s₀) + h(s₀)·y`.
 //!
+//! N, `t` and every `z` come from one sparse factorisation of `I − Q`
+//! ([`Solver`]): N column by column up to [`MAX_UPDATE_STATES`] states,
+//! past that only the column f′ a moved start needs, when it needs it.
+//!
 //! Anything else (extra rolls, chains, a new end on a square no token
-//! reached before, a chain too large to hold N densely) is
-//! [`Update::Resolve`]: the caller validates, compiles and solves the changed
-//! board. Every answer a search returns is re-solved that way and must agree
-//! with the update within [`tolerance::UPDATE_AGREEMENT`].
+//! reached before), and an update whose error bound (`bound.rs`) is over
+//! [`MAX_UPDATE_ERROR`], is [`Update::Resolve`]: the caller validates,
+//! compiles and solves the changed board. Every answer a search returns is
+//! re-solved that way and must agree with the update within
+//! [`tolerance::UPDATE_AGREEMENT`].
 
 use crate::analysis::AnalysisError;
 use crate::markov::analysis::solve::Solver;
@@ -198,8 +203,8 @@ pub struct Base {
     board: Board,
     mean: f64,
     update: Option<Dense>,
-    /// Multiply-adds building it took, by the solver's own estimate
-    /// ([`Solver::estimate`]): the factorisation, and one solve per jump
+    /// Multiply-adds building it took, by the solver's own estimate of its
+    /// factorisation and of a solve: the factorisation, and one solve per jump
     /// and per column of a dense inverse.
     work: f64,
     /// Multiply-adds of one solve with the factorisation.
@@ -483,8 +488,8 @@ impl Base {
     }
 }
 
-/// Most relative error bound ([`bound`]) an updated mean may carry; one
-/// with a larger bound is [`Update::Resolve`]d. Half of
+/// Most relative error bound (`src/design/eval/bound.rs`) an updated mean
+/// may carry; one with a larger bound is [`Update::Resolve`]d. Half of
 /// [`tolerance::UPDATE_AGREEMENT`], so that an updated mean and a fresh
 /// solve of the same board (itself accurate to far less) agree within it.
 pub const MAX_UPDATE_ERROR: f64 = tolerance::UPDATE_AGREEMENT / 2.0;

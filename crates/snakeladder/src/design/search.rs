@@ -94,10 +94,7 @@ fn jump_candidates(
     let mut moves: Vec<(Jump, u64)> = all
         .into_iter()
         .filter(|&j| eval::admissible(board, a, j))
-        .map(|j| {
-            let key = (u64::from(j.from().get()) << 32) | u64::from(j.to().get());
-            (j, mix(seed, key ^ ((a as u64) << 58)))
-        })
+        .map(|j| (j, tie(seed, a, j)))
         .collect();
     if !base.updates() && moves.len() > RESOLVE_SAMPLE {
         moves.sort_by_key(|m| m.1);
@@ -105,22 +102,8 @@ fn jump_candidates(
     }
     for (after, tie) in moves {
         evaluated += 1;
-        let mean = match base.mean_after(a, Some(after)) {
-            Update::Mean(m) => m,
-            Update::Singular => continue,
-            Update::Resolve => {
-                let change = JumpChange {
-                    before: board.jumps()[a],
-                    after: Some(after),
-                };
-                match Board::from_spec(&eval::apply(spec, &[change])) {
-                    Ok(b) => match eval::solve_mean(&b) {
-                        Ok(m) => m,
-                        Err(_) => continue,
-                    },
-                    Err(_) => continue,
-                }
-            }
+        let Some(mean) = mean_of(base, spec, a, after) else {
+            continue;
         };
         out.push(Candidate {
             jump: a,
@@ -130,6 +113,30 @@ fn jump_candidates(
         });
     }
     (out, evaluated)
+}
+
+/// The mean of `base`'s board with jump `a` moved to `after`: by the
+/// update, else (when it does not apply) validated, compiled and solved;
+/// `None` when that board is not valid or cannot be won.
+pub(crate) fn mean_of(base: &Base, spec: &BoardSpec, a: usize, after: Jump) -> Option<f64> {
+    match base.mean_after(a, Some(after)) {
+        Update::Mean(m) => Some(m),
+        Update::Singular => None,
+        Update::Resolve => {
+            let change = JumpChange {
+                before: base.board().jumps()[a],
+                after: Some(after),
+            };
+            let board = Board::from_spec(&eval::apply(spec, &[change])).ok()?;
+            eval::solve_mean(&board).ok()
+        }
+    }
+}
+
+/// The tie-break of moving jump `a` to `j` under `seed`.
+pub(crate) fn tie(seed: u64, a: usize, j: Jump) -> u64 {
+    let key = (u64::from(j.from().get()) << 32) | u64::from(j.to().get());
+    mix(seed, key ^ ((a as u64) << 58))
 }
 
 /// A board checked afresh: valid, its mean solved (and agreeing with the

@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 mod level;
+mod ordered;
 
 /// Boards kept from one level of the search to the next.
 pub const BEAM: usize = 16;
@@ -163,7 +164,7 @@ pub fn tune_with_progress(
     let evaluated = AtomicU64::new(0);
     let mut closest = mean_before;
     let mut beam = vec![root];
-    for _level in 0..options.max_changes {
+    for depth in 0..options.max_changes {
         let total = |i: usize, c: &Candidate| -> u64 {
             let node = &beam[i];
             let change = c.change(&node.board);
@@ -226,7 +227,67 @@ pub fn tune_with_progress(
             }
             Ok(level::merge(all, target, keep))
         };
-        let mut found = expand(level::KEPT, true)?;
+        // The first level in order of preference, stopping at the first
+        // answer that checks out (`tune/ordered.rs`); `checked` answers of
+        // the level's order were checked, all failing, when it stops short.
+        let mut checked = 0;
+        let mut charged = false;
+        if depth == 0 && target.max_first_seat_advantage.is_none() && meter.spent().is_none() {
+            let node = &beam[0];
+            let base = Base::new(node.board.clone())?;
+            if base.updates() {
+                meter.charge(base.work());
+                let movable = |a: usize| !kept.contains(&node.board.jumps()[a]);
+                let count: u64 = (0..node.board.jumps().len())
+                    .filter(|&a| movable(a))
+                    .map(|a| ordered::count_admissible(&node.board, a))
+                    .sum();
+                meter.charge_candidates(squares, count, 0);
+                progress(evaluated.fetch_add(count, Ordering::Relaxed) + count);
+                charged = true;
+                let mut answers =
+                    ordered::Answers::new(&base, &movable, *target, options.seed.get(), count);
+                let mut pending: Vec<Candidate> = Vec::new();
+                let mut all_seen = false;
+                loop {
+                    while pending.len() < 8 && !all_seen {
+                        match answers.next_displacement() {
+                            Some(more) => pending.extend(more),
+                            None => all_seen = true,
+                        }
+                    }
+                    // Short of eight only at the end: those answers are
+                    // the last of the level when every displacement was
+                    // tried, else left to the full level.
+                    if pending.is_empty() || (pending.len() < 8 && !answers.tried_all()) {
+                        break;
+                    }
+                    let chunk: Vec<Candidate> = pending.drain(..pending.len().min(8)).collect();
+                    checked += chunk.len();
+                    let results: Vec<Result<Option<(Node, search::Checked)>, DesignError>> =
+                        chunk
+                            .par_iter()
+                            .map(|c| {
+                                meter.charge_candidates(squares, 0, 1);
+                                let Some(node) = step(node, c) else {
+                                    return Ok(None);
+                                };
+                                Ok(search::check(&node.board, c.mean, target)?
+                                    .map(|k| (node, k)))
+                            })
+                            .collect();
+                    for r in results {
+                        if let Some((node, k)) = r? {
+                            if k.meets(target) {
+                                return Ok(done(&node, k, evaluated.load(Ordering::Relaxed)));
+                            }
+                            note(&k);
+                        }
+                    }
+                }
+            }
+        }
+        let mut found = expand(level::KEPT, !charged)?;
         if let Some((_, _, mean)) = found.closest {
             if target.distance(mean) < target.distance(closest) {
                 closest = mean;
@@ -239,7 +300,7 @@ pub fn tune_with_progress(
             found.inside_count
         };
         let limit = limit.min(found.inside_count);
-        let mut from = 0;
+        let mut from = checked;
         while from < limit {
             if from >= found.inside_kept() {
                 found = expand(usize::MAX, false)?;

@@ -71,15 +71,14 @@ fn updates_agree_with_fresh_solves_on_random_boards_large_and_small() {
     for (squares, jumps, seed, stride) in [
         (200, 12, 3, 7),
         (600, 40, 5, 101),
-        (1_600, 60, 1, 1_003),
+        (2_000, 60, 1, 1_003),
         (3_000, 80, 2, 3_001),
     ] {
         let board = generate(&Layout::new(squares, jumps, jumps, Seed::new(seed))).unwrap();
         let base = Base::new(board.clone()).unwrap();
-        assert_eq!(
-            base.update.as_ref().unwrap().full(),
-            squares as usize <= MAX_UPDATE_STATES
-        );
+        // States: the squares less the jumps' starts, here on both sides
+        // of the limit.
+        assert_eq!(base.update.as_ref().unwrap().full(), squares < 1_000);
         let (updated, _) = case_board(board, stride);
         assert!(updated > 2 * jumps as usize, "{squares}: {updated}");
     }
