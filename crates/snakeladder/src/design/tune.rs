@@ -264,18 +264,16 @@ pub fn tune_with_progress(
                     }
                     let chunk: Vec<Candidate> = pending.drain(..pending.len().min(8)).collect();
                     checked += chunk.len();
-                    let results: Vec<Result<Option<(Node, search::Checked)>, DesignError>> =
-                        chunk
-                            .par_iter()
-                            .map(|c| {
-                                meter.charge_candidates(squares, 0, 1);
-                                let Some(node) = step(node, c) else {
-                                    return Ok(None);
-                                };
-                                Ok(search::check(&node.board, c.mean, target)?
-                                    .map(|k| (node, k)))
-                            })
-                            .collect();
+                    let results: Vec<Result<Option<(Node, search::Checked)>, DesignError>> = chunk
+                        .par_iter()
+                        .map(|c| {
+                            meter.charge_candidates(squares, 0, 1);
+                            let Some(node) = step(node, c) else {
+                                return Ok(None);
+                            };
+                            Ok(search::check(&node.board, c.mean, target)?.map(|k| (node, k)))
+                        })
+                        .collect();
                     for r in results {
                         if let Some((node, k)) = r? {
                             if k.meets(target) {

@@ -17,11 +17,11 @@
 //! [`GIVE_UP_SHARE`] of the candidates, the full level runs as before,
 //! checking from where this left off.
 
-use super::super::eval::{Base, admissible};
-use super::super::search::{self, Candidate};
 use super::super::Target;
+use super::super::eval::{Base, admissible};
 #[cfg(any(test, doc))]
 use super::super::placements_of;
+use super::super::search::{self, Candidate};
 use crate::{Board, Chains, Jump, JumpKind, Square};
 use rayon::prelude::*;
 
@@ -152,7 +152,7 @@ impl<'a> Answers<'a> {
         }
         self.d += 1;
         let (base, spec, target, seed, d) = (self.base, &self.spec, self.target, self.seed, self.d);
-        let found: Vec<(Vec<(usize, Jump, Candidate)>, u64)> = self
+        let found: Vec<(Vec<Candidate>, u64)> = self
             .movable
             .par_iter()
             .map(|&a| {
@@ -162,15 +162,11 @@ impl<'a> Answers<'a> {
                     .into_iter()
                     .filter_map(|after| {
                         let mean = search::mean_of(base, spec, a, after)?;
-                        target.contains(mean).then(|| {
-                            let tie = search::tie(seed, a, after);
-                            let c = Candidate {
-                                jump: a,
-                                after,
-                                mean,
-                                tie,
-                            };
-                            (a, after, c)
+                        target.contains(mean).then(|| Candidate {
+                            jump: a,
+                            after,
+                            mean,
+                            tie: search::tie(seed, a, after),
                         })
                     })
                     .collect();
@@ -184,14 +180,14 @@ impl<'a> Answers<'a> {
         }
         let center = (target.min_turns + target.max_turns) / 2.0;
         answers.sort_by(|x, y| {
-            (x.2.mean - center)
+            (x.mean - center)
                 .abs()
-                .total_cmp(&(y.2.mean - center).abs())
-                .then(x.2.tie.cmp(&y.2.tie))
-                .then(x.0.cmp(&y.0))
-                .then((x.1.from(), x.1.to()).cmp(&(y.1.from(), y.1.to())))
+                .total_cmp(&(y.mean - center).abs())
+                .then(x.tie.cmp(&y.tie))
+                .then(x.jump.cmp(&y.jump))
+                .then((x.after.from(), x.after.to()).cmp(&(y.after.from(), y.after.to())))
         });
-        Some(answers.into_iter().map(|x| x.2).collect())
+        Some(answers)
     }
 }
 
