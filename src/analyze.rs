@@ -55,10 +55,11 @@ pub use snakeladder_render::json::Json;
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
+    let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);
     if args.sensitivity {
         // Refused before the analysis, which on such a board can take
         // seconds only to print nothing.
-        design::check_size(board.last().get())?;
+        design::check_sensitivity(&board, &budget)?;
     }
     let two_players = args.players.contains(&2);
     let mut options = Options::default()
@@ -71,7 +72,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut analysis =
         Analysis::new(&board, &options).map_err(common::analysis_of(args.board.as_deref()))?;
     let sensitivity = if args.sensitivity {
-        let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);
         Some(design::sensitivity_within(&board, two_players, &budget)?)
     } else {
         None

@@ -7,15 +7,19 @@
 //! - `sensitivity` of the built-in board, means only and with the first
 //!   seat's advantage of every variant.
 //! - `generate` on 100 squares, 10 snakes and 10 ladders into a 1-turn band.
+//! - The real workload of a large board: `sensitivity` (means, and means
+//!   with the advantage) of `generate --squares 1500 --snakes 200 --ladders
+//!   200 --seed 1`, against one full analysis of the same board (the ratio
+//!   README's speed table quotes).
 //!
 //! `cargo bench --bench design`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use snakeladder::design::{
-    Base, GenerateOptions, Layout, Target, Update, admissible, generate_to_target, moves_of,
-    sensitivity,
+    Base, GenerateOptions, Layout, Target, Update, admissible, generate, generate_to_target,
+    moves_of, sensitivity,
 };
-use snakeladder::{Board, Seed};
+use snakeladder::{Analysis, Board, Options, Seed};
 use std::hint::black_box;
 
 /// Every admissible (jump, move) of a board.
@@ -92,6 +96,20 @@ fn bench(c: &mut Criterion) {
             |b| b.iter(|| generate_to_target(black_box(&options)).unwrap()),
         );
     }
+    group.finish();
+
+    let board = generate(&Layout::new(1500, 200, 200, Seed::new(1))).unwrap();
+    let mut group = c.benchmark_group("large board: 1500 squares, 200 + 200 jumps, seed 1");
+    group.sample_size(10);
+    group.bench_function("baseline: one full analysis", |b| {
+        b.iter(|| Analysis::new(black_box(&board), &Options::default()).unwrap())
+    });
+    group.bench_function("sensitivity, means", |b| {
+        b.iter(|| sensitivity(black_box(&board), false).unwrap())
+    });
+    group.bench_function("sensitivity, means and advantage", |b| {
+        b.iter(|| sensitivity(black_box(&board), true).unwrap())
+    });
     group.finish();
 }
 

@@ -6,10 +6,14 @@
 //! their memory is estimated before they start.
 //!
 //! The work of a step is counted from its sizes, for a board of `n` squares:
-//! building the evaluator of a board ([`super::Base::new`]) inverts its
-//! chain densely, about `n³` multiply-adds; a candidate answered by an
-//! update costs about `n`, and one that must be compiled and solved afresh
-//! (extra rolls, chains) about `n²`.
+//! building the evaluator of a board ([`super::Base::new`]) costs what the
+//! sparse solver estimates for its factorisation and its solves, one per
+//! jump and, up to [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) states,
+//! one per column of the inverse ([`super::Base::work`]); a candidate
+//! answered by an update costs about `n` (and one solve more when it needs
+//! a column of the inverse not held, [`super::Base::column_work`]), and one
+//! that must be compiled and solved afresh (extra rolls, chains) about
+//! `n²`.
 
 use super::{DesignError, Target};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -72,6 +76,43 @@ impl Budget {
     }
 }
 
+impl Budget {
+    /// Refuses a sensitivity ranking whose evaluator would not fit in
+    /// [`Budget::max_memory`]: up to
+    /// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) states it holds the
+    /// dense inverse ([`Budget::check_memory`]); past it, two vectors of a
+    /// state per jump (`u` and `N·u`) and a column of the inverse per
+    /// thread, `8·n·(2·jumps + 2·threads)` bytes.
+    ///
+    /// # Errors
+    /// [`DesignError::Stopped`] naming the estimate and the limit.
+    pub(crate) fn check_sensitivity_memory(
+        &self,
+        squares: u32,
+        jumps: usize,
+    ) -> Result<(), DesignError> {
+        if squares as usize <= super::MAX_UPDATE_STATES {
+            return self.check_memory(squares, 1, None);
+        }
+        let n = u64::from(squares) + 1;
+        let vectors = 2 * jumps as u64 + 2 * rayon::current_num_threads() as u64;
+        let needed = (8 * n).saturating_mul(vectors);
+        if needed > self.max_memory {
+            return Err(DesignError::Stopped {
+                limit: format!(
+                    "it needs about {} for {vectors} vectors of {n} states (two per jump, two per thread), over the limit of {} (--max-memory)",
+                    crate::markov::sparse::memory::Bytes(needed),
+                    crate::markov::sparse::memory::Bytes(self.max_memory)
+                ),
+                target: None,
+                closest: None,
+                evaluated: 0,
+            });
+        }
+        Ok(())
+    }
+}
+
 /// The work and time a search has spent, shared by its threads.
 #[derive(Debug)]
 pub(crate) struct Meter {
@@ -98,11 +139,6 @@ impl Meter {
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
                 Some(w.saturating_add(work))
             });
-    }
-
-    /// The evaluator of a board of `squares` squares: about `n³`.
-    pub(crate) fn charge_base(&self, squares: u32) {
-        self.charge((f64::from(squares) + 1.0).powi(3));
     }
 
     /// Candidates: `updated` by an update (about `n` each), `solved`
@@ -188,9 +224,9 @@ mod tests {
             ..Budget::default()
         });
         assert_eq!(meter.spent(), None);
-        meter.charge_base(9);
+        meter.charge(600.0);
         assert_eq!(meter.spent(), None);
-        meter.charge_base(9);
+        meter.charge(600.0);
         assert!(meter.spent().unwrap().contains("--max-work"));
         let meter = Meter::new(Budget {
             time_limit: Some(Duration::from_millis(1)),

@@ -26,28 +26,38 @@
 //!   Schur complement: with `g = A′⁻¹·1`, `h = A′⁻¹·u`, the new state's mean
 //!   is `y = (1 + r·g) / (1 − r_ff − r·h)` and the start's `g(s₀) + h(s₀)·y`.
 //!
+//! N, `t` and every `z` come from one sparse factorisation of `I − Q`
+//! ([`Solver`]): N column by column up to [`MAX_UPDATE_STATES`] states,
+//! past that only the column f′ a moved start needs, when it needs it.
+//!
 //! Anything else (extra rolls, chains, a new end on a square no token
-//! reached before, a chain too large to hold N densely) is
-//! [`Update::Resolve`]: the caller validates, compiles and solves the changed
-//! board. Every answer a search returns is re-solved that way and must agree
-//! with the update within [`tolerance::UPDATE_AGREEMENT`].
+//! reached before), and an update whose error bound (`bound.rs`) is over
+//! [`MAX_UPDATE_ERROR`], is [`Update::Resolve`]: the caller validates,
+//! compiles and solves the changed board. Every answer a search returns is
+//! re-solved that way and must agree with the update within
+//! [`tolerance::UPDATE_AGREEMENT`].
 
 use crate::analysis::AnalysisError;
 use crate::markov::analysis::solve::Solver;
 use crate::markov::chain::{Chain, Target};
 use crate::markov::tolerance;
 use crate::{Board, BoardSpec, Chains, Jump, JumpKind, Square};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
+use rayon::prelude::*;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 /// Chains with more states than this are not held as a dense inverse (a
-/// 1,500² matrix of `f64` is 18 MB, its inverse about 3.4·10⁹ operations;
-/// the cost grows as N² and N³, so 5,000 squares would take 200 MB and
-/// 1.25·10¹¹ operations). The design tools refuse larger
-/// boards ([`DesignError::TooLarge`](super::DesignError::TooLarge)): without
-/// the inverse every candidate is a fresh solve, and a search over the
-/// N²/2 placements of each jump would run for hours.
+/// 1,500² matrix of `f64` is 18 MB; the memory grows as N²). Up to it the
+/// evaluator builds `N = (I − Q)⁻¹` column by column from one sparse
+/// factorisation, `N` solves of a few multiply-adds per state each, in
+/// parallel; past it a column is solved when an update needs one (a moved
+/// start), which suits [`sensitivity`](super::sensitivity) (six columns
+/// per jump) but not the searches over every placement of a jump, so
+/// `tune` and `generate --target-turns` refuse larger boards
+/// ([`DesignError::TooLarge`](super::DesignError::TooLarge)).
 pub const MAX_UPDATE_STATES: usize = 1_500;
 
 const NO_STATE: u32 = u32::MAX;
@@ -193,6 +203,21 @@ pub struct Base {
     board: Board,
     mean: f64,
     update: Option<Dense>,
+    /// Multiply-adds building it took, by the solver's own estimate of its
+    /// factorisation and of a solve: the factorisation, and one solve per jump
+    /// and per column of a dense inverse.
+    work: f64,
+    /// Multiply-adds of one solve with the factorisation.
+    solve_work: f64,
+}
+
+/// How the evaluator reaches a column of `N = (I − Q)⁻¹`.
+#[derive(Clone, Debug)]
+enum Inverse {
+    /// All of N, column-major, solved column by column while building.
+    Full(DMatrix<f64>),
+    /// One column at a time, solved when asked for.
+    Solve(Arc<Solver>),
 }
 
 /// What the updates need: the dense inverse and one solve per jump.
@@ -200,8 +225,10 @@ pub struct Base {
 struct Dense {
     start: usize,
     last: Square,
-    /// N = (I − Q)⁻¹.
-    inverse: DMatrix<f64>,
+    /// N = (I − Q)⁻¹, held or solved by the column.
+    inverse: Inverse,
+    /// The relative error of each solved entry ([`bound::input_error`]).
+    rel: f64,
     /// N·1.
     t: Vec<f64>,
     /// The state of each square 0..=N, or `NO_STATE`.
@@ -234,15 +261,40 @@ impl Base {
     /// [`AnalysisError`] when the board cannot be compiled or solved.
     pub fn new(board: Board) -> Result<Base, AnalysisError> {
         let chain = Chain::compile(&board)?;
+        let estimate = Solver::estimate(&chain);
         let solver = Solver::new(&chain)?;
         let t = solver.expected_turns();
         let mean = t[chain.start().get()];
-        let update = dense(&board, &chain, t);
+        let update = dense(&board, &chain, solver, t);
+        let solves = match &update {
+            Some(d) => d.z.len() + if d.full() { chain.len() } else { 0 },
+            None => 0,
+        };
         Ok(Base {
             board,
             mean,
             update,
+            work: estimate.factor_work + solves as f64 * estimate.solve_work,
+            solve_work: estimate.solve_work,
         })
+    }
+
+    /// Multiply-adds building this evaluator took, by the solver's estimate:
+    /// the factorisation, one solve per jump, and one per state when the
+    /// inverse is held densely (boards of at most [`MAX_UPDATE_STATES`]
+    /// states).
+    pub fn work(&self) -> f64 {
+        self.work
+    }
+
+    /// Multiply-adds of an update that must solve a column of `N` first
+    /// (a moved start on a board past [`MAX_UPDATE_STATES`] states); 0 when
+    /// the inverse is held and an update costs O(1).
+    pub fn column_work(&self) -> f64 {
+        match &self.update {
+            Some(d) if !d.full() => self.solve_work,
+            _ => 0.0,
+        }
     }
 
     /// The board.
@@ -311,11 +363,12 @@ impl Base {
         if f2 != f {
             return self.bordered(d, a, ei, Some((j, e2i)));
         }
-        let denominator = 1.0 - (at(z, e2i) - at(z, ei));
-        if denominator <= tolerance::UPDATE_DENOMINATOR {
+        let b = |x: &[f64], i: Option<usize>| Bounded::solved(at(x, i), d.rel);
+        let denominator = Bounded::exact(1.0) - (b(z, e2i) - b(z, ei));
+        if denominator.v <= tolerance::UPDATE_DENOMINATOR {
             return Update::Singular;
         }
-        let mean = t[s0] + z[s0] * (at(t, e2i) - at(t, ei)) / denominator;
+        let mean = b(t, Some(s0)) + b(z, Some(s0)) * (b(t, e2i) - b(t, ei)) / denominator;
         checked(mean)
     }
 
@@ -337,42 +390,47 @@ impl Base {
             i => Some(i as usize),
         });
         let f2_is_e = after.is_some_and(|(j, _)| j.from() == e);
-        // N·q at state p.
-        let w = |p: usize| match f2i {
-            Some(c) => {
-                d.inverse[(p, c)] - f64::from(u8::from(p == c)) - if f2_is_e { z[p] } else { 0.0 }
+        // N·q at state p, from column f′ of N.
+        let column = f2i.map(|c| (c, d.column(c)));
+        let solved = |x: f64| Bounded::solved(x, d.rel);
+        let exact = Bounded::exact;
+        let w = |p: usize| match &column {
+            Some((c, n)) => {
+                solved(n[p])
+                    - exact(f64::from(u8::from(p == *c)))
+                    - if f2_is_e { solved(z[p]) } else { exact(0.0) }
             }
-            None => 0.0,
+            None => exact(0.0),
         };
-        let v1 = |x: &dyn Fn(usize) -> f64| ei.map_or(0.0, x);
-        let v2 = |x: &dyn Fn(usize) -> f64| match after {
-            Some((_, e2i)) => e2i.map_or(0.0, x) - f2i.map_or(0.0, x),
-            None => 0.0,
+        let v1 = |x: &dyn Fn(usize) -> Bounded| ei.map_or(exact(0.0), x);
+        let v2 = |x: &dyn Fn(usize) -> Bounded| match after {
+            Some((_, e2i)) => e2i.map_or(exact(0.0), x) - f2i.map_or(exact(0.0), x),
+            None => exact(0.0),
         };
-        let zf = |p: usize| z[p];
-        let tf = |p: usize| t[p];
-        let c00 = 1.0 + v1(&zf);
+        let zf = |p: usize| solved(z[p]);
+        let tf = |p: usize| solved(t[p]);
+        let c00 = exact(1.0) + v1(&zf);
         let c01 = -v1(&w);
         let c10 = v2(&zf);
-        let c11 = 1.0 - v2(&w);
+        let c11 = exact(1.0) - v2(&w);
         let det = c00 * c11 - c01 * c10;
-        if det <= tolerance::UPDATE_DENOMINATOR {
+        if det.v <= tolerance::UPDATE_DENOMINATOR {
             return Update::Singular;
         }
         // k = C⁻¹·Vᵀ·β for β = t and β = z.
-        let k = |beta: &dyn Fn(usize) -> f64| {
+        let k = |beta: &dyn Fn(usize) -> Bounded| {
             let (b0, b1) = (v1(beta), v2(beta));
             ((c11 * b0 - c01 * b1) / det, (-c10 * b0 + c00 * b1) / det)
         };
         let (kt, kz) = (k(&tf), k(&zf));
-        let g = |p: usize| t[p] - z[p] * kt.0 + w(p) * kt.1;
-        let h = |p: usize| z[p] - z[p] * kz.0 + w(p) * kz.1;
-        let mut stay = 0.0;
-        let (mut rg, mut rh) = (0.0, 0.0);
+        let g = |p: usize| tf(p) - zf(p) * kt.0 + w(p) * kt.1;
+        let h = |p: usize| zf(p) - zf(p) * kz.0 + w(p) * kz.1;
+        let mut stay = exact(0.0);
+        let (mut rg, mut rh) = (exact(0.0), exact(0.0));
         for &(end, p) in &d.rows[a] {
             let square = match end {
                 RowEnd::Stay => {
-                    stay += p;
+                    stay = stay + exact(p);
                     continue;
                 }
                 RowEnd::Finish => continue,
@@ -388,16 +446,16 @@ impl Base {
             match d.state_at[square.index()] {
                 NO_STATE => return Update::Resolve,
                 i => {
-                    rg += p * g(i as usize);
-                    rh += p * h(i as usize);
+                    rg = rg + exact(p) * g(i as usize);
+                    rh = rh + exact(p) * h(i as usize);
                 }
             }
         }
-        let denominator = 1.0 - stay - rh;
-        if denominator <= tolerance::UPDATE_DENOMINATOR {
+        let denominator = exact(1.0) - stay - rh;
+        if denominator.v <= tolerance::UPDATE_DENOMINATOR {
             return Update::Singular;
         }
-        let y = (1.0 + rg) / denominator;
+        let y = (exact(1.0) + rg) / denominator;
         checked(g(d.start) + h(d.start) * y)
     }
 }
@@ -430,33 +488,95 @@ impl Base {
     }
 }
 
-fn checked(mean: f64) -> Update {
-    if mean.is_finite() && mean >= 1.0 - tolerance::UPDATE_DENOMINATOR {
-        Update::Mean(mean)
-    } else {
+/// Most relative error bound (`src/design/eval/bound.rs`) an updated mean
+/// may carry; one with a larger bound is [`Update::Resolve`]d. Half of
+/// [`tolerance::UPDATE_AGREEMENT`], so that an updated mean and a fresh
+/// solve of the same board (itself accurate to far less) agree within it.
+pub const MAX_UPDATE_ERROR: f64 = tolerance::UPDATE_AGREEMENT / 2.0;
+
+fn checked(mean: Bounded) -> Update {
+    if !(mean.v.is_finite() && mean.v >= 1.0 - tolerance::UPDATE_DENOMINATOR) {
         Update::Singular
+    } else if mean.relative() > MAX_UPDATE_ERROR {
+        Update::Resolve
+    } else {
+        Update::Mean(mean.v)
     }
 }
 
+impl Dense {
+    /// Whether all of N is held.
+    fn full(&self) -> bool {
+        matches!(self.inverse, Inverse::Full(_))
+    }
+
+    /// Column `c` of N: the expected visits to state `c` from each state.
+    fn column(&self, c: usize) -> Cow<'_, [f64]> {
+        match &self.inverse {
+            Inverse::Full(m) => {
+                let n = m.nrows();
+                Cow::Borrowed(&m.as_slice()[c * n..(c + 1) * n])
+            }
+            Inverse::Solve(solver) => {
+                let mut b = vec![0.0; solver.len()];
+                b[c] = 1.0;
+                Cow::Owned(solver.solve(&b))
+            }
+        }
+    }
+}
+
+/// Right-hand sides solved together by one task: the sparse solver of a
+/// small chain sweeps eight at once, and a task is long enough to be worth
+/// handing to another thread.
+const SOLVE_GROUP: usize = 8;
+
+/// `solver.solve` of each of `bs`, in groups of [`SOLVE_GROUP`] on every
+/// core, in order (each the same digits as solved alone).
+fn solve_all(solver: &Solver, bs: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    bs.par_chunks(SOLVE_GROUP)
+        .map(|group| {
+            let refs: Vec<&[f64]> = group.iter().map(Vec::as_slice).collect();
+            solver.solve_many(&refs)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// `N = (I − Q)⁻¹` solved column by column: `N·δ_c` for each state `c`,
+/// non-negative right-hand sides, which the sparse solver takes without
+/// subtraction (module docs of `markov::sparse::sweep`). `None` if some
+/// entry is not finite.
+fn inverse_by_columns(solver: &Solver, n: usize) -> Option<DMatrix<f64>> {
+    let mut data = Vec::with_capacity(n * n);
+    for first in (0..n).step_by(SOLVE_GROUP * 64) {
+        let units: Vec<Vec<f64>> = (first..(first + SOLVE_GROUP * 64).min(n))
+            .map(|c| {
+                let mut b = vec![0.0; n];
+                b[c] = 1.0;
+                b
+            })
+            .collect();
+        for column in solve_all(solver, &units) {
+            data.extend(column);
+        }
+    }
+    data.iter()
+        .all(|x| x.is_finite())
+        .then(|| DMatrix::from_vec(n, n, data))
+}
+
 /// The parts of the update, or `None` when it does not apply.
-fn dense(board: &Board, chain: &Chain, t: Vec<f64>) -> Option<Dense> {
+fn dense(board: &Board, chain: &Chain, solver: Solver, t: Vec<f64>) -> Option<Dense> {
     let n = chain.len();
     let jumps = board.jumps();
     if board.rules().extra_turn().is_some()
-        || n > MAX_UPDATE_STATES
         || jumps.iter().any(|j| board.jump_index(j.to()).is_some())
     {
         return None;
     }
-    let mut m = DMatrix::<f64>::identity(n, n);
-    for s in chain.states() {
-        for tr in chain.row(s) {
-            if let Target::State(e) = tr.to {
-                m[(s.get(), e.get())] -= tr.probability;
-            }
-        }
-    }
-    let inverse = m.try_inverse()?;
     let last = board.last();
     let mut state_at = vec![NO_STATE; last.index() + 1];
     for (i, s) in chain.squares().iter().enumerate() {
@@ -466,16 +586,21 @@ fn dense(board: &Board, chain: &Chain, t: Vec<f64>) -> Option<Dense> {
     for j in jumps {
         ends[j.to().index()] = ends[j.to().index()].saturating_add(1);
     }
-    let mut u = vec![DVector::<f64>::zeros(n); jumps.len()];
+    let mut u = vec![vec![0.0; n]; jumps.len()];
     for s in chain.states() {
         for use_ in chain.jump_uses(s).iter() {
             u[use_.jump as usize][s.get()] += use_.expected;
         }
     }
-    let z = u
-        .iter()
-        .map(|u| (&inverse * u).as_slice().to_vec())
-        .collect();
+    let z = solve_all(&solver, &u);
+    if z.iter().flatten().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let inverse = if n <= MAX_UPDATE_STATES {
+        Inverse::Full(inverse_by_columns(&solver, n)?)
+    } else {
+        Inverse::Solve(Arc::new(solver))
+    };
     let sink = n as u32 + 1;
     let mut entries = Vec::with_capacity(chain.probabilities().len());
     for s in chain.states() {
@@ -488,7 +613,6 @@ fn dense(board: &Board, chain: &Chain, t: Vec<f64>) -> Option<Dense> {
         }
     }
     let (column, from, probability) = by_column(n + 2, &entries);
-    let u = u.into_iter().map(|u| u.as_slice().to_vec()).collect();
     let rows = jumps
         .iter()
         .map(|jump| {
@@ -519,6 +643,7 @@ fn dense(board: &Board, chain: &Chain, t: Vec<f64>) -> Option<Dense> {
         start: chain.start().get(),
         last,
         inverse,
+        rel: bound::input_error(n),
         t,
         state_at,
         ends,
@@ -589,7 +714,10 @@ pub fn admissible(board: &Board, a: usize, after: Jump) -> bool {
     true
 }
 
+mod bound;
 mod lanes;
+
+use bound::Bounded;
 
 #[cfg(test)]
 mod tests;

@@ -51,11 +51,12 @@ mod target;
 mod tune;
 
 pub use budget::{Budget, parse_time_limit};
-pub use eval::{Base, JumpChange, MAX_UPDATE_STATES, Update, admissible};
+pub use eval::{Base, JumpChange, MAX_UPDATE_ERROR, MAX_UPDATE_STATES, Update, admissible};
 pub use random::{GenerateError, Layout, generate, generate_spec};
 pub use search::RESOLVE_SAMPLE;
 pub use sensitivity::{
-    Edit, Evaluation, STEPS, Sensitivity, Variant, sensitivity, sensitivity_within,
+    Edit, Evaluation, STEPS, Sensitivity, Variant, check_sensitivity, sensitivity,
+    sensitivity_within,
 };
 pub use target::{
     CHECKS_PER_STEP, GenerateOptions, Generated, MAX_STEPS, RESTART_BATCH, generate_to_target,
@@ -247,9 +248,9 @@ pub enum DesignError {
         /// Candidate boards evaluated.
         evaluated: u64,
     },
-    /// The board is larger than the design tools handle.
+    /// The board is larger than the searches handle.
     #[error(
-        "the design tools (analyze --sensitivity, tune, generate --target-turns) handle boards of at most {limit} squares: \
+        "the design searches (tune, generate --target-turns) handle boards of at most {limit} squares: \
          they hold the inverse of the solved chain densely, 8·N² bytes built in about N³ operations \
          (at {limit} squares 18 MB and 3.4e9), and this board of {squares} squares would need {megabytes} MB and {operations:.1e}"
     )]
@@ -304,8 +305,8 @@ pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
     out
 }
 
-/// Whether the design tools (sensitivity, tune, generate to a target)
-/// take a board of `squares` squares, checked before any work so that a
+/// Whether the design searches (tune, generate to a target) take a board
+/// of `squares` squares, checked before any work so that a
 /// front end can refuse up front.
 ///
 /// # Errors

@@ -5,7 +5,8 @@
 use super::eval::{self, Base, JumpChange, Update};
 use super::{DesignError, Target, mix, moves_of, placements_of};
 use crate::markov::tolerance;
-use crate::{Board, Jump};
+use crate::{Board, BoardSpec, Jump};
+use rayon::prelude::*;
 
 /// Most moves per jump re-solved one by one when the update does not apply
 /// to a board (extra rolls, chains): a fresh solve costs about as much as a
@@ -38,60 +39,104 @@ impl Candidate {
 /// moves of [`moves_of`].
 pub(crate) fn candidates(
     base: &Base,
-    movable: &dyn Fn(usize) -> bool,
+    movable: &(dyn Fn(usize) -> bool + Sync),
+    wide: bool,
+    seed: u64,
+) -> (Vec<Candidate>, u64) {
+    let (each, evaluated) = candidates_by_jump(base, movable, wide, seed, &|_, c| c);
+    (each.into_iter().flatten().collect(), evaluated)
+}
+
+/// [`candidates`] jump by jump, the jumps on every core: `each` is given
+/// each movable jump's position and its candidates (in the order
+/// [`candidates`] lists them) and may keep what it needs of them, so that
+/// the candidates of all jumps are never held at once (on a board of 1,500
+/// squares a jump has about a million placements). The results come back
+/// in the order of the jumps, with how many boards were evaluated.
+pub(crate) fn candidates_by_jump<R: Send>(
+    base: &Base,
+    movable: &(dyn Fn(usize) -> bool + Sync),
+    wide: bool,
+    seed: u64,
+    each: &(dyn Fn(usize, Vec<Candidate>) -> R + Sync),
+) -> (Vec<R>, u64) {
+    let board = base.board();
+    let spec = board.spec();
+    let jumps: Vec<usize> = (0..board.jumps().len()).filter(|&a| movable(a)).collect();
+    let found: Vec<(R, u64)> = jumps
+        .par_iter()
+        .map(|&a| {
+            let (out, evaluated) = jump_candidates(base, &spec, a, wide, seed);
+            (each(a, out), evaluated)
+        })
+        .collect();
+    let evaluated = found.iter().map(|f| f.1).sum();
+    (found.into_iter().map(|f| f.0).collect(), evaluated)
+}
+
+/// The candidates of jump `a` of `base`'s board (whose spec is `spec`), and
+/// how many boards were evaluated.
+fn jump_candidates(
+    base: &Base,
+    spec: &BoardSpec,
+    a: usize,
     wide: bool,
     seed: u64,
 ) -> (Vec<Candidate>, u64) {
     let board = base.board();
-    let spec = board.spec();
     let mut out = Vec::new();
     let mut evaluated = 0;
-    for a in (0..board.jumps().len()).filter(|&a| movable(a)) {
-        let all = if wide {
-            placements_of(board, a)
-        } else {
-            moves_of(board, a)
+    let all = if wide {
+        placements_of(board, a)
+    } else {
+        moves_of(board, a)
+    };
+    let mut moves: Vec<(Jump, u64)> = all
+        .into_iter()
+        .filter(|&j| eval::admissible(board, a, j))
+        .map(|j| (j, tie(seed, a, j)))
+        .collect();
+    if !base.updates() && moves.len() > RESOLVE_SAMPLE {
+        moves.sort_by_key(|m| m.1);
+        moves.truncate(RESOLVE_SAMPLE);
+    }
+    for (after, tie) in moves {
+        evaluated += 1;
+        let Some(mean) = mean_of(base, spec, a, after) else {
+            continue;
         };
-        let mut moves: Vec<(Jump, u64)> = all
-            .into_iter()
-            .filter(|&j| eval::admissible(board, a, j))
-            .map(|j| {
-                let key = (u64::from(j.from().get()) << 32) | u64::from(j.to().get());
-                (j, mix(seed, key ^ ((a as u64) << 58)))
-            })
-            .collect();
-        if !base.updates() && moves.len() > RESOLVE_SAMPLE {
-            moves.sort_by_key(|m| m.1);
-            moves.truncate(RESOLVE_SAMPLE);
-        }
-        for (after, tie) in moves {
-            evaluated += 1;
-            let mean = match base.mean_after(a, Some(after)) {
-                Update::Mean(m) => m,
-                Update::Singular => continue,
-                Update::Resolve => {
-                    let change = JumpChange {
-                        before: board.jumps()[a],
-                        after: Some(after),
-                    };
-                    match Board::from_spec(&eval::apply(&spec, &[change])) {
-                        Ok(b) => match eval::solve_mean(&b) {
-                            Ok(m) => m,
-                            Err(_) => continue,
-                        },
-                        Err(_) => continue,
-                    }
-                }
-            };
-            out.push(Candidate {
-                jump: a,
-                after,
-                mean,
-                tie,
-            });
-        }
+        out.push(Candidate {
+            jump: a,
+            after,
+            mean,
+            tie,
+        });
     }
     (out, evaluated)
+}
+
+/// The mean of `base`'s board with jump `a` moved to `after`: by the
+/// update, else (when it does not apply) validated, compiled and solved;
+/// `None` when that board is not valid or cannot be won.
+pub(crate) fn mean_of(base: &Base, spec: &BoardSpec, a: usize, after: Jump) -> Option<f64> {
+    match base.mean_after(a, Some(after)) {
+        Update::Mean(m) => Some(m),
+        Update::Singular => None,
+        Update::Resolve => {
+            let change = JumpChange {
+                before: base.board().jumps()[a],
+                after: Some(after),
+            };
+            let board = Board::from_spec(&eval::apply(spec, &[change])).ok()?;
+            eval::solve_mean(&board).ok()
+        }
+    }
+}
+
+/// The tie-break of moving jump `a` to `j` under `seed`.
+pub(crate) fn tie(seed: u64, a: usize, j: Jump) -> u64 {
+    let key = (u64::from(j.from().get()) << 32) | u64::from(j.to().get());
+    mix(seed, key ^ ((a as u64) << 58))
 }
 
 /// A board checked afresh: valid, its mean solved (and agreeing with the

@@ -99,8 +99,14 @@ pub struct Sensitivity {
 /// first seat's advantage of every variant too (a length distribution per
 /// variant, far slower than the means).
 ///
+/// Any size of board is taken: past
+/// [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) states the
+/// updates solve the one column of the inverse a moved start needs from the
+/// board's sparse factorisation instead of holding the inverse.
+///
 /// # Errors
-/// [`DesignError::TooLarge`] past [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares,
+/// [`DesignError::Stopped`] when the evaluator would not fit in the default
+/// memory limit ([`Budget`](super::Budget)),
 /// [`DesignError::Analysis`] when the board cannot be analysed.
 ///
 /// # Example
@@ -123,18 +129,19 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
 /// the limit named.
 ///
 /// # Errors
-/// As [`sensitivity`], and [`DesignError::Stopped`] when a limit is spent.
+/// As [`sensitivity`], and [`DesignError::Stopped`] when a limit is spent
+/// (the memory of the evaluator is checked before any work:
+/// [`check_sensitivity`]).
 pub fn sensitivity_within(
     board: &Board,
     advantage: bool,
     budget: &super::Budget,
 ) -> Result<Sensitivity, DesignError> {
-    super::check_size(board.last().get())?;
     let squares = board.last().get();
-    budget.check_memory(squares, 1, None)?;
+    budget.check_sensitivity_memory(squares, board.jumps().len())?;
     let meter = super::budget::Meter::new(*budget);
-    meter.charge_base(squares);
     let base = Base::new(board.clone())?;
+    meter.charge(base.work());
     let spec = board.spec();
     let mut tried = Vec::new();
     for (a, &before) in board.jumps().iter().enumerate() {
@@ -186,6 +193,9 @@ pub fn sensitivity_within(
             let (mean_turns, method) = match base.mean_after(a, after) {
                 Update::Mean(m) => {
                     meter.charge_candidates(squares, 1, 0);
+                    if after.is_some_and(|j| j.from() != before.from()) {
+                        meter.charge(base.column_work());
+                    }
                     (m, Evaluation::RankOne)
                 }
                 Update::Singular | Update::Resolve => {
@@ -251,6 +261,16 @@ pub fn sensitivity_within(
         variants,
         invalid,
     })
+}
+
+/// Whether [`sensitivity_within`] could hold its evaluator of `board` within
+/// `budget`'s memory, checked before any work so that a front end can
+/// refuse before it analyses the board.
+///
+/// # Errors
+/// [`DesignError::Stopped`] naming the estimate and the limit.
+pub fn check_sensitivity(board: &Board, budget: &super::Budget) -> Result<(), DesignError> {
+    budget.check_sensitivity_memory(board.last().get(), board.jumps().len())
 }
 
 /// Fills in every variant's first-seat advantage: those the update answered

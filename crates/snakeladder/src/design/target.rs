@@ -232,10 +232,10 @@ fn run(
         if meter.spent().is_some() {
             return Ok(out);
         }
-        meter.charge_base(squares);
         let Ok(base) = Base::new(board.clone()) else {
             return Ok(out);
         };
+        meter.charge(base.work());
         let mean = base.mean();
         let here = target.distance(mean);
         if out.closest.is_none_or(|c| here < target.distance(c)) {

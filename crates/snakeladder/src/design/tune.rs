@@ -17,8 +17,11 @@ use super::{DesignError, Target};
 use crate::{Board, Jump, Seed};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+
+mod level;
+mod ordered;
 
 /// Boards kept from one level of the search to the next.
 pub const BEAM: usize = 16;
@@ -116,7 +119,6 @@ pub fn tune_with_progress(
         Some(target),
     )?;
     let meter = super::budget::Meter::new(options.budget);
-    meter.charge_base(squares);
     let mut kept = HashSet::new();
     for &(from, to) in &options.keep {
         match board
@@ -129,6 +131,7 @@ pub fn tune_with_progress(
         };
     }
     let start = Base::new(board.clone())?;
+    meter.charge(start.work());
     let mean_before = start.mean();
     let done = |node: &Node, checked: search::Checked, evaluated| Tuned {
         board: checked.board,
@@ -161,43 +164,7 @@ pub fn tune_with_progress(
     let evaluated = AtomicU64::new(0);
     let mut closest = mean_before;
     let mut beam = vec![root];
-    for _level in 0..options.max_changes {
-        let expanded: Vec<Result<(Vec<Candidate>, u64), DesignError>> = beam
-            .par_iter()
-            .map(|node| {
-                // A spent budget builds nothing more; the level then stops
-                // the search below.
-                if meter.spent().is_some() {
-                    return Ok((Vec::new(), 0));
-                }
-                meter.charge_base(squares);
-                let base = Base::new(node.board.clone())?;
-                let movable = |a: usize| {
-                    let j = node.board.jumps()[a];
-                    let original = node.origin[&j];
-                    original == j && !kept.contains(&original)
-                };
-                let found = search::candidates(&base, &movable, true, options.seed.get());
-                if base.updates() {
-                    meter.charge_candidates(squares, found.1, 0);
-                } else {
-                    meter.charge_candidates(squares, 0, found.1);
-                }
-                let total = evaluated.fetch_add(found.1, Ordering::Relaxed) + found.1;
-                progress(total);
-                Ok(found)
-            })
-            .collect();
-        // (node, candidate) in the order of the beam, then of the jumps.
-        let mut all: Vec<(usize, Candidate)> = Vec::new();
-        for (i, e) in expanded.into_iter().enumerate() {
-            all.extend(e?.0.into_iter().map(|c| (i, c)));
-        }
-        for (_, c) in &all {
-            if target.distance(c.mean) < target.distance(closest) {
-                closest = c.mean;
-            }
-        }
+    for depth in 0..options.max_changes {
         let total = |i: usize, c: &Candidate| -> u64 {
             let node = &beam[i];
             let change = c.change(&node.board);
@@ -210,30 +177,141 @@ pub fn tune_with_progress(
             .displacement();
             moved
         };
-        // Answers of this level, best first.
-        let mut inside: Vec<&(usize, Candidate)> = all
-            .iter()
-            .filter(|(_, c)| target.contains(c.mean))
-            .collect();
-        inside.sort_by(|(i, x), (j, y)| {
-            total(*i, x)
-                .cmp(&total(*j, y))
-                .then(
-                    (x.mean - target.center())
-                        .abs()
-                        .total_cmp(&(y.mean - target.center()).abs()),
-                )
-                .then(x.tie.cmp(&y.tie))
-        });
+        // The nodes a spent budget left unexpanded in the first pass, left
+        // so when a level is run again.
+        let skipped: Vec<AtomicBool> = beam.iter().map(|_| AtomicBool::new(false)).collect();
+        // The level's candidates, keeping `keep` by each order; `first`
+        // charges and counts them (a level run again does neither).
+        let expand = |keep: usize, first: bool| -> Result<level::Level, DesignError> {
+            let parts: Vec<Result<level::Level, DesignError>> = beam
+                .par_iter()
+                .enumerate()
+                .map(|(i, node)| {
+                    // A spent budget builds nothing more; the level then
+                    // stops the search below.
+                    if (first && meter.spent().is_some()) || skipped[i].load(Ordering::Relaxed) {
+                        skipped[i].store(true, Ordering::Relaxed);
+                        return Ok(level::Level::default());
+                    }
+                    let base = Base::new(node.board.clone())?;
+                    if first {
+                        meter.charge(base.work());
+                    }
+                    let movable = |a: usize| {
+                        let j = node.board.jumps()[a];
+                        let original = node.origin[&j];
+                        original == j && !kept.contains(&original)
+                    };
+                    let (parts, found) = search::candidates_by_jump(
+                        &base,
+                        &movable,
+                        true,
+                        options.seed.get(),
+                        &|a, cands| level::summarise(i, a, cands, target, &total, keep),
+                    );
+                    if first {
+                        if base.updates() {
+                            meter.charge_candidates(squares, found, 0);
+                        } else {
+                            meter.charge_candidates(squares, 0, found);
+                        }
+                        let sum = evaluated.fetch_add(found, Ordering::Relaxed) + found;
+                        progress(sum);
+                    }
+                    Ok(level::merge(parts, target, keep))
+                })
+                .collect();
+            let mut all = Vec::with_capacity(parts.len());
+            for p in parts {
+                all.push(p?);
+            }
+            Ok(level::merge(all, target, keep))
+        };
+        // The first level in order of preference, stopping at the first
+        // answer that checks out (`tune/ordered.rs`); `checked` answers of
+        // the level's order were checked, all failing, when it stops short.
+        let mut checked = 0;
+        let mut charged = false;
+        if depth == 0 && target.max_first_seat_advantage.is_none() && meter.spent().is_none() {
+            let node = &beam[0];
+            let base = Base::new(node.board.clone())?;
+            if base.updates() {
+                meter.charge(base.work());
+                let movable = |a: usize| !kept.contains(&node.board.jumps()[a]);
+                let count: u64 = (0..node.board.jumps().len())
+                    .filter(|&a| movable(a))
+                    .map(|a| ordered::count_admissible(&node.board, a))
+                    .sum();
+                meter.charge_candidates(squares, count, 0);
+                progress(evaluated.fetch_add(count, Ordering::Relaxed) + count);
+                charged = true;
+                let mut answers =
+                    ordered::Answers::new(&base, &movable, *target, options.seed.get(), count);
+                let mut pending: Vec<Candidate> = Vec::new();
+                let mut all_seen = false;
+                loop {
+                    while pending.len() < 8 && !all_seen {
+                        match answers.next_displacement() {
+                            Some(more) => pending.extend(more),
+                            None => all_seen = true,
+                        }
+                    }
+                    // Short of eight only at the end: those answers are
+                    // the last of the level when every displacement was
+                    // tried, else left to the full level.
+                    if pending.is_empty() || (pending.len() < 8 && !answers.tried_all()) {
+                        break;
+                    }
+                    let chunk: Vec<Candidate> = pending.drain(..pending.len().min(8)).collect();
+                    checked += chunk.len();
+                    let results: Vec<Result<Option<(Node, search::Checked)>, DesignError>> = chunk
+                        .par_iter()
+                        .map(|c| {
+                            meter.charge_candidates(squares, 0, 1);
+                            let Some(node) = step(node, c) else {
+                                return Ok(None);
+                            };
+                            Ok(search::check(&node.board, c.mean, target)?.map(|k| (node, k)))
+                        })
+                        .collect();
+                    for r in results {
+                        if let Some((node, k)) = r? {
+                            if k.meets(target) {
+                                return Ok(done(&node, k, evaluated.load(Ordering::Relaxed)));
+                            }
+                            note(&k);
+                        }
+                    }
+                }
+            }
+        }
+        let mut found = expand(level::KEPT, !charged)?;
+        if let Some((_, _, mean)) = found.closest {
+            if target.distance(mean) < target.distance(closest) {
+                closest = mean;
+            }
+        }
+        // Answers of this level, best first, checked afresh eight at a time.
         let limit = if target.max_first_seat_advantage.is_some() {
             FAIRNESS_CHECKS
         } else {
-            inside.len()
+            found.inside_count
         };
-        for chunk in inside[..inside.len().min(limit)].chunks(8) {
+        let limit = limit.min(found.inside_count);
+        let mut from = checked;
+        while from < limit {
+            if from >= found.inside_kept() {
+                found = expand(usize::MAX, false)?;
+            }
+            let chunk: Vec<(usize, Candidate)> = found
+                .inside()
+                .skip(from)
+                .take(8.min(limit - from))
+                .collect();
+            from += chunk.len();
             let checked: Vec<Result<Option<(Node, search::Checked)>, DesignError>> = chunk
                 .par_iter()
-                .map(|&&(i, c)| {
+                .map(|&(i, c)| {
                     meter.charge_candidates(squares, 0, 1);
                     let Some(node) = step(&beam[i], &c) else {
                         return Ok(None);
@@ -259,26 +337,25 @@ pub fn tune_with_progress(
             });
         }
         // The next level: the boards closest to the band, each once.
-        all.sort_by(|(i, x), (j, y)| {
-            target
-                .distance(x.mean)
-                .total_cmp(&target.distance(y.mean))
-                .then(total(*i, x).cmp(&total(*j, y)))
-                .then(x.tie.cmp(&y.tie))
-        });
-        let mut seen = HashSet::new();
-        let mut next = Vec::with_capacity(BEAM);
-        for (i, c) in &all {
-            if next.len() == BEAM {
-                break;
+        let next = loop {
+            let mut seen = HashSet::new();
+            let mut next = Vec::with_capacity(BEAM);
+            for (i, c) in found.near() {
+                if next.len() == BEAM {
+                    break;
+                }
+                let Some(node) = step(&beam[i], &c) else {
+                    continue;
+                };
+                if seen.insert(node.board.jumps().to_vec()) {
+                    next.push(node);
+                }
             }
-            let Some(node) = step(&beam[*i], c) else {
-                continue;
-            };
-            if seen.insert(node.board.jumps().to_vec()) {
-                next.push(node);
+            if next.len() == BEAM || found.complete() {
+                break next;
             }
-        }
+            found = expand(usize::MAX, false)?;
+        };
         if next.is_empty() {
             break;
         }

@@ -5,7 +5,12 @@ use crate::design::moves_of;
 /// update and by validating, compiling and solving the changed board.
 #[track_caller]
 fn case(json: &str, stride: usize) -> (usize, usize) {
-    let board = Board::from_json_str(json).unwrap();
+    case_board(Board::from_json_str(json).unwrap(), stride)
+}
+
+/// [`case`] of a board.
+#[track_caller]
+fn case_board(board: Board, stride: usize) -> (usize, usize) {
     let base = Base::new(board.clone()).unwrap();
     assert!(base.updates(), "the update applies to this board");
     let spec = board.spec();
@@ -51,6 +56,50 @@ fn updates_agree_with_fresh_solves_on_the_classic_board() {
     // 19 jumps, about 130 admissible moves each: all but a handful (ends
     // moved onto squares no token rested on) by the update.
     assert!(updated > 2_400, "{updated}");
+}
+
+/// Random boards on both sides of [`MAX_UPDATE_STATES`]: up to it the
+/// inverse is held (built column by column from the sparse factorisation),
+/// past it each moved start solves its column. Every update that answers
+/// with a mean must agree with a fresh solve to
+/// [`tolerance::UPDATE_AGREEMENT`]: its own error bound is at most half of
+/// that ([`MAX_UPDATE_ERROR`]), and the fresh solve is accurate to far less.
+#[test]
+fn updates_agree_with_fresh_solves_on_random_boards_large_and_small() {
+    use crate::Seed;
+    use crate::design::{Layout, generate};
+    for (squares, jumps, seed, stride) in [
+        (200, 12, 3, 7),
+        (600, 40, 5, 101),
+        (2_000, 60, 1, 1_003),
+        (3_000, 80, 2, 3_001),
+    ] {
+        let board = generate(&Layout::new(squares, jumps, jumps, Seed::new(seed))).unwrap();
+        let base = Base::new(board.clone()).unwrap();
+        // States: the squares less the jumps' starts, here on both sides
+        // of the limit.
+        assert_eq!(base.update.as_ref().unwrap().full(), squares < 1_000);
+        let (updated, _) = case_board(board, stride);
+        assert!(updated > 2 * jumps as usize, "{squares}: {updated}");
+    }
+}
+
+/// A variant whose update cancels badly is handed back to a fresh solve:
+/// the bound of an update on a chain whose inputs are made much less
+/// accurate than they are exceeds [`MAX_UPDATE_ERROR`].
+#[test]
+fn an_update_with_a_large_error_bound_is_resolved() {
+    let board = Board::builtin_default();
+    let mut base = Base::new(board.clone()).unwrap();
+    let a = 0;
+    let after = moves_of(&board, a)
+        .into_iter()
+        .find(|&j| admissible(&board, a, j) && j.from() == board.jumps()[a].from())
+        .unwrap();
+    assert!(matches!(base.mean_after(a, Some(after)), Update::Mean(_)));
+    base.update.as_mut().unwrap().rel = 1e-6;
+    assert_eq!(base.mean_after(a, Some(after)), Update::Resolve);
+    assert_eq!(base.mean_after(a, None), Update::Resolve);
 }
 
 #[test]
