@@ -4,13 +4,16 @@
 # what users see unchanged. tune prints its own timing, so one line of it differs.
 # usage: tests/compare_outputs.sh OLD_BIN NEW_BIN  (from the repository root)
 old=$1; new=$2; diffs=0; n=0
+# Private scratch files: several checkouts may run this at once.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 run() { # name, args...
   local name=$1; shift
-  "$old" "$@" > /tmp/cmp-old.out 2>/tmp/cmp-old.err; local oc=$?
-  "$new" "$@" > /tmp/cmp-new.out 2>/tmp/cmp-new.err; local nc=$?
+  "$old" "$@" > $scratch/cmp-old.out 2>$scratch/cmp-old.err; local oc=$?
+  "$new" "$@" > $scratch/cmp-new.out 2>$scratch/cmp-new.err; local nc=$?
   n=$((n+1))
-  if ! cmp -s /tmp/cmp-old.out /tmp/cmp-new.out || ! cmp -s /tmp/cmp-old.err /tmp/cmp-new.err || [ $oc != $nc ]; then
-    diffs=$((diffs+1)); echo "DIFF: $name ($oc vs $nc)"; diff /tmp/cmp-old.out /tmp/cmp-new.out | head -5; diff /tmp/cmp-old.err /tmp/cmp-new.err | head -5
+  if ! cmp -s $scratch/cmp-old.out $scratch/cmp-new.out || ! cmp -s $scratch/cmp-old.err $scratch/cmp-new.err || [ $oc != $nc ]; then
+    diffs=$((diffs+1)); echo "DIFF: $name ($oc vs $nc)"; diff $scratch/cmp-old.out $scratch/cmp-new.out | head -5; diff $scratch/cmp-old.err $scratch/cmp-new.err | head -5
   fi
 }
 for b in boards/*.json; do
@@ -39,8 +42,8 @@ run "tune" tune boards/milton-bradley.json --target-turns 30:32 --max-changes 2
 for k in analyze simulate check validate diff board record; do run "schema $k" schema $k; done
 run "help" --help
 for c in analyze simulate check report validate diff generate play tune schema; do run "help $c" $c --help; done
-"$old" generate --squares 10000 --snakes 300 --ladders 100 --seed 7 -o /tmp/long.json 2>/dev/null
-"$old" generate --squares 2000 --snakes 80 --ladders 60 --seed 11 -o /tmp/mid.json 2>/dev/null
-"$old" generate --squares 1000000 --snakes 400 --ladders 300 --seed 2 -o /tmp/huge.json 2>/dev/null
-for b in /tmp/long.json /tmp/mid.json /tmp/huge.json; do run "analyze json $b" analyze "$b" --format json; run "analyze $b" analyze "$b"; done
+"$old" generate --squares 10000 --snakes 300 --ladders 100 --seed 7 -o $scratch/long.json 2>/dev/null
+"$old" generate --squares 2000 --snakes 80 --ladders 60 --seed 11 -o $scratch/mid.json 2>/dev/null
+"$old" generate --squares 1000000 --snakes 400 --ladders 300 --seed 2 -o $scratch/huge.json 2>/dev/null
+for b in $scratch/long.json $scratch/mid.json $scratch/huge.json; do run "analyze json $b" analyze "$b" --format json; run "analyze $b" analyze "$b"; done
 echo "$n commands compared, $diffs differ"
