@@ -115,6 +115,24 @@ pub(super) struct Split {
     pub(super) finish: Vec<f64>,
 }
 
+impl Split {
+    /// One turn of the backward recursion for every state at once:
+    /// `g_next = Q·g` and `f_next = Q·f`, each row summed in its stored
+    /// order (the digits the stored and streamed races share).
+    pub(super) fn step(&self, f: &[f64], g: &[f64], f_next: &mut [f64], g_next: &mut [f64]) {
+        for s in 0..self.offsets.len() - 1 {
+            let (mut fs, mut gs) = (0.0, 0.0);
+            let range = self.offsets[s]..self.offsets[s + 1];
+            for (&c, &v) in self.columns[range.clone()].iter().zip(&self.values[range]) {
+                gs += v * g[c as usize];
+                fs += v * f[c as usize];
+            }
+            g_next[s] = gs;
+            f_next[s] = fs;
+        }
+    }
+}
+
 pub(super) fn split(chain: &Chain) -> Split {
     let mut out = Split {
         offsets: Vec::with_capacity(chain.len() + 1),
@@ -439,16 +457,7 @@ pub fn from_states_within(
         })
         .collect();
     for _ in 0..max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS) {
-        for s in 0..n {
-            let (mut fs, mut gs) = (0.0, 0.0);
-            let range = q.offsets[s]..q.offsets[s + 1];
-            for (&c, &v) in q.columns[range.clone()].iter().zip(&q.values[range]) {
-                gs += v * g[c as usize];
-                fs += v * f[c as usize];
-            }
-            g_next[s] = gs;
-            f_next[s] = fs;
-        }
+        q.step(&f, &g, &mut f_next, &mut g_next);
         // g_next is G_t, f is F_t.
         for (d, w) in out.iter_mut().zip(wanted) {
             d.pmf.push(f[w.get()]);

@@ -195,16 +195,7 @@ fn race_within(
     let mut win = vec![0.0; states.len()];
     let mut turns = 0;
     for _ in 0..max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS) {
-        for s in 0..n {
-            let (mut fs, mut gs) = (0.0, 0.0);
-            let range = q.offsets[s]..q.offsets[s + 1];
-            for (&c, &v) in q.columns[range.clone()].iter().zip(&q.values[range]) {
-                gs += v * g[c as usize];
-                fs += v * f[c as usize];
-            }
-            g_next[s] = gs;
-            f_next[s] = fs;
-        }
+        q.step(&f, &g, &mut f_next, &mut g_next);
         turns += 1;
         // Turn t: f is P(T = t), g P(T > t − 1) and g_next P(T > t), each
         // from every state. Player i wins at t if the players before it
