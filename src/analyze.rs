@@ -341,7 +341,7 @@ fn write_players(out: &mut impl Write, a: &Analysis) -> std::io::Result<()> {
                 };
                 line = format!("{seats:>width$}", width = indent);
             }
-            line += &format!("  {:>8}", percent(*w, 3));
+            line += &format!("  {:>8}", snakeladder::vocabulary::WIN_CHANCE.format(*w));
         }
         writeln!(out, "{line}")?;
     }

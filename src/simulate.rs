@@ -181,7 +181,7 @@ fn write_text(
                 out,
                 "seat {:<3} wins {} ± {}",
                 seat + 1,
-                percent(*p, 3),
+                snakeladder::vocabulary::WIN_CHANCE.format(*p),
                 spread_percent(if r.games < 2 { f64::NAN } else { *se }, 3)
             )?;
         }

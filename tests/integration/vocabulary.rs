@@ -10,7 +10,7 @@ use crate::support::{root, run};
 use snakeladder::vocabulary::{self, FIRST_SEAT_ADVANTAGE, JUMP_USED, JUMP_USES, P90, P99};
 
 /// The spellings the table replaced; none may appear in any output.
-const FORBIDDEN: [&str; 11] = [
+const FORBIDDEN: [&str; 13] = [
     "seat-1 advantage",
     "seat 1 − seat 2 wins",
     " pt)",
@@ -24,6 +24,10 @@ const FORBIDDEN: [&str; 11] = [
     // fraction or a percentage, and a jump's use as a fraction.
     "0.015606",
     "0.166667",
+    // A seat's chance of winning as a bare fraction (seat 1 of two on the
+    // Milton Bradley board wins 0.507803 of games: `50.780%`).
+    "wins with probability",
+    "0.5078",
 ];
 
 /// One output of one command, as a person reads it.

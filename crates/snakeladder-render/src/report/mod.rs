@@ -850,7 +850,7 @@ fn players_table(a: &Analysis) -> Table {
         row.extend((0..seats).map(|s| {
             p.win_probability
                 .get(s)
-                .map_or_else(String::new, |&w| text::probability(w))
+                .map_or_else(String::new, |&w| vocabulary::WIN_CHANCE.format(w))
         }));
         row.push(snakeladder::numbers::quantity(p.expected_total_turns, 2));
         row.push(snakeladder::numbers::quantity(p.expected_rounds, 2));

@@ -40,6 +40,9 @@ pub enum Unit {
     Points,
     /// An expected count per game: `0.1667`.
     Count,
+    /// A chance of winning as a percentage with three decimals (a seat's
+    /// odds differ in the third): `50.780%`.
+    Chance,
 }
 
 impl Unit {
@@ -48,7 +51,7 @@ impl Unit {
         match self {
             Unit::Turns | Unit::WholeTurns => "turns",
             Unit::Rounds => "rounds",
-            Unit::Percent => "%",
+            Unit::Percent | Unit::Chance => "%",
             Unit::Points => "pp",
             Unit::Count => "a game",
         }
@@ -78,6 +81,7 @@ impl Figure {
             Unit::Percent => numbers::percent(value, 2),
             Unit::Points => points(value),
             Unit::Count => numbers::probability(value, 4),
+            Unit::Chance => numbers::percent(value, 3),
         }
     }
 
@@ -88,7 +92,7 @@ impl Figure {
             Unit::Turns | Unit::Count => numbers::fixed(change, 4, true),
             Unit::WholeTurns => numbers::fixed(change, 0, true),
             Unit::Rounds => numbers::fixed(change, 2, true),
-            Unit::Percent | Unit::Points => points(change),
+            Unit::Percent | Unit::Points | Unit::Chance => points(change),
         }
     }
 }
@@ -171,8 +175,15 @@ pub const ROUNDS: Figure = Figure {
     unit: Unit::Rounds,
 };
 
+/// A seat's chance of winning a game of several players.
+pub const WIN_CHANCE: Figure = Figure {
+    name: "chance of winning",
+    short: "wins",
+    unit: Unit::Chance,
+};
+
 /// Every figure of the table.
-pub const FIGURES: [Figure; 9] = [
+pub const FIGURES: [Figure; 10] = [
     MEAN_TURNS,
     MEDIAN,
     P90,
@@ -182,6 +193,7 @@ pub const FIGURES: [Figure; 9] = [
     JUMP_USED,
     JUMP_USES,
     ROUNDS,
+    WIN_CHANCE,
 ];
 
 /// The order the jump kinds are counted and listed in wherever both are

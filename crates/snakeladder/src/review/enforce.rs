@@ -111,10 +111,11 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
                         "max_first_seat_advantage",
                         &squares,
                         format!(
-                            "with two players seat 1 wins with probability {} and seat 2 with {}: \
+                            "with two players seat 1's {} is {} and seat 2's {}: \
                              a {} of {}, above max_first_seat_advantage = {max} ({})",
-                            crate::numbers::probability(p1, 6),
-                            crate::numbers::probability(p2, 6),
+                            vocabulary::WIN_CHANCE.name,
+                            vocabulary::WIN_CHANCE.format(p1),
+                            vocabulary::WIN_CHANCE.format(p2),
                             vocabulary::FIRST_SEAT_ADVANTAGE.name,
                             vocabulary::FIRST_SEAT_ADVANTAGE.format(advantage),
                             vocabulary::FIRST_SEAT_ADVANTAGE.format(max),
