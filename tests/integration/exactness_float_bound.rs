@@ -64,16 +64,19 @@ fn the_snake_family_is_trusted_with_a_bound_that_holds() {
 }
 
 /// Boards whose only way on is a face of chance 1e-200 (docs: a valid
-/// board that an LU called singular), on the dense and the sparse path: the
-/// mean is trusted and within its bound. The residual bound called them
-/// "off by any amount". (With extra rolls on that face, a turn's path is
-/// cut below f64's range and a square may be missing from the chain: there
-/// the forward bound is not used; see docs/figures.md §2b.)
+/// board that an LU called singular), on the dense and the sparse path,
+/// with and without extra rolls on that face: the mean is trusted and
+/// within its bound. The residual bound called them "off by any amount".
+/// (With extra rolls, two 1e-200 faces in one turn are a path below f64's
+/// range, cut from the chain; the exact rows show that no square was left
+/// out, and only then do the other bounds apply: docs/figures.md §2b.)
 #[test]
 fn boards_left_with_chance_1e_minus_200_are_trusted() {
     for json in [
         r#"{"squares": 12, "rules": {"dice": {"weights": [1e-200, 0, 1]}, "overshoot": "bounce"}}"#,
         r#"{"squares": 41, "rules": {"dice": {"weights": [1e-200, 0, 1]}, "overshoot": "bounce"}}"#,
+        r#"{"squares": 4, "rules": {"dice": {"weights": [1e-200, 1]}, "extra_turn": {"on": 1}, "overshoot": "bounce"}}"#,
+        r#"{"squares": 40, "rules": {"dice": {"weights": [1e-200, 1]}, "extra_turn": {"on": 1}, "overshoot": "bounce"}}"#,
     ] {
         let board = Board::from_json_str(json).unwrap();
         let (float, bound, recomputed) = float_mean(&board);

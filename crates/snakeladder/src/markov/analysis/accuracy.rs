@@ -168,9 +168,8 @@ pub(crate) fn forward_bound(chain: &Chain, solver: &Solver) -> f64 {
 /// `rhs`, the log error of the right-hand side) for a computed `x̂` with
 /// right-hand side `b` (ones when `None`), or infinity when `x̂`'s residual
 /// is larger than a solution that close could leave (then an assumption
-/// of the argument, no underflow, failed), or when the chain left out a
-/// square reached only below `f64`'s range: then only the residual bound
-/// stands.
+/// of the argument, no underflow, failed). The caller makes sure no square
+/// is missing from the chain.
 fn checked_forward_bound(
     chain: &Chain,
     solver: &Solver,
@@ -178,11 +177,6 @@ fn checked_forward_bound(
     b: Option<&[f64]>,
     rhs: f64,
 ) -> f64 {
-    if chain.cut_paths() {
-        // A square reached only below f64's range is not in the chain at
-        // all: no bound on this chain's solve speaks for the board's.
-        return f64::INFINITY;
-    }
     let e = forward_bound(chain, solver) + rhs;
     if !e.is_finite() || e >= 0.5 {
         return f64::INFINITY;
@@ -291,13 +285,25 @@ pub(crate) fn refined_bound(chain: &Chain, solver: &Solver, x: &[f64], b: &[f64]
 /// residual bound and the forward one; infinite when `x` is not a positive
 /// finite solution at all.
 pub fn mean_error_bound(chain: &Chain, solver: &Solver, x: &[f64]) -> f64 {
+    mean_error_bound_listed(chain, solver, x, !chain.cut_paths())
+}
+
+/// [`mean_error_bound`], told whether every square a turn can end on is
+/// known to be in the chain (`listed`): always when no turn's path was
+/// cut below `f64`'s range; after a cut, only once exact mode has built
+/// every row without finding a square left out. Without that, only the
+/// residual bound stands.
+pub fn mean_error_bound_listed(chain: &Chain, solver: &Solver, x: &[f64], listed: bool) -> f64 {
     if x.iter().any(|v| !v.is_finite() || *v < AT_LEAST_ONE) {
         // Every state needs at least one turn (less a rounding: a pivot
         // summed from its row may exceed 1 by an ulp).
         return f64::INFINITY;
     }
+    if !listed {
+        return residual_bound(chain, x);
+    }
     let bound = residual_bound(chain, x).min(checked_forward_bound(chain, solver, x, None, 0.0));
-    if bound <= crate::markov::tolerance::MEAN_TRUST || chain.cut_paths() {
+    if bound <= crate::markov::tolerance::MEAN_TRUST {
         return bound;
     }
     // Only where the cheap bounds are loose: one more solve and two
@@ -354,8 +360,9 @@ pub fn variance_error_bound(
         return f64::INFINITY;
     }
     let e1 = mean_bound;
-    // `y` solved from `t̂`, whose log error is at most `−ln(1 − e₁)`.
-    let forward = if e1 < 0.5 {
+    // `y` solved from `t̂`, whose log error is at most `−ln(1 − e₁)` (a
+    // chain that may miss a square has no forward bound, as for the mean).
+    let forward = if e1 < 0.5 && !chain.cut_paths() {
         checked_forward_bound(chain, solver, y, Some(t), -(1.0 - e1).ln())
     } else {
         f64::INFINITY

@@ -794,6 +794,15 @@ impl Analysis {
         let mut warnings: Vec<Warning> = truncated.into_iter().collect();
         let mut mean = turns.mean[start];
         let mut mean_error_bound = accuracy::mean_error_bound(chain, solver, &turns.mean);
+        if mean_error_bound > crate::markov::tolerance::MEAN_TRUST
+            && chain.cut_paths()
+            && crate::markov::modular::lists_every_square(board, chain)
+        {
+            // A turn's path was cut below f64's range, but the exact rows
+            // end only on the chain's squares: the bounds that need a
+            // complete chain hold (docs/figures.md §2b).
+            mean_error_bound = accuracy::mean_error_bound_listed(chain, solver, &turns.mean, true);
+        }
         let untrusted = mean_error_bound > crate::markov::tolerance::MEAN_TRUST;
         let exact = if options.exact || untrusted {
             // Certified modular solving (docs/exact-modular.md).

@@ -275,6 +275,14 @@ pub fn moments_within(
     Ok((s.mean, variance))
 }
 
+/// Whether every square a turn of `board` can end on, by exact
+/// arithmetic, is one of `chain`'s states: false when the floating-point
+/// chain left one out (a path whose chance is below `f64`'s range was its
+/// only way there), or when the exact rows cannot be built at all.
+pub(crate) fn lists_every_square(board: &Board, chain: &Chain) -> bool {
+    system::System::new(board, chain).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
