@@ -16,29 +16,15 @@
 //!   and nothing else, to count instructions with
 //!   `valgrind --tool=callgrind target/release/deps/sim_ratio-… only baseline 200000`.
 
-use rand::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use snakeladder::Board;
 use snakeladder::Seed;
 use snakeladder::simulate::{SimulationConfig, simulate};
-use snakeladder::{Board, Square};
 use std::hint::black_box;
 use std::time::Instant;
 
-/// The plain loop: `next[square * 6 + face]`, finish when the square is N.
-fn baseline(next: &[u32], last: u32, games: u64, seed: u64) -> u64 {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut rolls = 0_u64;
-    for _ in 0..games {
-        let mut square = 0_u32;
-        while square != last {
-            // Lemire's multiply: a face in 0..6 from the high bits.
-            let face = ((u128::from(rng.next_u64()) * 6) >> 64) as usize;
-            square = next[square as usize * 6 + face];
-            rolls += 1;
-        }
-    }
-    rolls
-}
+#[path = "common/bare_loop.rs"]
+mod bare_loop;
+use bare_loop::{baseline, move_table};
 
 /// The engine with every statistic, as `simulate --threads T` runs it: the
 /// rolls it made.
@@ -83,10 +69,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let board = Board::builtin_default();
     let last = board.last().get();
-    let next: Vec<u32> = (0..=last)
-        .flat_map(|s| (1..=6).map(move |r| (s, r)))
-        .map(|(s, r)| board.move_token(Square::new(s), r).end.get())
-        .collect();
+    let next = move_table(&board);
     if let Some(at) = args.iter().position(|a| a == "only") {
         let what = args.get(at + 1).map(String::as_str);
         let games: u64 = args

@@ -14,41 +14,24 @@
 //! engine's to the baseline's elements per second is the figure to quote.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rand::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use snakeladder::Board;
 use snakeladder::Seed;
 use snakeladder::simulate::{SimulationConfig, simulate};
-use snakeladder::{Board, Square};
 use std::hint::black_box;
 use std::process::{Command, Stdio};
+
+#[path = "common/bare_loop.rs"]
+mod bare_loop;
+use bare_loop::{baseline, move_table};
 
 /// Games per measured iteration: large enough that thread start-up is
 /// noise, small enough for criterion's sampling.
 const GAMES: u64 = 1 << 20;
 
-/// The plain loop: `next[square * 6 + face]`, finish when the square is N.
-fn baseline(next: &[u32], last: u32, games: u64, seed: u64) -> u64 {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut rolls = 0_u64;
-    for _ in 0..games {
-        let mut square = 0_u32;
-        while square != last {
-            // Lemire's multiply: a face in 0..6 from the high bits.
-            let face = ((u128::from(rng.next_u64()) * 6) >> 64) as usize;
-            square = next[square as usize * 6 + face];
-            rolls += 1;
-        }
-    }
-    rolls
-}
-
 fn bench(c: &mut Criterion) {
     let board = Board::builtin_default();
     let last = board.last().get();
-    let next: Vec<u32> = (0..=last)
-        .flat_map(|s| (1..=6).map(move |r| (s, r)))
-        .map(|(s, r)| board.move_token(Square::new(s), r).end.get())
-        .collect();
+    let next = move_table(&board);
 
     let mut group = c.benchmark_group("default board, 2^20 games");
     group.sample_size(10);
