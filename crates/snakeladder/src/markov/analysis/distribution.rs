@@ -172,35 +172,25 @@ pub fn from_state_within(chain: &Chain, from: StateIndex, max_turns: usize) -> D
 }
 
 /// [`from_state_within`], with the closed-form tail (`closed_form`) or
-/// stepped to the end.
-fn stepped_or_computed(
+/// stepped to the end: sparse vector–matrix products over a
+/// [`Banded`](crate::markov::sparse::Banded) copy of `Q`, built from the
+/// chain's rows without a copy in compressed rows.
+pub(super) fn stepped_or_computed(
     chain: &Chain,
     from: StateIndex,
     max_turns: usize,
     closed_form: bool,
 ) -> Distribution {
-    let q = split(chain);
-    forward(
-        chain.len(),
-        from.get(),
-        max_turns,
-        closed_form,
-        |pi, next| {
-            next.iter_mut().for_each(|x| *x = 0.0);
-            let mut finished = 0.0;
-            for (s, &mass) in pi.iter().enumerate() {
-                if mass == 0.0 {
-                    continue;
-                }
-                finished += mass * q.finish[s];
-                let range = q.offsets[s]..q.offsets[s + 1];
-                for (&c, &v) in q.columns[range.clone()].iter().zip(&q.values[range]) {
-                    next[c as usize] += mass * v;
-                }
-            }
-            finished
-        },
-    )
+    let n = chain.len();
+    let q = crate::markov::sparse::Banded::from_rows(n, |s| chain.q_row(StateIndex::new(s)));
+    let finish: Vec<f64> = chain
+        .states()
+        .map(|s| chain.finish_probability(s))
+        .collect();
+    forward(n, from.get(), max_turns, closed_form, |pi, next| {
+        q.vec_mul_into(pi, next);
+        crate::markov::sparse::dot(pi, &finish)
+    })
 }
 
 /// The first turn at which [`forward`] tests whether the tail is geometric;
@@ -408,16 +398,21 @@ fn extend_geometric(pmf: &mut Vec<f64>, survival: &mut Vec<f64>, t: usize, m: us
         }
         scale.1
     };
-    let mut tau = pmf.len() + 1;
+    // P(T = τ) = π_{τ−1}·R repeats P(T = t + i + 1) after j spans, with
+    // τ − 1 − t = jm + i, and P(T > τ) repeats P(T > t + i), τ − t = jm + i:
+    // (span, place) of each, stepped along rather than divided out.
+    let tau = pmf.len() + 1;
+    let (mut f, mut s) = (
+        ((tau - 1 - t) / m, (tau - 1 - t) % m),
+        ((tau - t) / m, (tau - t) % m),
+    );
+    let next = |(j, i): (usize, usize)| if i + 1 == m { (j + 1, 0) } else { (j, i + 1) };
     while *survival.last().expect("survival starts at 1") >= tolerance::TAIL
         && pmf.len() < tolerance::MAX_DISTRIBUTION_TURNS
     {
-        // P(T = τ) = π_{τ−1}·R, and P(T > τ).
-        let (j, i) = ((tau - 1 - t) / m, (tau - 1 - t) % m);
-        pmf.push(pmf[t + i] * power(j));
-        let (j, i) = ((tau - t) / m, (tau - t) % m);
-        survival.push(survival[t + i] * power(j));
-        tau += 1;
+        pmf.push(pmf[t + f.1] * power(f.0));
+        survival.push(survival[t + s.1] * power(s.0));
+        (f, s) = (next(f), next(s));
     }
 }
 

@@ -52,45 +52,39 @@ pub fn figures(
     let start = chain.start().get();
     let one_roll = board.rules().extra_turn().is_none();
     let parallel = (n as f64) * (jumps.len() as f64) >= PARALLEL_SIZE;
-    let expected: Vec<f64> = uses
-        .iter()
-        .map(|u| visits.iter().zip(u).map(|(v, u)| v * u).sum())
-        .collect();
-    // The solves of the one-roll figures below: a small chain's all at
-    // once (the same digits as one by one, fewer passes over the factors);
-    // a large chain's one by one, each jump on its own core.
-    let mut solved: Vec<Option<Vec<f64>>> = vec![None; jumps.len()];
-    if one_roll && !parallel {
-        let wanted: Vec<usize> = (0..jumps.len()).filter(|&a| expected[a] != 0.0).collect();
-        let rhs: Vec<&[f64]> = wanted.iter().map(|&a| uses[a].as_slice()).collect();
-        for (a, z) in wanted.into_iter().zip(solver.solve_many(&rhs)) {
-            solved[a] = Some(z);
-        }
-    }
     let figure = |(a, jump): (usize, &crate::Jump)| {
         let u = &uses[a];
-        let expected_uses = expected[a];
+        let expected_uses: f64 = visits.iter().zip(u).map(|(v, u)| v * u).sum();
         let (use_probability, mean_turns_without) = if expected_uses == 0.0 {
             (0.0, Some(turns[start]))
         } else if one_roll {
             // One move a turn: every use of the jump ends the turn on the
             // same square (its end, or its chain's end), so uses renew.
-            let alone;
-            let z = match &solved[a] {
-                Some(z) => z,
-                None => {
-                    alone = solver.solve(u);
-                    &alone
-                }
-            };
             let end = end_after(board, chain, a, u);
-            let after = match end {
-                Target::State(e) => z[e.get()],
-                Target::Finish => 0.0,
+            let row = row_without(board, chain, a);
+            // z = N·u is needed at the start, at the end and on the row of
+            // the jump's start alone: one solve read there.
+            let mut at = vec![start];
+            at.extend(match end {
+                Target::State(e) => Some(e.get()),
+                Target::Finish => None,
+            });
+            if let Some((_, row)) = &row {
+                at.extend(row.iter().map(|&(e, _)| e));
+            }
+            let z = solver.solve_at(u, &at);
+            let end = match end {
+                Target::State(e) => Some((e.get(), z[1])),
+                Target::Finish => None,
             };
-            let p = expected_uses / (1.0 + after);
-            let without = without_one_move(board, chain, a, z, end, turns)
-                .unwrap_or_else(|| recompiled_mean(board, a));
+            let p = expected_uses / (1.0 + end.map_or(0.0, |(_, z)| z));
+            let without = match row {
+                Some((to_f, row)) => {
+                    let z_row = &z[z.len() - row.len()..];
+                    without_one_move(turns, (start, z[0]), end, &row, z_row, to_f)
+                }
+                None => recompiled_mean(board, a),
+            };
             (p, without)
         } else {
             (
@@ -145,26 +139,12 @@ fn absorbed(board: &Board, chain: &Chain, a: usize) -> Option<f64> {
     Some(solver.solve(&avoiding.hit)[chain.start().get()])
 }
 
-/// Mean turns without jump `a`, when each turn is one move, from the
-/// existing factorisation: the start of `a` becomes a new state f, and every
-/// move that took `a` now ends on f instead of on `end`. That is a rank-one
-/// change of `I − Q` (column `end` loses `u`) bordered by f's row and column;
-/// Sherman–Morrison gives the old states' means as `α + β·τ` with
-/// `α = t − z·t(end)/(1 + z(end))`, `β = z/(1 + z(end))`, `z = N·u`, and f's
-/// own equation `τ = 1 + Q_f·(α + β·τ) + Q_f(f)·τ` fixes `τ`.
-///
-/// `None` when f's moves reach a square that is not yet a state (the caller
-/// recompiles).
-fn without_one_move(
-    board: &Board,
-    chain: &Chain,
-    a: usize,
-    z: &[f64],
-    end: Target,
-    t: &[f64],
-) -> Option<Option<f64>> {
+/// The row of jump `a`'s start on the board without `a`, when each turn is
+/// one move: the chance of staying on it (or of taking `a`, which now
+/// ends there) and the states its other moves end on. `None` when a move
+/// ends on a square that is not yet a state (the caller recompiles).
+fn row_without(board: &Board, chain: &Chain, a: usize) -> Option<(f64, Vec<(usize, f64)>)> {
     let from = board.jumps()[a].from();
-    // f's row on the board without `a`.
     let mut to_f = 0.0;
     let mut row: Vec<(usize, f64)> = Vec::new();
     for o in board.rules().dice().outcomes() {
@@ -175,26 +155,46 @@ fn without_one_move(
             row.push((chain.state_of(step.end)?.get(), o.probability));
         }
     }
-    let (alpha, beta): (Vec<f64>, Vec<f64>) = match end {
-        Target::State(e) => {
-            let d = 1.0 + z[e.get()];
-            let t_end = t[e.get()];
-            t.iter()
-                .zip(z)
-                .map(|(t, z)| (t - z * t_end / d, z / d))
-                .unzip()
+    Some((to_f, row))
+}
+
+/// Mean turns without a jump, when each turn is one move, from the
+/// existing factorisation: its start becomes a new state f, and every move
+/// that took it now ends on f instead of on its end. That is a rank-one
+/// change of `I − Q` (column `end` loses `u`) bordered by f's row and
+/// column; Sherman–Morrison gives the old states' means as `α + β·τ` with
+/// `α = t − z·t(end)/(1 + z(end))`, `β = z/(1 + z(end))`, `z = N·u`, and
+/// f's own equation `τ = 1 + Q_f·(α + β·τ) + Q_f(f)·τ` fixes `τ`. z is
+/// given at s₀, at the end when it is a state, and on f's `row` (`z_row`).
+fn without_one_move(
+    t: &[f64],
+    (start, z_start): (usize, f64),
+    end: Option<(usize, f64)>,
+    row: &[(usize, f64)],
+    z_row: &[f64],
+    to_f: f64,
+) -> Option<f64> {
+    // (α, β) at state s where z = N·u is z.
+    let alpha_beta = |s: usize, z: f64| match end {
+        Some((e, z_end)) => {
+            let d = 1.0 + z_end;
+            (t[s] - z * t[e] / d, z / d)
         }
-        Target::Finish => (t.to_vec(), z.to_vec()),
+        None => (t[s], z),
     };
-    let qa: f64 = row.iter().map(|(e, p)| p * alpha[*e]).sum();
-    let qb: f64 = row.iter().map(|(e, p)| p * beta[*e]).sum();
+    let (mut qa, mut qb) = (0.0, 0.0);
+    for (&(s, p), &z) in row.iter().zip(z_row) {
+        let (alpha, beta) = alpha_beta(s, z);
+        qa += p * alpha;
+        qb += p * beta;
+    }
     let denominator = 1.0 - to_f - qb;
     if denominator <= tolerance::SINGULAR_PIVOT {
-        return Some(None);
+        return None;
     }
     let tau = (1.0 + qa) / denominator;
-    let s0 = chain.start().get();
-    Some(Some(alpha[s0] + beta[s0] * tau))
+    let (alpha, beta) = alpha_beta(start, z_start);
+    Some(alpha + beta * tau)
 }
 
 /// Mean turns of the board with jump `a` removed, by recompiling it; `None`

@@ -11,9 +11,8 @@
 //!
 //! [`AnalysisError::Memory`]: super::AnalysisError::Memory
 
-use super::distribution::Distribution;
 use crate::Board;
-use crate::markov::chain::{Chain, StateIndex};
+use crate::markov::chain::Chain;
 use crate::markov::sparse::memory::Bytes;
 use crate::model::error::grouped;
 use serde::Serialize;
@@ -356,8 +355,8 @@ pub fn held_bytes(chain: &Chain) -> u64 {
 /// The bytes the length distribution holds beside the chain and the
 /// factors ([`held_bytes`] and [`Solver::estimate`](super::solve::Solver::estimate)):
 /// the probabilities of this turn and the next, and each state's chance of
-/// finishing (24 bytes a state); on the sparse path also the banded copy
-/// of `Q` it steps with ([`distribution`]; at most 32 bytes an entry, as a
+/// finishing (24 bytes a state), and the banded copy of `Q` it steps with
+/// ([`distribution::from_state_within`](super::distribution::from_state_within); at most 32 bytes an entry, as a
 /// diagonal is stored densely only when a quarter of the states have an
 /// entry on it, and any other entry takes 16, with at most 16 more for
 /// its column's place in the list of columns; it is built from the chain
@@ -365,32 +364,8 @@ pub fn held_bytes(chain: &Chain) -> u64 {
 /// with 20,000 jumps peaked while its distribution was probed (built then
 /// by way of that copy), 1.8 GB above what it held while factoring: the
 /// probe had been counted as 16 bytes a state (160 MB).
-pub fn distribution_bytes(chain: &Chain, method: super::Method) -> u64 {
-    let (n, entries) = (chain.len() as u64, chain.entries() as u64);
-    let stepping = 24 * n;
-    match method {
-        super::Method::Dense => stepping,
-        super::Method::Sparse => stepping + 32 * entries,
-    }
-}
-
-/// The length distribution from the start by sparse vector–matrix products
-/// over a [`Banded`](crate::markov::sparse::Banded) copy of `Q` (the same recursion as
-/// [`distribution::from_state`](super::distribution::from_state), faster
-/// on large chains), stopped when the tail is below [`tolerance::TAIL`](crate::markov::tolerance::TAIL) or
-/// after `max_turns` turns (the tail then reports what is left).
-pub fn distribution(chain: &Chain, max_turns: usize) -> Distribution {
-    let n = chain.len();
-    // `Q` row by row from the chain, without a copy in compressed rows.
-    let q = crate::markov::sparse::Banded::from_rows(n, |s| chain.q_row(StateIndex::new(s)));
-    let finish: Vec<f64> = chain
-        .states()
-        .map(|s| chain.finish_probability(s))
-        .collect();
-    super::distribution::forward(n, chain.start().get(), max_turns, true, |pi, next| {
-        q.vec_mul_into(pi, next);
-        crate::markov::sparse::dot(pi, &finish)
-    })
+pub fn distribution_bytes(chain: &Chain) -> u64 {
+    24 * chain.len() as u64 + 32 * chain.entries() as u64
 }
 
 #[cfg(test)]

@@ -649,16 +649,12 @@ impl Analysis {
         let spread = (mean + limits::TAIL_STD_DEVS * sd).min(limits::GEOMETRIC_AFTER * (mean + sd));
         let within = |work: f64| {
             let turns = (work / entries) as usize + 1;
-            if solver.method() == Method::Sparse {
-                limits::distribution(chain, turns)
-            } else {
-                distribution::from_state_within(chain, chain.start(), turns)
-            }
+            distribution::from_state_within(chain, chain.start(), turns)
         };
         let held = limits::held_bytes(chain) + estimate.bytes;
         // The distribution's own copy of Q and its vectors, beside what the
         // analysis holds.
-        let distribution_bytes = limits::distribution_bytes(chain, solver.method());
+        let distribution_bytes = limits::distribution_bytes(chain);
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });

@@ -39,12 +39,9 @@ pub struct PlayersFigures {
 /// `E[turns] = Σ_i Σ_t f(t)·S(t)ⁱ·S(t−1)^(k−1−i)·((t−1)·k + i + 1)`,
 /// summed over the stepped turns; past them, where the distribution's tail
 /// was computed from its geometric decay, each sum is a geometric series in
-/// closed form ([`tail_in_closed_form`], docs/figures.md §8).
+/// closed form (docs/figures.md §8).
 ///
-/// All counts are summed in one pass over the distribution: the sums of
-/// different counts do not depend on one another, so they overlap instead
-/// of each waiting on its own running sum, and each count gets the same
-/// operations in the same order as alone.
+/// Each count gets the same operations in the same order as alone.
 ///
 /// # Panics
 /// If a count is 0.
@@ -56,47 +53,42 @@ pub fn figures_each(d: &Distribution, counts: &[u32]) -> Vec<PlayersFigures> {
     // The terms past `from_turn` are summed below in closed form, not one
     // by one: a game of 300,000 turns on average has 8 million of them.
     let stepped = closed.map_or(d.pmf.len(), |(now, _, _)| now);
-    let mut win: Vec<Vec<f64>> = counts.iter().map(|&c| vec![0.0; c as usize]).collect();
-    let mut total_turns = vec![0.0; counts.len()];
-    for (i, &f) in d.pmf[..stepped].iter().enumerate() {
-        if f == 0.0 {
-            continue;
-        }
-        let t = (i + 1) as f64;
-        let (now, before) = (d.survival[i + 1], d.survival[i]);
-        // Seat i: f·now^i·before^(k−1−i), from seat 0 by one ratio per seat
-        // (before ≥ f > 0 here).
-        let ratio = now / before;
-        for ((&count, win), total_turns) in counts.iter().zip(&mut win).zip(&mut total_turns) {
-            let mut p = f * before.powi(count as i32 - 1);
-            for (seat, w) in win.iter_mut().enumerate() {
-                if seat > 0 {
-                    p *= ratio;
-                }
-                *w += p;
-                *total_turns += p * ((t - 1.0) * f64::from(count) + seat as f64 + 1.0);
-            }
+    let mut sums = race_sums(&d.pmf[..stepped], &d.survival[..=stepped], 0, counts);
+    if let Some((now, m, block)) = closed {
+        let t = now - m;
+        // σ_r = P(T > t + r) for r < m and σ_m = P(T > t)·R (docs/figures.md §8).
+        let mut sigma = d.survival[t..t + m].to_vec();
+        sigma.push(d.survival[t] * block);
+        let tail = race_sums(&d.pmf[t..t + m], &sigma, t, counts);
+        for ((&count, sum), tail) in counts.iter().zip(&mut sums).zip(tail) {
+            // Every term of turn t + jm + i + 1 is its j = 0 counterpart
+            // times x^j, x = R^k: the sums over j ≥ 1 are g₁ = x/(1 − x)
+            // and, for the factor t + jm + i of the turns, g₂ = x/(1 − x)².
+            // ln R from R − 1, and 1 − x by expm1: R is within 1e-5 of 1 on
+            // the boards that come here, where 1 − Rᵏ would lose five digits.
+            let k_ln_r = f64::from(count) * (block - 1.0).ln_1p();
+            let one_minus_x = -k_ln_r.exp_m1();
+            let g1 = k_ln_r.exp() / one_minus_x;
+            let g2 = g1 / one_minus_x;
+            let span = (m as f64) * f64::from(count);
+            let wins: f64 = tail.win.iter().sum();
+            sum.win
+                .iter_mut()
+                .zip(&tail.win)
+                .for_each(|(w, t)| *w += g1 * t);
+            sum.turns += g1 * tail.turns + g2 * span * wins;
+            sum.rounds += g1 * tail.rounds;
         }
     }
     counts
         .iter()
-        .zip(win)
-        .zip(total_turns)
-        .map(|((&count, mut win), mut total_turns)| {
-            let k = count as i32;
-            let mut expected_rounds = d.survival[..=stepped].iter().map(|s| s.powi(k)).sum();
-            if let Some((now, period, block)) = closed {
-                let tail = tail_in_closed_form(d, now - period, period, block, count);
-                win.iter_mut().zip(&tail.win).for_each(|(w, t)| *w += t);
-                total_turns += tail.total_turns;
-                expected_rounds += tail.rounds;
-            }
-            PlayersFigures {
-                count,
-                win_probability: win,
-                expected_total_turns: total_turns,
-                expected_rounds,
-            }
+        .zip(sums)
+        .map(|(&count, sum)| PlayersFigures {
+            count,
+            win_probability: sum.win,
+            expected_total_turns: sum.turns,
+            // S(0)ᵏ = 1, and the later turns.
+            expected_rounds: 1.0 + sum.rounds,
         })
         .collect()
 }
@@ -109,68 +101,64 @@ pub fn figures(d: &Distribution, count: u32) -> PlayersFigures {
         .expect("one count, one figure")
 }
 
-struct Tail {
+/// The sums of [`figures_each`] over some turns, for each count k.
+struct Sums {
+    /// `Σ f(τ+1)·S(τ+1)ˢ·S(τ)^(k−1−s)` for each seat s.
     win: Vec<f64>,
-    total_turns: f64,
+    /// The same terms, each times `τ·k + s + 1`.
+    turns: f64,
+    /// `Σ S(τ + 1)ᵏ`: every survival given but the first.
     rounds: f64,
 }
 
-/// The sums of [`figures`] over every turn after `t + m`, where the
-/// distribution repeats its turns `t + 1 ..= t + m` scaled by `Rʲ` (R =
-/// `block`, docs/figures.md §4a): `P(T = t + jm + i + 1) = f(t + i + 1)·Rʲ`,
-/// `P(T > t + jm + r) = σ_r·Rʲ` for j ≥ 1, with `σ_r = P(T > t + r)` for
-/// r < m and `σ_m = P(T > t)·R`.
+/// [`Sums`] over the turns `first + 1 ..= first + pmf.len()`, with
+/// `pmf[i] = P(T = first + i + 1)` and `survival[i] = P(T > first + i)`
+/// (one entry longer). The powers `S(τ)ʲ` come from one product per j
+/// and turn, shared by every count, and the seats from seat 0 by one ratio
+/// each: no `powi` per term.
 ///
 /// # Formula
-/// Every term of turn `t + jm + i + 1` is its j = 0 counterpart times
-/// `Rʲᵏ = xʲ`, so each sum over j ≥ 1 is `g₁ = Σ xʲ = x/(1 − x)`, and the
-/// factor `t + jm + i` of the total turns adds `g₂ = Σ j·xʲ = x/(1 − x)²`:
-/// `P(seat s wins) += g₁·Σ_i f_i·σ_{i+1}ˢ·σ_i^(k−1−s)`,
-/// `E[turns] += Σ_i Σ_s f_i·σ_{i+1}ˢ·σ_i^(k−1−s)·(g₁·((t + i)·k + s + 1) + g₂·m·k)`,
-/// `E[rounds] += g₁·Σ_{r=1..m} σ_rᵏ`. The series run to infinity, where the
-/// stepped sums stopped at a tail of [`tolerance::TAIL`](crate::markov::tolerance::TAIL):
-/// the difference is below that tail.
-fn tail_in_closed_form(d: &Distribution, t: usize, m: usize, block: f64, count: u32) -> Tail {
-    let k = count as i32;
-    // ln R from R − 1, and 1 − x by expm1: R is within 1e-5 of 1 on the
-    // boards that come here, where 1 − Rᵏ would lose five digits.
-    let k_ln_r = f64::from(count) * (block - 1.0).ln_1p();
-    let x = k_ln_r.exp();
-    let one_minus_x = -k_ln_r.exp_m1();
-    let g1 = x / one_minus_x;
-    let g2 = g1 / one_minus_x;
-    let sigma = |r: usize| {
-        if r < m {
-            d.survival[t + r]
-        } else {
-            d.survival[t] * block
-        }
-    };
-    let mut tail = Tail {
-        win: vec![0.0; count as usize],
-        total_turns: 0.0,
-        rounds: 0.0,
-    };
-    let span = (m as f64) * f64::from(count);
-    for i in 0..m {
-        let f = d.pmf[t + i];
-        if f == 0.0 {
-            continue;
-        }
-        let (now, before) = (sigma(i + 1), sigma(i));
-        let ratio = now / before;
-        let mut p = f * before.powi(k - 1);
-        let first = ((t + i) as f64) * f64::from(count);
-        for (seat, w) in tail.win.iter_mut().enumerate() {
-            if seat > 0 {
-                p *= ratio;
-            }
-            *w += p * g1;
-            tail.total_turns += p * (g1 * (first + seat as f64 + 1.0) + g2 * span);
+/// `P(seat s wins) = Σ_t f(t)·S(t)ˢ·S(t−1)^(k−1−s)`, `E[rounds] = Σ_{t≥0}
+/// S(t)ᵏ`, `E[turns] = Σ_s Σ_t f(t)·S(t)ˢ·S(t−1)^(k−1−s)·((t−1)·k + s + 1)`
+/// (docs/figures.md §8).
+fn race_sums(pmf: &[f64], survival: &[f64], first: usize, counts: &[u32]) -> Vec<Sums> {
+    let width = counts.iter().max().map_or(0, |&k| k as usize) + 1;
+    // powers[τ·width + j] = S(τ)ʲ.
+    let mut powers = vec![1.0; survival.len() * width];
+    for (row, &s) in powers.chunks_exact_mut(width).zip(survival) {
+        for j in 1..width {
+            row[j] = row[j - 1] * s;
         }
     }
-    tail.rounds = g1 * (1..=m).map(|r| sigma(r).powi(k)).sum::<f64>();
-    tail
+    counts
+        .iter()
+        .map(|&count| {
+            let k = count as usize;
+            let mut sum = Sums {
+                win: vec![0.0; k],
+                turns: 0.0,
+                rounds: 0.0,
+            };
+            for (i, &f) in pmf.iter().enumerate() {
+                sum.rounds += powers[(i + 1) * width + k];
+                if f == 0.0 {
+                    continue;
+                }
+                // Seat s: f·S(τ + 1)ˢ·S(τ)^(k−1−s), from seat 0 by one
+                // ratio per seat (S(τ) ≥ f > 0 here).
+                let ratio = survival[i + 1] / survival[i];
+                let mut p = f * powers[i * width + k - 1];
+                let mut turn = (first + i) as f64 * f64::from(count) + 1.0;
+                for w in &mut sum.win {
+                    *w += p;
+                    sum.turns += p * turn;
+                    p *= ratio;
+                    turn += 1.0;
+                }
+            }
+            sum
+        })
+        .collect()
 }
 
 /// Each player's probability of winning a race from independent
@@ -213,9 +201,11 @@ mod tests {
     #[test]
     fn counts_together_have_the_digits_of_each_alone() {
         let chain = crate::markov::chain::Chain::compile(&crate::Board::builtin_default()).unwrap();
-        let closed = super::super::limits::distribution(&chain, usize::MAX);
+        use super::super::distribution::stepped_or_computed;
+        let closed = stepped_or_computed(&chain, chain.start(), usize::MAX, true);
         assert!(closed.decay.and_then(|d| d.from_turn).is_some());
-        let stepped = super::super::distribution::from_state(&chain, chain.start());
+        let stepped = stepped_or_computed(&chain, chain.start(), usize::MAX, false);
+        assert!(stepped.decay.and_then(|d| d.from_turn).is_none());
         let counts = [2, 3, 1, 6, 4];
         for d in [&closed, &stepped] {
             let together = figures_each(d, &counts);

@@ -389,6 +389,22 @@ impl Solver {
         d.gth.solve(b)
     }
 
+    /// [`Solver::solve`] of `b` read at the states `at` only, with the same
+    /// digits; the sparse solver of a small chain computes no other entry.
+    ///
+    /// # Panics
+    /// If `b` does not have one entry per state, or a state of `at` is out
+    /// of range.
+    pub fn solve_at(&self, b: &[f64], at: &[usize]) -> Vec<f64> {
+        match &self.inner {
+            Inner::Sparse(s) => s.solve_at(b, at),
+            Inner::Dense(_) => {
+                let x = self.solve(b);
+                at.iter().map(|&i| x[i]).collect()
+            }
+        }
+    }
+
     /// [`Solver::solve`] of each of `bs`, with the same digits; the sparse
     /// solver of a small chain sweeps several at once.
     ///

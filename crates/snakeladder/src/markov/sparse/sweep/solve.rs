@@ -64,16 +64,7 @@ impl SweepSolver {
         if self.j.is_empty() {
             return x;
         }
-        // r_J = b_J − A_JF w = b_J + Q_JF w, with w = U⁻¹ b_F (zero on J).
-        let r: Vec<f64> = self
-            .j
-            .iter()
-            .map(|&j| {
-                let j = j as usize;
-                b[j] + self.off.row(j).map(|(c, v)| v * x[c]).sum::<f64>()
-            })
-            .collect();
-        let r = self.gth.solve(&r);
+        let r = self.solve_j(b, &x);
         let k = self.j.len();
         if self.w.is_empty() {
             // x_F = U⁻¹ (b_F + Q_FJ x_J): a second sweep.
@@ -94,6 +85,53 @@ impl SweepSolver {
             }
         }
         x
+    }
+
+    /// `x_J = S⁻¹ r_J` with `r_J = b_J − A_JF w = b_J + Q_JF w`, given
+    /// `w = U⁻¹ b_F` (zero on J).
+    fn solve_j(&self, b: &[f64], w: &[f64]) -> Vec<f64> {
+        let r: Vec<f64> = self
+            .j
+            .iter()
+            .map(|&j| {
+                let j = j as usize;
+                b[j] + self.off.row(j).map(|(c, v)| v * w[c]).sum::<f64>()
+            })
+            .collect();
+        self.gth.solve(&r)
+    }
+
+    /// [`Self::solve`] read at the states `at` only, with the same digits:
+    /// the first sweep starts at the last state where `b` is not zero, and
+    /// with `W` kept only the rows of `at` take their product with `x_J`
+    /// (the per-jump figures read a few entries, docs/figures.md §6).
+    ///
+    /// # Panics
+    /// If `b.len() != n` or a state of `at` is not below `n`.
+    pub fn solve_at(&self, b: &[f64], at: &[usize]) -> Vec<f64> {
+        if self.w.is_empty() {
+            let x = self.solve(b);
+            return at.iter().map(|&i| x[i]).collect();
+        }
+        assert_eq!(b.len(), self.n, "right-hand side length");
+        let mut x = b.to_vec();
+        for &j in &self.j {
+            x[j as usize] = 0.0;
+        }
+        if let Some(top) = x.iter().rposition(|&v| v != 0.0) {
+            self.back_sweep(&mut x, top);
+        }
+        let r = self.solve_j(b, &x);
+        let k = self.j.len();
+        at.iter()
+            .map(|&i| match self.j.binary_search(&(i as u32)) {
+                Ok(a) => r[a],
+                Err(_) => {
+                    let w = &self.w[i * self.w_stride..][..k];
+                    x[i] + w.iter().zip(&r).map(|(w, r)| w * r).sum::<f64>()
+                }
+            })
+            .collect()
     }
 
     /// Solves `(I − Q)ᵀ y = c`.
