@@ -10,8 +10,8 @@ use snakeladder::design::Layout;
 use snakeladder::design::{
     GenerateOptions, JumpChange, Sensitivity, Target, generate_to_target_with_progress,
 };
-use snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE;
 use snakeladder::{Board, JumpKind};
+use snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -184,7 +184,7 @@ pub fn write_sensitivity(
             v.change.before.to_string(),
             v.edit.to_string(),
             v.mean_turns,
-            snakeladder::numbers::fixed(v.mean_change, 4, true)
+            snakeladder_render::numbers::fixed(v.mean_change, 4, true)
         );
         if let (Some(a), Some(base)) = (v.first_seat_advantage, s.first_seat_advantage) {
             line += &format!(

@@ -67,7 +67,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 let _ = writeln!(
                     err,
                     "{}: no board files",
-                    snakeladder::review::display_path(path)
+                    snakeladder_render::escape::display_path(path)
                 );
                 failed = true;
             }
@@ -91,7 +91,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// Formats one file in place (atomically), or with `check` names it on
 /// standard output when it would change.
 fn format_file(path: &Path, check: bool, out: &mut impl Write) -> Result<Outcome, CliError> {
-    let shown = snakeladder::review::display_path(path);
+    let shown = snakeladder_render::escape::display_path(path);
     let mut err = std::io::stderr();
     let text = match snakeladder::review::read_board_file(path) {
         Ok(bytes) => match String::from_utf8(bytes) {

@@ -3,12 +3,12 @@
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK, Format};
 use crate::output::Output;
 use snakeladder::analysis::LiveOdds;
-use snakeladder::analysis::probability_text;
-use snakeladder::numbers::percent;
 use snakeladder::{
     Board, Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square, Status,
 };
 use snakeladder::{MAX_RECORD_BYTES, check_players};
+use snakeladder_render::numbers::percent;
+use snakeladder_render::probability_text;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

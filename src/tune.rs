@@ -104,8 +104,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         writeln!(
             report,
             "  {} with 2 players: {}",
-            snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE.name,
-            snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)
+            snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE.name,
+            snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)
         )?;
     }
     if n > 0 {

@@ -3,7 +3,7 @@
 
 use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
 use crate::memory;
-use snakeladder::analysis::Limits;
+use snakeladder::Limits;
 use snakeladder::policy::{self, Thresholds};
 use snakeladder::review::{self, FileReport, Finding, Review};
 use snakeladder_render::validate as output;
@@ -145,7 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         ));
     }
     for path in &args.paths {
-        let shown = review::display_path(path);
+        let shown = snakeladder_render::escape::display_path(path);
         if path == Path::new("-") {
             let review = policies.review(Path::new("."), limits)?;
             reports.push(check_stdin(&review));
@@ -167,7 +167,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         for file in files {
             let review = policies.review(parent(&file), limits)?;
-            let shown = review::display_path(&file);
+            let shown = snakeladder_render::escape::display_path(&file);
             reports.push(check_file(&file, shown, &review));
         }
     }
@@ -208,7 +208,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// Every kind `--warn-only` accepts: the validation problems, the policy's
 /// thresholds, and the errors of reading.
 fn known_kind(kind: &str) -> bool {
-    review::kinds::describe(kind).is_some()
+    snakeladder_render::kinds::describe(kind).is_some()
 }
 
 /// The root of SARIF's relative locations: `--sarif-root`, else the top of
@@ -334,7 +334,7 @@ pub(crate) fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Finding>) {
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(source) => {
-                let shown = review::display_path(&dir);
+                let shown = snakeladder_render::escape::display_path(&dir);
                 errors.push(review::file_error(
                     &shown,
                     "io",

@@ -5,11 +5,11 @@
 use serde_json::Value;
 use snakeladder::RulesSpec;
 use snakeladder::Seed;
-use snakeladder::analysis::{Analysis, Options};
 use snakeladder::design::{Layout, generate};
 use snakeladder::internals;
 use snakeladder::internals::Chain;
 use snakeladder::internals::{Method, Solver};
+use snakeladder::{Analysis, Options};
 
 /// Every figure of the two analyses must agree to this, relative. Both
 /// solve the same systems by direct methods in `f64`; the chains here have

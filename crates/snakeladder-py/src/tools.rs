@@ -65,7 +65,7 @@ pub fn validate_bytes<'py>(
 /// The review's findings on one board file.
 #[pyfunction]
 pub fn validate_path(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyList>> {
-    let file = review::display_path(&path);
+    let file = snakeladder_render::escape::display_path(&path);
     let report = py.detach(|| match review::read_board_file(&path) {
         Ok(bytes) => review::check_board_bytes(&file, &bytes, &Review::default()),
         Err(e) => review::FileReport {

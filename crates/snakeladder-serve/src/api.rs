@@ -12,7 +12,7 @@ use axum::extract::{Query, State as Shared};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use snakeladder::analysis::Limits;
+use snakeladder::Limits;
 use snakeladder::design::{self, JumpChange, Target, TuneOptions};
 use snakeladder::policy::{self, Thresholds};
 use snakeladder::review::diff::Diff;
@@ -151,7 +151,7 @@ fn find_policy(state: &State) -> Result<(Option<String>, Thresholds), ApiError> 
                     &format!("policy file {e}"),
                 )
             })?;
-            Ok((Some(review::display_path(&file)), t))
+            Ok((Some(snakeladder_render::escape::display_path(&file)), t))
         }
     }
 }
@@ -191,7 +191,10 @@ pub(crate) async fn board(Shared(state): Ctx) -> Result<Response, ApiError> {
     let c = &state.config;
     let opening = Opening {
         board,
-        path: c.board_path.as_deref().map(review::display_path),
+        path: c
+            .board_path
+            .as_deref()
+            .map(snakeladder_render::escape::display_path),
         can_save: c.save.is_some(),
         policy_file,
         policy,
@@ -552,7 +555,7 @@ pub(crate) async fn save(
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         let file = board_file(&board, &bytes)?;
         (saver.0)(&file).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e))?;
-        let shown = review::display_path(&path);
+        let shown = snakeladder_render::escape::display_path(&path);
         serialized(json::pretty(&Saved {
             saved: &shown,
             bytes: file.len(),

@@ -76,9 +76,30 @@ mod play;
 pub mod review;
 mod sim;
 
-pub use markov::analysis;
 pub use model::policy;
 pub use sim::{check, simulate};
+
+/// The figures of an [`Analysis`]: the types of its fields, the parts a
+/// JSON output leaves out ([`Skipped`](analysis::Skipped)), and why an
+/// analysis can fail. [`Analysis`] itself, its [`Options`] and
+/// [`Limits`] and its error [`AnalysisError`] live at the crate root.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Analysis, Board, Options};
+///
+/// let analysis = Analysis::new(&Board::builtin_default(), &Options::default())?;
+/// let ladder: &snakeladder::analysis::JumpFigures = &analysis.jumps[0];
+/// assert!(ladder.use_probability > 0.0);
+/// # Ok::<(), snakeladder::AnalysisError>(())
+/// ```
+pub mod analysis {
+    pub use crate::markov::analysis::{
+        BoardSummary, BoundedOdds, ChainError, Cost, Decay, Exact, ExactError, Figure, JumpFigures,
+        LiveOdds, Method, OddsError, PlayersFigures, Shortest, Skipped, SolveError, SquareFigures,
+        Stage, Summary, Turns, Warning, mean_turns,
+    };
+}
 
 pub use model::board::{Board, BoardSpec, SCHEMA_KEY};
 pub use model::dice::{Dice, DiceSpec, Outcome};
@@ -105,26 +126,40 @@ pub use play::record::{GameRecord, MAX_RECORD_BYTES, RECORD_FORMAT, ReplayError}
 pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
 pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
 
-pub use analysis::{Analysis, AnalysisError, Limits, Options};
-pub use model::numbers;
-pub use model::vocabulary;
+pub use markov::analysis::{Analysis, AnalysisError, Limits, Options};
 
 /// Exact fractions, as the rational mode gives them
 /// ([`Analysis::exact`]): `num_rational::BigRational`.
 pub use num_rational::BigRational;
 
-/// The pieces the crate's own benchmarks, fuzz target and white-box tests
-/// reach into: the compiled chain, the solver, the rational mode and the
-/// tolerances. Not part of the public API and under no semver promise.
+/// The pieces the crate's own front ends (the command, the rendering
+/// crate, the server, the Python package), benchmarks, fuzz target and
+/// white-box tests reach into: the compiled chain, the solver, the rational
+/// mode, the tolerances, and the wording the core's own messages share
+/// with the renderers. Not part of the public API and under no semver
+/// promise.
 #[doc(hidden)]
 pub mod internals {
     pub use crate::markov::analysis::distribution::from_state_within as length_distribution;
     pub use crate::markov::analysis::solve::{DENSE_MAX_STATES, Method, Solver};
+    pub use crate::markov::analysis::{DECAY_PRINTED, probability_text};
     pub use crate::markov::chain::{Chain, StateIndex, Target};
     pub use crate::markov::exact;
     pub use crate::markov::modular;
     pub use crate::markov::tolerance;
     pub use crate::model::fingerprint::fingerprint;
+    pub use crate::model::{numbers, vocabulary};
+
+    /// The design search's pieces its benchmark times one by one.
+    pub mod design {
+        pub use crate::design::eval::{Base, Update, admissible};
+        use crate::{Board, Jump};
+
+        /// Every move of jump `a` the search tries.
+        pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
+            crate::design::moves_of(board, a)
+        }
+    }
 
     use crate::{Analysis, AnalysisError, Board, Options};
 

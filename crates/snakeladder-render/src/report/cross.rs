@@ -2,7 +2,7 @@
 //! beside the exact figures, each estimate with its standard error, and the
 //! verdict of [`check::compare()`] on every figure it compares.
 
-use snakeladder::analysis::Analysis;
+use snakeladder::Analysis;
 use snakeladder::check::{self, CheckReport, ExactFigures, names};
 use snakeladder::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
 use snakeladder::{Board, Seed};
@@ -180,7 +180,7 @@ impl CrossCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snakeladder::analysis::Options;
+    use snakeladder::Options;
 
     /// Every row of the section carries the verdict `check` gives the same
     /// figure for the same seed: a comparison's when it was made, else why

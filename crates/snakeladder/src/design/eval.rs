@@ -37,7 +37,7 @@
 //! re-solved that way and must agree with the update within
 //! [`tolerance::UPDATE_AGREEMENT`].
 
-use crate::analysis::AnalysisError;
+use crate::markov::analysis::AnalysisError;
 use crate::markov::analysis::solve::Solver;
 use crate::markov::chain::{Chain, Target};
 use crate::markov::tolerance;
@@ -124,7 +124,7 @@ pub(crate) fn apply(spec: &BoardSpec, changes: &[JumpChange]) -> BoardSpec {
 
 /// The mean length of a valid board by a fresh compile and solve.
 pub(crate) fn solve_mean(board: &Board) -> Result<f64, AnalysisError> {
-    crate::analysis::mean_turns(board)
+    crate::markov::analysis::mean_turns(board)
 }
 
 /// The first seat's advantage with two players: `P(seat 1 wins) −

@@ -96,7 +96,7 @@ impl Generated {
 /// [`DesignError::NotFound`] with the closest mean reached when no start
 /// gets into the target, [`DesignError::Layout`] when the layout cannot be
 /// made at all (too many jumps for the squares), [`DesignError::TooLarge`]
-/// past [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares.
+/// past 1,500 squares.
 ///
 /// # Example
 /// ```

@@ -93,7 +93,7 @@ struct Node {
 /// # Errors
 /// [`DesignError::OutOfReach`] when no set of at most `max_changes` moves
 /// was found, [`DesignError::KeepNotOnBoard`] for a kept jump the board does
-/// not have, [`DesignError::TooLarge`] past [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES)
+/// not have, [`DesignError::TooLarge`] past 1,500
 /// squares, and [`DesignError::Analysis`] if the board cannot be analysed.
 pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> {
     tune_with_progress(board, options, &|_| {})

@@ -2,7 +2,7 @@
 //! the command line, from a `snakeladder.toml` file, or from a board file's
 //! own `"limits"` object.
 //!
-//! The thresholds are plain data here; [`crate::review::enforce`] holds the
+//! The thresholds are plain data here; the review ([`crate::review`]) holds the
 //! check against an analysis.
 //!
 //! A policy file is found the way rustfmt and clippy find theirs: the first

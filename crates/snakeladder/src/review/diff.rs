@@ -9,8 +9,10 @@
 //! Markdown or HTML; it
 //! serialises as `diff --format json`.
 
-use crate::analysis::Analysis;
-use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, MEAN_TURNS, MEDIAN, P90, P99, ROUNDS, SHORTEST};
+use crate::markov::analysis::Analysis;
+use crate::model::vocabulary::{
+    FIRST_SEAT_ADVANTAGE, MEAN_TURNS, MEDIAN, P90, P99, ROUNDS, SHORTEST,
+};
 use crate::{Board, JumpKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -156,7 +158,7 @@ pub struct Diff {
 
 impl Diff {
     /// Compares two analysed boards. Both analyses should have seat odds
-    /// for 2..=6 players ([`crate::analysis::Options::default`]).
+    /// for 2..=6 players ([`crate::Options::default`]).
     pub fn new(old: (&Board, &Analysis, String), new: (&Board, &Analysis, String)) -> Diff {
         let (ob, oa, osrc) = old;
         let (nb, na, nsrc) = new;
@@ -175,7 +177,7 @@ impl Diff {
             })
         };
         let turns = |t: Option<usize>| t.map(|t| t as f64);
-        let label = |f: &crate::vocabulary::Figure| f.name.to_string();
+        let label = |f: &crate::model::vocabulary::Figure| f.name.to_string();
         fig("mean", &label(&MEAN_TURNS), &|a| Some(a.turns.mean));
         fig("median", &label(&MEDIAN), &|a| turns(a.turns.median));
         fig("p90", &label(&P90), &|a| turns(a.turns.p90));

@@ -8,10 +8,10 @@
 //! memory or work limits is reported as unchecked, never passed.
 
 use super::locate::FieldPath;
-use crate::analysis::Figure;
-use crate::analysis::{Analysis, Limits, Options};
+use crate::markov::analysis::Figure;
+use crate::markov::analysis::{Analysis, Limits, Options};
+use crate::model::vocabulary;
 use crate::policy::Thresholds;
-use crate::vocabulary;
 use crate::{Board, BoardSpec, JumpKind};
 use crate::{JumpList, JumpRef};
 
@@ -163,7 +163,7 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
                         format!(
                             "a game is over in the fewest turns ({fewest}) with probability {}, \
                              above max_shortest_game_probability = {max}",
-                            crate::numbers::probability(p, 6)
+                            crate::model::numbers::probability(p, 6)
                         ),
                     );
                 }

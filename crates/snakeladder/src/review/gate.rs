@@ -17,11 +17,11 @@
 //!
 //! # Example
 //! ```
-//! use snakeladder::review::gate::Gate;
+//! use snakeladder::review::Gate;
 //! let gate: Gate = "mean_change > 10%".parse()?;
 //! assert_eq!(gate.to_string(), "mean_change > 10%");
 //! assert!("mean > 10".parse::<Gate>().is_err());
-//! # Ok::<(), snakeladder::review::gate::GateError>(())
+//! # Ok::<(), snakeladder::review::GateError>(())
 //! ```
 
 use super::diff::Diff;

@@ -129,7 +129,7 @@ fn the_first_seat_advantage_is_the_difference_of_the_seat_sums() {
         r#"{"squares": 50, "snakes": [[45, 5]], "rules": {"extra_turn": {"on": 6}}}"#,
     ] {
         let board = Board::from_json_str(json).unwrap();
-        let a = crate::analysis::Analysis::new(&board, &Default::default()).unwrap();
+        let a = crate::markov::analysis::Analysis::new(&board, &Default::default()).unwrap();
         let two = &a.players[0].win_probability;
         let advantage = first_seat_advantage(&board).unwrap();
         assert!(

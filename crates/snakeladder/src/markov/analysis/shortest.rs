@@ -652,7 +652,7 @@ fn is_bonus(board: &Board, node: Node, roll: u32) -> bool {
 /// exponent is not bound by the range of `f64`.
 ///
 /// ```
-/// use snakeladder::analysis::probability_text;
+/// use snakeladder::internals::probability_text;
 /// assert_eq!(probability_text(0.5f64.log10()), "0.500000");
 /// assert_eq!(probability_text(9.901e-21f64.log10()), "9.901e-21");
 /// assert_eq!(probability_text(-129709.5), "3.162e-129710");

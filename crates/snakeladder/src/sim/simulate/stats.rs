@@ -271,7 +271,7 @@ pub struct SampleSummary {
     pub p90: u64,
     /// The 0.99 quantile.
     pub p99: u64,
-    /// The [`QUANTILES`].
+    /// The 0.01, 0.1, 0.25, 0.5, 0.75, 0.9 and 0.99 quantiles.
     pub quantiles: Vec<Quantile>,
     /// `pmf[t − 1]` = share of observations equal to `t`, up to the largest
     /// seen (as the analysis's `pmf`); empty past 65,536.
