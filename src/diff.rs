@@ -159,7 +159,7 @@ fn load(source: &str) -> Result<Board, CliError> {
     }
 }
 
-/// The bytes of the blob `rev:file`, at most [`snakeladder::MAX_FILE_BYTES`]:
+/// The bytes of the blob `rev:file`, at most [`snakeladder::Board::MAX_FILE_BYTES`]:
 /// its size is asked first (`git cat-file -s`), so a larger blob is refused
 /// before any of it is read. User text reaches git only after
 /// `--end-of-options`, and never starts with `-` ([`parse_source`]).
@@ -191,7 +191,7 @@ fn git_blob(rev: &str, file: &str) -> Result<Vec<u8>, String> {
         .trim()
         .parse()
         .map_err(|_| "git cat-file -s did not give a size".to_string())?;
-    let cap = snakeladder::MAX_FILE_BYTES;
+    let cap = snakeladder::Board::MAX_FILE_BYTES;
     if size > cap {
         return Err(format!(
             "the blob is {size} bytes, more than the {cap} bytes a board file may have"

@@ -37,7 +37,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     for path in &args.paths {
         if path == Path::new("-") {
             let mut text = String::new();
-            let limit = snakeladder::MAX_FILE_BYTES;
+            let limit = snakeladder::Board::MAX_FILE_BYTES;
             if let Err(e) = std::io::stdin().take(limit).read_to_string(&mut text) {
                 let _ = writeln!(err, "<stdin>: cannot read: {e}");
                 failed = true;

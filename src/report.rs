@@ -51,7 +51,7 @@ pub struct Args {
     output: Option<PathBuf>,
     /// Player counts for the seat odds, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6",
-          value_parser = clap::value_parser!(u32).range(1..=snakeladder::MAX_PLAYERS as i64))]
+          value_parser = clap::value_parser!(u32).range(1..=snakeladder::Board::MAX_PLAYERS as i64))]
     players: Vec<u32>,
     /// Also give the mean number of turns as an exact fraction.
     #[arg(long)]

@@ -33,7 +33,7 @@ pub struct RunArgs {
     #[arg(long, default_value_t = Seed::new(0))]
     seed: Seed,
     /// Players per game (seats take turns; the first to finish wins).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=snakeladder::MAX_PLAYERS as i64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=snakeladder::Board::MAX_PLAYERS as i64))]
     players: u32,
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=SimulationConfig::MAX_THREADS as u64))]

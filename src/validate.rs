@@ -140,7 +140,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let review = policies.review(Path::new("."), limits)?;
         reports.push(review::check_board_bytes(
             "<built-in default board>",
-            snakeladder::DEFAULT_BOARD_JSON.as_bytes(),
+            snakeladder::Board::DEFAULT_JSON.as_bytes(),
             &review,
         ));
     }
@@ -289,7 +289,7 @@ fn check_file(path: &Path, shown: String, review: &Review) -> FileReport {
 fn check_stdin(review: &Review) -> FileReport {
     let name = "<stdin>";
     let mut bytes = Vec::new();
-    let limit = snakeladder::MAX_FILE_BYTES;
+    let limit = snakeladder::Board::MAX_FILE_BYTES;
     let read = std::io::stdin().take(limit + 1).read_to_end(&mut bytes);
     let error = match read {
         Err(e) => Some(("io", format!("cannot read: {e}"))),
@@ -315,7 +315,7 @@ fn read_message(e: &snakeladder::BoardError) -> String {
         snakeladder::BoardError::Io { source, .. } => format!("cannot read: {source}"),
         snakeladder::BoardError::TooLarge { bytes, .. } => format!(
             "the file is {bytes} bytes, more than the {} bytes a board file may have",
-            snakeladder::MAX_FILE_BYTES
+            snakeladder::Board::MAX_FILE_BYTES
         ),
         other => other.to_string(),
     }

@@ -184,7 +184,7 @@ pub(crate) async fn board(Shared(state): Ctx) -> Result<Response, ApiError> {
             })?;
             String::from_utf8_lossy(&bytes).into_owned()
         }
-        None => snakeladder::DEFAULT_BOARD_JSON.to_string(),
+        None => snakeladder::Board::DEFAULT_JSON.to_string(),
     };
     let board = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
     let (policy_file, policy) = find_policy(&state)?;

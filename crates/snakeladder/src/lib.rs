@@ -101,17 +101,13 @@ pub mod analysis {
     };
 }
 
-pub use model::board::{Board, BoardSpec, SCHEMA_KEY};
+pub use model::board::{Board, BoardSpec};
 pub use model::dice::{Dice, DiceSpec, Outcome};
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
-pub use model::limits::{
-    MAX_DICE, MAX_FACES, MAX_FILE_BYTES, MAX_MOVES_TO_CHECK, MAX_PLAYERS, MAX_SQUARES, MAX_TOTALS,
-    PROBLEMS_LISTED_PER_KIND,
-};
 pub use model::movement::{Blocked, Move};
 pub use model::problem::{JumpList, JumpRef, Problem, Squares, hidden_character};
-pub use model::read::{DEFAULT_BOARD_JSON, FileReadError, read_regular_file};
+pub use model::read::{FileReadError, read_regular_file};
 pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
 pub use model::seed::Seed;
 pub use model::square::Square;
@@ -119,10 +115,9 @@ pub use model::turn::RollStep;
 pub use model::write::{board_json, format_board_json};
 
 pub use play::game::{
-    Event, Finish, Game, GameError, MAX_PLAYER_ID_CHARS, Observer, Placing, RollResult, Standing,
-    Status, check_players,
+    Event, Finish, Game, GameError, Observer, Placing, RollResult, Standing, Status, check_players,
 };
-pub use play::record::{GameRecord, MAX_RECORD_BYTES, RECORD_FORMAT, ReplayError};
+pub use play::record::{GameRecord, ReplayError};
 pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
 pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
 

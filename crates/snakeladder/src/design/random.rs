@@ -62,7 +62,7 @@ impl Layout {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum GenerateError {
-    /// The squares are outside 2..=[`MAX_SQUARES`].
+    /// The squares are outside 2..=[`Board::MAX_SQUARES`](crate::Board::MAX_SQUARES).
     #[error("squares: {squares} is out of range (2..={MAX_SQUARES})")]
     Squares {
         /// The squares asked for.

@@ -258,7 +258,7 @@ pub fn parse_policy(text: &str, path: &Path) -> Result<Thresholds, PolicyError> 
 
 #[cfg(feature = "toml")]
 /// Reads a policy file: a regular file of at most
-/// [`crate::MAX_FILE_BYTES`] ([`crate::read_regular_file`]), UTF-8, with
+/// [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES) ([`crate::read_regular_file`]), UTF-8, with
 /// or without a byte-order mark.
 ///
 /// # Errors
@@ -269,10 +269,12 @@ pub fn read_policy(path: &Path) -> Result<Thresholds, PolicyError> {
         path: path.to_path_buf(),
         source,
     };
-    let bytes = crate::read_regular_file(path, crate::MAX_FILE_BYTES).map_err(|e| match e {
-        crate::FileReadError::Io(source) => io(source),
-        too_large => io(std::io::Error::other(too_large.to_string())),
-    })?;
+    let bytes = crate::read_regular_file(path, crate::model::limits::MAX_FILE_BYTES).map_err(
+        |e| match e {
+            crate::FileReadError::Io(source) => io(source),
+            too_large => io(std::io::Error::other(too_large.to_string())),
+        },
+    )?;
     let text = String::from_utf8(bytes).map_err(|_| {
         io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,

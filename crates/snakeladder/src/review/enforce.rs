@@ -209,7 +209,7 @@ mod tests {
     use super::*;
 
     fn builtin() -> (Board, BoardSpec) {
-        let spec: BoardSpec = serde_json::from_str(crate::DEFAULT_BOARD_JSON).unwrap();
+        let spec: BoardSpec = serde_json::from_str(crate::model::read::DEFAULT_BOARD_JSON).unwrap();
         (Board::from_spec(&spec).unwrap(), spec)
     }
 

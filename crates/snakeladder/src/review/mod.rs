@@ -314,7 +314,7 @@ pub fn file_error(file: &str, kind: &str, message: String) -> Finding {
 }
 
 /// Reads a board file's bytes, refusing a directory and a file past
-/// [`crate::MAX_FILE_BYTES`] without reading it whole.
+/// [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES) without reading it whole.
 ///
 /// # Errors
 /// [`BoardError::Io`] and [`BoardError::TooLarge`].

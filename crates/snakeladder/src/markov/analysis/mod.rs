@@ -53,10 +53,10 @@ pub enum AnalysisError {
     /// Exact mode failed.
     #[error(transparent)]
     Exact(#[from] ExactError),
-    /// A player count below 1 or above [`crate::MAX_PLAYERS`].
+    /// A player count below 1 or above [`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS).
     #[error(
         "players must be a whole number from 1 to {}, not {count}",
-        crate::MAX_PLAYERS
+        crate::model::limits::MAX_PLAYERS
     )]
     Players {
         /// The count asked for.
@@ -545,7 +545,7 @@ impl Analysis {
         if let Some(&count) = options
             .players
             .iter()
-            .find(|&&c| c == 0 || c as usize > crate::MAX_PLAYERS)
+            .find(|&&c| c == 0 || c as usize > crate::model::limits::MAX_PLAYERS)
         {
             return Err(AnalysisError::Players { count });
         }

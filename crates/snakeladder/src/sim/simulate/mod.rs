@@ -89,7 +89,7 @@ pub enum SimulateError {
         /// The value asked for.
         games: u64,
     },
-    /// `players` is 0 or more than [`MAX_PLAYERS`].
+    /// `players` is 0 or more than [`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS).
     #[error(
         "players must be a whole number from 1 to {}, not {players}",
         MAX_PLAYERS
@@ -221,7 +221,7 @@ impl SimulationConfig {
     /// The same with `players` seats per game.
     ///
     /// # Errors
-    /// [`SimulateError::Players`] unless `1 ≤ players ≤ MAX_PLAYERS`.
+    /// [`SimulateError::Players`] unless `1 ≤ players ≤ Board::MAX_PLAYERS`.
     pub fn with_players(self, players: u32) -> Result<SimulationConfig, SimulateError> {
         if players == 0 || players as usize > MAX_PLAYERS {
             return Err(SimulateError::Players { players });
