@@ -65,6 +65,7 @@ const NO_STATE: u32 = u32::MAX;
 /// One jump of a board changed: moved (start, end or both) or removed.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
 pub struct JumpChange {
     /// The jump as it was.
     pub before: Jump,

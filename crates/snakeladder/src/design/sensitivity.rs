@@ -62,6 +62,7 @@ pub enum Evaluation {
 /// One variant of the board.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Variant {
     /// The jump and what it becomes.
     pub change: JumpChange,
@@ -80,6 +81,7 @@ pub struct Variant {
 /// Every valid variant of a board, ranked by effect.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Sensitivity {
     /// The board's own mean turns.
     pub mean_turns: f64,

@@ -63,6 +63,7 @@ impl GenerateOptions {
 
 /// A generated board.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Generated {
     /// The board, validated.
     pub board: Board,

@@ -61,6 +61,7 @@ impl TuneOptions {
 
 /// A tuned board.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Tuned {
     /// The board with the changes made, validated.
     pub board: Board,

@@ -28,6 +28,7 @@ pub struct DiceSpec {
 /// One total the dice can roll, with its probability (always positive).
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Outcome {
     /// The total of the roll.
     pub total: u32,

@@ -217,6 +217,7 @@ pub fn check_players<S: AsRef<str>>(players: &[S]) -> Result<(), GameError> {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct RollResult {
     #[serde(rename = "turn")]
     number: u64,
@@ -351,6 +352,7 @@ impl fmt::Display for Placing {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Standing {
     /// 1 for first place; players placed by square may share a place.
     pub place: usize,

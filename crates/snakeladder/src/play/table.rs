@@ -49,6 +49,7 @@ pub enum RollAnswer {
 /// What a reader sees of a table: one consistent moment between turns.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Snapshot {
     /// Rolls played.
     pub roll_number: u64,

@@ -27,6 +27,7 @@ pub const SQUARE_CHANGE_EPSILON: f64 = 1e-9;
 /// One board of a comparison.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Side {
     /// Where it was read from (a path, `-`, `REV:path`).
     pub source: String,
@@ -39,6 +40,7 @@ pub struct Side {
 /// A headline figure before and after.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct FigureChange {
     /// A stable name (`mean`, `seat1_advantage_2`); the `--fail-if`
     /// expressions use it.
@@ -108,6 +110,7 @@ pub struct JumpDiff {
 /// A square whose probability of ever being rested on changed.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SquareDiff {
     /// The square.
     pub square: u32,
@@ -120,6 +123,7 @@ pub struct SquareDiff {
 /// A rule that differs.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct RuleDiff {
     /// The field (`squares`, `dice`, `overshoot`...).
     pub field: String,
@@ -132,6 +136,7 @@ pub struct RuleDiff {
 /// The comparison of two boards.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Diff {
     /// The old board.
     pub old: Side,

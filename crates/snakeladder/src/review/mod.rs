@@ -40,6 +40,7 @@ pub enum Severity {
 /// One problem of one file, with where it is.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Finding {
     /// The file, as printed (`snakeladder_render::escape::display_path`).
     pub file: String,

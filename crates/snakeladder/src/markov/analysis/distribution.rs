@@ -25,6 +25,7 @@ pub struct Distribution {
 /// transient kernel Q, bracketed by `low ≤ ρ ≤ high` (docs/figures.md §4a).
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Decay {
     /// ρ: the per-turn survival ratio `P(T > t + 1) / P(T > t)` the tail
     /// settles to.

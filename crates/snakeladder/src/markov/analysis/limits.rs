@@ -163,6 +163,7 @@ pub enum Cost {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[serde(into = "SkippedJson")]
+#[non_exhaustive]
 pub struct Skipped {
     /// The figure.
     pub figure: Figure,

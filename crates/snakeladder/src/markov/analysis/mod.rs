@@ -205,6 +205,7 @@ impl Options {
 /// The board as the analysis names it.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct BoardSummary {
     /// The board's name, if its file gave one.
     pub name: Option<String>,
@@ -435,6 +436,7 @@ fn bound_text(bound: f64) -> String {
 /// The exact figures of exact mode.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Exact {
     /// The mean turns as a reduced fraction.
     #[serde(skip)]
@@ -473,6 +475,7 @@ impl Exact {
 /// ```
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Analysis {
     /// The board.
     pub board: BoardSummary,

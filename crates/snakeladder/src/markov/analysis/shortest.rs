@@ -15,6 +15,7 @@ type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 /// The shortest game of one player.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Shortest {
     /// The fewest turns that can finish.
     pub turns: usize,

@@ -29,6 +29,7 @@ pub enum Test {
 /// One exact figure against its simulated estimate.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Comparison {
     /// What was compared, e.g. `"mean turns"`.
     pub name: String,

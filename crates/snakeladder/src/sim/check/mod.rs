@@ -193,6 +193,7 @@ pub fn check_with_progress(
 
 /// One square's exact figures.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ExactSquare {
     /// The square.
     pub square: Square,
@@ -204,6 +205,7 @@ pub struct ExactSquare {
 
 /// One jump's exact figures.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ExactJump {
     /// Its start square.
     pub from: Square,
@@ -215,6 +217,7 @@ pub struct ExactJump {
 
 /// The exact k-player figures.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ExactPlayers {
     /// Number of players.
     pub count: u32,
@@ -281,6 +284,7 @@ impl CheckReport {
 /// Every comparison of one check and the overall verdict.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct CheckReport {
     /// Games simulated.
     pub games: u64,

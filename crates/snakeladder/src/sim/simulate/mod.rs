@@ -293,6 +293,7 @@ pub(crate) fn batch_seed(master: u64, b: u64) -> u64 {
 /// `JumpFigures` with a standard error beside each.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct JumpEstimate {
     /// Where it starts.
     pub from: Square,
@@ -320,6 +321,7 @@ pub struct JumpEstimate {
 /// `SquareFigures` with a standard error beside each.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SquareEstimate {
     /// The square.
     pub square: Square,
@@ -346,6 +348,7 @@ pub struct SquareEstimate {
 /// `PlayersFigures` with standard errors.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct PlayersEstimate {
     /// Number of players.
     pub count: u32,
@@ -378,6 +381,7 @@ pub struct PlayersEstimate {
 /// where the figure is the same.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SimulationReport {
     /// Games played.
     pub games: u64,
@@ -468,6 +472,7 @@ pub fn simulate_with_progress(
 /// What a simulation of a board is estimated to hold in memory at most.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct MemoryEstimate {
     /// The move table, its chains and the list of entries that take a jump.
     pub table: u64,
