@@ -250,9 +250,8 @@ pub fn generate_to_target(
     output: &Path,
     json: bool,
 ) -> Result<ExitCode, CliError> {
-    let seed = layout.seed;
-    let mut options = GenerateOptions::new(layout, target);
-    options.budget = budget;
+    let seed = layout.seed();
+    let options = GenerateOptions::new(layout, target).with_budget(budget);
     let bar = spinner();
     let result = generate_to_target_with_progress(&options, &|n| bar.set_position(n));
     bar.finish_and_clear();
@@ -284,8 +283,8 @@ pub fn generate_to_target(
         err,
         "generated: mean {:.4} turns (target {}–{}){advantage}; random start {} and {} move{}; {} candidate boards in {:.3} s",
         found.mean_turns,
-        target.min_turns,
-        target.max_turns,
+        target.min_turns(),
+        target.max_turns(),
         found.restart,
         found.steps,
         if found.steps == 1 { "" } else { "s" },

@@ -80,18 +80,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let output = Output::resolve(&args.output, &[])?;
     let seed = args.seed;
     let json = args.format == Format::Json;
-    let layout = Layout {
-        squares: args.squares,
-        snakes: args.snakes.unwrap_or(default_jumps),
-        ladders: args.ladders.unwrap_or(default_jumps),
-        max_length: args.max_length,
-        seed: args.seed,
-        rules: match &args.rules {
-            Some(path) => Some(crate::design::load_rules(path)?),
-            None => None,
-        },
-        name: args.name,
-    };
+    let mut layout = Layout::new(
+        args.squares,
+        args.snakes.unwrap_or(default_jumps),
+        args.ladders.unwrap_or(default_jumps),
+        args.seed,
+    );
+    if let Some(length) = args.max_length {
+        layout = layout.with_max_length(length);
+    }
+    if let Some(path) = &args.rules {
+        layout = layout.with_rules(crate::design::load_rules(path)?);
+    }
+    if let Some(name) = args.name {
+        layout = layout.with_name(name);
+    }
     if let Some(band) = args.target_turns {
         let target = crate::design::target(band, args.max_first_seat_advantage)?;
         let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);

@@ -67,13 +67,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let board = common::load_board(args.board.as_deref())?;
     let target = design::target(args.target_turns, args.max_first_seat_advantage)?;
-    let options = TuneOptions {
-        target,
-        max_changes: args.max_changes,
-        keep: args.keep.clone(),
-        seed: args.seed,
-        budget: design::budget(args.max_work, args.max_memory, args.time_limit),
-    };
+    let options = TuneOptions::new(target, args.max_changes)
+        .with_keep(args.keep.clone())
+        .with_seed(args.seed)
+        .with_budget(design::budget(
+            args.max_work,
+            args.max_memory,
+            args.time_limit,
+        ));
     let bar = design::spinner();
     let result = tune_with_progress(&board, &options, &|n| bar.set_position(n));
     bar.finish_and_clear();
@@ -96,8 +97,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         "{name}: mean {:.4} → {:.4} turns (target {}–{}) with {n} change{}",
         tuned.mean_before,
         tuned.mean_turns,
-        target.min_turns,
-        target.max_turns,
+        target.min_turns(),
+        target.max_turns(),
         if n == 1 { "" } else { "s" }
     )?;
     if let Some(a) = tuned.first_seat_advantage {

@@ -307,14 +307,10 @@ impl PyBoard {
         if let Some(a) = max_first_seat_advantage {
             target = target.with_max_first_seat_advantage(a).map_err(err)?;
         }
-        let options = TuneOptions {
-            target,
-            max_changes,
-            keep,
-            seed: Seed::new(seed),
-            // The core's default work and memory limits, no time limit.
-            budget: snakeladder::design::Budget::default(),
-        };
+        // The core's default work and memory limits, no time limit.
+        let options = TuneOptions::new(target, max_changes)
+            .with_keep(keep)
+            .with_seed(Seed::new(seed));
         let board = &self.board;
         let tuned = py
             .detach(|| snakeladder::design::tune(board, &options))

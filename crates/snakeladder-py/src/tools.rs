@@ -100,15 +100,16 @@ pub fn generate<'py>(
         ),
         None => None,
     };
-    let layout = Layout {
-        squares,
-        snakes,
-        ladders,
-        max_length,
-        seed: Seed::new(seed),
-        rules,
-        name,
-    };
+    let mut layout = Layout::new(squares, snakes, ladders, Seed::new(seed));
+    if let Some(length) = max_length {
+        layout = layout.with_max_length(length);
+    }
+    if let Some(rules) = rules {
+        layout = layout.with_rules(rules);
+    }
+    if let Some(name) = name {
+        layout = layout.with_name(name);
+    }
     let d = PyDict::new(py);
     match target {
         None => {

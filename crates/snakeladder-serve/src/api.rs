@@ -406,13 +406,10 @@ pub(crate) async fn tune(
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
-        let options = TuneOptions {
-            target,
-            max_changes,
-            keep,
-            seed,
-            budget,
-        };
+        let options = TuneOptions::new(target, max_changes)
+            .with_keep(keep)
+            .with_seed(seed)
+            .with_budget(budget);
         let tuned = design::tune(&board, &options).map_err(design_error)?;
         let file = serialized(json::board_file(&tuned.board))?;
         serialized(json::pretty(&Tuned {

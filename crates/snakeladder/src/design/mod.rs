@@ -73,11 +73,11 @@ use std::fmt;
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct Target {
     /// The least mean length in turns, inclusive.
-    pub min_turns: f64,
+    pub(crate) min_turns: f64,
     /// The greatest mean length in turns, inclusive.
-    pub max_turns: f64,
+    pub(crate) max_turns: f64,
     /// The greatest `P(seat 1 wins) − P(seat 2 wins)` with two players.
-    pub max_first_seat_advantage: Option<f64>,
+    pub(crate) max_first_seat_advantage: Option<f64>,
 }
 
 impl Target {
@@ -109,6 +109,22 @@ impl Target {
             max_first_seat_advantage: Some(p),
             ..self
         })
+    }
+
+    /// The least mean length in turns, inclusive.
+    pub fn min_turns(&self) -> f64 {
+        self.min_turns
+    }
+
+    /// The greatest mean length in turns, inclusive.
+    pub fn max_turns(&self) -> f64 {
+        self.max_turns
+    }
+
+    /// The greatest `P(seat 1 wins) − P(seat 2 wins)` with two players, if
+    /// capped.
+    pub fn max_first_seat_advantage(&self) -> Option<f64> {
+        self.max_first_seat_advantage
     }
 
     /// How far a mean lies outside the band; 0 inside.

@@ -40,13 +40,13 @@ pub const CHECKS_PER_STEP: usize = 16;
 pub struct GenerateOptions {
     /// Squares, jump counts, longest jump of the random starts, seed, rules
     /// and name.
-    pub layout: Layout,
+    pub(crate) layout: Layout,
     /// The target.
-    pub target: Target,
+    pub(crate) target: Target,
     /// Most random starts before giving up.
-    pub max_restarts: u32,
+    pub(crate) max_restarts: u32,
     /// The work, memory and time the search may spend.
-    pub budget: super::Budget,
+    pub(crate) budget: super::Budget,
 }
 
 impl GenerateOptions {
@@ -58,6 +58,19 @@ impl GenerateOptions {
             max_restarts: 64,
             budget: super::Budget::default(),
         }
+    }
+
+    /// The same options with at most `restarts` random starts.
+    pub fn with_max_restarts(self, restarts: u32) -> GenerateOptions {
+        GenerateOptions {
+            max_restarts: restarts,
+            ..self
+        }
+    }
+
+    /// The same options within `budget` (work, memory and time).
+    pub fn with_budget(self, budget: super::Budget) -> GenerateOptions {
+        GenerateOptions { budget, ..self }
     }
 }
 

@@ -35,15 +35,15 @@ pub const FAIRNESS_CHECKS: usize = 64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct TuneOptions {
     /// The target.
-    pub target: Target,
+    pub(crate) target: Target,
     /// Most jumps moved.
-    pub max_changes: usize,
+    pub(crate) max_changes: usize,
     /// Jumps that must not move, as `(start, end)`.
-    pub keep: Vec<(u32, u32)>,
+    pub(crate) keep: Vec<(u32, u32)>,
     /// Picks among equally good answers.
-    pub seed: Seed,
+    pub(crate) seed: Seed,
     /// The work, memory and time the search may spend.
-    pub budget: super::Budget,
+    pub(crate) budget: super::Budget,
 }
 
 impl TuneOptions {
@@ -56,6 +56,22 @@ impl TuneOptions {
             seed: Seed::new(0),
             budget: super::Budget::default(),
         }
+    }
+
+    /// The same options with the jumps `keep`, as `(start, end)`, never
+    /// moved.
+    pub fn with_keep(self, keep: Vec<(u32, u32)>) -> TuneOptions {
+        TuneOptions { keep, ..self }
+    }
+
+    /// The same options with `seed` picking among equally good answers.
+    pub fn with_seed(self, seed: Seed) -> TuneOptions {
+        TuneOptions { seed, ..self }
+    }
+
+    /// The same options within `budget` (work, memory and time).
+    pub fn with_budget(self, budget: super::Budget) -> TuneOptions {
+        TuneOptions { budget, ..self }
     }
 }
 
