@@ -3,7 +3,7 @@
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK, Format};
 use crate::output::Output;
 use snakeladder::analysis::LiveOdds;
-use snakeladder::check_players;
+use snakeladder::internals::check_players;
 use snakeladder::{
     Board, Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square, Status,
 };
@@ -393,11 +393,12 @@ fn write_record(output: &Output, json: &str) -> Result<(), CliError> {
 fn read_capped(path: &Path) -> io::Result<String> {
     // The one reader of files: the record's size cap, and no FIFO or
     // device.
-    let bytes =
-        snakeladder::read_regular_file(path, GameRecord::MAX_BYTES).map_err(|e| match e {
-            snakeladder::FileReadError::Io(e) => e,
+    let bytes = snakeladder::internals::read_regular_file(path, GameRecord::MAX_BYTES).map_err(
+        |e| match e {
+            snakeladder::internals::FileReadError::Io(e) => e,
             too_large => io::Error::other(too_large.to_string()),
-        })?;
+        },
+    )?;
     String::from_utf8(bytes)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }

@@ -24,7 +24,7 @@ pub const OTHER_KINDS: [&str; 5] = [
 ];
 
 /// Every kind of finding `validate` reports, with its description: each of
-/// [`snakeladder::Problem::KINDS`], each policy key ([`snakeladder::policy::KEYS`]) and
+/// [`snakeladder::Problem::KINDS`], each policy key ([`snakeladder::policy::Thresholds::KEYS`]) and
 /// [`OTHER_KINDS`].
 pub const KINDS: &[KindDoc] = &[
     doc(
@@ -263,7 +263,7 @@ mod tests {
         let expected: Vec<&str> = Problem::KINDS
             .iter()
             .copied()
-            .chain(snakeladder::policy::KEYS)
+            .chain(snakeladder::policy::Thresholds::KEYS)
             .chain(OTHER_KINDS)
             .collect();
         let described: Vec<&str> = KINDS.iter().map(|d| d.kind).collect();

@@ -107,7 +107,6 @@ pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::movement::{Blocked, Move};
 pub use model::problem::{JumpList, JumpRef, Problem, Squares, hidden_character};
-pub use model::read::{FileReadError, read_regular_file};
 pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
 pub use model::seed::Seed;
 pub use model::square::Square;
@@ -115,7 +114,7 @@ pub use model::turn::RollStep;
 pub use model::write::{board_json, format_board_json};
 
 pub use play::game::{
-    Event, Finish, Game, GameError, Observer, Placing, RollResult, Standing, Status, check_players,
+    Event, Finish, Game, GameError, Observer, Placing, RollResult, Standing, Status,
 };
 pub use play::record::{GameRecord, ReplayError};
 pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
@@ -143,7 +142,9 @@ pub mod internals {
     pub use crate::markov::modular;
     pub use crate::markov::tolerance;
     pub use crate::model::fingerprint::fingerprint;
+    pub use crate::model::read::{FileReadError, read_regular_file};
     pub use crate::model::{numbers, vocabulary};
+    pub use crate::play::game::check_players;
 
     /// The design search's pieces its benchmark times one by one.
     pub mod design {

@@ -50,7 +50,7 @@ mod sensitivity;
 mod target;
 mod tune;
 
-pub use budget::{Budget, parse_time_limit};
+pub use budget::Budget;
 pub use eval::JumpChange;
 pub(crate) use eval::MAX_UPDATE_STATES;
 pub use random::{GenerateError, Layout, generate, generate_spec};

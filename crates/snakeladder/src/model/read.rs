@@ -157,7 +157,7 @@ pub enum FileReadError {
 ///
 /// # Example
 /// ```
-/// use snakeladder::read_regular_file;
+/// use snakeladder::internals::read_regular_file;
 /// assert!(read_regular_file("/dev/zero".as_ref(), 1 << 20).is_err());
 /// assert!(read_regular_file("/".as_ref(), 1 << 20).is_err());
 /// ```

@@ -18,11 +18,11 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// How many squares [`Diff::squares`] lists.
-pub const SQUARES_SHOWN: usize = 10;
+pub(crate) const SQUARES_SHOWN: usize = 10;
 
 /// A rest-probability change smaller than this is no change: the figures
 /// are exact up to `f64` rounding of sums of ~N terms, far below it.
-pub const SQUARE_CHANGE_EPSILON: f64 = 1e-9;
+pub(crate) const SQUARE_CHANGE_EPSILON: f64 = 1e-9;
 
 /// One board of a comparison.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -147,7 +147,7 @@ pub struct Diff {
     /// Jumps added, removed and moved, by square.
     pub jumps: Vec<JumpDiff>,
     /// The squares whose rest probability changed most (at most
-    /// [`SQUARES_SHOWN`]), largest change first.
+    /// ten), largest change first.
     pub squares: Vec<SquareDiff>,
     /// Rule and size changes.
     pub rules: Vec<RuleDiff>,

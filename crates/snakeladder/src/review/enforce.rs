@@ -21,7 +21,7 @@ pub const UNCHECKED: &str = "policy_unchecked";
 /// A threshold a board does not meet (or could not be checked against).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Violation {
-    /// The threshold's key ([`crate::policy::KEYS`]), or [`UNCHECKED`].
+    /// The threshold's key ([`crate::policy::Thresholds::KEYS`]), or [`UNCHECKED`].
     pub kind: &'static str,
     /// Where to point: the board's `squares`, or the jump.
     pub field: FieldPath,

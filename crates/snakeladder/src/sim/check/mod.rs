@@ -233,7 +233,7 @@ pub struct ExactPlayers {
 /// spelled, so that a reader of a [`CheckReport`] (the report's
 /// cross-check section) finds each row's comparison by the name `check`
 /// gives it.
-pub mod names {
+pub(crate) mod names {
     /// The mean number of turns of one player's game.
     pub const MEAN_TURNS: &str = "turns: mean";
     /// The mean number of rolls of one player's game.
@@ -253,6 +253,32 @@ pub mod names {
 }
 
 impl CheckReport {
+    /// The name of the comparison of the mean number of turns of one
+    /// player's game: the one place the names of the comparisons
+    /// [`compare()`] makes are spelled, so that a reader of a report finds
+    /// each row with [`CheckReport::verdict`].
+    pub const MEAN_TURNS: &'static str = names::MEAN_TURNS;
+
+    /// The name of the comparison of the mean number of rolls of one
+    /// player's game.
+    pub const MEAN_ROLLS: &'static str = names::MEAN_ROLLS;
+
+    /// The name of the comparison of the mean number of rounds of a game
+    /// of several players.
+    pub const MEAN_ROUNDS: &'static str = names::MEAN_ROUNDS;
+
+    /// The name of the comparison of a seat's win probability; `seat`
+    /// counts from 1.
+    pub fn seat_wins(seat: usize) -> String {
+        names::seat_wins(seat)
+    }
+
+    /// The name of the comparison of a jump's expected uses in one game;
+    /// `jump` as `ladder 1→38`.
+    pub fn jump_uses(jump: &str) -> String {
+        names::jump_uses(jump)
+    }
+
     /// The family-wise error rate of one check: a correct engine fails it
     /// less than once in 10⁴ runs (docs/cross-check.md §6).
     pub const FAMILY_ERROR_RATE: f64 = FAMILY_ERROR_RATE;
