@@ -269,7 +269,7 @@ pub fn generate_to_target(
         crate::generate::write_json(output, &found.board, &found.spec(), seed, Some(search))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let json = snakeladder::board_json(&found.spec()).into_bytes();
+    let json = found.spec().to_json().into_bytes();
     Output::resolve(output, &[])?.write(|w| w.write_all(&json))?;
     let mut err = std::io::stderr();
     let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {

@@ -43,7 +43,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 failed = true;
                 continue;
             }
-            match snakeladder::format_board_json(&text) {
+            match snakeladder::BoardSpec::format_json(&text) {
                 Ok(formatted) if args.check && formatted != text => {
                     writeln!(out, "<stdin>: not in the board layout")?;
                     failed = true;
@@ -106,7 +106,7 @@ fn format_file(path: &Path, check: bool, out: &mut impl Write) -> Result<Outcome
             return Ok(Outcome::Failed);
         }
     };
-    let formatted = match snakeladder::format_board_json(&text) {
+    let formatted = match snakeladder::BoardSpec::format_json(&text) {
         Ok(formatted) => formatted,
         Err(e) => {
             let _ = writeln!(err, "error: {}", e.with_path(path));

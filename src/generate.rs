@@ -118,7 +118,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         write_json(&args.output, &board, &spec, seed, None)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let text = snakeladder::board_json(&spec).into_bytes();
+    let text = spec.to_json().into_bytes();
     output.write(|w| w.write_all(&text))?;
     Ok(ExitCode::SUCCESS)
 }
@@ -134,7 +134,7 @@ pub fn write_json(
 ) -> Result<(), CliError> {
     let to_file = output != std::path::Path::new("-");
     if to_file {
-        let text = snakeladder::board_json(spec).into_bytes();
+        let text = spec.to_json().into_bytes();
         Output::resolve(output, &[])?.write(|w| w.write_all(&text))?;
     }
     let body = crate::outputs::Generate {

@@ -130,7 +130,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "s"
         }
     )?;
-    let json = snakeladder::board_json(&tuned.board.spec()).into_bytes();
+    let json = tuned.board.spec().to_json().into_bytes();
     match args.output.as_deref() {
         Some(p) if p == Path::new("-") => {
             let mut out = common::stdout()?;
@@ -163,7 +163,7 @@ fn write_json(
     let spec = tuned.board.spec();
     if let Some(p) = args.output.as_deref() {
         let inputs: Vec<&Path> = args.board.as_deref().into_iter().collect();
-        let json = snakeladder::board_json(&spec).into_bytes();
+        let json = spec.to_json().into_bytes();
         Output::resolve(p, &inputs)?.write(|w| w.write_all(&json))?;
     }
     let body = crate::outputs::Tune {

@@ -143,7 +143,7 @@ pub fn analyze(
 /// # Errors
 /// None today; the `Result` keeps the signature of the other writers here.
 pub fn board_file(board: &snakeladder::Board) -> Result<Vec<u8>, serde_json::Error> {
-    Ok(snakeladder::board_json(&board.spec()).into_bytes())
+    Ok(board.spec().to_json().into_bytes())
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ fn board_file(board: &Board, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
     }
     let mut spec = board.spec();
     spec.limits = limits;
-    let out = snakeladder::board_json(&spec).into_bytes();
+    let out = spec.to_json().into_bytes();
     Ok(out)
 }
 

@@ -111,7 +111,6 @@ pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules
 pub use model::seed::Seed;
 pub use model::square::Square;
 pub use model::turn::RollStep;
-pub use model::write::{board_json, format_board_json};
 
 pub use play::game::{
     Event, Finish, Game, GameError, Observer, Placing, RollResult, Standing, Status,

@@ -128,6 +128,7 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, BoardError> {
 
 /// Why [`read_regular_file`] refused a file.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FileReadError {
     /// It could not be opened or read, or it is not a regular file (a
     /// directory, a FIFO, a device, a socket).

@@ -73,6 +73,7 @@ impl Status {
 
 /// Why a game refused a request.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GameError {
     /// Fewer than two players.
     #[error("a game needs at least 2 players, got {count}")]

@@ -34,6 +34,7 @@ impl GameRecord {
 
 /// Why a record could not be replayed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReplayError {
     /// The record is not JSON of the expected shape. The message names the
     /// field and what it must be, in the record's words.

@@ -175,6 +175,7 @@ impl fmt::Display for GameId {
 
 /// Why a registry refused a request.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// A table with this id is already open.
     #[error("game {id} is already open")]

@@ -85,6 +85,7 @@ pub struct Gate {
 /// Why a gate expression was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("--fail-if {text:?}: {reason}")]
+#[non_exhaustive]
 pub struct GateError {
     /// The expression.
     pub text: String,

@@ -53,7 +53,7 @@ use crate::markov::analysis::{Figure, Skipped, cap_list};
 use crate::markov::sparse::memory::Bytes;
 pub use stats::{Histogram, Quantile, SampleSummary};
 pub(crate) use table::MoveTable;
-pub use table::TableError;
+pub use table::MoveTableError;
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::seed::Seed;
@@ -106,7 +106,7 @@ pub enum SimulateError {
     },
     /// The board is too large for a move table.
     #[error(transparent)]
-    Table(#[from] TableError),
+    Table(#[from] MoveTableError),
     /// The simulation would need more memory than allowed.
     #[error(
         "simulating this board would need about {} of memory (move table {}, {} per worker), over the limit of {} (see --max-memory)",

@@ -77,7 +77,8 @@ impl TableEntry {
 
 /// Why a move table cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TableError {
+#[non_exhaustive]
+pub enum MoveTableError {
     /// The board is too large for a table of every square, roll and phase.
     #[error(
         "a move table of {squares} squares × {rolls} rolls × {phases} phases has {entries} entries, more than the {limit} allowed"
@@ -126,15 +127,15 @@ impl MoveTable {
     /// and jumps.
     ///
     /// # Errors
-    /// [`TableError::TooLarge`] past [`MAX_TABLE_ENTRIES`].
-    pub fn new(board: &Board) -> Result<MoveTable, TableError> {
+    /// [`MoveTableError::TooLarge`] past [`MAX_TABLE_ENTRIES`].
+    pub fn new(board: &Board) -> Result<MoveTable, MoveTableError> {
         let squares = board.last().index() + 1;
         let outcomes = board.rules().dice().outcomes();
         let rolls = outcomes.len();
         let phase_starts = phase_starts(board);
         let entries_needed = Self::entries_needed(board);
         if entries_needed > MAX_TABLE_ENTRIES {
-            return Err(TableError::TooLarge {
+            return Err(MoveTableError::TooLarge {
                 squares: squares as u64,
                 rolls: rolls as u64,
                 phases: phase_starts.len() as u64,
