@@ -171,7 +171,8 @@ pub enum GameError {
 ///
 /// # Example
 /// ```
-/// use snakeladder::{GameError, check_players};
+/// use snakeladder::GameError;
+/// use snakeladder::internals::check_players;
 /// assert!(check_players(&["Ana", "Bo"]).is_ok());
 /// assert_eq!(check_players(&["Ana", "Ana"]), Err(GameError::DuplicatePlayer { player: "Ana".into() }));
 /// ```

@@ -164,6 +164,20 @@ pub struct Diff {
 impl Diff {
     /// Compares two analysed boards. Both analyses should have seat odds
     /// for 2..=6 players ([`crate::Options::default`]).
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::review::diff::{Diff, JumpChange};
+    /// use snakeladder::{Analysis, Board, Options};
+    ///
+    /// let old = Board::from_json_str(r#"{"squares": 30, "ladders": [[3, 11]], "snakes": [[27, 7]]}"#)?;
+    /// let new = Board::from_json_str(r#"{"squares": 30, "ladders": [[3, 11]], "snakes": [[27, 9]]}"#)?;
+    /// let (a, b) = (Analysis::new(&old, &Options::default())?, Analysis::new(&new, &Options::default())?);
+    /// let diff = Diff::new((&old, &a, "old.json".into()), (&new, &b, "new.json".into()));
+    /// assert_eq!(diff.jumps.len(), 1);
+    /// assert_eq!(diff.jumps[0].change, JumpChange::Moved);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(old: (&Board, &Analysis, String), new: (&Board, &Analysis, String)) -> Diff {
         let (ob, oa, osrc) = old;
         let (nb, na, nsrc) = new;
