@@ -1,5 +1,5 @@
 //! `snakeladder fmt [--check] PATHS…`: rewrite board files in the one
-//! layout every command writes ([`snakeladder::board_json`]), or, with
+//! layout every command writes ([`snakeladder::BoardSpec::to_json`]), or, with
 //! `--check`, fail when one is not in it (as `cargo fmt --check` does in
 //! CI).
 

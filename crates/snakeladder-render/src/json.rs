@@ -138,7 +138,7 @@ pub fn analyze(
 
 /// A board file as `generate`, `tune` and `fmt` write it: the board's own
 /// [`BoardSpec`](snakeladder::BoardSpec) in the one canonical layout
-/// ([`snakeladder::board_json`]).
+/// ([`BoardSpec::to_json`](snakeladder::BoardSpec::to_json)).
 ///
 /// # Errors
 /// None today; the `Result` keeps the signature of the other writers here.
