@@ -3,10 +3,10 @@
 use crate::common::{self, CliError, Format};
 use crate::memory;
 use snakeladder::Board;
-use snakeladder::analysis::probability_text;
 use snakeladder::design;
-use snakeladder::numbers::{percent, probability, quantity, tiny};
 use snakeladder::{Analysis, Options};
+use snakeladder_render::numbers::{percent, probability, quantity, tiny};
+use snakeladder_render::probability_text;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +19,7 @@ pub struct Args {
     board: Option<PathBuf>,
     /// Player counts for the seat odds, comma-separated (each 1 to 100).
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6",
-          value_parser = clap::value_parser!(u32).range(1..=snakeladder::MAX_PLAYERS as i64))]
+          value_parser = clap::value_parser!(u32).range(1..=snakeladder::Board::MAX_PLAYERS as i64))]
     players: Vec<u32>,
     /// Also compute the mean number of turns as an exact fraction.
     #[arg(long)]
@@ -31,7 +31,7 @@ pub struct Args {
     sensitivity: bool,
     /// Longest `--sensitivity` may run (90, 30s, 5m, 1h); it also stops
     /// at --max-work and --max-memory, naming the limit (exit 3).
-    #[arg(long, value_parser = snakeladder::design::parse_time_limit, requires = "sensitivity")]
+    #[arg(long, value_parser = crate::design::parse_time_limit, requires = "sensitivity")]
     time_limit: Option<std::time::Duration>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -109,7 +109,7 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         "  fingerprint {}  ·  {} squares, {}  ·  {} states",
         a.fingerprint,
         a.board.squares,
-        snakeladder::vocabulary::jump_counts(a.board.snakes, a.board.ladders, ", "),
+        snakeladder_render::vocabulary::jump_counts(a.board.snakes, a.board.ladders, ", "),
         a.board.states
     )?;
     writeln!(out, "  rules: {}", board.rules())?;
@@ -185,7 +185,7 @@ fn write_text(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Res
         )?;
     }
     let narrow =
-        |d: &&snakeladder::analysis::Decay| d.high - d.low <= snakeladder::analysis::DECAY_PRINTED;
+        |d: &&snakeladder::analysis::Decay| d.high - d.low <= snakeladder::internals::DECAY_PRINTED;
     if let Some(d) = t.decay.as_ref().filter(narrow) {
         writeln!(
             out,
@@ -341,7 +341,10 @@ fn write_players(out: &mut impl Write, a: &Analysis) -> std::io::Result<()> {
                 };
                 line = format!("{seats:>width$}", width = indent);
             }
-            line += &format!("  {:>8}", snakeladder::vocabulary::WIN_CHANCE.format(*w));
+            line += &format!(
+                "  {:>8}",
+                snakeladder_render::vocabulary::WIN_CHANCE.format(*w)
+            );
         }
         writeln!(out, "{line}")?;
     }

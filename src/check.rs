@@ -3,7 +3,7 @@
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE, Format};
 use snakeladder::check::{self, CheckError, CheckReport, Test};
-use snakeladder::numbers::{probability, tiny};
+use snakeladder_render::numbers::{probability, tiny};
 use std::io::Write;
 use std::process::ExitCode;
 

@@ -1,7 +1,7 @@
 //! What every subcommand shares: loading a board argument, writing output,
 //! and the errors that map to exit codes.
 
-use snakeladder::analysis::AnalysisError;
+use snakeladder::AnalysisError;
 use snakeladder::analysis::SolveError;
 use snakeladder::design::{DesignError, GenerateError};
 use snakeladder::{Board, BoardError};
@@ -27,7 +27,7 @@ pub enum CliError {
     Board(#[from] BoardError),
     /// A board could not be analysed.
     #[error(transparent)]
-    Analysis(#[from] snakeladder::analysis::AnalysisError),
+    Analysis(#[from] snakeladder::AnalysisError),
     /// A board named on the command line could not be analysed: the
     /// message names it (its file, `<stdin>` or the built-in board).
     #[error("{board}: {source}")]
@@ -35,7 +35,7 @@ pub enum CliError {
         /// The board, as the user named it.
         board: String,
         /// What went wrong.
-        source: snakeladder::analysis::AnalysisError,
+        source: snakeladder::AnalysisError,
     },
     /// A simulation could not run.
     #[error(transparent)]
@@ -116,7 +116,7 @@ pub fn gate_output(result: io::Result<()>) -> Result<(), CliError> {
 }
 
 /// Writes `prefix` and then `text` as one line on standard error, `text`
-/// escaped for a terminal ([`snakeladder::review::escape::terminal`]): the
+/// escaped for a terminal ([`snakeladder_render::escape::terminal`]): the
 /// one way every command prints a message that may carry a file name, a
 /// JSON key or another user string, so none can forge a line (a GitHub
 /// `::error::` command) or drive the terminal. A closed standard error is
@@ -125,7 +125,7 @@ pub fn say(prefix: &str, text: &str) {
     let _ = writeln!(
         io::stderr(),
         "{prefix}{}",
-        snakeladder::review::escape::terminal(text)
+        snakeladder_render::escape::terminal(text)
     );
 }
 
@@ -207,10 +207,10 @@ pub enum Format {
 /// Text from a file or the command line (a board's name, a player id, a
 /// path) made safe for a terminal: every control, bidirectional or
 /// invisible character ([`snakeladder::hidden_character`]) is written
-/// escaped ([`snakeladder::review::escape::terminal`]). Validation refuses
+/// escaped ([`snakeladder_render::escape::terminal`]). Validation refuses
 /// such names already; this holds even if one got through.
 pub fn shown(text: &str) -> String {
-    snakeladder::review::escape::terminal(text)
+    snakeladder_render::escape::terminal(text)
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use snakeladder::design::Layout;
 use snakeladder::design::{
     GenerateOptions, JumpChange, Sensitivity, Target, generate_to_target_with_progress,
 };
-use snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE;
 use snakeladder::{Board, JumpKind};
+use snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -184,7 +184,7 @@ pub fn write_sensitivity(
             v.change.before.to_string(),
             v.edit.to_string(),
             v.mean_turns,
-            snakeladder::numbers::fixed(v.mean_change, 4, true)
+            snakeladder_render::numbers::fixed(v.mean_change, 4, true)
         );
         if let (Some(a), Some(base)) = (v.first_seat_advantage, s.first_seat_advantage) {
             line += &format!(
@@ -250,9 +250,8 @@ pub fn generate_to_target(
     output: &Path,
     json: bool,
 ) -> Result<ExitCode, CliError> {
-    let seed = layout.seed;
-    let mut options = GenerateOptions::new(layout, target);
-    options.budget = budget;
+    let seed = layout.seed();
+    let options = GenerateOptions::new(layout, target).with_budget(budget);
     let bar = spinner();
     let result = generate_to_target_with_progress(&options, &|n| bar.set_position(n));
     bar.finish_and_clear();
@@ -270,7 +269,7 @@ pub fn generate_to_target(
         crate::generate::write_json(output, &found.board, &found.spec(), seed, Some(search))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let json = snakeladder::board_json(&found.spec()).into_bytes();
+    let json = found.spec().to_json().into_bytes();
     Output::resolve(output, &[])?.write(|w| w.write_all(&json))?;
     let mut err = std::io::stderr();
     let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {
@@ -284,8 +283,8 @@ pub fn generate_to_target(
         err,
         "generated: mean {:.4} turns (target {}–{}){advantage}; random start {} and {} move{}; {} candidate boards in {:.3} s",
         found.mean_turns,
-        target.min_turns,
-        target.max_turns,
+        target.min_turns(),
+        target.max_turns(),
         found.restart,
         found.steps,
         if found.steps == 1 { "" } else { "s" },
@@ -293,4 +292,45 @@ pub fn generate_to_target(
         found.seconds
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Parses a `--time-limit`: seconds (`90`, `2.5`), or a number with `s`,
+/// `m` or `h` (`30s`, `5m`, `1h`), from a millisecond to a year.
+///
+/// # Errors
+/// A message naming the text and what is allowed.
+pub fn parse_time_limit(text: &str) -> Result<std::time::Duration, String> {
+    let refuse =
+        || format!("`{text}` is not a time limit (say 90, 30s, 5m or 1h; from 0.001 s to a year)");
+    let t = text.trim();
+    let (number, scale) = match t.char_indices().last() {
+        Some((i, 's')) => (&t[..i], 1.0),
+        Some((i, 'm')) => (&t[..i], 60.0),
+        Some((i, 'h')) => (&t[..i], 3600.0),
+        _ => (t, 1.0),
+    };
+    let seconds: f64 = number.trim().parse::<f64>().map_err(|_| refuse())? * scale;
+    if seconds.is_finite() && (0.001..=366.0 * 86_400.0).contains(&seconds) {
+        Ok(std::time::Duration::from_secs_f64(seconds))
+    } else {
+        Err(refuse())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn time_limits_are_finite_and_in_range() {
+        assert_eq!(parse_time_limit("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_time_limit("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_time_limit("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_time_limit("5m"), Ok(Duration::from_secs(300)));
+        assert!(parse_time_limit("-1s").is_err());
+        for bad in ["inf", "nan", "-1", "0", "1e30", "5x", ""] {
+            assert!(parse_time_limit(bad).is_err(), "{bad}");
+        }
+    }
 }

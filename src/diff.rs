@@ -2,8 +2,8 @@
 
 use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
 use crate::memory;
+use snakeladder::review::Gate;
 use snakeladder::review::diff::Diff;
-use snakeladder::review::gate::Gate;
 use snakeladder::{Analysis, Limits, Options};
 use snakeladder::{Board, BoardError};
 use snakeladder_render::RenderDiff;
@@ -102,7 +102,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 }
 
 fn shown(source: &str) -> String {
-    snakeladder::review::escape_controls(if source == "-" { "<stdin>" } else { source })
+    snakeladder_render::escape::terminal(if source == "-" { "<stdin>" } else { source })
 }
 
 /// Where a board argument of `diff` is read from.
@@ -159,7 +159,7 @@ fn load(source: &str) -> Result<Board, CliError> {
     }
 }
 
-/// The bytes of the blob `rev:file`, at most [`snakeladder::MAX_FILE_BYTES`]:
+/// The bytes of the blob `rev:file`, at most [`snakeladder::Board::MAX_FILE_BYTES`]:
 /// its size is asked first (`git cat-file -s`), so a larger blob is refused
 /// before any of it is read. User text reaches git only after
 /// `--end-of-options`, and never starts with `-` ([`parse_source`]).
@@ -179,7 +179,7 @@ fn git_blob(rev: &str, file: &str) -> Result<Vec<u8>, String> {
     let failed = |stderr: &[u8]| {
         let stderr = String::from_utf8_lossy(stderr);
         let first = stderr.lines().next().unwrap_or("git failed").trim();
-        format!("git: {}", snakeladder::review::escape_controls(first))
+        format!("git: {}", snakeladder_render::escape::terminal(first))
     };
     let size = git(&["cat-file", "-s"])
         .output()
@@ -191,7 +191,7 @@ fn git_blob(rev: &str, file: &str) -> Result<Vec<u8>, String> {
         .trim()
         .parse()
         .map_err(|_| "git cat-file -s did not give a size".to_string())?;
-    let cap = snakeladder::MAX_FILE_BYTES;
+    let cap = snakeladder::Board::MAX_FILE_BYTES;
     if size > cap {
         return Err(format!(
             "the blob is {size} bytes, more than the {cap} bytes a board file may have"

@@ -1,5 +1,5 @@
 //! `snakeladder fmt [--check] PATHS…`: rewrite board files in the one
-//! layout every command writes ([`snakeladder::board_json`]), or, with
+//! layout every command writes ([`snakeladder::BoardSpec::to_json`]), or, with
 //! `--check`, fail when one is not in it (as `cargo fmt --check` does in
 //! CI).
 
@@ -37,13 +37,13 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     for path in &args.paths {
         if path == Path::new("-") {
             let mut text = String::new();
-            let limit = snakeladder::MAX_FILE_BYTES;
+            let limit = snakeladder::Board::MAX_FILE_BYTES;
             if let Err(e) = std::io::stdin().take(limit).read_to_string(&mut text) {
                 let _ = writeln!(err, "<stdin>: cannot read: {e}");
                 failed = true;
                 continue;
             }
-            match snakeladder::format_board_json(&text) {
+            match snakeladder::BoardSpec::format_json(&text) {
                 Ok(formatted) if args.check && formatted != text => {
                     writeln!(out, "<stdin>: not in the board layout")?;
                     failed = true;
@@ -67,7 +67,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 let _ = writeln!(
                     err,
                     "{}: no board files",
-                    snakeladder::review::display_path(path)
+                    snakeladder_render::escape::display_path(path)
                 );
                 failed = true;
             }
@@ -91,7 +91,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// Formats one file in place (atomically), or with `check` names it on
 /// standard output when it would change.
 fn format_file(path: &Path, check: bool, out: &mut impl Write) -> Result<Outcome, CliError> {
-    let shown = snakeladder::review::display_path(path);
+    let shown = snakeladder_render::escape::display_path(path);
     let mut err = std::io::stderr();
     let text = match snakeladder::review::read_board_file(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
@@ -106,7 +106,7 @@ fn format_file(path: &Path, check: bool, out: &mut impl Write) -> Result<Outcome
             return Ok(Outcome::Failed);
         }
     };
-    let formatted = match snakeladder::format_board_json(&text) {
+    let formatted = match snakeladder::BoardSpec::format_json(&text) {
         Ok(formatted) => formatted,
         Err(e) => {
             let _ = writeln!(err, "error: {}", e.with_path(path));

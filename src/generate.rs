@@ -54,7 +54,7 @@ pub struct Args {
     max_memory: Option<u64>,
     /// Longest the --target-turns search may run (90, 30s, 5m, 1h); past it the --target-turns search
     /// stops with the closest mean found (exit 3).
-    #[arg(long, value_parser = snakeladder::design::parse_time_limit)]
+    #[arg(long, value_parser = crate::design::parse_time_limit)]
     time_limit: Option<std::time::Duration>,
     /// The rules of the board: a JSON file holding a rules object, or a
     /// board file whose rules are taken.
@@ -80,18 +80,21 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let output = Output::resolve(&args.output, &[])?;
     let seed = args.seed;
     let json = args.format == Format::Json;
-    let layout = Layout {
-        squares: args.squares,
-        snakes: args.snakes.unwrap_or(default_jumps),
-        ladders: args.ladders.unwrap_or(default_jumps),
-        max_length: args.max_length,
-        seed: args.seed,
-        rules: match &args.rules {
-            Some(path) => Some(crate::design::load_rules(path)?),
-            None => None,
-        },
-        name: args.name,
-    };
+    let mut layout = Layout::new(
+        args.squares,
+        args.snakes.unwrap_or(default_jumps),
+        args.ladders.unwrap_or(default_jumps),
+        args.seed,
+    );
+    if let Some(length) = args.max_length {
+        layout = layout.with_max_length(length);
+    }
+    if let Some(path) = &args.rules {
+        layout = layout.with_rules(crate::design::load_rules(path)?);
+    }
+    if let Some(name) = args.name {
+        layout = layout.with_name(name);
+    }
     if let Some(band) = args.target_turns {
         let target = crate::design::target(band, args.max_first_seat_advantage)?;
         let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);
@@ -115,7 +118,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         write_json(&args.output, &board, &spec, seed, None)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let text = snakeladder::board_json(&spec).into_bytes();
+    let text = spec.to_json().into_bytes();
     output.write(|w| w.write_all(&text))?;
     Ok(ExitCode::SUCCESS)
 }
@@ -131,7 +134,7 @@ pub fn write_json(
 ) -> Result<(), CliError> {
     let to_file = output != std::path::Path::new("-");
     if to_file {
-        let text = snakeladder::board_json(spec).into_bytes();
+        let text = spec.to_json().into_bytes();
         Output::resolve(output, &[])?.write(|w| w.write_all(&text))?;
     }
     let body = crate::outputs::Generate {

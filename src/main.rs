@@ -86,7 +86,7 @@ fn completions(shell: clap_complete::Shell) -> Result<ExitCode, common::CliError
 /// Parses the command line. Clap's own errors quote what was typed (`invalid
 /// value '…' for '--format'`); when an argument holds a control, invisible
 /// or bidirectional character, every quotation of it is escaped
-/// ([`snakeladder::review::escape::terminal`]) before the error is printed,
+/// ([`snakeladder_render::escape::terminal`]) before the error is printed,
 /// so a typed newline cannot forge a line of output.
 fn parse() -> Cli {
     let err = match Cli::try_parse() {
@@ -107,7 +107,7 @@ fn parse() -> Cli {
         // terminal sequences (`ESC [ … m`) of what it quotes.
         let value = arg.split_once('=').map_or(arg.as_str(), |(_, v)| v);
         for quoted in [arg.as_str(), value] {
-            let escaped = snakeladder::review::escape::terminal(quoted);
+            let escaped = snakeladder_render::escape::terminal(quoted);
             for form in [quoted.to_string(), without_sequences(quoted)] {
                 // Only a form that could forge a line needs replacing (an
                 // empty or plain one would match clap's own words).
@@ -121,7 +121,7 @@ fn parse() -> Cli {
     // control character of a quotation clap cut is escaped too.
     let lines: Vec<String> = text
         .lines()
-        .map(snakeladder::review::escape::terminal)
+        .map(snakeladder_render::escape::terminal)
         .collect();
     let code = err.exit_code();
     let mut stream: Box<dyn Write> = if err.use_stderr() {

@@ -3,12 +3,12 @@
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK, Format};
 use crate::output::Output;
 use snakeladder::analysis::LiveOdds;
-use snakeladder::analysis::probability_text;
-use snakeladder::numbers::percent;
+use snakeladder::internals::check_players;
 use snakeladder::{
     Board, Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square, Status,
 };
-use snakeladder::{MAX_RECORD_BYTES, check_players};
+use snakeladder_render::numbers::percent;
+use snakeladder_render::probability_text;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -325,10 +325,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     drop(out);
     if let Some(record) = &record {
         let json = game.record().to_json();
-        if json.len() as u64 + 1 > MAX_RECORD_BYTES {
+        if json.len() as u64 + 1 > GameRecord::MAX_BYTES {
             complain!(
-                "error: the record would be {} bytes, more than the {MAX_RECORD_BYTES} bytes --replay reads; not written",
-                json.len() + 1
+                "error: the record would be {} bytes, more than the {} bytes --replay reads; not written",
+                json.len() + 1,
+                GameRecord::MAX_BYTES
             );
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
@@ -387,15 +388,17 @@ fn write_record(output: &Output, json: &str) -> Result<(), CliError> {
     })
 }
 
-/// Reads a record, refusing one larger than [`MAX_RECORD_BYTES`] (which
+/// Reads a record, refusing one larger than [`GameRecord::MAX_BYTES`] (which
 /// `play --record` never writes).
 fn read_capped(path: &Path) -> io::Result<String> {
     // The one reader of files: the record's size cap, and no FIFO or
     // device.
-    let bytes = snakeladder::read_regular_file(path, MAX_RECORD_BYTES).map_err(|e| match e {
-        snakeladder::FileReadError::Io(e) => e,
-        too_large => io::Error::other(too_large.to_string()),
-    })?;
+    let bytes = snakeladder::internals::read_regular_file(path, GameRecord::MAX_BYTES).map_err(
+        |e| match e {
+            snakeladder::internals::FileReadError::Io(e) => e,
+            too_large => io::Error::other(too_large.to_string()),
+        },
+    )?;
     String::from_utf8(bytes)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }

@@ -51,7 +51,7 @@ pub struct Args {
     output: Option<PathBuf>,
     /// Player counts for the seat odds, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "2,3,4,5,6",
-          value_parser = clap::value_parser!(u32).range(1..=snakeladder::MAX_PLAYERS as i64))]
+          value_parser = clap::value_parser!(u32).range(1..=snakeladder::Board::MAX_PLAYERS as i64))]
     players: Vec<u32>,
     /// Also give the mean number of turns as an exact fraction.
     #[arg(long)]
@@ -74,7 +74,7 @@ pub struct Args {
     sensitivity: bool,
     /// Longest `--sensitivity` may run (90, 30s, 5m, 1h); it also stops
     /// at --max-work and --max-memory, naming the limit (exit 3).
-    #[arg(long, value_parser = snakeladder::design::parse_time_limit, requires = "sensitivity")]
+    #[arg(long, value_parser = crate::design::parse_time_limit, requires = "sensitivity")]
     time_limit: Option<std::time::Duration>,
     /// Also simulate this many games and show each simulated figure, with
     /// its standard error, beside the exact one (as `check` compares them).

@@ -133,7 +133,7 @@ pub fn text(kind: Kind) -> String {
     if kind == Kind::Board {
         // The reader skips a board file's "$schema", so an editor can be
         // pointed at this schema from the file itself.
-        value["properties"][snakeladder::SCHEMA_KEY] = serde_json::json!({
+        value["properties"][snakeladder::BoardSpec::SCHEMA_KEY] = serde_json::json!({
             "description": "The JSON Schema of this file, for an editor (ignored by snakeladder), e.g. the path of docs/schema/board.schema.json.",
             "type": "string"
         });

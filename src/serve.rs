@@ -5,7 +5,7 @@
 use crate::common::{CliError, EXIT_OK};
 use crate::memory;
 use crate::output::Output;
-use snakeladder::analysis::Limits;
+use snakeladder::Limits;
 use snakeladder_serve::{Config, Saver};
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

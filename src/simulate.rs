@@ -4,10 +4,8 @@
 use crate::common::{self, CliError, Format};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use snakeladder::Seed;
-use snakeladder::numbers::{percent, rate};
-use snakeladder::simulate::{
-    self, MAX_GAMES, MAX_THREADS, Progress, SimulationConfig, SimulationReport,
-};
+use snakeladder::simulate::{self, Progress, SimulationConfig, SimulationReport};
+use snakeladder_render::numbers::{percent, rate};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,16 +27,16 @@ pub struct Args {
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
     /// Games to play.
-    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=SimulationConfig::MAX_GAMES))]
     games: u64,
     /// Master seed: the same seed gives the same numbers on any thread count.
     #[arg(long, default_value_t = Seed::new(0))]
     seed: Seed,
     /// Players per game (seats take turns; the first to finish wins).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=snakeladder::MAX_PLAYERS as i64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=snakeladder::Board::MAX_PLAYERS as i64))]
     players: u32,
     /// Worker threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=SimulationConfig::MAX_THREADS as u64))]
     threads: Option<u64>,
     /// Most memory the simulation may use (e.g. 8G, 512M), estimated from
     /// the board before anything is built; past it the board is refused
@@ -111,7 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     match args.format {
         Format::Json => {
             // As in `analyze`: a list of a million squares would be 180 MB.
-            report.cap_lists(snakeladder::analysis::MAX_JSON_ENTRIES);
+            report.cap_lists(snakeladder_render::json::MAX_JSON_ENTRIES);
             let body = common::OfBoard {
                 board: common::BoardId::of(&board),
                 figures: &report,
@@ -181,7 +179,7 @@ fn write_text(
                 out,
                 "seat {:<3} wins {} ± {}",
                 seat + 1,
-                snakeladder::vocabulary::WIN_CHANCE.format(*p),
+                snakeladder_render::vocabulary::WIN_CHANCE.format(*p),
                 spread_percent(if r.games < 2 { f64::NAN } else { *se }, 3)
             )?;
         }

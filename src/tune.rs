@@ -43,7 +43,7 @@ pub struct Args {
     max_memory: Option<u64>,
     /// Longest the search may run (90, 30s, 5m, 1h); past it the search
     /// stops with the closest mean found (exit 3).
-    #[arg(long, value_parser = snakeladder::design::parse_time_limit)]
+    #[arg(long, value_parser = crate::design::parse_time_limit)]
     time_limit: Option<std::time::Duration>,
     /// Where to write the tuned board; `-` for standard output (the report
     /// then goes to standard error). A file is written whole or not at all.
@@ -67,13 +67,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let board = common::load_board(args.board.as_deref())?;
     let target = design::target(args.target_turns, args.max_first_seat_advantage)?;
-    let options = TuneOptions {
-        target,
-        max_changes: args.max_changes,
-        keep: args.keep.clone(),
-        seed: args.seed,
-        budget: design::budget(args.max_work, args.max_memory, args.time_limit),
-    };
+    let options = TuneOptions::new(target, args.max_changes)
+        .with_keep(args.keep.clone())
+        .with_seed(args.seed)
+        .with_budget(design::budget(
+            args.max_work,
+            args.max_memory,
+            args.time_limit,
+        ));
     let bar = design::spinner();
     let result = tune_with_progress(&board, &options, &|n| bar.set_position(n));
     bar.finish_and_clear();
@@ -96,16 +97,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         "{name}: mean {:.4} → {:.4} turns (target {}–{}) with {n} change{}",
         tuned.mean_before,
         tuned.mean_turns,
-        target.min_turns,
-        target.max_turns,
+        target.min_turns(),
+        target.max_turns(),
         if n == 1 { "" } else { "s" }
     )?;
     if let Some(a) = tuned.first_seat_advantage {
         writeln!(
             report,
             "  {} with 2 players: {}",
-            snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE.name,
-            snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)
+            snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE.name,
+            snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)
         )?;
     }
     if n > 0 {
@@ -129,7 +130,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "s"
         }
     )?;
-    let json = snakeladder::board_json(&tuned.board.spec()).into_bytes();
+    let json = tuned.board.spec().to_json().into_bytes();
     match args.output.as_deref() {
         Some(p) if p == Path::new("-") => {
             let mut out = common::stdout()?;
@@ -162,7 +163,7 @@ fn write_json(
     let spec = tuned.board.spec();
     if let Some(p) = args.output.as_deref() {
         let inputs: Vec<&Path> = args.board.as_deref().into_iter().collect();
-        let json = snakeladder::board_json(&spec).into_bytes();
+        let json = spec.to_json().into_bytes();
         Output::resolve(p, &inputs)?.write(|w| w.write_all(&json))?;
     }
     let body = crate::outputs::Tune {

@@ -3,7 +3,7 @@
 
 use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
 use crate::memory;
-use snakeladder::analysis::Limits;
+use snakeladder::Limits;
 use snakeladder::policy::{self, Thresholds};
 use snakeladder::review::{self, FileReport, Finding, Review};
 use snakeladder_render::validate as output;
@@ -140,12 +140,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let review = policies.review(Path::new("."), limits)?;
         reports.push(review::check_board_bytes(
             "<built-in default board>",
-            snakeladder::DEFAULT_BOARD_JSON.as_bytes(),
+            snakeladder::Board::DEFAULT_JSON.as_bytes(),
             &review,
         ));
     }
     for path in &args.paths {
-        let shown = review::display_path(path);
+        let shown = snakeladder_render::escape::display_path(path);
         if path == Path::new("-") {
             let review = policies.review(Path::new("."), limits)?;
             reports.push(check_stdin(&review));
@@ -167,7 +167,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         for file in files {
             let review = policies.review(parent(&file), limits)?;
-            let shown = review::display_path(&file);
+            let shown = snakeladder_render::escape::display_path(&file);
             reports.push(check_file(&file, shown, &review));
         }
     }
@@ -208,7 +208,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// Every kind `--warn-only` accepts: the validation problems, the policy's
 /// thresholds, and the errors of reading.
 fn known_kind(kind: &str) -> bool {
-    review::kinds::describe(kind).is_some()
+    snakeladder_render::kinds::describe(kind).is_some()
 }
 
 /// The root of SARIF's relative locations: `--sarif-root`, else the top of
@@ -289,7 +289,7 @@ fn check_file(path: &Path, shown: String, review: &Review) -> FileReport {
 fn check_stdin(review: &Review) -> FileReport {
     let name = "<stdin>";
     let mut bytes = Vec::new();
-    let limit = snakeladder::MAX_FILE_BYTES;
+    let limit = snakeladder::Board::MAX_FILE_BYTES;
     let read = std::io::stdin().take(limit + 1).read_to_end(&mut bytes);
     let error = match read {
         Err(e) => Some(("io", format!("cannot read: {e}"))),
@@ -315,7 +315,7 @@ fn read_message(e: &snakeladder::BoardError) -> String {
         snakeladder::BoardError::Io { source, .. } => format!("cannot read: {source}"),
         snakeladder::BoardError::TooLarge { bytes, .. } => format!(
             "the file is {bytes} bytes, more than the {} bytes a board file may have",
-            snakeladder::MAX_FILE_BYTES
+            snakeladder::Board::MAX_FILE_BYTES
         ),
         other => other.to_string(),
     }
@@ -334,7 +334,7 @@ pub(crate) fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Finding>) {
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(source) => {
-                let shown = review::display_path(&dir);
+                let shown = snakeladder_render::escape::display_path(&dir);
                 errors.push(review::file_error(
                     &shown,
                     "io",

@@ -4,10 +4,11 @@
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
-use snakeladder::analysis::{Analysis, LiveOdds, Options};
+use snakeladder::analysis::LiveOdds;
 use snakeladder::internals::Chain;
 use snakeladder::internals::exact;
 use snakeladder::internals::fingerprint;
+use snakeladder::{Analysis, Options};
 use snakeladder::{Board, Square};
 
 fn board(json: &str) -> Board {

@@ -4,8 +4,9 @@
 
 use proptest::prelude::*;
 use snakeladder::BoardSpec;
-use snakeladder::analysis::{Analysis, LiveOdds, Options};
+use snakeladder::analysis::LiveOdds;
 use snakeladder::internals::Chain;
+use snakeladder::{Analysis, Options};
 use snakeladder::{Board, Chains, DiceSpec, Entry, Overshoot};
 use snakeladder::{ExtraTurnSpec, RulesSpec};
 

@@ -2,7 +2,7 @@
 //! it gives exactly that one problem, naming exactly those squares and jumps.
 
 use snakeladder::{Board, JumpRef, Problem};
-use snakeladder::{JumpList, MAX_MOVES_TO_CHECK, Squares};
+use snakeladder::{JumpList, Squares};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -101,7 +101,7 @@ fn expected() -> Vec<Problem> {
         Problem::TooLargeToCheck {
             squares: 10_000_000,
             totals: 12,
-            limit: MAX_MOVES_TO_CHECK,
+            limit: Board::MAX_MOVES_TO_CHECK,
         },
         Problem::Unwinnable {
             squares: Squares(vec![19]),

@@ -290,7 +290,7 @@ fn expected_problems(spec: &BoardSpec) -> (BTreeSet<String>, Vec<&'static str>) 
         "weight_not_finite",
     ];
     let n = spec.squares;
-    let n_ok = (2..=i64::from(snakeladder::MAX_SQUARES)).contains(&n);
+    let n_ok = (2..=i64::from(snakeladder::Board::MAX_SQUARES)).contains(&n);
     if !n_ok {
         expected.insert("squares_out_of_range".to_string());
     }
@@ -303,7 +303,7 @@ fn expected_problems(spec: &BoardSpec) -> (BTreeSet<String>, Vec<&'static str>) 
     if let Some(dice) = &rules.dice {
         if dice.weights.is_none() {
             if let Some(count) = dice.count {
-                if !(1..=i64::from(snakeladder::MAX_DICE)).contains(&count) {
+                if !(1..=i64::from(snakeladder::Dice::MAX_DICE)).contains(&count) {
                     expected.insert("dice_count".to_string());
                 }
             }

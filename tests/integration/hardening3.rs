@@ -104,7 +104,8 @@ fn diff_refuses_a_large_blob_by_its_size() {
     git(dir.path(), &["init", "-q"]);
     let big = dir.path().join("big.json");
     let file = std::fs::File::create(&big).unwrap();
-    file.set_len(snakeladder::MAX_FILE_BYTES + 1).unwrap();
+    file.set_len(snakeladder::Board::MAX_FILE_BYTES + 1)
+        .unwrap();
     git(dir.path(), &["add", "big.json"]);
     git(dir.path(), &["commit", "-qm", "big"]);
     std::fs::remove_file(&big).unwrap();
@@ -339,7 +340,7 @@ fn millions_of_problems_are_listed_in_a_few_lines() {
     )
     .unwrap();
     let b = b.to_str().unwrap();
-    let listed = snakeladder::PROBLEMS_LISTED_PER_KIND;
+    let listed = snakeladder::BoardError::PROBLEMS_LISTED_PER_KIND;
     for format in ["text", "github", "json", "sarif"] {
         let o = run_in(dir.path(), &["validate", "--format", format, b]);
         let (out, _) = text(&o);

@@ -231,8 +231,8 @@ fn sarif_rules_have_help_pointing_at_the_readme() {
 #[test]
 fn the_readme_describes_every_kind() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    for doc in snakeladder::review::kinds::KINDS {
-        let anchor = snakeladder::review::kinds::anchor(doc.kind);
+    for doc in snakeladder_render::kinds::KINDS {
+        let anchor = snakeladder_render::kinds::anchor(doc.kind);
         let row = format!("| <a id=\"{anchor}\"></a>`{}` | {}.", doc.kind, doc.short);
         assert!(readme.contains(&row), "README lacks {row}");
     }

@@ -807,7 +807,7 @@ fn json_distributions_are_capped_with_the_tail_stated() {
     assert!(out.stdout.len() < 50 << 20, "{} bytes", out.stdout.len());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let turns = &json["turns"];
-    let cap = snakeladder::analysis::MAX_JSON_TERMS;
+    let cap = snakeladder_render::json::MAX_JSON_TERMS;
     let pmf = turns["pmf"].as_array().unwrap();
     let cdf = turns["cdf"].as_array().unwrap();
     assert_eq!((pmf.len(), cdf.len()), (cap, cap));
@@ -845,7 +845,7 @@ fn json_distributions_are_capped_with_the_tail_stated() {
 /// the short jump list beside it is still given whole.
 #[test]
 fn json_lists_past_the_cap_are_named_in_skipped_not_written() {
-    let cap = snakeladder::analysis::MAX_JSON_ENTRIES;
+    let cap = snakeladder_render::json::MAX_JSON_ENTRIES;
     let n = cap + 10;
     let dir = tempfile::tempdir().unwrap();
     let board = dir.path().join("wide.json");

@@ -5,11 +5,11 @@
 use serde_json::Value;
 use snakeladder::RulesSpec;
 use snakeladder::Seed;
-use snakeladder::analysis::{Analysis, Options};
 use snakeladder::design::{Layout, generate};
 use snakeladder::internals;
 use snakeladder::internals::Chain;
 use snakeladder::internals::{Method, Solver};
+use snakeladder::{Analysis, Options};
 
 /// Every figure of the two analyses must agree to this, relative. Both
 /// solve the same systems by direct methods in `f64`; the chains here have
@@ -89,11 +89,11 @@ fn sparse_and_dense_analyses_agree_on_random_boards() {
         (2_000, 40, 40, None),
     ];
     for (seed, (squares, snakes, ladders, rules)) in cases.into_iter().enumerate() {
-        let layout = Layout {
-            max_length: Some(squares / 5),
-            rules,
-            ..Layout::new(squares, snakes, ladders, Seed::new(seed as u64))
-        };
+        let mut layout = Layout::new(squares, snakes, ladders, Seed::new(seed as u64))
+            .with_max_length(squares / 5);
+        if let Some(rules) = rules {
+            layout = layout.with_rules(rules);
+        }
         let board = generate(&layout).unwrap();
         let chain = Chain::compile(&board).unwrap();
         let options = Options::default();

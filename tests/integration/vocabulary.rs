@@ -1,5 +1,5 @@
 //! One vocabulary (issue 30): every command, in every format a person
-//! reads, names each figure as `snakeladder::vocabulary` does and writes it
+//! reads, names each figure as `snakeladder_render::vocabulary` does and writes it
 //! in its unit. The test runs them all on a few boards, forbids the
 //! spellings the commands used before (`seat-1 advantage`, `pt`,
 //! `P(used)`, `used in a fraction`, `90% of games over by`, ladders
@@ -7,7 +7,7 @@
 //! values occur where the figure is shown.
 
 use crate::support::{root, run};
-use snakeladder::vocabulary::{self, FIRST_SEAT_ADVANTAGE, JUMP_USED, JUMP_USES, P90, P99};
+use snakeladder_render::vocabulary::{self, FIRST_SEAT_ADVANTAGE, JUMP_USED, JUMP_USES, P90, P99};
 
 /// The spellings the table replaced; none may appear in any output.
 const FORBIDDEN: [&str; 13] = [

@@ -8,11 +8,11 @@ use crate::tools::PyDiff;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use snakeladder::analysis::{Limits, Options};
 use snakeladder::design::{Target, TuneOptions};
 use snakeladder::review::{self, Review};
 use snakeladder::simulate::{self, SimulationConfig};
 use snakeladder::{Analysis, Board, Seed};
+use snakeladder::{Limits, Options};
 use snakeladder_render::charts::{Overlay, board_svg};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -96,7 +96,7 @@ impl PyBoard {
     /// The board of a JSON file.
     #[staticmethod]
     fn from_path(py: Python<'_>, path: PathBuf) -> PyResult<PyBoard> {
-        let file = review::display_path(&path);
+        let file = snakeladder_render::escape::display_path(&path);
         let bytes = match review::read_board_file(&path) {
             Ok(bytes) => bytes,
             Err(e) => return Err(errors::board_error(py, &e, &file)),
@@ -307,14 +307,10 @@ impl PyBoard {
         if let Some(a) = max_first_seat_advantage {
             target = target.with_max_first_seat_advantage(a).map_err(err)?;
         }
-        let options = TuneOptions {
-            target,
-            max_changes,
-            keep,
-            seed: Seed::new(seed),
-            // The core's default work and memory limits, no time limit.
-            budget: snakeladder::design::Budget::default(),
-        };
+        // The core's default work and memory limits, no time limit.
+        let options = TuneOptions::new(target, max_changes)
+            .with_keep(keep)
+            .with_seed(Seed::new(seed));
         let board = &self.board;
         let tuned = py
             .detach(|| snakeladder::design::tune(board, &options))

@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use snakeladder::analysis::AnalysisError;
+use snakeladder::AnalysisError;
 use snakeladder::design::{DesignError, GenerateError};
 use snakeladder::review::{self, Finding, Review};
 use snakeladder::simulate::SimulateError;

@@ -65,7 +65,7 @@ pub fn validate_bytes<'py>(
 /// The review's findings on one board file.
 #[pyfunction]
 pub fn validate_path(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyList>> {
-    let file = review::display_path(&path);
+    let file = snakeladder_render::escape::display_path(&path);
     let report = py.detach(|| match review::read_board_file(&path) {
         Ok(bytes) => review::check_board_bytes(&file, &bytes, &Review::default()),
         Err(e) => review::FileReport {
@@ -100,15 +100,16 @@ pub fn generate<'py>(
         ),
         None => None,
     };
-    let layout = Layout {
-        squares,
-        snakes,
-        ladders,
-        max_length,
-        seed: Seed::new(seed),
-        rules,
-        name,
-    };
+    let mut layout = Layout::new(squares, snakes, ladders, Seed::new(seed));
+    if let Some(length) = max_length {
+        layout = layout.with_max_length(length);
+    }
+    if let Some(rules) = rules {
+        layout = layout.with_rules(rules);
+    }
+    if let Some(name) = name {
+        layout = layout.with_name(name);
+    }
     let d = PyDict::new(py);
     match target {
         None => {

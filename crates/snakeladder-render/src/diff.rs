@@ -2,8 +2,8 @@
 //! core's [`Diff`] into plain text, Markdown (a pull-request comment or a
 //! step summary) or a self-contained HTML page.
 
+use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, JUMP_USED};
 use snakeladder::review::diff::{Diff, FigureChange, JumpSide, Side};
-use snakeladder::vocabulary::{FIRST_SEAT_ADVANTAGE, JUMP_USED};
 use snakeladder::{Board, JumpKind};
 use std::fmt::Write as _;
 
@@ -36,13 +36,13 @@ fn change(f: &FigureChange) -> String {
             let d = if f.name.starts_with("seat1") {
                 FIRST_SEAT_ADVANTAGE.format_change(d)
             } else if f.name == "mean" || f.name.starts_with("rounds") {
-                snakeladder::numbers::fixed(d, 4, true)
+                crate::numbers::fixed(d, 4, true)
             } else {
                 format!("{d:+}")
             };
             match rel {
                 Some(r) if !f.name.starts_with("seat1") => {
-                    format!("{d} ({}%)", snakeladder::numbers::fixed(r * 100.0, 1, true))
+                    format!("{d} ({}%)", crate::numbers::fixed(r * 100.0, 1, true))
                 }
                 _ => d,
             }
@@ -75,7 +75,7 @@ fn kind_word(k: JumpKind) -> &'static str {
 
 fn title(s: &Side) -> String {
     match &s.name {
-        Some(n) => format!("{} ({})", snakeladder::review::escape_controls(n), s.source),
+        Some(n) => format!("{} ({})", crate::escape::terminal(n), s.source),
         None => s.source.clone(),
     }
 }
@@ -139,7 +139,7 @@ impl RenderDiff for Diff {
                     s.square,
                     s.old * 100.0,
                     s.new * 100.0,
-                    snakeladder::vocabulary::points(s.new - s.old)
+                    crate::vocabulary::points(s.new - s.old)
                 );
             }
         }
@@ -238,7 +238,7 @@ impl RenderDiff for Diff {
                     s.square,
                     s.old * 100.0,
                     s.new * 100.0,
-                    snakeladder::vocabulary::points(s.new - s.old)
+                    crate::vocabulary::points(s.new - s.old)
                 );
             }
         }
@@ -338,7 +338,7 @@ impl RenderDiff for Diff {
                         s.square.to_string(),
                         format!("{:.2}%", s.old * 100.0),
                         format!("{:.2}%", s.new * 100.0),
-                        snakeladder::vocabulary::points(s.new - s.old),
+                        crate::vocabulary::points(s.new - s.old),
                     ]
                 })
                 .collect();
@@ -415,9 +415,9 @@ fn html_escape(s: &str) -> String {
 }
 
 /// Text safe in a Markdown table cell or heading: the one Markdown
-/// escaper, shared with `report` ([`snakeladder::review::escape::markdown`]).
+/// escaper, shared with `report` ([`crate::escape::markdown`]).
 fn md_escape(s: &str) -> String {
-    snakeladder::review::escape::markdown(s)
+    crate::escape::markdown(s)
 }
 
 /// Share of each length distribution drawn in the overlay chart.

@@ -56,7 +56,7 @@ pub fn pretty<T: Serialize>(body: &T) -> Result<Vec<u8>, serde_json::Error> {
 
 /// serde_json's pretty layout, with every zero written as `0.0`, never
 /// `-0.0` (issue 27: a figure is never shown as a negative zero; the text
-/// outputs write theirs with [`snakeladder::numbers::fixed`]).
+/// outputs write theirs with [`crate::numbers::fixed`]).
 #[derive(Default)]
 struct Unsigned(serde_json::ser::PrettyFormatter<'static>);
 
@@ -104,6 +104,19 @@ impl serde_json::ser::Formatter for Unsigned {
     }
 }
 
+/// Most turns of the length distribution a JSON output lists
+/// ([`Turns::cap_terms`](snakeladder::analysis::Turns::cap_terms)): 100,000 terms of `pmf` and `cdf` are about 4 MB,
+/// while a board of long games (52 squares and 39 snakes, a mean of 588,000
+/// turns) follows its distribution for 10 million turns, 548 MB of JSON.
+pub const MAX_JSON_TERMS: usize = 100_000;
+
+/// Most entries a per-square or per-jump list of a JSON output has
+/// ([`Analysis::cap_lists`](snakeladder::Analysis::cap_lists)): 100,000 squares are about 14 MB of JSON, and
+/// with the distribution's [`MAX_JSON_TERMS`] every JSON output of a board
+/// within the limits stays under 50 MB, where the 998,000 squares of a
+/// million-square board made 140 MB.
+pub const MAX_JSON_ENTRIES: usize = 100_000;
+
 /// The bytes of `analyze --format json` for `analysis` (and `sensitivity`
 /// when it was asked for). The lists of a very large analysis are capped
 /// first, as the command does: a distribution of millions of turns, or a
@@ -116,10 +129,7 @@ pub fn analyze(
     analysis: &mut Analysis,
     sensitivity: Option<&Sensitivity>,
 ) -> Result<Vec<u8>, serde_json::Error> {
-    analysis.cap_lists(
-        snakeladder::analysis::MAX_JSON_TERMS,
-        snakeladder::analysis::MAX_JSON_ENTRIES,
-    );
+    analysis.cap_lists(MAX_JSON_TERMS, MAX_JSON_ENTRIES);
     pretty(&Json {
         analysis,
         sensitivity,
@@ -128,12 +138,12 @@ pub fn analyze(
 
 /// A board file as `generate`, `tune` and `fmt` write it: the board's own
 /// [`BoardSpec`](snakeladder::BoardSpec) in the one canonical layout
-/// ([`snakeladder::board_json`]).
+/// ([`BoardSpec::to_json`](snakeladder::BoardSpec::to_json)).
 ///
 /// # Errors
 /// None today; the `Result` keeps the signature of the other writers here.
 pub fn board_file(board: &snakeladder::Board) -> Result<Vec<u8>, serde_json::Error> {
-    Ok(snakeladder::board_json(&board.spec()).into_bytes())
+    Ok(board.spec().to_json().into_bytes())
 }
 
 #[cfg(test)]

@@ -25,10 +25,27 @@
 
 pub mod diff;
 mod diff_html;
+pub mod escape;
 pub mod json;
+pub mod kinds;
 mod report;
 pub mod validate;
 
 pub use diff::RenderDiff;
 pub use report::cross::{CrossCheck, CrossCheckError};
 pub use report::{ChartFile, Omission, Rendered, Report, charts};
+
+/// How figures are written for people (`0.00157`, `53.47%`, `1.7058e19`):
+/// the one writer of each, shared by every renderer and front end. The
+/// core's own messages (errors, policy violations) write figures the same
+/// way, so the module lives in the core, outside its public API, and is
+/// published here.
+pub use snakeladder::internals::numbers;
+/// The shortest game's probability from its base-10 logarithm, however
+/// small (`3.162e-129710`).
+pub use snakeladder::internals::probability_text;
+/// The name, short name and unit of every figure a person reads
+/// (`first-seat advantage`, `+1.561 pp`), and the counting words
+/// (`10 snakes, 9 ladders`). In the core for the same reason as
+/// [`numbers`], published here.
+pub use snakeladder::internals::vocabulary;

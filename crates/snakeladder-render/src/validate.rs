@@ -88,7 +88,7 @@ pub fn text(reports: &[FileReport], other: &[Finding]) -> String {
         out.push_str(&format!(
             "{}: {}\n",
             f.kind,
-            snakeladder::review::escape::terminal(&f.message)
+            crate::escape::terminal(&f.message)
         ));
     }
     out.push_str(&Tally::new(reports, other).line());
@@ -163,15 +163,15 @@ pub fn github(reports: &[FileReport], other: &[Finding]) -> String {
     out
 }
 
-/// A workflow command's message ([`snakeladder::review::escape::github_data`]).
+/// A workflow command's message ([`crate::escape::github_data`]).
 fn github_data(text: &str) -> String {
-    snakeladder::review::escape::github_data(text)
+    crate::escape::github_data(text)
 }
 
 /// A workflow command's property value
-/// ([`snakeladder::review::escape::github_property`]).
+/// ([`crate::escape::github_property`]).
 fn github_property(text: &str) -> String {
-    snakeladder::review::escape::github_property(text)
+    crate::escape::github_property(text)
 }
 
 /// The URI of the SARIF 2.1.0 schema, as the log names it.
@@ -194,9 +194,9 @@ pub struct SarifRoot {
 pub const SRCROOT: &str = "%SRCROOT%";
 
 /// SARIF 2.1.0: one run of the `snakeladder` driver, a rule per kind that
-/// occurs (its descriptions and help from [`snakeladder::review::kinds`]), a result per
+/// occurs (its descriptions and help from [`crate::kinds`]), a result per
 /// finding with its region (columns in Unicode code points, as
-/// [`snakeladder::review::locate`] counts them). With a `root`, a file below it is
+/// the core's review counts them). With a `root`, a file below it is
 /// given relative to [`SRCROOT`] and any other as an absolute `file:` URI;
 /// without one, as printed, less a leading `./`.
 pub fn sarif(
@@ -280,11 +280,11 @@ fn readme_url(version: &str, anchor: Option<&str>) -> String {
 /// The rule of one kind: its one-line and full descriptions, and help
 /// pointing at the kind's section of the README.
 fn rule(kind: &str, version: &str) -> serde_json::Value {
-    let (short, full) = match snakeladder::review::kinds::describe(kind) {
+    let (short, full) = match crate::kinds::describe(kind) {
         Some(d) => (d.short.to_string(), d.full.to_string()),
         None => (kind.replace('_', " "), kind.replace('_', " ")),
     };
-    let url = readme_url(version, Some(&snakeladder::review::kinds::anchor(kind)));
+    let url = readme_url(version, Some(&crate::kinds::anchor(kind)));
     json!({
         "id": kind,
         "name": kind,

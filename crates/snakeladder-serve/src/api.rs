@@ -12,7 +12,7 @@ use axum::extract::{Query, State as Shared};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use snakeladder::analysis::Limits;
+use snakeladder::Limits;
 use snakeladder::design::{self, JumpChange, Target, TuneOptions};
 use snakeladder::policy::{self, Thresholds};
 use snakeladder::review::diff::Diff;
@@ -111,7 +111,7 @@ fn board_file(board: &Board, bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
     }
     let mut spec = board.spec();
     spec.limits = limits;
-    let out = snakeladder::board_json(&spec).into_bytes();
+    let out = spec.to_json().into_bytes();
     Ok(out)
 }
 
@@ -151,7 +151,7 @@ fn find_policy(state: &State) -> Result<(Option<String>, Thresholds), ApiError> 
                     &format!("policy file {e}"),
                 )
             })?;
-            Ok((Some(review::display_path(&file)), t))
+            Ok((Some(snakeladder_render::escape::display_path(&file)), t))
         }
     }
 }
@@ -184,14 +184,17 @@ pub(crate) async fn board(Shared(state): Ctx) -> Result<Response, ApiError> {
             })?;
             String::from_utf8_lossy(&bytes).into_owned()
         }
-        None => snakeladder::DEFAULT_BOARD_JSON.to_string(),
+        None => snakeladder::Board::DEFAULT_JSON.to_string(),
     };
     let board = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
     let (policy_file, policy) = find_policy(&state)?;
     let c = &state.config;
     let opening = Opening {
         board,
-        path: c.board_path.as_deref().map(review::display_path),
+        path: c
+            .board_path
+            .as_deref()
+            .map(snakeladder_render::escape::display_path),
         can_save: c.save.is_some(),
         policy_file,
         policy,
@@ -403,13 +406,10 @@ pub(crate) async fn tune(
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
-        let options = TuneOptions {
-            target,
-            max_changes,
-            keep,
-            seed,
-            budget,
-        };
+        let options = TuneOptions::new(target, max_changes)
+            .with_keep(keep)
+            .with_seed(seed)
+            .with_budget(budget);
         let tuned = design::tune(&board, &options).map_err(design_error)?;
         let file = serialized(json::board_file(&tuned.board))?;
         serialized(json::pretty(&Tuned {
@@ -552,7 +552,7 @@ pub(crate) async fn save(
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         let file = board_file(&board, &bytes)?;
         (saver.0)(&file).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e))?;
-        let shown = review::display_path(&path);
+        let shown = snakeladder_render::escape::display_path(&path);
         serialized(json::pretty(&Saved {
             saved: &shown,
             bytes: file.len(),

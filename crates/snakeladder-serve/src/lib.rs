@@ -38,7 +38,7 @@ pub use error::ApiError;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
-use snakeladder::analysis::Limits;
+use snakeladder::Limits;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;

@@ -52,7 +52,7 @@ impl Params {
         self.0.get(key).map(String::as_str)
     }
 
-    /// Player counts, comma-separated, each 1 to [`snakeladder::MAX_PLAYERS`];
+    /// Player counts, comma-separated, each 1 to [`snakeladder::Board::MAX_PLAYERS`];
     /// `analyze`'s default 2,3,4,5,6 when absent.
     pub(crate) fn players(&self) -> Result<Vec<u32>, ApiError> {
         let Some(text) = self.0.get("players") else {
@@ -60,10 +60,10 @@ impl Params {
         };
         text.split(',')
             .map(|p| match p.trim().parse::<u32>() {
-                Ok(n) if (1..=snakeladder::MAX_PLAYERS as u32).contains(&n) => Ok(n),
+                Ok(n) if (1..=snakeladder::Board::MAX_PLAYERS as u32).contains(&n) => Ok(n),
                 _ => Err(ApiError::bad_request(format!(
                     "players: {p:?} is not a player count from 1 to {}",
-                    snakeladder::MAX_PLAYERS
+                    snakeladder::Board::MAX_PLAYERS
                 ))),
             })
             .collect()

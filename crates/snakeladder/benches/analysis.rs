@@ -11,10 +11,11 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::DMatrix;
 use snakeladder::Board;
-use snakeladder::analysis::{Analysis, Options, mean_turns};
+use snakeladder::analysis::mean_turns;
 use snakeladder::design::{Layout, generate};
 use snakeladder::internals::Chain;
 use snakeladder::internals::{exact, modular};
+use snakeladder::{Analysis, Options};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {

@@ -16,9 +16,9 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use snakeladder::design::{
-    Base, GenerateOptions, Layout, Target, Update, admissible, generate, generate_to_target,
-    moves_of, sensitivity,
+    GenerateOptions, Layout, Target, generate, generate_to_target, sensitivity,
 };
+use snakeladder::internals::design::{Base, Update, admissible, moves_of};
 use snakeladder::{Analysis, Board, Options, Seed};
 use std::hint::black_box;
 

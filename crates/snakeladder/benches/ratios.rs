@@ -19,8 +19,9 @@
 
 use nalgebra::{DMatrix, DVector};
 use snakeladder::Board;
-use snakeladder::analysis::{Analysis, Options, mean_turns};
+use snakeladder::analysis::mean_turns;
 use snakeladder::internals::Chain;
+use snakeladder::{Analysis, Options};
 use std::hint::black_box;
 use std::time::Instant;
 

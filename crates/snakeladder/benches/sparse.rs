@@ -26,8 +26,8 @@
 //! noisy, so compare ratios within one run.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use snakeladder::Options;
 use snakeladder::Seed;
-use snakeladder::analysis::Options;
 use snakeladder::design::{Layout, generate};
 use snakeladder::internals;
 use snakeladder::internals::Chain;

@@ -76,55 +76,85 @@ mod play;
 pub mod review;
 mod sim;
 
-pub use markov::analysis;
 pub use model::policy;
 pub use sim::{check, simulate};
 
-pub use model::board::{Board, BoardSpec, SCHEMA_KEY};
+/// The figures of an [`Analysis`]: the types of its fields, the parts a
+/// JSON output leaves out ([`Skipped`](analysis::Skipped)), and why an
+/// analysis can fail. [`Analysis`] itself, its [`Options`] and
+/// [`Limits`] and its error [`AnalysisError`] live at the crate root.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Analysis, Board, Options};
+///
+/// let analysis = Analysis::new(&Board::builtin_default(), &Options::default())?;
+/// let ladder: &snakeladder::analysis::JumpFigures = &analysis.jumps[0];
+/// assert!(ladder.use_probability > 0.0);
+/// # Ok::<(), snakeladder::AnalysisError>(())
+/// ```
+pub mod analysis {
+    pub use crate::markov::analysis::{
+        BoardSummary, BoundedOdds, ChainError, Cost, Decay, Exact, ExactError, Figure, JumpFigures,
+        LiveOdds, Method, OddsError, PlayersFigures, Shortest, Skipped, SolveError, SquareFigures,
+        Stage, Summary, Turns, Warning, mean_turns,
+    };
+}
+
+pub use model::board::{Board, BoardSpec};
 pub use model::dice::{Dice, DiceSpec, Outcome};
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
-pub use model::limits::{
-    MAX_DICE, MAX_FACES, MAX_FILE_BYTES, MAX_MOVES_TO_CHECK, MAX_PLAYERS, MAX_SQUARES, MAX_TOTALS,
-    PROBLEMS_LISTED_PER_KIND,
-};
 pub use model::movement::{Blocked, Move};
 pub use model::problem::{JumpList, JumpRef, Problem, Squares, hidden_character};
-pub use model::read::{DEFAULT_BOARD_JSON, FileReadError, read_regular_file};
 pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
 pub use model::seed::Seed;
 pub use model::square::Square;
 pub use model::turn::RollStep;
-pub use model::write::{board_json, format_board_json};
 
 pub use play::game::{
-    Event, Finish, Game, GameError, MAX_PLAYER_ID_CHARS, Observer, Placing, RollResult, Standing,
-    Status, check_players,
+    Event, Finish, Game, GameError, Observer, Placing, RollResult, Standing, Status,
 };
-pub use play::record::{GameRecord, MAX_RECORD_BYTES, RECORD_FORMAT, ReplayError};
+pub use play::record::{GameRecord, ReplayError};
 pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
 pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
 
-pub use analysis::{Analysis, AnalysisError, Limits, Options};
-pub use model::numbers;
-pub use model::vocabulary;
+pub use markov::analysis::{Analysis, AnalysisError, Limits, Options};
 
 /// Exact fractions, as the rational mode gives them
 /// ([`Analysis::exact`]): `num_rational::BigRational`.
 pub use num_rational::BigRational;
 
-/// The pieces the crate's own benchmarks, fuzz target and white-box tests
-/// reach into: the compiled chain, the solver, the rational mode and the
-/// tolerances. Not part of the public API and under no semver promise.
+/// The pieces the crate's own front ends (the command, the rendering
+/// crate, the server, the Python package), benchmarks, fuzz target and
+/// white-box tests reach into: the compiled chain, the solver, the rational
+/// mode, the tolerances, and the wording the core's own messages share
+/// with the renderers. Not part of the public API and under no semver
+/// promise.
 #[doc(hidden)]
 pub mod internals {
     pub use crate::markov::analysis::distribution::from_state_within as length_distribution;
     pub use crate::markov::analysis::solve::{DENSE_MAX_STATES, Method, Solver};
+    pub use crate::markov::analysis::{DECAY_PRINTED, probability_text};
     pub use crate::markov::chain::{Chain, StateIndex, Target};
     pub use crate::markov::exact;
     pub use crate::markov::modular;
     pub use crate::markov::tolerance;
     pub use crate::model::fingerprint::fingerprint;
+    pub use crate::model::read::{FileReadError, read_regular_file};
+    pub use crate::model::{numbers, vocabulary};
+    pub use crate::play::game::check_players;
+
+    /// The design search's pieces its benchmark times one by one.
+    pub mod design {
+        pub use crate::design::eval::{Base, Update, admissible};
+        use crate::{Board, Jump};
+
+        /// Every move of jump `a` the search tries.
+        pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
+            crate::design::moves_of(board, a)
+        }
+    }
 
     use crate::{Analysis, AnalysisError, Board, Options};
 

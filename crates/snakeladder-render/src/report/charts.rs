@@ -203,7 +203,7 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
     let marks = [
         (
             Some(turns.mean),
-            format!("mean {}", snakeladder::numbers::quantity(turns.mean, 2)),
+            format!("mean {}", crate::numbers::quantity(turns.mean, 2)),
             RED,
         ),
         (

@@ -2,8 +2,8 @@
 //! beside the exact figures, each estimate with its standard error, and the
 //! verdict of [`check::compare()`] on every figure it compares.
 
-use snakeladder::analysis::Analysis;
-use snakeladder::check::{self, CheckReport, ExactFigures, names};
+use snakeladder::Analysis;
+use snakeladder::check::{self, CheckReport, ExactFigures};
 use snakeladder::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
 use snakeladder::{Board, Seed};
 
@@ -90,7 +90,7 @@ impl CrossCheck {
             a.turns.mean,
             sim.turns.mean,
             sim.turns.std_error,
-            names::MEAN_TURNS,
+            CheckReport::MEAN_TURNS,
         );
         if sim.has_extra_rolls {
             row(
@@ -98,7 +98,7 @@ impl CrossCheck {
                 a.rolls.mean,
                 sim.rolls.mean,
                 sim.rolls.std_error,
-                names::MEAN_ROLLS,
+                CheckReport::MEAN_ROLLS,
             );
         }
         if let (Some(game), Some(exact)) = (
@@ -117,7 +117,7 @@ impl CrossCheck {
                 )
                 .enumerate()
             {
-                let name = names::seat_wins(seat + 1);
+                let name = CheckReport::seat_wins(seat + 1);
                 row(
                     &format!("seat {} of {} wins", seat + 1, game.count),
                     w,
@@ -131,7 +131,7 @@ impl CrossCheck {
                 exact.expected_rounds,
                 game.expected_rounds,
                 game.expected_rounds_std_error,
-                names::MEAN_ROUNDS,
+                CheckReport::MEAN_ROUNDS,
             );
         }
         // The most used jumps, in board order; `check` compares them all.
@@ -146,7 +146,7 @@ impl CrossCheck {
                 j.expected_uses,
                 est.expected_uses,
                 est.expected_uses_std_error,
-                &names::jump_uses(&name),
+                &CheckReport::jump_uses(&name),
             );
         }
         rows
@@ -180,7 +180,7 @@ impl CrossCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snakeladder::analysis::Options;
+    use snakeladder::Options;
 
     /// Every row of the section carries the verdict `check` gives the same
     /// figure for the same seed: a comparison's when it was made, else why
@@ -205,7 +205,7 @@ mod tests {
         // common enough to compare at 100,000 games.
         assert!(rows[0][4].starts_with("agrees"), "{:?}", rows[0]);
         assert_eq!(compared, rows.len(), "{rows:?}");
-        let mean = cross.check.verdict(names::MEAN_TURNS).unwrap();
+        let mean = cross.check.verdict(CheckReport::MEAN_TURNS).unwrap();
         assert_eq!(
             rows[0][4],
             format!("agrees ({:.2} ≤ {:.2})", mean.statistic, mean.threshold)

@@ -4,9 +4,9 @@
 
 use super::Table;
 use super::charts::{self, Bar, BarKind, ChartError, Size};
+use crate::vocabulary::FIRST_SEAT_ADVANTAGE;
 use snakeladder::JumpKind;
 use snakeladder::design::{Sensitivity, Variant};
-use snakeladder::vocabulary::FIRST_SEAT_ADVANTAGE;
 
 /// Rows of the sensitivity table: the variants with the largest effect on
 /// the mean. The rest are in `analyze --sensitivity --format json`.
@@ -20,7 +20,7 @@ pub(crate) fn summary(s: &Sensitivity) -> String {
         "Each jump removed, or its start or end moved by ±1, ±2 or ±5 squares where the board stays valid: {} variants ({} moves break a rule), ranked by their effect on the mean length ({} turns on this board).",
         s.variants.len(),
         s.invalid,
-        snakeladder::numbers::quantity(s.mean_turns, 4)
+        crate::numbers::quantity(s.mean_turns, 4)
     );
     if let Some(a) = s.first_seat_advantage {
         line += &format!(
@@ -71,8 +71,8 @@ fn row(v: &Variant, base_advantage: Option<f64>) -> Vec<String> {
         v.change.before.to_string(),
         v.edit.to_string(),
         becomes,
-        snakeladder::numbers::quantity(v.mean_turns, 4),
-        snakeladder::numbers::fixed(v.mean_change, 4, true),
+        crate::numbers::quantity(v.mean_turns, 4),
+        crate::numbers::fixed(v.mean_change, 4, true),
     ];
     if base_advantage.is_some() {
         cells.push(
@@ -104,7 +104,7 @@ pub(crate) fn chart(s: &Sensitivity, size: Size) -> Result<String, ChartError> {
                 v.edit
             ),
             value: v.mean_change,
-            note: snakeladder::numbers::fixed(v.mean_change, 2, true),
+            note: crate::numbers::fixed(v.mean_change, 2, true),
             kind: match v.change.before.kind() {
                 JumpKind::Ladder => BarKind::Ladder,
                 JumpKind::Snake => BarKind::Snake,

@@ -28,13 +28,14 @@ pub(crate) mod marks;
 pub(crate) mod tables;
 pub(crate) mod text;
 
+use crate::probability_text;
+use crate::vocabulary;
 use charts::{Bar, BarKind, ChartError, Size};
 use cross::CrossCheck;
+use snakeladder::Analysis;
 use snakeladder::analysis::Figure;
-use snakeladder::analysis::probability_text;
-use snakeladder::analysis::{Analysis, JumpFigures};
+use snakeladder::analysis::JumpFigures;
 use snakeladder::design::Sensitivity;
-use snakeladder::vocabulary;
 use snakeladder::{Board, JumpKind};
 use std::fmt::Write;
 
@@ -397,11 +398,7 @@ fn overlay(board: &Board, a: &Analysis) -> board::Overlay {
             let _ = write!(note, " · P(rest) {}", text::probability(p));
         }
         if let Some(t) = s.turns_left {
-            let _ = write!(
-                note,
-                " · {} turns left",
-                snakeladder::numbers::quantity(t, 2)
-            );
+            let _ = write!(note, " · {} turns left", crate::numbers::quantity(t, 2));
         }
         square_notes[i] = note;
     }
@@ -455,7 +452,7 @@ fn jump_note(j: &JumpFigures) -> String {
             let _ = write!(
                 note,
                 " · mean {} turns without it",
-                snakeladder::numbers::quantity(w, 2)
+                crate::numbers::quantity(w, 2)
             );
         }
         None => note.push_str(" · without it a game may never end"),
@@ -814,13 +811,13 @@ fn length_table(a: &Analysis) -> Table {
     table.rows = vec![
         vec![
             "mean".into(),
-            snakeladder::numbers::quantity(t.mean, 4),
-            snakeladder::numbers::quantity(a.rolls.mean, 4),
+            crate::numbers::quantity(t.mean, 4),
+            crate::numbers::quantity(a.rolls.mean, 4),
         ],
         vec![
             "standard deviation".into(),
-            snakeladder::numbers::quantity(t.std_dev, 4),
-            snakeladder::numbers::quantity(a.rolls.variance.sqrt(), 4),
+            crate::numbers::quantity(t.std_dev, 4),
+            crate::numbers::quantity(a.rolls.variance.sqrt(), 4),
         ],
         vec!["minimum".into(), q(t.min), String::new()],
         vec!["mode".into(), q(t.mode), String::new()],
@@ -852,8 +849,8 @@ fn players_table(a: &Analysis) -> Table {
                 .get(s)
                 .map_or_else(String::new, |&w| vocabulary::WIN_CHANCE.format(w))
         }));
-        row.push(snakeladder::numbers::quantity(p.expected_total_turns, 2));
-        row.push(snakeladder::numbers::quantity(p.expected_rounds, 2));
+        row.push(crate::numbers::quantity(p.expected_total_turns, 2));
+        row.push(crate::numbers::quantity(p.expected_rounds, 2));
         table.rows.push(row);
     }
     table.name = "players";
@@ -957,11 +954,11 @@ fn log_probability(log10: f64) -> String {
 fn without_cells(without: Option<f64>, mean: f64) -> (String, String) {
     match without {
         Some(w) => (
-            snakeladder::numbers::quantity(w, 4),
+            crate::numbers::quantity(w, 4),
             format!(
                 "{}{}",
                 if w >= mean { "+" } else { "" },
-                snakeladder::numbers::quantity(w - mean, 4)
+                crate::numbers::quantity(w - mean, 4)
             ),
         ),
         None => ("never ends".to_string(), "–".to_string()),
@@ -976,16 +973,13 @@ fn top_squares(a: &Analysis) -> Vec<&snakeladder::analysis::SquareFigures> {
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {
-    v.map_or_else(
-        || "–".to_string(),
-        |v| snakeladder::numbers::quantity(v, digits),
-    )
+    v.map_or_else(|| "–".to_string(), |v| crate::numbers::quantity(v, digits))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snakeladder::analysis::Options;
+    use snakeladder::Options;
 
     fn analysed(json: &str) -> (Board, Analysis) {
         let board = Board::from_json_str(json).unwrap();

@@ -7,10 +7,10 @@
 pub const SMALL_TICK: f64 = 1e-3;
 
 /// A probability (or any figure of that size) as a report prints it: the
-/// one rule of [`snakeladder::numbers::probability`] at four decimals (`0.5078`,
+/// one rule of [`crate::numbers::probability`] at four decimals (`0.5078`,
 /// `0.00157`, `3.14e-7`).
 pub fn probability(p: f64) -> String {
-    snakeladder::numbers::probability(p, 4)
+    crate::numbers::probability(p, 4)
 }
 
 /// A signed difference printed like [`probability`], with its sign.
@@ -69,9 +69,9 @@ fn trim_scientific(s: &str) -> String {
 }
 
 /// A file-derived string on one line with nothing hidden
-/// ([`snakeladder::review::escape::visible`]).
+/// ([`crate::escape::visible`]).
 pub fn visible(text: &str) -> String {
-    snakeladder::review::escape::visible(text)
+    crate::escape::visible(text)
 }
 
 /// Escapes a file-derived string for HTML or SVG element content and
@@ -92,9 +92,9 @@ pub fn html(text: &str) -> String {
 }
 
 /// A file-derived string escaped for inline Markdown: the one Markdown
-/// escaper, [`snakeladder::review::escape::markdown`], shared with `diff`.
+/// escaper, [`crate::escape::markdown`], shared with `diff`.
 pub fn markdown(text: &str) -> String {
-    snakeladder::review::escape::markdown(text)
+    crate::escape::markdown(text)
 }
 
 #[cfg(test)]

@@ -171,51 +171,9 @@ impl Meter {
     }
 }
 
-/// Parses a `--time-limit`: seconds (`90`, `2.5`), or a number with `s`,
-/// `m` or `h` (`30s`, `5m`, `1h`), from a millisecond to a year.
-///
-/// # Errors
-/// A message naming the text and what is allowed.
-///
-/// # Example
-/// ```
-/// use snakeladder::design::parse_time_limit;
-/// use std::time::Duration;
-/// assert_eq!(parse_time_limit("90"), Ok(Duration::from_secs(90)));
-/// assert_eq!(parse_time_limit("5m"), Ok(Duration::from_secs(300)));
-/// assert!(parse_time_limit("nan").is_err());
-/// assert!(parse_time_limit("-1s").is_err());
-/// ```
-pub fn parse_time_limit(text: &str) -> Result<Duration, String> {
-    let refuse =
-        || format!("`{text}` is not a time limit (say 90, 30s, 5m or 1h; from 0.001 s to a year)");
-    let t = text.trim();
-    let (number, scale) = match t.char_indices().last() {
-        Some((i, 's')) => (&t[..i], 1.0),
-        Some((i, 'm')) => (&t[..i], 60.0),
-        Some((i, 'h')) => (&t[..i], 3600.0),
-        _ => (t, 1.0),
-    };
-    let seconds: f64 = number.trim().parse::<f64>().map_err(|_| refuse())? * scale;
-    if seconds.is_finite() && (0.001..=366.0 * 86_400.0).contains(&seconds) {
-        Ok(Duration::from_secs_f64(seconds))
-    } else {
-        Err(refuse())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn time_limits_are_finite_and_in_range() {
-        assert_eq!(parse_time_limit("1h"), Ok(Duration::from_secs(3600)));
-        assert_eq!(parse_time_limit("2.5"), Ok(Duration::from_millis(2500)));
-        for bad in ["inf", "nan", "-1", "0", "1e30", "5x", ""] {
-            assert!(parse_time_limit(bad).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn a_meter_says_which_limit_is_spent() {

@@ -37,7 +37,7 @@
 //! re-solved that way and must agree with the update within
 //! [`tolerance::UPDATE_AGREEMENT`].
 
-use crate::analysis::AnalysisError;
+use crate::markov::analysis::AnalysisError;
 use crate::markov::analysis::solve::Solver;
 use crate::markov::chain::{Chain, Target};
 use crate::markov::tolerance;
@@ -65,6 +65,7 @@ const NO_STATE: u32 = u32::MAX;
 /// One jump of a board changed: moved (start, end or both) or removed.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
 pub struct JumpChange {
     /// The jump as it was.
     pub before: Jump,
@@ -124,7 +125,7 @@ pub(crate) fn apply(spec: &BoardSpec, changes: &[JumpChange]) -> BoardSpec {
 
 /// The mean length of a valid board by a fresh compile and solve.
 pub(crate) fn solve_mean(board: &Board) -> Result<f64, AnalysisError> {
-    crate::analysis::mean_turns(board)
+    crate::markov::analysis::mean_turns(board)
 }
 
 /// The first seat's advantage with two players: `P(seat 1 wins) −

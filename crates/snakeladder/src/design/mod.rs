@@ -4,7 +4,7 @@
 //! target ([`tune()`]), and a board found by search inside a target
 //! ([`generate_to_target()`]).
 //!
-//! The last three sit on one evaluator, [`Base`]: a board compiled and
+//! The last three sit on one evaluator (`Base`, in `src/design/eval.rs`): a board compiled and
 //! solved once, after which the mean length of the board with one jump moved
 //! or removed comes from a rank-one (Sherman–Morrison) or rank-two
 //! (Woodbury) update of the solved chain in O(1), rather than a compile and
@@ -43,28 +43,26 @@
 //! ```
 
 mod budget;
-mod eval;
+pub(crate) mod eval;
 mod random;
 mod search;
 mod sensitivity;
 mod target;
 mod tune;
 
-pub use budget::{Budget, parse_time_limit};
-pub use eval::{Base, JumpChange, MAX_UPDATE_ERROR, MAX_UPDATE_STATES, Update, admissible};
+pub use budget::Budget;
+pub use eval::JumpChange;
+pub(crate) use eval::MAX_UPDATE_STATES;
 pub use random::{GenerateError, Layout, generate, generate_spec};
-pub use search::RESOLVE_SAMPLE;
 pub use sensitivity::{
-    Edit, Evaluation, STEPS, Sensitivity, Variant, check_sensitivity, sensitivity,
-    sensitivity_within,
+    Edit, Evaluation, Sensitivity, Variant, check_sensitivity, sensitivity, sensitivity_within,
 };
 pub use target::{
-    CHECKS_PER_STEP, GenerateOptions, Generated, MAX_STEPS, RESTART_BATCH, generate_to_target,
-    generate_to_target_with_progress,
+    GenerateOptions, Generated, generate_to_target, generate_to_target_with_progress,
 };
-pub use tune::{BEAM, FAIRNESS_CHECKS, TuneOptions, Tuned, tune, tune_with_progress};
+pub use tune::{TuneOptions, Tuned, tune, tune_with_progress};
 
-use crate::analysis::AnalysisError;
+use crate::markov::analysis::AnalysisError;
 use crate::{Board, Jump, JumpKind, Square};
 use serde::Serialize;
 use std::fmt;
@@ -75,11 +73,11 @@ use std::fmt;
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct Target {
     /// The least mean length in turns, inclusive.
-    pub min_turns: f64,
+    pub(crate) min_turns: f64,
     /// The greatest mean length in turns, inclusive.
-    pub max_turns: f64,
+    pub(crate) max_turns: f64,
     /// The greatest `P(seat 1 wins) − P(seat 2 wins)` with two players.
-    pub max_first_seat_advantage: Option<f64>,
+    pub(crate) max_first_seat_advantage: Option<f64>,
 }
 
 impl Target {
@@ -113,6 +111,22 @@ impl Target {
         })
     }
 
+    /// The least mean length in turns, inclusive.
+    pub fn min_turns(&self) -> f64 {
+        self.min_turns
+    }
+
+    /// The greatest mean length in turns, inclusive.
+    pub fn max_turns(&self) -> f64 {
+        self.max_turns
+    }
+
+    /// The greatest `P(seat 1 wins) − P(seat 2 wins)` with two players, if
+    /// capped.
+    pub fn max_first_seat_advantage(&self) -> Option<f64> {
+        self.max_first_seat_advantage
+    }
+
     /// How far a mean lies outside the band; 0 inside.
     pub fn distance(&self, mean: f64) -> f64 {
         (self.min_turns - mean).max(mean - self.max_turns).max(0.0)
@@ -140,7 +154,7 @@ impl fmt::Display for Target {
             write!(
                 f,
                 " and a first-seat advantage of at most {}",
-                crate::vocabulary::FIRST_SEAT_ADVANTAGE.format(p)
+                crate::model::vocabulary::FIRST_SEAT_ADVANTAGE.format(p)
             )?;
         }
         Ok(())
@@ -153,8 +167,8 @@ fn out_of_reach_why(target: &Target, closest: f64, fairest: Option<f64>) -> Stri
         (Some(a), Some(cap)) => format!(
             "boards with a mean inside the band were found, but the first-seat advantage failed: \
              the fairest of them has {}, above the cap of {}",
-            crate::vocabulary::FIRST_SEAT_ADVANTAGE.format(a),
-            crate::vocabulary::FIRST_SEAT_ADVANTAGE.format(cap)
+            crate::model::vocabulary::FIRST_SEAT_ADVANTAGE.format(a),
+            crate::model::vocabulary::FIRST_SEAT_ADVANTAGE.format(cap)
         ),
         _ => format!(
             "the closest found has a mean of {} turns",
@@ -220,7 +234,7 @@ pub enum DesignError {
     #[error(
         "no board with {target} found in {restarts} random starts: the closest reached a mean of {} turns{} ({evaluated} candidate boards evaluated)",
         outside(*closest, target),
-        fairest.map_or_else(String::new, |a| format!(", the fairest in the band a first-seat advantage of {}", crate::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)))
+        fairest.map_or_else(String::new, |a| format!(", the fairest in the band a first-seat advantage of {}", crate::model::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)))
     )]
     NotFound {
         /// The target.
@@ -257,7 +271,7 @@ pub enum DesignError {
     TooLarge {
         /// The board's squares.
         squares: u32,
-        /// [`MAX_UPDATE_STATES`].
+        /// The largest board the searches take, 1,500 squares.
         limit: usize,
         /// The dense inverse of this board's chain, in MB (8·N² bytes).
         megabytes: u64,
@@ -280,7 +294,7 @@ pub enum DesignError {
 /// searches consider: its end to any other square, its start to any other
 /// square, and both ends shifted together, each keeping the jump's kind.
 /// Moves that break a rule are left for [`eval::admissible`] to drop.
-pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
+pub(crate) fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
     let jump = board.jumps()[a];
     let last = board.last().get();
     let (f, e) = (jump.from().get(), jump.to().get());
@@ -312,7 +326,7 @@ pub fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
 /// # Errors
 /// [`DesignError::TooLarge`] for a board of more than
 /// [`MAX_UPDATE_STATES`] squares.
-pub fn check_size(squares: u32) -> Result<(), DesignError> {
+pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
     if squares as usize > eval::MAX_UPDATE_STATES {
         let n = u64::from(squares);
         return Err(DesignError::TooLarge {
@@ -328,7 +342,7 @@ pub fn check_size(squares: u32) -> Result<(), DesignError> {
 /// Every placement of jump `a` other than its own: any start and any end
 /// that keep its kind (about N²/2 on N squares). `tune` tries all of them
 /// for one move; `generate` takes the smaller [`moves_of`] per step.
-pub fn placements_of(board: &Board, a: usize) -> Vec<Jump> {
+pub(crate) fn placements_of(board: &Board, a: usize) -> Vec<Jump> {
     let jump = board.jumps()[a];
     let last = board.last().get();
     let ladder = jump.kind() == JumpKind::Ladder;

@@ -24,22 +24,22 @@ use rand::Rng;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
     /// The last square N.
-    pub squares: u32,
+    pub(crate) squares: u32,
     /// Number of snakes.
-    pub snakes: u32,
+    pub(crate) snakes: u32,
     /// Number of ladders.
-    pub ladders: u32,
+    pub(crate) ladders: u32,
     /// Longest jump, in squares (default: a quarter of the board, about the
     /// average of the classic 100-square board's longest jumps; the whole
     /// board when the jumps fill more than half the squares they may start
     /// on).
-    pub max_length: Option<u32>,
+    pub(crate) max_length: Option<u32>,
     /// The seed of the generator.
-    pub seed: Seed,
+    pub(crate) seed: Seed,
     /// The rules, every field defaulted when `None`.
-    pub rules: Option<RulesSpec>,
+    pub(crate) rules: Option<RulesSpec>,
     /// A name for the board.
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
 }
 
 impl Layout {
@@ -56,13 +56,58 @@ impl Layout {
             name: None,
         }
     }
+
+    /// The same layout with jumps of at most `squares` squares (instead of
+    /// a quarter of the board).
+    pub fn with_max_length(self, squares: u32) -> Layout {
+        Layout {
+            max_length: Some(squares),
+            ..self
+        }
+    }
+
+    /// The same layout under `rules` (instead of the default rules).
+    pub fn with_rules(self, rules: RulesSpec) -> Layout {
+        Layout {
+            rules: Some(rules),
+            ..self
+        }
+    }
+
+    /// The same layout with the board named `name`.
+    pub fn with_name(self, name: impl Into<String>) -> Layout {
+        Layout {
+            name: Some(name.into()),
+            ..self
+        }
+    }
+
+    /// The last square N.
+    pub fn squares(&self) -> u32 {
+        self.squares
+    }
+
+    /// Number of snakes.
+    pub fn snakes(&self) -> u32 {
+        self.snakes
+    }
+
+    /// Number of ladders.
+    pub fn ladders(&self) -> u32 {
+        self.ladders
+    }
+
+    /// The seed of the generator.
+    pub fn seed(&self) -> Seed {
+        self.seed
+    }
 }
 
 /// Why a board could not be generated.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum GenerateError {
-    /// The squares are outside 2..=[`MAX_SQUARES`].
+    /// The squares are outside 2..=[`Board::MAX_SQUARES`](crate::Board::MAX_SQUARES).
     #[error("squares: {squares} is out of range (2..={MAX_SQUARES})")]
     Squares {
         /// The squares asked for.

@@ -16,7 +16,7 @@
 
 use super::DesignError;
 use super::eval::{self, Base, JumpChange, Update};
-use crate::analysis::AnalysisError;
+use crate::markov::analysis::AnalysisError;
 use crate::{Board, Jump, Square};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -62,6 +62,7 @@ pub enum Evaluation {
 /// One variant of the board.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Variant {
     /// The jump and what it becomes.
     pub change: JumpChange,
@@ -80,6 +81,7 @@ pub struct Variant {
 /// Every valid variant of a board, ranked by effect.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Sensitivity {
     /// The board's own mean turns.
     pub mean_turns: f64,
@@ -100,7 +102,7 @@ pub struct Sensitivity {
 /// variant, far slower than the means).
 ///
 /// Any size of board is taken: past
-/// [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) states the
+/// 1,500 states the
 /// updates solve the one column of the inverse a moved start needs from the
 /// board's sparse factorisation instead of holding the inverse.
 ///
@@ -332,7 +334,8 @@ mod tests {
         assert!(s.rank_one > s.resolved, "{} {}", s.rank_one, s.resolved);
         for v in &s.variants {
             let moved = Board::from_spec(&eval::apply(&board.spec(), &[v.change])).unwrap();
-            let fresh = crate::analysis::Analysis::new(&moved, &Default::default()).unwrap();
+            let fresh =
+                crate::markov::analysis::Analysis::new(&moved, &Default::default()).unwrap();
             let rel = (v.mean_turns - fresh.turns.mean).abs() / fresh.turns.mean;
             assert!(rel < crate::markov::tolerance::UPDATE_AGREEMENT, "{:?}", v);
             let two = &fresh.players[0].win_probability;
@@ -380,7 +383,7 @@ mod tests {
     fn removing_a_jump_matches_the_analysis_figure() {
         let board = Board::builtin_default();
         let s = sensitivity(&board, false).unwrap();
-        let a = crate::analysis::Analysis::new(&board, &Default::default()).unwrap();
+        let a = crate::markov::analysis::Analysis::new(&board, &Default::default()).unwrap();
         for j in &a.jumps {
             let v = s
                 .variants

@@ -40,13 +40,13 @@ pub const CHECKS_PER_STEP: usize = 16;
 pub struct GenerateOptions {
     /// Squares, jump counts, longest jump of the random starts, seed, rules
     /// and name.
-    pub layout: Layout,
+    pub(crate) layout: Layout,
     /// The target.
-    pub target: Target,
+    pub(crate) target: Target,
     /// Most random starts before giving up.
-    pub max_restarts: u32,
+    pub(crate) max_restarts: u32,
     /// The work, memory and time the search may spend.
-    pub budget: super::Budget,
+    pub(crate) budget: super::Budget,
 }
 
 impl GenerateOptions {
@@ -59,10 +59,24 @@ impl GenerateOptions {
             budget: super::Budget::default(),
         }
     }
+
+    /// The same options with at most `restarts` random starts.
+    pub fn with_max_restarts(self, restarts: u32) -> GenerateOptions {
+        GenerateOptions {
+            max_restarts: restarts,
+            ..self
+        }
+    }
+
+    /// The same options within `budget` (work, memory and time).
+    pub fn with_budget(self, budget: super::Budget) -> GenerateOptions {
+        GenerateOptions { budget, ..self }
+    }
 }
 
 /// A generated board.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Generated {
     /// The board, validated.
     pub board: Board,
@@ -96,7 +110,7 @@ impl Generated {
 /// [`DesignError::NotFound`] with the closest mean reached when no start
 /// gets into the target, [`DesignError::Layout`] when the layout cannot be
 /// made at all (too many jumps for the squares), [`DesignError::TooLarge`]
-/// past [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES) squares.
+/// past 1,500 squares.
 ///
 /// # Example
 /// ```

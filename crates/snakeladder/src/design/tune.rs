@@ -35,15 +35,15 @@ pub const FAIRNESS_CHECKS: usize = 64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct TuneOptions {
     /// The target.
-    pub target: Target,
+    pub(crate) target: Target,
     /// Most jumps moved.
-    pub max_changes: usize,
+    pub(crate) max_changes: usize,
     /// Jumps that must not move, as `(start, end)`.
-    pub keep: Vec<(u32, u32)>,
+    pub(crate) keep: Vec<(u32, u32)>,
     /// Picks among equally good answers.
-    pub seed: Seed,
+    pub(crate) seed: Seed,
     /// The work, memory and time the search may spend.
-    pub budget: super::Budget,
+    pub(crate) budget: super::Budget,
 }
 
 impl TuneOptions {
@@ -57,10 +57,27 @@ impl TuneOptions {
             budget: super::Budget::default(),
         }
     }
+
+    /// The same options with the jumps `keep`, as `(start, end)`, never
+    /// moved.
+    pub fn with_keep(self, keep: Vec<(u32, u32)>) -> TuneOptions {
+        TuneOptions { keep, ..self }
+    }
+
+    /// The same options with `seed` picking among equally good answers.
+    pub fn with_seed(self, seed: Seed) -> TuneOptions {
+        TuneOptions { seed, ..self }
+    }
+
+    /// The same options within `budget` (work, memory and time).
+    pub fn with_budget(self, budget: super::Budget) -> TuneOptions {
+        TuneOptions { budget, ..self }
+    }
 }
 
 /// A tuned board.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Tuned {
     /// The board with the changes made, validated.
     pub board: Board,
@@ -93,7 +110,7 @@ struct Node {
 /// # Errors
 /// [`DesignError::OutOfReach`] when no set of at most `max_changes` moves
 /// was found, [`DesignError::KeepNotOnBoard`] for a kept jump the board does
-/// not have, [`DesignError::TooLarge`] past [`MAX_UPDATE_STATES`](crate::design::MAX_UPDATE_STATES)
+/// not have, [`DesignError::TooLarge`] past 1,500
 /// squares, and [`DesignError::Analysis`] if the board cannot be analysed.
 pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> {
     tune_with_progress(board, options, &|_| {})

@@ -8,7 +8,7 @@
 
 /// Largest accepted `|Σ_e K(s, e) − 1|` for a row of the compiled turn kernel.
 ///
-/// A row sums at most [`crate::MAX_TOTALS`] outcomes per roll of the
+/// A row sums at most [`Dice::MAX_TOTALS`](crate::Dice::MAX_TOTALS) outcomes per roll of the
 /// turn, each rounded once (≤ 1.1e-16 relative), and a bonus-roll cycle
 /// divides by `1 − p^L`, which can magnify that rounding by `1 / (1 − p^L)`
 /// (≤ 1e3 for any die with a face below 0.999). 1e-10 is well above that

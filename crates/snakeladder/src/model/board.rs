@@ -245,7 +245,13 @@ impl<'de> Deserialize<'de> for BoardSpec {
 /// The key an editor reads a file's JSON Schema from; a board file may
 /// carry it (`snakeladder schema board` writes the schema it can name), and
 /// the reader skips it.
-pub const SCHEMA_KEY: &str = "$schema";
+pub(crate) const SCHEMA_KEY: &str = "$schema";
+
+impl BoardSpec {
+    /// The key an editor reads a file's JSON Schema from (`"$schema"`); a
+    /// board file may carry it, and the reader skips it.
+    pub const SCHEMA_KEY: &'static str = SCHEMA_KEY;
+}
 
 /// A board file's entries less its `"$schema"`, whose value is skipped
 /// whatever it is.

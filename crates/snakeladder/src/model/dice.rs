@@ -28,6 +28,7 @@ pub struct DiceSpec {
 /// One total the dice can roll, with its probability (always positive).
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Outcome {
     /// The total of the roll.
     pub total: u32,
@@ -62,6 +63,16 @@ pub struct Dice {
 }
 
 impl Dice {
+    /// Most dice in one set.
+    pub const MAX_DICE: u32 = MAX_DICE;
+
+    /// Most faces on one die (fair or loaded).
+    pub const MAX_FACES: u32 = MAX_FACES;
+
+    /// Most distinct totals a dice set may roll; it bounds the width of
+    /// every row of the compiled chain.
+    pub const MAX_TOTALS: u32 = MAX_TOTALS;
+
     /// Validates a spec, pushing every problem found onto `problems`.
     pub(crate) fn from_spec(spec: &DiceSpec, problems: &mut Vec<Problem>) -> Option<Dice> {
         match (&spec.weights, spec.count, spec.faces) {

@@ -18,7 +18,7 @@ pub enum BoardError {
         /// The cause.
         source: std::io::Error,
     },
-    /// The file is larger than [`MAX_FILE_BYTES`].
+    /// The file is larger than [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES).
     #[error("{}: the file is {bytes} bytes, more than the {MAX_FILE_BYTES} bytes a board file may have", path.display())]
     TooLarge {
         /// The file.
@@ -68,7 +68,7 @@ fn summary(problems: &[Problem]) -> String {
 }
 
 /// The problems to list: the first
-/// [`PROBLEMS_LISTED_PER_KIND`](crate::model::limits::PROBLEMS_LISTED_PER_KIND)
+/// [`BoardError::PROBLEMS_LISTED_PER_KIND`](crate::BoardError::PROBLEMS_LISTED_PER_KIND)
 /// of each kind, in their order, and how many more of each kind there
 /// are (kinds in the order of their first problem left out).
 pub fn listed(problems: &[Problem]) -> (Vec<&Problem>, Vec<(&'static str, usize)>) {
@@ -275,6 +275,10 @@ fn plain_words(expected: &str) -> String {
 }
 
 impl BoardError {
+    /// Most problems of one kind an error message or a review lists of one
+    /// board; the rest of that kind are counted in one line.
+    pub const PROBLEMS_LISTED_PER_KIND: usize = crate::model::limits::PROBLEMS_LISTED_PER_KIND;
+
     pub(crate) fn json(path: Option<&Path>, e: &serde_json::Error) -> BoardError {
         // serde_json appends " at line L column C" to its message; the
         // position is reported in fields of its own.

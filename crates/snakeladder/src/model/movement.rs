@@ -29,6 +29,7 @@ pub enum Blocked {
 /// What one roll did to a token.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Move {
     /// Where the token stood.
     pub start: Square,

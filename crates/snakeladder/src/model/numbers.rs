@@ -25,7 +25,7 @@ pub const SIGNIFICANT_DIGITS: usize = 3;
 ///
 /// # Example
 /// ```
-/// use snakeladder::numbers::probability;
+/// use snakeladder::internals::numbers::probability;
 /// assert_eq!(probability(0.111_111_1, 6), "0.111111");
 /// assert_eq!(probability(0.507_803, 4), "0.5078");
 /// assert_eq!(probability(0.001_566, 4), "0.00157");
@@ -64,7 +64,7 @@ pub fn probability(p: f64, decimals: usize) -> String {
 ///
 /// # Example
 /// ```
-/// use snakeladder::numbers::percent;
+/// use snakeladder::internals::numbers::percent;
 /// assert_eq!(percent(0.534_72, 2), "53.47%");
 /// assert_eq!(percent(2.5e-7, 2), "2.50e-5%");
 /// assert_eq!(percent(0.0, 2), "0%");
@@ -85,7 +85,7 @@ pub fn percent(p: f64, decimals: usize) -> String {
 ///
 /// # Example
 /// ```
-/// use snakeladder::numbers::tiny;
+/// use snakeladder::internals::numbers::tiny;
 /// assert_eq!(tiny(9.1e-13), "9.1e-13");
 /// assert_eq!(tiny(1.0), "1");
 /// assert_eq!(tiny(0.0), "0");
@@ -113,7 +113,7 @@ pub const QUANTITY_SCIENTIFIC_FROM: f64 = 1e12;
 ///
 /// # Example
 /// ```
-/// use snakeladder::numbers::quantity;
+/// use snakeladder::internals::numbers::quantity;
 /// assert_eq!(quantity(39.598_365_64, 4), "39.5984");
 /// assert_eq!(quantity(0.0, 4), "0.0000");
 /// assert_eq!(quantity(1.705_817_281_795_782e19, 4), "1.7058e19");
@@ -131,7 +131,7 @@ pub fn quantity(x: f64, decimals: usize) -> String {
 ///
 /// # Example
 /// ```
-/// use snakeladder::numbers::rate;
+/// use snakeladder::internals::numbers::rate;
 /// assert_eq!(rate(3_208_206.893_7, "games"), "3.2 M games/s");
 /// assert_eq!(rate(950.0, "games"), "950.0 games/s");
 /// ```
@@ -154,7 +154,7 @@ pub fn rate(per_second: f64, unit: &str) -> String {
 ///
 /// # Example
 /// ```
-/// use snakeladder::numbers::fixed;
+/// use snakeladder::internals::numbers::fixed;
 /// assert_eq!(fixed(-0.000_03, 4, true), "+0.0000");
 /// assert_eq!(fixed(-0.0, 0, false), "0");
 /// assert_eq!(fixed(-1.26, 1, false), "-1.3");

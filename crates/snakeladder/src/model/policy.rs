@@ -2,11 +2,11 @@
 //! the command line, from a `snakeladder.toml` file, or from a board file's
 //! own `"limits"` object.
 //!
-//! The thresholds are plain data here; [`crate::review::enforce`] holds the
+//! The thresholds are plain data here; the review ([`crate::review`]) holds the
 //! check against an analysis.
 //!
 //! A policy file is found the way rustfmt and clippy find theirs: the first
-//! [`POLICY_FILE_NAME`] in the board's directory or any parent
+//! [`Thresholds::FILE_NAME`] in the board's directory or any parent
 //! ([`find_policy_file`]). Its one table, `[limits]`, has the keys of
 //! [`Thresholds`]; an unknown key is an error, so a typo never passes a
 //! layout silently.
@@ -22,7 +22,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The name of a policy file.
-pub const POLICY_FILE_NAME: &str = "snakeladder.toml";
+pub(crate) const POLICY_FILE_NAME: &str = "snakeladder.toml";
 
 /// Thresholds on a board's exact figures; each is checked only when set.
 ///
@@ -56,7 +56,7 @@ pub struct Thresholds {
 
 /// The names of the thresholds, as keys and as the kinds of the problems
 /// they raise.
-pub const KEYS: [&str; 6] = [
+pub(crate) const KEYS: [&str; 6] = [
     "max_mean_turns",
     "min_mean_turns",
     "max_p99_turns",
@@ -78,6 +78,13 @@ pub struct BadThreshold {
 }
 
 impl Thresholds {
+    /// The name of a policy file, `snakeladder.toml`.
+    pub const FILE_NAME: &'static str = POLICY_FILE_NAME;
+
+    /// The names of the thresholds, as keys and as the kinds of the
+    /// findings they raise.
+    pub const KEYS: [&'static str; 6] = KEYS;
+
     /// Whether no threshold is set (and no analysis is needed).
     pub fn is_empty(&self) -> bool {
         self.entries().iter().all(|(_, v)| v.is_none())
@@ -258,7 +265,7 @@ pub fn parse_policy(text: &str, path: &Path) -> Result<Thresholds, PolicyError> 
 
 #[cfg(feature = "toml")]
 /// Reads a policy file: a regular file of at most
-/// [`crate::MAX_FILE_BYTES`] ([`crate::read_regular_file`]), UTF-8, with
+/// [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES), UTF-8, with
 /// or without a byte-order mark.
 ///
 /// # Errors
@@ -269,8 +276,9 @@ pub fn read_policy(path: &Path) -> Result<Thresholds, PolicyError> {
         path: path.to_path_buf(),
         source,
     };
-    let bytes = crate::read_regular_file(path, crate::MAX_FILE_BYTES).map_err(|e| match e {
-        crate::FileReadError::Io(source) => io(source),
+    let bytes = crate::model::read::read_regular_file(path, crate::model::limits::MAX_FILE_BYTES)
+        .map_err(|e| match e {
+        crate::model::read::FileReadError::Io(source) => io(source),
         too_large => io(std::io::Error::other(too_large.to_string())),
     })?;
     let text = String::from_utf8(bytes).map_err(|_| {
@@ -282,7 +290,7 @@ pub fn read_policy(path: &Path) -> Result<Thresholds, PolicyError> {
     parse_policy(text.strip_prefix('\u{feff}').unwrap_or(&text), path)
 }
 
-/// The policy file for a board in `dir`: the first [`POLICY_FILE_NAME`]
+/// The policy file for a board in `dir`: the first [`Thresholds::FILE_NAME`]
 /// in `dir` or one of its parents (a relative `dir` is taken from the
 /// current directory). The search stops after the repository's root (the
 /// directory holding `.git`) or the user's home (`$HOME`), and before a

@@ -1,5 +1,5 @@
 //! Reading a board: from JSON text, bytes, a file or any reader, each with
-//! the size cap of [`MAX_FILE_BYTES`], then validated.
+//! the size cap of [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES), then validated.
 
 use crate::model::board::Board;
 use crate::model::error::BoardError;
@@ -12,6 +12,14 @@ use std::path::Path;
 pub const DEFAULT_BOARD_JSON: &str = include_str!("../../boards/milton-bradley.json");
 
 impl Board {
+    /// The built-in default board's file: Milton Bradley's 1952 layout
+    /// ([`Board::builtin_default`]).
+    pub const DEFAULT_JSON: &'static str = DEFAULT_BOARD_JSON;
+
+    /// Board files larger than this (256 MiB) are refused before they are
+    /// read.
+    pub const MAX_FILE_BYTES: u64 = MAX_FILE_BYTES;
+
     /// Parses and validates a board from JSON text.
     ///
     /// # Errors
@@ -35,7 +43,7 @@ impl Board {
     ///
     /// # Errors
     /// [`BoardError::Io`] when the file cannot be read (or is a directory),
-    /// [`BoardError::TooLarge`] past [`MAX_FILE_BYTES`], and the errors of
+    /// [`BoardError::TooLarge`] past [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES), and the errors of
     /// [`Board::from_json_str`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<Board, BoardError> {
         let path = path.as_ref();
@@ -43,7 +51,7 @@ impl Board {
         Self::from_json_slice(&bytes).map_err(|e| e.with_path(path))
     }
 
-    /// The built-in default board ([`DEFAULT_BOARD_JSON`]).
+    /// The built-in default board ([`Board::DEFAULT_JSON`](crate::Board::DEFAULT_JSON)).
     pub fn builtin_default() -> Board {
         Board::from_json_str(DEFAULT_BOARD_JSON).expect("the built-in board is valid")
     }
@@ -59,12 +67,12 @@ impl Board {
     }
 
     /// Reads a board from any reader (standard input, a pipe, a file)
-    /// up to [`MAX_FILE_BYTES`], then parses and validates it. `path` names
+    /// up to [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES), then parses and validates it. `path` names
     /// the source in errors (`<stdin>` for standard input).
     ///
     /// # Errors
     /// [`BoardError::Io`] when reading fails, [`BoardError::TooLarge`] past
-    /// [`MAX_FILE_BYTES`] (without reading more than one byte past it), and
+    /// [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES) (without reading more than one byte past it), and
     /// the errors of [`Board::from_json_str`].
     ///
     /// # Example
@@ -82,7 +90,7 @@ impl Board {
     }
 }
 
-/// Reads at most [`MAX_FILE_BYTES`] from `reader`: the one size-capped read
+/// Reads at most [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES) from `reader`: the one size-capped read
 /// behind every board and record the crate loads.
 pub(crate) fn read_capped(reader: impl Read, path: &Path) -> Result<Vec<u8>, BoardError> {
     let mut bytes = Vec::new();
@@ -103,7 +111,7 @@ pub(crate) fn read_capped(reader: impl Read, path: &Path) -> Result<Vec<u8>, Boa
 }
 
 /// Reads a board file's bytes, refusing a directory and a file past
-/// [`MAX_FILE_BYTES`] without reading it whole: the read behind
+/// [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES) without reading it whole: the read behind
 /// [`Board::from_path`] and `validate` ([`read_regular_file`]).
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, BoardError> {
     read_regular_file(path, MAX_FILE_BYTES).map_err(|e| match e {
@@ -120,6 +128,7 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, BoardError> {
 
 /// Why [`read_regular_file`] refused a file.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum FileReadError {
     /// It could not be opened or read, or it is not a regular file (a
     /// directory, a FIFO, a device, a socket).
@@ -149,7 +158,7 @@ pub enum FileReadError {
 ///
 /// # Example
 /// ```
-/// use snakeladder::read_regular_file;
+/// use snakeladder::internals::read_regular_file;
 /// assert!(read_regular_file("/dev/zero".as_ref(), 1 << 20).is_err());
 /// assert!(read_regular_file("/".as_ref(), 1 << 20).is_err());
 /// ```

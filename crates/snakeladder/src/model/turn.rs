@@ -11,6 +11,7 @@ use serde::Serialize;
 /// The result of one roll within a turn.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct RollStep {
     /// What the roll did; `blocked` is [`Blocked::Forfeit`] for a forfeited
     /// bonus roll.

@@ -14,6 +14,17 @@ use crate::{Jump, Square};
 use std::collections::HashMap;
 
 impl Board {
+    /// The largest board accepted: squares 1..=10,000,000.
+    pub const MAX_SQUARES: u32 = MAX_SQUARES;
+
+    /// Most moves (squares × dice totals) the reachability check of
+    /// validation enumerates ([`Problem::TooManyMoves`](crate::Problem)).
+    pub const MAX_MOVES_TO_CHECK: u64 = MAX_MOVES_TO_CHECK;
+
+    /// Most players of one game, for every figure and game: seat odds,
+    /// simulations and real games alike.
+    pub const MAX_PLAYERS: usize = crate::model::limits::MAX_PLAYERS;
+
     /// Validates a spec into a board.
     ///
     /// # Errors

@@ -14,7 +14,7 @@
 //!
 //! # Example
 //! ```
-//! use snakeladder::vocabulary::{FIRST_SEAT_ADVANTAGE, JUMP_USED, P90};
+//! use snakeladder::internals::vocabulary::{FIRST_SEAT_ADVANTAGE, JUMP_USED, P90};
 //! assert_eq!(FIRST_SEAT_ADVANTAGE.format(0.015606), "+1.561 pp");
 //! assert_eq!(JUMP_USED.format(1.0 / 6.0), "16.67%");
 //! assert_eq!(P90.name, "90th percentile");

@@ -50,49 +50,52 @@ const INLINE_KEYS: [&str; 6] = [
     "forfeit_after",
 ];
 
-/// A board spec in the canonical layout, ending with a newline.
-///
-/// # Example
-/// ```
-/// use snakeladder::{Board, board_json};
-/// let board = Board::from_json_str(r#"{"squares": 10, "ladders": [[2, 7]], "snakes": [[9, 3]]}"#)?;
-/// let text = board_json(&board.spec());
-/// assert!(text.contains("\"ladders\": [\n    [2, 7]\n  ],"));
-/// assert_eq!(Board::from_json_str(&text)?, board);
-/// # Ok::<(), snakeladder::BoardError>(())
-/// ```
-pub fn board_json(spec: &BoardSpec) -> String {
-    // Serializing plain data into a Value cannot fail: every key is a
-    // string and every number finite or written as null.
-    let value = serde_json::to_value(spec).unwrap_or(Value::Null);
-    let Value::Object(map) = value else {
-        return String::from("{}\n");
-    };
-    write_object(&map)
-}
+impl BoardSpec {
+    /// A board spec in the canonical layout, ending with a newline.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::Board;
+    /// let board = Board::from_json_str(r#"{"squares": 10, "ladders": [[2, 7]], "snakes": [[9, 3]]}"#)?;
+    /// let text = board.spec().to_json();
+    /// assert!(text.contains("\"ladders\": [\n    [2, 7]\n  ],"));
+    /// assert_eq!(Board::from_json_str(&text)?, board);
+    /// # Ok::<(), snakeladder::BoardError>(())
+    /// ```
+    pub fn to_json(&self) -> String {
+        let spec = self;
+        // Serializing plain data into a Value cannot fail: every key is a
+        // string and every number finite or written as null.
+        let value = serde_json::to_value(spec).unwrap_or(Value::Null);
+        let Value::Object(map) = value else {
+            return String::from("{}\n");
+        };
+        write_object(&map)
+    }
 
-/// The text of a board file rewritten in the canonical layout: the same
-/// keys and values (a `"$schema"` kept), in [`board_json`]'s order and
-/// lines.
-///
-/// # Errors
-/// [`BoardError::Json`] when the text is not a board file (malformed JSON,
-/// an unknown key, a value of the wrong type): only a file that reads as a
-/// board is rewritten, so its meaning cannot change.
-///
-/// # Example
-/// ```
-/// let text = snakeladder::format_board_json(r#"{"snakes": [[9, 3]], "squares": 10}"#)?;
-/// assert_eq!(text, "{\n  \"squares\": 10,\n  \"snakes\": [\n    [9, 3]\n  ]\n}\n");
-/// # Ok::<(), snakeladder::BoardError>(())
-/// ```
-pub fn format_board_json(text: &str) -> Result<String, BoardError> {
-    crate::model::error::parse_spec(text.as_bytes())?;
-    let value: Value = serde_json::from_str(text).map_err(|e| BoardError::json(None, &e))?;
-    match value {
-        Value::Object(map) => Ok(write_object(&map)),
-        // parse_spec accepts only an object.
-        _ => Ok(String::from("{}\n")),
+    /// The text of a board file rewritten in the canonical layout: the same
+    /// keys and values (a `"$schema"` kept), in [`BoardSpec::to_json`]'s order and
+    /// lines.
+    ///
+    /// # Errors
+    /// [`BoardError::Json`] when the text is not a board file (malformed JSON,
+    /// an unknown key, a value of the wrong type): only a file that reads as a
+    /// board is rewritten, so its meaning cannot change.
+    ///
+    /// # Example
+    /// ```
+    /// let text = snakeladder::BoardSpec::format_json(r#"{"snakes": [[9, 3]], "squares": 10}"#)?;
+    /// assert_eq!(text, "{\n  \"squares\": 10,\n  \"snakes\": [\n    [9, 3]\n  ]\n}\n");
+    /// # Ok::<(), snakeladder::BoardError>(())
+    /// ```
+    pub fn format_json(text: &str) -> Result<String, BoardError> {
+        crate::model::error::parse_spec(text.as_bytes())?;
+        let value: Value = serde_json::from_str(text).map_err(|e| BoardError::json(None, &e))?;
+        match value {
+            Value::Object(map) => Ok(write_object(&map)),
+            // parse_spec accepts only an object.
+            _ => Ok(String::from("{}\n")),
+        }
     }
 }
 
@@ -177,7 +180,7 @@ mod tests {
             let path = entry.unwrap().path();
             let text = std::fs::read_to_string(&path).unwrap();
             let board = Board::from_json_str(&text).unwrap();
-            let formatted = format_board_json(&text).unwrap();
+            let formatted = BoardSpec::format_json(&text).unwrap();
             assert_eq!(
                 formatted,
                 text,
@@ -185,7 +188,7 @@ mod tests {
                 path.display()
             );
             assert_eq!(
-                Board::from_json_str(&board_json(&board.spec())).unwrap(),
+                Board::from_json_str(&board.spec().to_json()).unwrap(),
                 board
             );
         }
@@ -197,23 +200,23 @@ mod tests {
             "$schema": "./docs/schema/board.schema.json", "squares": 20, "ladders": [],
             "limits": {"min_jump_use": 0.05, "max_mean_turns": 45}}"#;
         assert_eq!(
-            format_board_json(text).unwrap(),
+            BoardSpec::format_json(text).unwrap(),
             "{\n  \"$schema\": \"./docs/schema/board.schema.json\",\n  \"squares\": 20,\n  \"ladders\": [],\n  \
              \"rules\": {\n    \"overshoot\": \"bounce\",\n    \"dice\": { \"weights\": [1.5, 0, 0.002] },\n    \"start\": 1\n  },\n  \
              \"limits\": {\n    \"max_mean_turns\": 45,\n    \"min_jump_use\": 0.05\n  }\n}\n"
         );
-        let again = format_board_json(&format_board_json(text).unwrap()).unwrap();
+        let again = BoardSpec::format_json(&BoardSpec::format_json(text).unwrap()).unwrap();
         assert_eq!(
             again,
-            format_board_json(text).unwrap(),
+            BoardSpec::format_json(text).unwrap(),
             "formatting is idempotent"
         );
     }
 
     #[test]
     fn a_file_that_is_not_a_board_is_not_rewritten() {
-        assert!(format_board_json(r#"{"squares": 10, "ladder": [[2, 7]]}"#).is_err());
-        assert!(format_board_json("[1, 2]").is_err());
-        assert!(format_board_json("{").is_err());
+        assert!(BoardSpec::format_json(r#"{"squares": 10, "ladder": [[2, 7]]}"#).is_err());
+        assert!(BoardSpec::format_json("[1, 2]").is_err());
+        assert!(BoardSpec::format_json("{").is_err());
     }
 }

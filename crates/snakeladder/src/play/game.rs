@@ -16,7 +16,13 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Longest player id, in characters; ids are printed in every move line.
-pub const MAX_PLAYER_ID_CHARS: usize = 64;
+pub(crate) const MAX_PLAYER_ID_CHARS: usize = 64;
+
+impl GameError {
+    /// Longest player id, in characters; ids are printed in every move
+    /// line.
+    pub const MAX_PLAYER_ID_CHARS: usize = MAX_PLAYER_ID_CHARS;
+}
 
 /// When the game stops.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -67,6 +73,7 @@ impl Status {
 
 /// Why a game refused a request.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GameError {
     /// Fewer than two players.
     #[error("a game needs at least 2 players, got {count}")]
@@ -74,12 +81,12 @@ pub enum GameError {
         /// Players given.
         count: usize,
     },
-    /// More than [`MAX_PLAYERS`] players.
+    /// More than [`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS) players.
     #[error("a game takes at most {max} players, got {count}")]
     TooManyPlayers {
         /// Players given.
         count: usize,
-        /// The cap, [`MAX_PLAYERS`].
+        /// The cap, [`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS).
         max: usize,
     },
     /// A player id that is empty or only white space.
@@ -101,7 +108,7 @@ pub enum GameError {
         /// The first such character ([`crate::model::problem::hidden_character`]).
         code_point: u32,
     },
-    /// A player id longer than [`MAX_PLAYER_ID_CHARS`].
+    /// A player id longer than [`GameError::MAX_PLAYER_ID_CHARS`](crate::GameError::MAX_PLAYER_ID_CHARS).
     #[error("player id {player:?} is longer than {max} characters")]
     PlayerIdTooLong {
         /// The id.
@@ -155,8 +162,8 @@ pub enum GameError {
     },
 }
 
-/// Checks a list of player ids: 2..=[`MAX_PLAYERS`] of them, each non-empty,
-/// without control characters, at most [`MAX_PLAYER_ID_CHARS`] long, no two
+/// Checks a list of player ids: 2..=[`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS) of them, each non-empty,
+/// without control characters, at most [`GameError::MAX_PLAYER_ID_CHARS`](crate::GameError::MAX_PLAYER_ID_CHARS) long, no two
 /// alike.
 ///
 /// # Errors
@@ -164,7 +171,8 @@ pub enum GameError {
 ///
 /// # Example
 /// ```
-/// use snakeladder::{GameError, check_players};
+/// use snakeladder::GameError;
+/// use snakeladder::internals::check_players;
 /// assert!(check_players(&["Ana", "Bo"]).is_ok());
 /// assert_eq!(check_players(&["Ana", "Ana"]), Err(GameError::DuplicatePlayer { player: "Ana".into() }));
 /// ```
@@ -211,6 +219,7 @@ pub fn check_players<S: AsRef<str>>(players: &[S]) -> Result<(), GameError> {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct RollResult {
     #[serde(rename = "turn")]
     number: u64,
@@ -345,6 +354,7 @@ impl fmt::Display for Placing {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct Standing {
     /// 1 for first place; players placed by square may share a place.
     pub place: usize,

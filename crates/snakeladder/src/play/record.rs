@@ -14,16 +14,27 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The record format this crate writes and reads.
-pub const RECORD_FORMAT: u32 = 1;
+pub(crate) const RECORD_FORMAT: u32 = 1;
 
 /// Largest record `play --replay` reads, and so the largest `play --record`
 /// writes: 1 GiB, a board file at its cap plus some 2.5 million rolls of a
 /// few hundred bytes each. A game whose record would be larger is refused
 /// before writing, so every record written can be replayed.
-pub const MAX_RECORD_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_RECORD_BYTES: u64 = 1 << 30;
+
+impl GameRecord {
+    /// The record format this crate writes and reads.
+    pub const FORMAT: u32 = RECORD_FORMAT;
+
+    /// Largest record `play --replay` reads, and so the largest `play
+    /// --record` writes: 1 GiB. A game whose record would be larger is
+    /// refused before writing, so every record written can be replayed.
+    pub const MAX_BYTES: u64 = MAX_RECORD_BYTES;
+}
 
 /// Why a record could not be replayed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReplayError {
     /// The record is not JSON of the expected shape. The message names the
     /// field and what it must be, in the record's words.
@@ -236,7 +247,7 @@ fn divergence(recorded: &RollResult, replayed: &RollResult) -> String {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameRecord {
-    /// [`RECORD_FORMAT`] when written.
+    /// [`GameRecord::FORMAT`](crate::GameRecord::FORMAT) when written.
     pub format: u32,
     /// The board, every rule filled in.
     pub board: BoardSpec,

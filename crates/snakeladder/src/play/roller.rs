@@ -17,6 +17,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Why a roller could not give a roll.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RollError {
     /// A scripted die ran out of rolls.
     #[error("the scripted dice ran out after {rolled} rolls")]

@@ -49,6 +49,7 @@ pub enum RollAnswer {
 /// What a reader sees of a table: one consistent moment between turns.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Snapshot {
     /// Rolls played.
     pub roll_number: u64,
@@ -174,6 +175,7 @@ impl fmt::Display for GameId {
 
 /// Why a registry refused a request.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RegistryError {
     /// A table with this id is already open.
     #[error("game {id} is already open")]

@@ -9,22 +9,25 @@
 //! Markdown or HTML; it
 //! serialises as `diff --format json`.
 
-use crate::analysis::Analysis;
-use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, MEAN_TURNS, MEDIAN, P90, P99, ROUNDS, SHORTEST};
+use crate::markov::analysis::Analysis;
+use crate::model::vocabulary::{
+    FIRST_SEAT_ADVANTAGE, MEAN_TURNS, MEDIAN, P90, P99, ROUNDS, SHORTEST,
+};
 use crate::{Board, JumpKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// How many squares [`Diff::squares`] lists.
-pub const SQUARES_SHOWN: usize = 10;
+pub(crate) const SQUARES_SHOWN: usize = 10;
 
 /// A rest-probability change smaller than this is no change: the figures
 /// are exact up to `f64` rounding of sums of ~N terms, far below it.
-pub const SQUARE_CHANGE_EPSILON: f64 = 1e-9;
+pub(crate) const SQUARE_CHANGE_EPSILON: f64 = 1e-9;
 
 /// One board of a comparison.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Side {
     /// Where it was read from (a path, `-`, `REV:path`).
     pub source: String,
@@ -37,6 +40,7 @@ pub struct Side {
 /// A headline figure before and after.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct FigureChange {
     /// A stable name (`mean`, `seat1_advantage_2`); the `--fail-if`
     /// expressions use it.
@@ -106,6 +110,7 @@ pub struct JumpDiff {
 /// A square whose probability of ever being rested on changed.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SquareDiff {
     /// The square.
     pub square: u32,
@@ -118,6 +123,7 @@ pub struct SquareDiff {
 /// A rule that differs.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct RuleDiff {
     /// The field (`squares`, `dice`, `overshoot`...).
     pub field: String,
@@ -130,6 +136,7 @@ pub struct RuleDiff {
 /// The comparison of two boards.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Diff {
     /// The old board.
     pub old: Side,
@@ -140,7 +147,7 @@ pub struct Diff {
     /// Jumps added, removed and moved, by square.
     pub jumps: Vec<JumpDiff>,
     /// The squares whose rest probability changed most (at most
-    /// [`SQUARES_SHOWN`]), largest change first.
+    /// ten), largest change first.
     pub squares: Vec<SquareDiff>,
     /// Rule and size changes.
     pub rules: Vec<RuleDiff>,
@@ -156,7 +163,21 @@ pub struct Diff {
 
 impl Diff {
     /// Compares two analysed boards. Both analyses should have seat odds
-    /// for 2..=6 players ([`crate::analysis::Options::default`]).
+    /// for 2..=6 players ([`crate::Options::default`]).
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::review::diff::{Diff, JumpChange};
+    /// use snakeladder::{Analysis, Board, Options};
+    ///
+    /// let old = Board::from_json_str(r#"{"squares": 30, "ladders": [[3, 11]], "snakes": [[27, 7]]}"#)?;
+    /// let new = Board::from_json_str(r#"{"squares": 30, "ladders": [[3, 11]], "snakes": [[27, 9]]}"#)?;
+    /// let (a, b) = (Analysis::new(&old, &Options::default())?, Analysis::new(&new, &Options::default())?);
+    /// let diff = Diff::new((&old, &a, "old.json".into()), (&new, &b, "new.json".into()));
+    /// assert_eq!(diff.jumps.len(), 1);
+    /// assert_eq!(diff.jumps[0].change, JumpChange::Moved);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(old: (&Board, &Analysis, String), new: (&Board, &Analysis, String)) -> Diff {
         let (ob, oa, osrc) = old;
         let (nb, na, nsrc) = new;
@@ -175,7 +196,7 @@ impl Diff {
             })
         };
         let turns = |t: Option<usize>| t.map(|t| t as f64);
-        let label = |f: &crate::vocabulary::Figure| f.name.to_string();
+        let label = |f: &crate::model::vocabulary::Figure| f.name.to_string();
         fig("mean", &label(&MEAN_TURNS), &|a| Some(a.turns.mean));
         fig("median", &label(&MEDIAN), &|a| turns(a.turns.median));
         fig("p90", &label(&P90), &|a| turns(a.turns.p90));

@@ -8,10 +8,10 @@
 //! memory or work limits is reported as unchecked, never passed.
 
 use super::locate::FieldPath;
-use crate::analysis::Figure;
-use crate::analysis::{Analysis, Limits, Options};
+use crate::markov::analysis::Figure;
+use crate::markov::analysis::{Analysis, Limits, Options};
+use crate::model::vocabulary;
 use crate::policy::Thresholds;
-use crate::vocabulary;
 use crate::{Board, BoardSpec, JumpKind};
 use crate::{JumpList, JumpRef};
 
@@ -21,7 +21,7 @@ pub const UNCHECKED: &str = "policy_unchecked";
 /// A threshold a board does not meet (or could not be checked against).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Violation {
-    /// The threshold's key ([`crate::policy::KEYS`]), or [`UNCHECKED`].
+    /// The threshold's key ([`crate::policy::Thresholds::KEYS`]), or [`UNCHECKED`].
     pub kind: &'static str,
     /// Where to point: the board's `squares`, or the jump.
     pub field: FieldPath,
@@ -163,7 +163,7 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
                         format!(
                             "a game is over in the fewest turns ({fewest}) with probability {}, \
                              above max_shortest_game_probability = {max}",
-                            crate::numbers::probability(p, 6)
+                            crate::model::numbers::probability(p, 6)
                         ),
                     );
                 }
@@ -209,7 +209,7 @@ mod tests {
     use super::*;
 
     fn builtin() -> (Board, BoardSpec) {
-        let spec: BoardSpec = serde_json::from_str(crate::DEFAULT_BOARD_JSON).unwrap();
+        let spec: BoardSpec = serde_json::from_str(crate::model::read::DEFAULT_BOARD_JSON).unwrap();
         (Board::from_spec(&spec).unwrap(), spec)
     }
 

@@ -17,11 +17,11 @@
 //!
 //! # Example
 //! ```
-//! use snakeladder::review::gate::Gate;
+//! use snakeladder::review::Gate;
 //! let gate: Gate = "mean_change > 10%".parse()?;
 //! assert_eq!(gate.to_string(), "mean_change > 10%");
 //! assert!("mean > 10".parse::<Gate>().is_err());
-//! # Ok::<(), snakeladder::review::gate::GateError>(())
+//! # Ok::<(), snakeladder::review::GateError>(())
 //! ```
 
 use super::diff::Diff;
@@ -85,6 +85,7 @@ pub struct Gate {
 /// Why a gate expression was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("--fail-if {text:?}: {reason}")]
+#[non_exhaustive]
 pub struct GateError {
     /// The expression.
     pub text: String,

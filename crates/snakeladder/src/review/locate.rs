@@ -44,13 +44,6 @@ pub struct FieldPath(pub Vec<Segment>);
 
 impl FieldPath {
     /// The path of a top-level key, or of nested keys written `a.b.c`.
-    ///
-    /// # Example
-    /// ```
-    /// use snakeladder::review::locate::FieldPath;
-    /// assert_eq!(FieldPath::key("rules.dice.count").to_string(), "rules.dice.count");
-    /// assert_eq!(FieldPath::key("snakes").index(0).to_string(), "snakes[0]");
-    /// ```
     pub fn key(dotted: &str) -> FieldPath {
         FieldPath(
             dotted
@@ -102,15 +95,6 @@ enum Children {
 }
 
 /// The positions of the values of one JSON document.
-///
-/// # Example
-/// ```
-/// use snakeladder::review::locate::{FieldPath, Locator, Position};
-/// let text = "{\n  \"squares\": 10,\n  \"snakes\": [[9, 3], [4, 8]]\n}";
-/// let locator = Locator::new(text).unwrap();
-/// let at = locator.find(&FieldPath::key("snakes").index(1));
-/// assert_eq!(at, Some(Position { line: 3, column: 22 }));
-/// ```
 #[derive(Debug)]
 pub struct Locator {
     root: Node,
@@ -120,6 +104,7 @@ impl Locator {
     /// Reads a JSON document. `None` when the text is not JSON (which a
     /// board that parsed never is); the parser's own position is then the
     /// one to report.
+    #[cfg(test)]
     pub fn new(text: &str) -> Option<Locator> {
         Self::read(
             text,
@@ -390,6 +375,32 @@ impl Scanner<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The example the item's documentation gave while it was public.
+    #[test]
+    fn a_path_is_written_as_dotted_keys_and_indices() {
+        assert_eq!(
+            FieldPath::key("rules.dice.count").to_string(),
+            "rules.dice.count"
+        );
+        assert_eq!(FieldPath::key("snakes").index(0).to_string(), "snakes[0]");
+    }
+
+    /// The example the type's documentation gave while the module was
+    /// public.
+    #[test]
+    fn a_value_is_found_at_its_line_and_column() {
+        let text = "{\n  \"squares\": 10,\n  \"snakes\": [[9, 3], [4, 8]]\n}";
+        let locator = Locator::new(text).unwrap();
+        let at = locator.find(&FieldPath::key("snakes").index(1));
+        assert_eq!(
+            at,
+            Some(Position {
+                line: 3,
+                column: 22
+            })
+        );
+    }
 
     #[track_caller]
     fn case(text: &str, path: FieldPath, line: usize, column: usize) {

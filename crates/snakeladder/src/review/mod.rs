@@ -4,18 +4,19 @@
 //!
 //! [`check_board_bytes`] turns one file's bytes into a [`FileReport`]: a JSON
 //! error where the parser stopped, each validation [`Problem`] at the value
-//! it is about ([`field_of`], [`locate`]), and, for a valid board, the
-//! policy violations ([`enforce`]).
+//! it is about, and, for a valid board, the
+//! policy violations.
 
 pub mod diff;
-pub mod enforce;
-pub mod escape;
-pub mod gate;
-pub mod kinds;
-pub mod lenient;
-pub mod locate;
+mod enforce;
+mod gate;
+mod lenient;
+mod locate;
 
-use crate::analysis::Limits;
+pub use enforce::UNCHECKED;
+pub use gate::{Gate, GateError};
+
+use crate::markov::analysis::Limits;
 use crate::policy::Thresholds;
 use crate::{Board, BoardError, BoardSpec};
 use crate::{JumpList, Problem};
@@ -39,8 +40,9 @@ pub enum Severity {
 /// One problem of one file, with where it is.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Finding {
-    /// The file, as printed ([`display_path`]).
+    /// The file, as printed (`snakeladder_render::escape::display_path`).
     pub file: String,
     /// 1-based line, when the problem has a place in the file.
     pub line: Option<usize>,
@@ -82,29 +84,8 @@ pub struct Review {
     pub limits: Limits,
 }
 
-/// A path as printed in a report: control characters (a newline, an
-/// escape sequence) are shown escaped, so a file name cannot forge a line
-/// of output or drive a terminal.
-///
-/// # Example
-/// ```
-/// use snakeladder::review::display_path;
-/// assert_eq!(display_path("boards/a\nb.json".as_ref()), r"boards/a\nb.json");
-/// assert_eq!(display_path("boards/a\u{1b}[31m.json".as_ref()), r"boards/a\u{1b}[31m.json");
-/// ```
-pub fn display_path(path: &Path) -> String {
-    escape_controls(&path.to_string_lossy())
-}
-
-/// The text with every control, invisible or bidirectional character
-/// escaped as Rust writes it: [`escape::terminal`], the one escaper of
-/// text printed to a terminal or a log.
-pub fn escape_controls(text: &str) -> String {
-    escape::terminal(text)
-}
-
 /// The value a validation problem is about.
-pub fn field_of(problem: &Problem, spec: &BoardSpec) -> FieldPath {
+pub(crate) fn field_of(problem: &Problem, spec: &BoardSpec) -> FieldPath {
     let jump = |j: &crate::JumpRef| {
         let key = match j.list {
             JumpList::Ladders => "ladders",
@@ -334,7 +315,7 @@ pub fn file_error(file: &str, kind: &str, message: String) -> Finding {
 }
 
 /// Reads a board file's bytes, refusing a directory and a file past
-/// [`crate::MAX_FILE_BYTES`] without reading it whole.
+/// [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES) without reading it whole.
 ///
 /// # Errors
 /// [`BoardError::Io`] and [`BoardError::TooLarge`].

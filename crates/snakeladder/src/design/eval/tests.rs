@@ -52,7 +52,7 @@ fn case_board(board: Board, stride: usize) -> (usize, usize) {
 
 #[test]
 fn updates_agree_with_fresh_solves_on_the_classic_board() {
-    let (updated, _) = case(crate::DEFAULT_BOARD_JSON, 1);
+    let (updated, _) = case(crate::model::read::DEFAULT_BOARD_JSON, 1);
     // 19 jumps, about 130 admissible moves each: all but a handful (ends
     // moved onto squares no token rested on) by the update.
     assert!(updated > 2_400, "{updated}");
@@ -124,12 +124,12 @@ fn updates_agree_under_other_rules() {
 #[test]
 fn the_first_seat_advantage_is_the_difference_of_the_seat_sums() {
     for json in [
-        crate::DEFAULT_BOARD_JSON,
+        crate::model::read::DEFAULT_BOARD_JSON,
         r#"{"squares": 30, "ladders": [[3, 12]], "snakes": [[29, 2]], "rules": {"overshoot": "bounce"}}"#,
         r#"{"squares": 50, "snakes": [[45, 5]], "rules": {"extra_turn": {"on": 6}}}"#,
     ] {
         let board = Board::from_json_str(json).unwrap();
-        let a = crate::analysis::Analysis::new(&board, &Default::default()).unwrap();
+        let a = crate::markov::analysis::Analysis::new(&board, &Default::default()).unwrap();
         let two = &a.players[0].win_probability;
         let advantage = first_seat_advantage(&board).unwrap();
         assert!(

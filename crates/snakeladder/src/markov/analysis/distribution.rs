@@ -25,6 +25,7 @@ pub struct Distribution {
 /// transient kernel Q, bracketed by `low ≤ ρ ≤ high` (docs/figures.md §4a).
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Decay {
     /// ρ: the per-turn survival ratio `P(T > t + 1) / P(T > t)` the tail
     /// settles to.
@@ -509,7 +510,7 @@ mod tests {
         for (layout, low, high) in layouts {
             let board = generate(&layout).unwrap();
             let chain = Chain::compile(&board).unwrap();
-            let mean = crate::analysis::mean_turns(&board).unwrap();
+            let mean = crate::markov::analysis::mean_turns(&board).unwrap();
             assert!((low..high).contains(&mean), "{layout:?}: mean {mean}");
             let max = tolerance::MAX_DISTRIBUTION_TURNS;
             let stepped = stepped_or_computed(&chain, chain.start(), max, false);

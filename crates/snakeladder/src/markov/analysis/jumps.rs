@@ -9,6 +9,7 @@ use serde::Serialize;
 /// The figures of one jump, from the start.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct JumpFigures {
     /// Where it starts.
     pub from: Square,

@@ -20,13 +20,13 @@ use std::fmt;
 
 /// The default [`Limits::max_memory`]: 4 GiB. The library does not probe
 /// the machine; the command line passes half the machine's memory instead.
-pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+pub(crate) const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
 /// The default [`Limits::max_work`]: 2·10¹⁰ multiply-adds, about half a
 /// minute of one core. It is a budget for optional figures, so that a board
 /// of a million squares gives its mean and variance in seconds instead of
 /// running for hours on a length distribution nobody can read.
-pub const DEFAULT_MAX_WORK: f64 = 2e10;
+pub(crate) const DEFAULT_MAX_WORK: f64 = 2e10;
 
 /// How far past the mean, in standard deviations, the length distribution
 /// is expected to run before its tail falls below [`tolerance::TAIL`](crate::markov::tolerance::TAIL). The
@@ -60,8 +60,8 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// [`DEFAULT_MAX_MEMORY`] and
-    /// [`DEFAULT_MAX_WORK`].
+    /// [`Limits::DEFAULT_MAX_MEMORY`] and
+    /// [`Limits::DEFAULT_MAX_WORK`].
     fn default() -> Limits {
         Limits {
             max_memory: DEFAULT_MAX_MEMORY,
@@ -84,7 +84,7 @@ pub enum Figure {
     /// Per-jump figures: use probability and mean without each jump.
     Jumps,
     /// The list of per-square figures, left out of a JSON output of a
-    /// board with more squares than [`MAX_JSON_ENTRIES`](super::MAX_JSON_ENTRIES).
+    /// board with more squares than `MAX_JSON_ENTRIES` (`snakeladder_render::json`).
     Squares,
     /// Deciding near-ties of the mode and quantiles in exact arithmetic;
     /// when skipped, the `f64` decision stands.
@@ -140,7 +140,7 @@ pub enum Cost {
     /// [`crate::markov::exact::MAX_EXACT_STATES`], or a turn too long to sum).
     NoExact,
     /// A list longer than a JSON output holds
-    /// ([`MAX_JSON_ENTRIES`](super::MAX_JSON_ENTRIES)).
+    /// (`MAX_JSON_ENTRIES` of `snakeladder_render::json`).
     Output {
         /// Its entries.
         entries: u64,
@@ -162,6 +162,7 @@ pub enum Cost {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[serde(into = "SkippedJson")]
+#[non_exhaustive]
 pub struct Skipped {
     /// The figure.
     pub figure: Figure,
@@ -259,6 +260,15 @@ fn multiply_adds(x: f64) -> String {
 }
 
 impl Limits {
+    /// The default [`Limits::max_memory`]: 4 GiB. The library does not
+    /// probe the machine; the command line passes half the machine's memory
+    /// instead.
+    pub const DEFAULT_MAX_MEMORY: u64 = DEFAULT_MAX_MEMORY;
+
+    /// The default [`Limits::max_work`]: 2·10¹⁰ multiply-adds, about half a
+    /// minute of one core, a budget for the optional figures.
+    pub const DEFAULT_MAX_WORK: f64 = DEFAULT_MAX_WORK;
+
     /// `None` when `bytes` and `work` are within the limits, else the reason
     /// to skip `figure`.
     pub fn check(&self, figure: Figure, bytes: u64, work: f64) -> Option<Skipped> {

@@ -15,7 +15,7 @@ pub(crate) mod moments;
 pub(crate) mod odds;
 pub(crate) mod players;
 pub(crate) mod shortest;
-pub mod solve;
+pub(crate) mod solve;
 pub(crate) mod squares;
 pub(crate) mod ties;
 
@@ -30,10 +30,9 @@ use solve::{Estimate, Solver};
 
 pub use crate::markov::chain::ChainError;
 pub use crate::markov::exact::ExactError;
-pub use crate::markov::sparse::memory::Bytes;
 pub use distribution::Decay;
 pub use jumps::JumpFigures;
-pub use limits::{Cost, DEFAULT_MAX_MEMORY, DEFAULT_MAX_WORK, Figure, Limits, Skipped};
+pub use limits::{Cost, Figure, Limits, Skipped};
 pub use moments::Summary;
 pub use odds::{BoundedOdds, LiveOdds, OddsError};
 pub use players::PlayersFigures;
@@ -54,10 +53,10 @@ pub enum AnalysisError {
     /// Exact mode failed.
     #[error(transparent)]
     Exact(#[from] ExactError),
-    /// A player count below 1 or above [`crate::MAX_PLAYERS`].
+    /// A player count below 1 or above [`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS).
     #[error(
         "players must be a whole number from 1 to {}, not {count}",
-        crate::MAX_PLAYERS
+        crate::model::limits::MAX_PLAYERS
     )]
     Players {
         /// The count asked for.
@@ -206,6 +205,7 @@ impl Options {
 /// The board as the analysis names it.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct BoardSummary {
     /// The board's name, if its file gave one.
     pub name: Option<String>,
@@ -273,16 +273,10 @@ pub struct Turns {
     pub decay: Option<Decay>,
 }
 
-/// Most turns of the length distribution a JSON output lists
-/// ([`Turns::cap_terms`]): 100,000 terms of `pmf` and `cdf` are about 4 MB,
-/// while a board of long games (52 squares and 39 snakes, a mean of 588,000
-/// turns) follows its distribution for 10 million turns, 548 MB of JSON.
-pub const MAX_JSON_TERMS: usize = 100_000;
-
 impl Turns {
     /// Keeps the first `terms` turns of `pmf` and `cdf` and adds what is
     /// cut off to `tail`, which stays `P(T > pmf.len())`: the rule of the
-    /// JSON outputs, with `terms` = [`MAX_JSON_TERMS`]. Every other figure
+    /// JSON outputs, with `terms` = `MAX_JSON_TERMS` of `snakeladder_render::json`. Every other figure
     /// (mean, quantiles, mode) was computed from the whole distribution and
     /// is unchanged.
     pub fn cap_terms(&mut self, terms: usize) {
@@ -296,16 +290,9 @@ impl Turns {
     }
 }
 
-/// Most entries a per-square or per-jump list of a JSON output has
-/// ([`Analysis::cap_lists`]): 100,000 squares are about 14 MB of JSON, and
-/// with the distribution's [`MAX_JSON_TERMS`] every JSON output of a board
-/// within the limits stays under 50 MB, where the 998,000 squares of a
-/// million-square board made 140 MB.
-pub const MAX_JSON_ENTRIES: usize = 100_000;
-
 /// Leaves out a list longer than `limit` entries, clearing it and naming
 /// it in `skipped` with its length: the rule of the JSON outputs for the
-/// per-square and per-jump lists ([`MAX_JSON_ENTRIES`]). A list is given
+/// per-square and per-jump lists (`MAX_JSON_ENTRIES` of `snakeladder_render::json`). A list is given
 /// whole or not at all, so that no one reads a prefix as the board.
 pub fn cap_list<T>(list: &mut Vec<T>, figure: Figure, limit: usize, skipped: &mut Vec<Skipped>) {
     if list.len() > limit {
@@ -449,6 +436,7 @@ fn bound_text(bound: f64) -> String {
 /// The exact figures of exact mode.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Exact {
     /// The mean turns as a reduced fraction.
     #[serde(skip)]
@@ -475,7 +463,7 @@ impl Exact {
 /// # Example
 /// ```
 /// use snakeladder::Board;
-/// use snakeladder::analysis::{Analysis, Options};
+/// use snakeladder::{Analysis, Options};
 ///
 /// let a = Analysis::new(&Board::builtin_default(), &Options::default())?;
 /// assert!((a.turns.mean - 39.5984).abs() < 1e-4);
@@ -483,10 +471,11 @@ impl Exact {
 /// assert_eq!(a.turns.mode, Some(22));
 /// let two = &a.players[0];
 /// assert!((two.win_probability[0] - 0.507803).abs() < 1e-6);
-/// # Ok::<(), snakeladder::analysis::AnalysisError>(())
+/// # Ok::<(), snakeladder::AnalysisError>(())
 /// ```
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Analysis {
     /// The board.
     pub board: BoardSummary,
@@ -522,7 +511,7 @@ impl Analysis {
     /// Makes the analysis fit a JSON output: at most `terms` turns of the
     /// distribution ([`Turns::cap_terms`]), and the per-square and per-jump
     /// lists whole when they have at most `entries` entries, else left out
-    /// and named in [`Analysis::skipped`] ([`cap_list`]). Every other
+    /// and named in [`Analysis::skipped`] (`cap_list`). Every other
     /// figure is unchanged.
     pub fn cap_lists(&mut self, terms: usize, entries: usize) {
         self.turns.cap_terms(terms);
@@ -559,7 +548,7 @@ impl Analysis {
         if let Some(&count) = options
             .players
             .iter()
-            .find(|&&c| c == 0 || c as usize > crate::MAX_PLAYERS)
+            .find(|&&c| c == 0 || c as usize > crate::model::limits::MAX_PLAYERS)
         {
             return Err(AnalysisError::Players { count });
         }
@@ -942,7 +931,7 @@ impl Analysis {
 /// use snakeladder::Board;
 /// let mean = snakeladder::analysis::mean_turns(&Board::builtin_default())?;
 /// assert!((mean - 39.5984).abs() < 1e-4);
-/// # Ok::<(), snakeladder::analysis::AnalysisError>(())
+/// # Ok::<(), snakeladder::AnalysisError>(())
 /// ```
 pub fn mean_turns(board: &Board) -> Result<f64, AnalysisError> {
     let chain = Chain::compile(board)?;

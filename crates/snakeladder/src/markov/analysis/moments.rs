@@ -16,6 +16,7 @@ pub struct Moments {
 /// Mean and variance of a count from the start, as reported.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Summary {
     /// Expected value.
     pub mean: f64,

@@ -104,6 +104,7 @@ impl LiveOdds {
 
 /// Live odds computed within a budget of work, and what they leave out.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct BoundedOdds {
     /// Each player's chance of winning, players in seat order.
     pub odds: Vec<f64>,

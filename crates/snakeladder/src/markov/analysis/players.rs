@@ -18,6 +18,7 @@ use serde::Serialize;
 /// The figures of one player count.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct PlayersFigures {
     /// Number of players.
     pub count: u32,

@@ -15,6 +15,7 @@ type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 /// The shortest game of one player.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Shortest {
     /// The fewest turns that can finish.
     pub turns: usize,
@@ -55,23 +56,6 @@ impl Shortest {
     /// longer than `LISTED_TURNS` shows its first and last turns around
     /// a count of the ones left out, so that a huge board's line stays a
     /// line.
-    ///
-    /// ```
-    /// use snakeladder::analysis::Shortest;
-    ///
-    /// let long = Shortest {
-    ///     turns: 40,
-    ///     rolls: vec![vec![6]; 40],
-    ///     path: Vec::new(),
-    ///     sequence_probability: 6f64.powi(-40),
-    ///     sequence_probability_log10: -40.0 * 6f64.log10(),
-    ///     probability: 6f64.powi(-40),
-    ///     probability_log10: -40.0 * 6f64.log10(),
-    /// };
-    /// let text = long.rolls_text(" ");
-    /// assert!(text.contains("… 16 more turns …"));
-    /// assert_eq!(text.split(' ').filter(|r| *r == "6").count(), 24);
-    /// ```
     pub fn rolls_text(&self, separator: &str) -> String {
         let rolls = self.turn_rolls();
         if rolls.len() <= LISTED_TURNS {
@@ -652,7 +636,7 @@ fn is_bonus(board: &Board, node: Node, roll: u32) -> bool {
 /// exponent is not bound by the range of `f64`.
 ///
 /// ```
-/// use snakeladder::analysis::probability_text;
+/// use snakeladder::internals::probability_text;
 /// assert_eq!(probability_text(0.5f64.log10()), "0.500000");
 /// assert_eq!(probability_text(9.901e-21f64.log10()), "9.901e-21");
 /// assert_eq!(probability_text(-129709.5), "3.162e-129710");
@@ -678,6 +662,24 @@ pub fn probability_text(log10: f64) -> String {
 mod tests {
     use super::*;
     use crate::markov::chain::Chain;
+
+    /// A game longer than `LISTED_TURNS` shows its first and last turns
+    /// around a count of the ones left out (the example `rolls_text` gave).
+    #[test]
+    fn a_long_shortest_game_is_one_line() {
+        let long = Shortest {
+            turns: 40,
+            rolls: vec![vec![6]; 40],
+            path: Vec::new(),
+            sequence_probability: 6f64.powi(-40),
+            sequence_probability_log10: -40.0 * 6f64.log10(),
+            probability: 6f64.powi(-40),
+            probability_log10: -40.0 * 6f64.log10(),
+        };
+        let text = long.rolls_text(" ");
+        assert!(text.contains("… 16 more turns …"));
+        assert_eq!(text.split(' ').filter(|r| *r == "6").count(), 24);
+    }
 
     fn board(json: &str) -> Board {
         Board::from_json_str(json).expect("valid test board")

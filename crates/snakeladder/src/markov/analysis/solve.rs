@@ -111,7 +111,7 @@ pub enum SolveError {
     TooLarge {
         /// The chain's states.
         states: usize,
-        /// The limit, [`MAX_DENSE_STATES`].
+        /// The limit, 4,000 states.
         limit: usize,
     },
     /// `I − Q` is numerically singular although every state can finish: the

@@ -8,6 +8,7 @@ use serde::Serialize;
 /// The figures of one square, from the start.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SquareFigures {
     /// The square.
     pub square: Square,

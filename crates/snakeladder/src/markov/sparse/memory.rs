@@ -3,13 +3,6 @@
 use std::fmt;
 
 /// An amount of memory, printed with a binary unit (`1.5 GiB`).
-///
-/// # Example
-/// ```
-/// use snakeladder::analysis::Bytes;
-/// assert_eq!(Bytes(512).to_string(), "512 B");
-/// assert_eq!(Bytes(3 << 29).to_string(), "1.5 GiB");
-/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Bytes(pub u64);
 
@@ -27,5 +20,17 @@ impl fmt::Display for Bytes {
         } else {
             write!(f, "{value:.1} {}", UNITS[unit])
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The example the item's documentation gave while it was public.
+    #[test]
+    fn bytes_are_written_with_a_binary_unit() {
+        assert_eq!(Bytes(512).to_string(), "512 B");
+        assert_eq!(Bytes(3 << 29).to_string(), "1.5 GiB");
     }
 }

@@ -29,6 +29,7 @@ pub enum Test {
 /// One exact figure against its simulated estimate.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Comparison {
     /// What was compared, e.g. `"mean turns"`.
     pub name: String,
@@ -56,24 +57,12 @@ pub const DETERMINISTIC_TOLERANCE: f64 = 1e-9;
 
 /// The per-comparison error rate that keeps the family-wise rate of `m`
 /// comparisons at most `family` (Bonferroni: `family / m`).
-///
-/// # Example
-/// ```
-/// use snakeladder::check::bonferroni;
-/// assert_eq!(bonferroni(1e-4, 10), 1e-5);
-/// ```
 pub fn bonferroni(family: f64, m: usize) -> f64 {
     family / m.max(1) as f64
 }
 
 /// The two-sided normal critical value: the `z` with `P(|Z| > z) = α`,
 /// `z = Φ⁻¹(1 − α/2)` from `statrs`'s inverse normal CDF.
-///
-/// # Example
-/// ```
-/// use snakeladder::check::normal_threshold;
-/// assert!((normal_threshold(0.05) - 1.959964).abs() < 1e-6);
-/// ```
 pub fn normal_threshold(alpha: f64) -> f64 {
     let normal = Normal::standard();
     // Φ⁻¹(α/2) is accurate for tiny α, where 1 − α/2 would round.
@@ -84,13 +73,6 @@ pub fn normal_threshold(alpha: f64) -> f64 {
 /// the `t` with `P(|T_ν| > t) = α`, from `statrs`'s inverse t CDF. Used
 /// when a standard error is itself estimated from `df + 1` independent
 /// pieces; infinite for `df = 0` (no estimate of spread at all).
-///
-/// # Example
-/// ```
-/// use snakeladder::check::student_threshold;
-/// // Tables: t(0.975, 30) = 2.042272.
-/// assert!((student_threshold(0.05, 30) - 2.042272).abs() < 1e-6);
-/// ```
 pub fn student_threshold(alpha: f64, df: u64) -> f64 {
     if df == 0 {
         return f64::INFINITY;
@@ -205,6 +187,25 @@ pub fn kolmogorov_smirnov(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The example the item's documentation gave while it was public.
+    #[test]
+    fn the_student_threshold_matches_the_tables() {
+        // Tables: t(0.975, 30) = 2.042272.
+        assert!((student_threshold(0.05, 30) - 2.042272).abs() < 1e-6);
+    }
+
+    /// The example the item's documentation gave while it was public.
+    #[test]
+    fn the_normal_threshold_of_five_percent() {
+        assert!((normal_threshold(0.05) - 1.959964).abs() < 1e-6);
+    }
+
+    /// The example the item's documentation gave while it was public.
+    #[test]
+    fn bonferroni_splits_the_family_rate() {
+        assert_eq!(bonferroni(1e-4, 10), 1e-5);
+    }
 
     #[test]
     fn normal_thresholds_match_tables() {

@@ -18,11 +18,11 @@
 //! - with several players, each seat's win probability (binomial z) and the
 //!   expected turns and rounds of the game (t-scores).
 //!
-//! The family-wise error rate [`FAMILY_ERROR_RATE`] = 10⁻⁴ is split evenly
+//! The family-wise error rate [`CheckReport::FAMILY_ERROR_RATE`] = 10⁻⁴ is split evenly
 //! over the comparisons made (Bonferroni), so a correct engine fails the
 //! whole check less than once in 10,000 runs. Figures the simulation sees
 //! too rarely for the normal approximation (fewer than
-//! [`MIN_EXPECTED_COUNT`] expected tokens) are not compared and are
+//! [`CheckReport::MIN_EXPECTED_COUNT`] expected tokens) are not compared and are
 //! counted in `skipped`, as are t-tests with no information (a standard
 //! error estimated from fewer than two clusters or games).
 //!
@@ -30,14 +30,14 @@
 //! uses the quantile for its own degrees of freedom (clusters − 1), which
 //! on short runs of large boards is small and far above the normal value.
 
-pub mod compare;
+mod compare;
 #[cfg(test)]
 mod tests;
 
-pub use compare::{
-    Comparison, Test, binomial_z, bonferroni, kolmogorov_smirnov, normal_threshold,
-    student_threshold, t_mean, z_mean,
-};
+#[cfg(test)]
+use compare::student_threshold;
+pub use compare::{Comparison, Test};
+pub(crate) use compare::{binomial_z, bonferroni, kolmogorov_smirnov, t_mean, z_mean};
 
 use crate::markov::analysis::{Analysis, AnalysisError, Options};
 use crate::sim::simulate::{self, Progress, SimulateError, SimulationConfig, SimulationReport};
@@ -46,13 +46,13 @@ use serde::Serialize;
 
 /// The family-wise error rate of one check: a correct engine fails it less
 /// than once in 10⁴ runs (docs/cross-check.md §6).
-pub const FAMILY_ERROR_RATE: f64 = 1e-4;
+pub(crate) const FAMILY_ERROR_RATE: f64 = 1e-4;
 
 /// Fewest expected tokens (n·p) behind a compared proportion or count. At
 /// 10⁴ the skewness of a binomial count is at most 0.01, which moves a
 /// 5-standard-error tail probability by under 20% — well inside the
 /// Bonferroni budget; rarer figures are skipped, not compared loosely.
-pub const MIN_EXPECTED_COUNT: f64 = 1e4;
+pub(crate) const MIN_EXPECTED_COUNT: f64 = 1e4;
 
 /// The exact figures the check needs, as plain numbers.
 #[derive(Clone, Debug, PartialEq)]
@@ -193,6 +193,7 @@ pub fn check_with_progress(
 
 /// One square's exact figures.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ExactSquare {
     /// The square.
     pub square: Square,
@@ -204,6 +205,7 @@ pub struct ExactSquare {
 
 /// One jump's exact figures.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ExactJump {
     /// Its start square.
     pub from: Square,
@@ -215,6 +217,7 @@ pub struct ExactJump {
 
 /// The exact k-player figures.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ExactPlayers {
     /// Number of players.
     pub count: u32,
@@ -230,7 +233,7 @@ pub struct ExactPlayers {
 /// spelled, so that a reader of a [`CheckReport`] (the report's
 /// cross-check section) finds each row's comparison by the name `check`
 /// gives it.
-pub mod names {
+pub(crate) mod names {
     /// The mean number of turns of one player's game.
     pub const MEAN_TURNS: &str = "turns: mean";
     /// The mean number of rolls of one player's game.
@@ -250,6 +253,40 @@ pub mod names {
 }
 
 impl CheckReport {
+    /// The name of the comparison of the mean number of turns of one
+    /// player's game: the one place the names of the comparisons
+    /// [`compare()`] makes are spelled, so that a reader of a report finds
+    /// each row with [`CheckReport::verdict`].
+    pub const MEAN_TURNS: &'static str = names::MEAN_TURNS;
+
+    /// The name of the comparison of the mean number of rolls of one
+    /// player's game.
+    pub const MEAN_ROLLS: &'static str = names::MEAN_ROLLS;
+
+    /// The name of the comparison of the mean number of rounds of a game
+    /// of several players.
+    pub const MEAN_ROUNDS: &'static str = names::MEAN_ROUNDS;
+
+    /// The name of the comparison of a seat's win probability; `seat`
+    /// counts from 1.
+    pub fn seat_wins(seat: usize) -> String {
+        names::seat_wins(seat)
+    }
+
+    /// The name of the comparison of a jump's expected uses in one game;
+    /// `jump` as `ladder 1→38`.
+    pub fn jump_uses(jump: &str) -> String {
+        names::jump_uses(jump)
+    }
+
+    /// The family-wise error rate of one check: a correct engine fails it
+    /// less than once in 10⁴ runs (docs/cross-check.md §6).
+    pub const FAMILY_ERROR_RATE: f64 = FAMILY_ERROR_RATE;
+
+    /// Fewest expected tokens (n·p) behind a compared proportion or count;
+    /// rarer figures are skipped, not compared loosely.
+    pub const MIN_EXPECTED_COUNT: f64 = MIN_EXPECTED_COUNT;
+
     /// The verdict of the comparison named `name`: `Ok` with it when it was
     /// made, `Err` with why not (too rare at this number of games, no
     /// finite standard error, …) when it was skipped or never made.
@@ -273,12 +310,13 @@ impl CheckReport {
 /// Every comparison of one check and the overall verdict.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct CheckReport {
     /// Games simulated.
     pub games: u64,
     /// The simulation's master seed.
     pub seed: u64,
-    /// [`FAMILY_ERROR_RATE`].
+    /// [`CheckReport::FAMILY_ERROR_RATE`].
     pub family_error_rate: f64,
     /// The rate each comparison is held to: the family rate over the number
     /// of comparisons.

@@ -1,7 +1,7 @@
 //! Monte Carlo simulation: millions of games per second with exactly the
 //! rules of [`Board::play_roll`].
 //!
-//! The simulator samples the dice and looks each roll up in a [`MoveTable`]
+//! The simulator samples the dice and looks each roll up in a move table
 //! built by calling [`Board::play_roll`]; it never re-implements a rule.
 //!
 //! # What is counted
@@ -22,10 +22,10 @@
 //! `k × games` tokens, which are independent samples of the same `T`.
 //!
 //! # Reproducibility
-//! Games are played in fixed batches of [`BATCH_GAMES`]; batch `b` uses a
+//! Games are played in fixed batches of [`SimulationConfig::BATCH_GAMES`]; batch `b` uses a
 //! [`Xoshiro256PlusPlus`] seeded (with `seed_from_u64`) by the `(b + 1)`-th
 //! output of a SplitMix64 generator started at the master seed (see
-//! [`batch_seed`]). Every statistic is an exact integer sum, so merging
+//! `batch_seed`). Every statistic is an exact integer sum, so merging
 //! batches in any order gives the same bits: the same seed gives the same
 //! report on 1, 2 or 64 threads.
 //!
@@ -51,8 +51,9 @@ mod table;
 use crate::markov::analysis::limits::DEFAULT_MAX_MEMORY;
 use crate::markov::analysis::{Figure, Skipped, cap_list};
 use crate::markov::sparse::memory::Bytes;
-pub use stats::{Histogram, QUANTILES, Quantile, SampleSummary};
-pub use table::{MAX_TABLE_ENTRIES, MoveTable, TableError, TableMove};
+pub use stats::{Histogram, Quantile, SampleSummary};
+pub(crate) use table::MoveTable;
+pub use table::MoveTableError;
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::seed::Seed;
@@ -67,28 +68,28 @@ use serde::Serialize;
 /// Games per batch. Fixed (never derived from the thread count) so the
 /// split of games into seeded batches, and hence every number, is the same
 /// on any machine.
-pub const BATCH_GAMES: u64 = 1 << 16;
+pub(crate) const BATCH_GAMES: u64 = 1 << 16;
 /// Most games one simulation may play: 10^12, a week of one core.
-pub const MAX_GAMES: u64 = 1_000_000_000_000;
+pub(crate) const MAX_GAMES: u64 = 1_000_000_000_000;
 /// Most worker threads.
-pub const MAX_THREADS: usize = 1_024;
+pub(crate) const MAX_THREADS: usize = 1_024;
 /// Most rolls one token may make before the simulation gives up. A valid
 /// board always finishes with probability 1, but one whose expected length
 /// is astronomical would otherwise run for ever; 2^32 rolls is minutes of
 /// one core for one token.
-pub const MAX_ROLLS_PER_TOKEN: u64 = 1 << 32;
+pub(crate) const MAX_ROLLS_PER_TOKEN: u64 = 1 << 32;
 
 /// Why a simulation could not run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SimulateError {
-    /// `games` is 0 or more than [`MAX_GAMES`].
+    /// `games` is 0 or more than [`SimulationConfig::MAX_GAMES`].
     #[error("games must be between 1 and {MAX_GAMES}, not {games}")]
     Games {
         /// The value asked for.
         games: u64,
     },
-    /// `players` is 0 or more than [`MAX_PLAYERS`].
+    /// `players` is 0 or more than [`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS).
     #[error(
         "players must be a whole number from 1 to {}, not {players}",
         MAX_PLAYERS
@@ -97,7 +98,7 @@ pub enum SimulateError {
         /// The value asked for.
         players: u32,
     },
-    /// `threads` is 0 or more than [`MAX_THREADS`].
+    /// `threads` is 0 or more than [`SimulationConfig::MAX_THREADS`].
     #[error("threads must be between 1 and {MAX_THREADS}, not {threads}")]
     Threads {
         /// The value asked for.
@@ -105,7 +106,7 @@ pub enum SimulateError {
     },
     /// The board is too large for a move table.
     #[error(transparent)]
-    Table(#[from] TableError),
+    Table(#[from] MoveTableError),
     /// The simulation would need more memory than allowed.
     #[error(
         "simulating this board would need about {} of memory (move table {}, {} per worker), over the limit of {} (see --max-memory)",
@@ -117,7 +118,7 @@ pub enum SimulateError {
         /// The limit.
         limit: u64,
     },
-    /// A token made more than [`MAX_ROLLS_PER_TOKEN`] rolls without finishing.
+    /// A token made more than [`SimulationConfig::MAX_ROLLS_PER_TOKEN`] rolls without finishing.
     #[error(
         "a token made {rolls} rolls without finishing (batch {batch}); the board's games are too long to simulate"
     )]
@@ -165,6 +166,20 @@ pub struct SimulationConfig {
 }
 
 impl SimulationConfig {
+    /// Games per seeded batch: fixed, never derived from the thread count,
+    /// so every number is the same on any machine.
+    pub const BATCH_GAMES: u64 = BATCH_GAMES;
+
+    /// Most games one simulation may play: 10^12, a week of one core.
+    pub const MAX_GAMES: u64 = MAX_GAMES;
+
+    /// Most worker threads.
+    pub const MAX_THREADS: usize = MAX_THREADS;
+
+    /// Most rolls one token may make before the simulation gives up
+    /// ([`SimulateError::GameTooLong`]): 2^32 rolls, minutes of one core.
+    pub const MAX_ROLLS_PER_TOKEN: u64 = MAX_ROLLS_PER_TOKEN;
+
     /// `games` one-player games from master seed `seed`, on every core.
     ///
     /// # Errors
@@ -184,7 +199,7 @@ impl SimulationConfig {
 
     /// The same, refusing ([`SimulateError::Memory`]) a board whose
     /// simulation is estimated to need more than `bytes` (default
-    /// [`DEFAULT_MAX_MEMORY`], as the analysis).
+    /// [`Limits::DEFAULT_MAX_MEMORY`](crate::Limits::DEFAULT_MAX_MEMORY), as the analysis).
     pub fn with_max_memory(self, bytes: u64) -> SimulationConfig {
         SimulationConfig {
             max_memory: Some(bytes),
@@ -192,7 +207,7 @@ impl SimulationConfig {
         }
     }
 
-    /// The memory limit: the one given, else [`DEFAULT_MAX_MEMORY`].
+    /// The memory limit: the one given, else [`Limits::DEFAULT_MAX_MEMORY`](crate::Limits::DEFAULT_MAX_MEMORY).
     pub fn max_memory(&self) -> u64 {
         self.max_memory.unwrap_or(DEFAULT_MAX_MEMORY)
     }
@@ -206,7 +221,7 @@ impl SimulationConfig {
     /// The same with `players` seats per game.
     ///
     /// # Errors
-    /// [`SimulateError::Players`] unless `1 ≤ players ≤ MAX_PLAYERS`.
+    /// [`SimulateError::Players`] unless `1 ≤ players ≤ Board::MAX_PLAYERS`.
     pub fn with_players(self, players: u32) -> Result<SimulationConfig, SimulateError> {
         if players == 0 || players as usize > MAX_PLAYERS {
             return Err(SimulateError::Players { players });
@@ -252,7 +267,7 @@ pub trait Progress: Sync {
     /// `games` more games are done.
     fn advance(&self, games: u64);
 
-    /// Whether to stop: asked before each batch of [`BATCH_GAMES`] games, so
+    /// Whether to stop: asked before each batch of [`SimulationConfig::BATCH_GAMES`] games, so
     /// a front end can interrupt a long run ([`SimulateError::Stopped`]).
     /// Never, by default.
     fn stopped(&self) -> bool {
@@ -267,14 +282,7 @@ impl Progress for () {
 /// The seed of batch `b`: the `(b + 1)`-th output of SplitMix64 started at
 /// `master` (Steele, Lea and Flood 2014; the same generator
 /// `seed_from_u64` uses to expand a seed).
-///
-/// # Example
-/// ```
-/// use snakeladder::simulate::batch_seed;
-/// // SplitMix64 from 0 starts 0xe220a8397b1dcdaf (the reference value).
-/// assert_eq!(batch_seed(0, 0), 0xe220a8397b1dcdaf);
-/// ```
-pub fn batch_seed(master: u64, b: u64) -> u64 {
+pub(crate) fn batch_seed(master: u64, b: u64) -> u64 {
     let mut z = master.wrapping_add(b.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -285,6 +293,7 @@ pub fn batch_seed(master: u64, b: u64) -> u64 {
 /// `JumpFigures` with a standard error beside each.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct JumpEstimate {
     /// Where it starts.
     pub from: Square,
@@ -312,6 +321,7 @@ pub struct JumpEstimate {
 /// `SquareFigures` with a standard error beside each.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SquareEstimate {
     /// The square.
     pub square: Square,
@@ -338,6 +348,7 @@ pub struct SquareEstimate {
 /// `PlayersFigures` with standard errors.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct PlayersEstimate {
     /// Number of players.
     pub count: u32,
@@ -370,6 +381,7 @@ pub struct PlayersEstimate {
 /// where the figure is the same.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SimulationReport {
     /// Games played.
     pub games: u64,
@@ -378,7 +390,7 @@ pub struct SimulationReport {
     /// Tokens played to the finish: `games × players`; the sample size of
     /// `turns`, `rolls`, `squares` and `jumps`.
     pub tokens: u64,
-    /// Games per seeded batch ([`BATCH_GAMES`]).
+    /// Games per seeded batch ([`SimulationConfig::BATCH_GAMES`]).
     pub batch_games: u64,
     /// Whether the rules grant extra rolls on this board (then rolls and
     /// turns differ, and rests count mid-turn rests).
@@ -416,7 +428,7 @@ impl SimulationReport {
 
     /// Makes the report fit a JSON output: the per-square and per-jump
     /// lists whole when they have at most `entries` entries
-    /// ([`MAX_JSON_ENTRIES`](crate::analysis::MAX_JSON_ENTRIES)), else left
+    /// (`MAX_JSON_ENTRIES` of `snakeladder_render::json`), else left
     /// out and named in [`SimulationReport::skipped`], as in `analyze`.
     pub fn cap_lists(&mut self, entries: usize) {
         cap_list(
@@ -434,7 +446,7 @@ impl SimulationReport {
 /// # Errors
 /// [`SimulateError::Table`] for a board too large for a move table,
 /// [`SimulateError::GameTooLong`] when a token does not finish within
-/// [`MAX_ROLLS_PER_TOKEN`] rolls, [`SimulateError::Pool`] when the threads
+/// [`SimulationConfig::MAX_ROLLS_PER_TOKEN`] rolls, [`SimulateError::Pool`] when the threads
 /// cannot start.
 pub fn simulate(
     board: &Board,
@@ -460,6 +472,7 @@ pub fn simulate_with_progress(
 /// What a simulation of a board is estimated to hold in memory at most.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct MemoryEstimate {
     /// The move table, its chains and the list of entries that take a jump.
     pub table: u64,
@@ -482,7 +495,7 @@ impl MemoryEstimate {
 /// Estimates the memory a simulation of `board` under `config` holds at
 /// most, from the board alone and in time linear in its size: nothing is
 /// allocated for it.
-pub fn estimate_memory(board: &Board, config: &SimulationConfig) -> MemoryEstimate {
+pub(crate) fn estimate_memory(board: &Board, config: &SimulationConfig) -> MemoryEstimate {
     let squares = board.last().index() as u64 + 1;
     let entries = MoveTable::entries_needed(board);
     let jumps = board.jumps().len() as u64;
@@ -510,7 +523,7 @@ pub fn estimate_memory(board: &Board, config: &SimulationConfig) -> MemoryEstima
 ///
 /// # Errors
 /// [`SimulateError::Memory`] with the estimate.
-pub fn check_memory(board: &Board, config: &SimulationConfig) -> Result<(), SimulateError> {
+pub(crate) fn check_memory(board: &Board, config: &SimulationConfig) -> Result<(), SimulateError> {
     let estimate = estimate_memory(board, config);
     let limit = config.max_memory();
     if estimate.total() > limit {

@@ -23,6 +23,7 @@ const DENSE_LIMIT: u64 = 1 << 16;
 /// assert_eq!(h.quantile(1.0), Some(9));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Histogram {
     dense: Vec<u64>,
     sparse: BTreeMap<u64, u64>,
@@ -234,6 +235,7 @@ pub(crate) fn std_error(n: u64, variance: f64) -> f64 {
 /// One quantile of a simulated count.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Quantile {
     /// The probability p.
     pub p: f64,
@@ -244,6 +246,7 @@ pub struct Quantile {
 /// Mean, spread and quantiles of a per-game count (turns, rolls, …).
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SampleSummary {
     /// Sample mean.
     pub mean: f64,
@@ -271,7 +274,7 @@ pub struct SampleSummary {
     pub p90: u64,
     /// The 0.99 quantile.
     pub p99: u64,
-    /// The [`QUANTILES`].
+    /// The 0.01, 0.1, 0.25, 0.5, 0.75, 0.9 and 0.99 quantiles.
     pub quantiles: Vec<Quantile>,
     /// `pmf[t − 1]` = share of observations equal to `t`, up to the largest
     /// seen (as the analysis's `pmf`); empty past 65,536.

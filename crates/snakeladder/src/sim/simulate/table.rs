@@ -77,7 +77,8 @@ impl TableEntry {
 
 /// Why a move table cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TableError {
+#[non_exhaustive]
+pub enum MoveTableError {
     /// The board is too large for a table of every square, roll and phase.
     #[error(
         "a move table of {squares} squares × {rolls} rolls × {phases} phases has {entries} entries, more than the {limit} allowed"
@@ -91,24 +92,13 @@ pub enum TableError {
         phases: u64,
         /// Their product.
         entries: u64,
-        /// [`MAX_TABLE_ENTRIES`].
+        /// The most a table holds, 2³² − 1 entries.
         limit: u64,
     },
 }
 
 /// Every roll from every square of a board, with its end square, the jumps
 /// it takes, whether it finishes and whether it grants another roll.
-///
-/// # Example
-/// ```
-/// use snakeladder::Board;
-/// use snakeladder::simulate::MoveTable;
-/// let board = Board::builtin_default();
-/// let table = MoveTable::new(&board)?;
-/// assert_eq!(table.rolls(), 6);
-/// assert_eq!(table.phases(), 1);
-/// # Ok::<(), snakeladder::simulate::TableError>(())
-/// ```
 #[derive(Clone, Debug)]
 pub struct MoveTable {
     squares: usize,
@@ -137,15 +127,15 @@ impl MoveTable {
     /// and jumps.
     ///
     /// # Errors
-    /// [`TableError::TooLarge`] past [`MAX_TABLE_ENTRIES`].
-    pub fn new(board: &Board) -> Result<MoveTable, TableError> {
+    /// [`MoveTableError::TooLarge`] past [`MAX_TABLE_ENTRIES`].
+    pub fn new(board: &Board) -> Result<MoveTable, MoveTableError> {
         let squares = board.last().index() + 1;
         let outcomes = board.rules().dice().outcomes();
         let rolls = outcomes.len();
         let phase_starts = phase_starts(board);
         let entries_needed = Self::entries_needed(board);
         if entries_needed > MAX_TABLE_ENTRIES {
-            return Err(TableError::TooLarge {
+            return Err(MoveTableError::TooLarge {
                 squares: squares as u64,
                 rolls: rolls as u64,
                 phases: phase_starts.len() as u64,
@@ -212,6 +202,7 @@ impl MoveTable {
 
     /// Layers for the extra-roll rule (1 without extra rolls or with neither
     /// a cap nor a forfeit).
+    #[cfg(test)]
     pub fn phases(&self) -> usize {
         self.phase_starts.len()
     }
@@ -248,6 +239,7 @@ impl MoveTable {
 
     /// The phase a roll belongs to when the turn has made `rolls_before`
     /// rolls.
+    #[cfg(test)]
     pub fn phase_of(&self, rolls_before: u32) -> usize {
         self.phase_starts.partition_point(|&s| s <= rolls_before) - 1
     }
@@ -297,6 +289,7 @@ impl MoveTable {
     ///
     /// # Panics
     /// If `square` is past the last square or `roll` past the dice's totals.
+    #[cfg(test)]
     pub fn lookup(&self, square: Square, rolls_before: u32, roll: usize) -> TableMove {
         assert!(square.index() < self.squares && roll < self.rolls);
         let i = (self.phase_of(rolls_before) * self.squares + square.index()) * self.rolls + roll;
@@ -316,6 +309,7 @@ impl MoveTable {
 }
 
 /// One roll as the table has it; see [`MoveTable::lookup`].
+#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableMove {
     /// Where the roll ends.
@@ -351,6 +345,15 @@ fn phase_starts(board: &Board) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The example the item's documentation gave while it was public.
+    #[test]
+    fn the_default_board_has_one_phase_of_six_rolls() {
+        let board = Board::builtin_default();
+        let table = MoveTable::new(&board).unwrap();
+        assert_eq!(table.rolls(), 6);
+        assert_eq!(table.phases(), 1);
+    }
 
     /// Checks the table against `play_roll` on every square, every roll and
     /// every `rolls_before` up to `exhaustive`, plus both ends of every

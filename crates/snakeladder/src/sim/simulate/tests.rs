@@ -310,3 +310,10 @@ fn a_progress_that_stops_ends_the_simulation_without_a_report() {
         simulate(&board, &small)
     );
 }
+
+/// The example the function's documentation gave while it was public.
+#[test]
+fn batch_seed_is_splitmix64() {
+    // SplitMix64 from 0 starts 0xe220a8397b1dcdaf (the reference value).
+    assert_eq!(batch_seed(0, 0), 0xe220a8397b1dcdaf);
+}

@@ -7,7 +7,7 @@
 //! - [`terminal`]: standard output and standard error read by people and
 //!   CI logs. Control characters (newline, carriage return, ESC, C1) and
 //!   the invisible or bidirectional characters of
-//!   [`crate::hidden_character`] are written as Rust writes them (`\n`,
+//!   [`snakeladder::hidden_character`] are written as Rust writes them (`\n`,
 //!   `\u{1b}`, `\u{202e}`); everything else is kept.
 //! - [`github_data`] and [`github_property`]: the message and the property
 //!   values of a GitHub Actions workflow command (`::error file=…::…`):
@@ -23,10 +23,10 @@
 //! escaped text never brings a control character back.
 
 /// Whether `c` must not reach a terminal as itself: a control character
-/// or an invisible or bidirectional one ([`crate::hidden_character`]).
+/// or an invisible or bidirectional one ([`snakeladder::hidden_character`]).
 fn hidden(c: char) -> bool {
     let mut buf = [0u8; 4];
-    crate::hidden_character(c.encode_utf8(&mut buf)).is_some()
+    snakeladder::hidden_character(c.encode_utf8(&mut buf)).is_some()
 }
 
 /// Pushes the escaped form of a hidden character: `\n`, `\r`, `\t` and
@@ -46,7 +46,7 @@ fn push_escaped(out: &mut String, c: char) {
 ///
 /// # Example
 /// ```
-/// use snakeladder::review::escape::terminal;
+/// use snakeladder_render::escape::terminal;
 /// assert_eq!(terminal("a\n::error::x"), r"a\n::error::x");
 /// assert_eq!(terminal("\u{1b}[31mred"), r"\u{1b}[31mred");
 /// assert_eq!(terminal("\u{202e}txt"), r"\u{202e}txt");
@@ -73,7 +73,7 @@ pub fn terminal(text: &str) -> String {
 ///
 /// # Example
 /// ```
-/// use snakeladder::review::escape::github_data;
+/// use snakeladder_render::escape::github_data;
 /// assert_eq!(github_data("50%\nnext"), "50%25%0Anext");
 /// assert_eq!(github_data("a\u{1b}[31m"), r"a\u{1b}[31m");
 /// ```
@@ -96,7 +96,7 @@ pub fn github_data(text: &str) -> String {
 ///
 /// # Example
 /// ```
-/// use snakeladder::review::escape::github_property;
+/// use snakeladder_render::escape::github_property;
 /// assert_eq!(github_property("a:b,c\n"), "a%3Ab%2Cc%0A");
 /// ```
 pub fn github_property(text: &str) -> String {
@@ -140,7 +140,7 @@ const MARKDOWN_SPECIAL: &str = "\\`*_[]<>#|!~&$";
 ///
 /// # Example
 /// ```
-/// use snakeladder::review::escape::markdown;
+/// use snakeladder_render::escape::markdown;
 /// assert_eq!(markdown("[x](http://e) *b*"), r"\[x\](http://e) \*b\*");
 /// assert_eq!(markdown("a|b\n# c"), r"a\|b \# c");
 /// ```
@@ -153,6 +153,20 @@ pub fn markdown(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// A path as printed in a report: control characters (a newline, an
+/// escape sequence) are shown escaped, so a file name cannot forge a line
+/// of output or drive a terminal.
+///
+/// # Example
+/// ```
+/// use snakeladder_render::escape::display_path;
+/// assert_eq!(display_path("boards/a\nb.json".as_ref()), r"boards/a\nb.json");
+/// assert_eq!(display_path("boards/a\u{1b}[31m.json".as_ref()), r"boards/a\u{1b}[31m.json");
+/// ```
+pub fn display_path(path: &std::path::Path) -> String {
+    terminal(&path.to_string_lossy())
 }
 
 #[cfg(test)]
@@ -173,7 +187,7 @@ mod tests {
                 ("markdown", markdown(&text)),
             ] {
                 assert!(
-                    crate::hidden_character(&out).is_none(),
+                    snakeladder::hidden_character(&out).is_none(),
                     "{kind} kept {f:?}: {out:?}"
                 );
             }

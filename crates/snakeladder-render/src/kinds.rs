@@ -20,11 +20,11 @@ pub const OTHER_KINDS: [&str; 5] = [
     "io",
     "too_large",
     "no_boards",
-    super::enforce::UNCHECKED,
+    snakeladder::review::UNCHECKED,
 ];
 
 /// Every kind of finding `validate` reports, with its description: each of
-/// [`crate::Problem::KINDS`], each policy key ([`crate::policy::KEYS`]) and
+/// [`snakeladder::Problem::KINDS`], each policy key ([`snakeladder::policy::Thresholds::KEYS`]) and
 /// [`OTHER_KINDS`].
 pub const KINDS: &[KindDoc] = &[
     doc(
@@ -256,14 +256,14 @@ pub fn anchor(kind: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Problem;
+    use snakeladder::Problem;
 
     #[test]
     fn every_kind_is_described_once() {
         let expected: Vec<&str> = Problem::KINDS
             .iter()
             .copied()
-            .chain(crate::policy::KEYS)
+            .chain(snakeladder::policy::Thresholds::KEYS)
             .chain(OTHER_KINDS)
             .collect();
         let described: Vec<&str> = KINDS.iter().map(|d| d.kind).collect();
