@@ -83,6 +83,23 @@ impl RawRows {
         }
     }
 
+    /// Room for the rows of a search of `board` over `totals` dice totals:
+    /// every row when `keep`, else one at a time.
+    fn for_search(board: &Board, keep: bool, totals: usize) -> RawRows {
+        if keep {
+            let last = board.last();
+            let one_roll = board.rules().extra_turn().is_none();
+            // Most boards reach nearly every square; the cap keeps a board
+            // of many dice totals from reserving more than it will use.
+            let entries = ((last.index() + 1) * totals).min(1 << 20);
+            let jumps = board.jumps().len() * totals;
+            let rows = last.index() + 1;
+            RawRows::with_capacity(rows, entries, if one_roll { 0 } else { entries }, jumps)
+        } else {
+            RawRows::with_capacity(1, 64, 64, 64)
+        }
+    }
+
     /// Forgets every row, keeping the room.
     fn clear(&mut self) {
         self.ends.clear();
@@ -243,7 +260,6 @@ impl Chain {
     /// each row again.
     pub(super) fn compile_keeping(board: &Board, keep: bool) -> Result<Chain, ChainError> {
         let last = board.last();
-        let start = board.rules().start();
         let one_roll = board.rules().extra_turn().is_none();
         let outcomes = float_outcomes(board);
         let bonus = Bonus::over(board, &outcomes);
@@ -261,16 +277,158 @@ impl Chain {
         // A small board keeps them (building rows is
         // most of its compile, and the copy is a few megabytes):
         // `found[square]` is then the square's row in `raw`.
-        let mut raw = if keep {
-            // Most boards reach nearly every square; the cap keeps a board
-            // of many dice totals from reserving more than it will use.
-            let entries = ((last.index() + 1) * outcomes.len()).min(1 << 20);
-            let jumps = board.jumps().len() * outcomes.len();
-            let rows = last.index() + 1;
-            RawRows::with_capacity(rows, entries, if one_roll { 0 } else { entries }, jumps)
-        } else {
-            RawRows::with_capacity(1, 64, 64, 64)
+        let mut raw = RawRows::for_search(board, keep, outcomes.len());
+        let search = Search::run(board, keep, &outcomes, &bonus, &mut raw, &mut path);
+        let (squares, state_at) = number_states(&search.found, search.order);
+        let target = |square: Square| {
+            if square == last {
+                Target::Finish
+            } else {
+                Target::State(StateIndex(state_at[square.index()]))
+            }
         };
+        let start = StateIndex(state_at[board.rules().start().index()]);
+        let mut chain = Chain::with_room(board, start, squares.len(), search.sizes);
+        for &square in &squares {
+            let r = if keep {
+                search.found[square.index()] as usize
+            } else {
+                raw.clear();
+                raw_row(board, square, &outcomes, &bonus, &mut raw, &mut path);
+                // `raw` holds this row alone.
+                0
+            };
+            chain.push_row(square, &raw, r, one_roll, &target)?;
+        }
+        chain.squares = squares;
+        Ok(chain)
+    }
+
+    /// An empty chain of `board` with room for `n` states and the entries
+    /// `sizes` counts, its offset arrays started; its squares are set last.
+    fn with_room(board: &Board, start: StateIndex, n: usize, sizes: EntryCounts) -> Chain {
+        let one_roll = board.rules().extra_turn().is_none();
+        let mut chain = Chain {
+            start,
+            finish: board.last(),
+            row_offsets: Vec::with_capacity(n + 1),
+            targets: Vec::with_capacity(sizes.ends),
+            probabilities: Vec::with_capacity(sizes.ends),
+            rolls: Vec::with_capacity(if one_roll { 0 } else { sizes.ends }),
+            expected_rolls: Vec::with_capacity(n),
+            expected_rolls_squared: Vec::with_capacity(n),
+            jump_offsets: Vec::with_capacity(n + 1),
+            jump_uses: Vec::with_capacity(sizes.jumps),
+            next_jump: next_jumps(board),
+            rest_offsets: Vec::with_capacity(if one_roll { 0 } else { n + 1 }),
+            rests: Vec::with_capacity(sizes.rests),
+            dropped: 0.0,
+            cut: false,
+            entry_rounding: 0.0,
+            squares: Vec::new(),
+        };
+        chain.row_offsets.push(0);
+        chain.jump_offsets.push(0);
+        if !one_roll {
+            chain.rest_offsets.push(0);
+        }
+        chain
+    }
+
+    /// Appends row `r` of `raw`, the row of `square`, as the chain's next
+    /// state: its entries (their ends mapped by `target`), its rewards,
+    /// jump uses and rests, and what it dropped and rounded. With
+    /// `one_roll` (no extra-turn rule) the chain stores no rolls or rests.
+    ///
+    /// # Errors
+    /// [`ChainError::RowSum`] if the row does not sum to 1 within the
+    /// tolerance and what its path dropped.
+    #[inline]
+    fn push_row(
+        &mut self,
+        square: Square,
+        raw: &RawRows,
+        r: usize,
+        one_roll: bool,
+        target: &impl Fn(Square) -> Target,
+    ) -> Result<(), ChainError> {
+        let mut sum = 0.0;
+        let mut rolls = 0.0;
+        for &(end, p, w) in raw.ends(r) {
+            self.targets.push(target(end));
+            self.probabilities.push(p);
+            if !one_roll {
+                self.rolls.push(w);
+            }
+            sum += p;
+            rolls += w;
+        }
+        if (sum - 1.0).abs() > tolerance::ROW_SUM + raw.dropped[r].unwrap_or(0.0) {
+            return Err(ChainError::RowSum { square, sum });
+        }
+        self.row_offsets.push(self.targets.len());
+        self.expected_rolls.push(rolls);
+        self.expected_rolls_squared.push(raw.rolls_squared[r]);
+        self.jump_uses.extend(
+            raw.jumps(r)
+                .iter()
+                .map(|&(jump, expected)| JumpUse { jump, expected }),
+        );
+        self.jump_offsets.push(self.jump_uses.len());
+        if !one_roll {
+            self.rests.extend(
+                raw.rests(r)
+                    .iter()
+                    .map(|&(square, expected)| Rest { square, expected }),
+            );
+            self.rest_offsets.push(self.rests.len());
+        }
+        if let Some(dropped) = raw.dropped[r] {
+            self.dropped = self.dropped.max(dropped);
+            self.cut = true;
+        }
+        self.entry_rounding = self
+            .entry_rounding
+            .max(raw.steps[r] as f64 * tolerance::KERNEL_ROUNDING);
+        Ok(())
+    }
+}
+
+/// How many entries of each kind the rows of a chain hold in all, to
+/// reserve its arrays once.
+#[derive(Copy, Clone, Default)]
+struct EntryCounts {
+    ends: usize,
+    jumps: usize,
+    rests: usize,
+}
+
+/// The search from the start that discovers a chain's states: every square
+/// a turn can end on, in the order found.
+struct Search {
+    /// Each square's position in `order` (its row in the kept rows), or
+    /// `UNSEEN`.
+    found: Vec<u32>,
+    /// The squares found, the start first.
+    order: Vec<Square>,
+    /// The entries of all rows found.
+    sizes: EntryCounts,
+}
+
+impl Search {
+    /// Searches from the start, building each found square's row into
+    /// `raw`: kept there in order when `keep`, else cleared before the
+    /// next.
+    fn run(
+        board: &Board,
+        keep: bool,
+        outcomes: &[(u32, f64)],
+        bonus: &Bonus,
+        raw: &mut RawRows,
+        path: &mut TurnPath<f64>,
+    ) -> Search {
+        let last = board.last();
+        let start = board.rules().start();
         let mut found = vec![UNSEEN; last.index() + 1];
         let mut order: Vec<Square> = Vec::with_capacity(last.index() + 1);
         order.push(start);
@@ -283,7 +441,7 @@ impl Chain {
             }
             let r = if keep { next } else { 0 };
             let before = (raw.ends.len(), raw.jumps.len(), raw.rests.len());
-            raw_row(board, order[next], &outcomes, &bonus, &mut raw, &mut path);
+            raw_row(board, order[next], outcomes, bonus, raw, path);
             for &(end, _, _) in raw.ends(r) {
                 if end != last && found[end.index()] == UNSEEN {
                     found[end.index()] = order.len() as u32;
@@ -295,89 +453,11 @@ impl Chain {
             rests += raw.rests.len() - before.2;
             next += 1;
         }
-        let (squares, state_at) = number_states(&found, order);
-        let target = |square: Square| {
-            if square == last {
-                Target::Finish
-            } else {
-                Target::State(StateIndex(state_at[square.index()]))
-            }
-        };
-        let n = squares.len();
-        let mut chain = Chain {
-            start: StateIndex(state_at[start.index()]),
-            finish: last,
-            row_offsets: Vec::with_capacity(n + 1),
-            targets: Vec::with_capacity(ends),
-            probabilities: Vec::with_capacity(ends),
-            rolls: Vec::with_capacity(if one_roll { 0 } else { ends }),
-            expected_rolls: Vec::with_capacity(n),
-            expected_rolls_squared: Vec::with_capacity(n),
-            jump_offsets: Vec::with_capacity(n + 1),
-            jump_uses: Vec::with_capacity(jumps),
-            next_jump: next_jumps(board),
-            rest_offsets: Vec::with_capacity(if one_roll { 0 } else { n + 1 }),
-            rests: Vec::with_capacity(rests),
-            dropped: 0.0,
-            cut: false,
-            entry_rounding: 0.0,
-            squares: Vec::new(),
-        };
-        chain.row_offsets.push(0);
-        chain.jump_offsets.push(0);
-        if !one_roll {
-            chain.rest_offsets.push(0);
+        Search {
+            found,
+            order,
+            sizes: EntryCounts { ends, jumps, rests },
         }
-        for &square in &squares {
-            let r = if keep {
-                found[square.index()] as usize
-            } else {
-                raw.clear();
-                raw_row(board, square, &outcomes, &bonus, &mut raw, &mut path);
-                // `raw` holds this row alone.
-                0
-            };
-            let mut sum = 0.0;
-            let mut rolls = 0.0;
-            for &(end, p, w) in raw.ends(r) {
-                chain.targets.push(target(end));
-                chain.probabilities.push(p);
-                if !one_roll {
-                    chain.rolls.push(w);
-                }
-                sum += p;
-                rolls += w;
-            }
-            if (sum - 1.0).abs() > tolerance::ROW_SUM + raw.dropped[r].unwrap_or(0.0) {
-                return Err(ChainError::RowSum { square, sum });
-            }
-            chain.row_offsets.push(chain.targets.len());
-            chain.expected_rolls.push(rolls);
-            chain.expected_rolls_squared.push(raw.rolls_squared[r]);
-            chain.jump_uses.extend(
-                raw.jumps(r)
-                    .iter()
-                    .map(|&(jump, expected)| JumpUse { jump, expected }),
-            );
-            chain.jump_offsets.push(chain.jump_uses.len());
-            if !one_roll {
-                chain.rests.extend(
-                    raw.rests(r)
-                        .iter()
-                        .map(|&(square, expected)| Rest { square, expected }),
-                );
-                chain.rest_offsets.push(chain.rests.len());
-            }
-            if let Some(dropped) = raw.dropped[r] {
-                chain.dropped = chain.dropped.max(dropped);
-                chain.cut = true;
-            }
-            chain.entry_rounding = chain
-                .entry_rounding
-                .max(raw.steps[r] as f64 * tolerance::KERNEL_ROUNDING);
-        }
-        chain.squares = squares;
-        Ok(chain)
     }
 }
 
