@@ -17,7 +17,7 @@
 use super::DesignError;
 use super::eval::{self, Base, JumpChange, Update};
 use crate::markov::analysis::AnalysisError;
-use crate::{Board, Jump, Square};
+use crate::{Board, BoardSpec, Jump, Square};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
@@ -145,81 +145,10 @@ pub fn sensitivity_within(
     let base = Base::new(board.clone())?;
     meter.charge(base.work());
     let spec = board.spec();
-    let mut tried = Vec::new();
-    for (a, &before) in board.jumps().iter().enumerate() {
-        tried.push((a, before, Edit::Removed, None));
-        for edit in STEPS
-            .iter()
-            .map(|&d| Edit::Start(d))
-            .chain(STEPS.iter().map(|&d| Edit::End(d)))
-        {
-            let shift = |s: Square, d: i32| {
-                u32::try_from(i64::from(s.get()) + i64::from(d))
-                    .ok()
-                    .map(Square::new)
-            };
-            let moved = match edit {
-                Edit::Start(d) => shift(before.from(), d).map(|f| (f, before.to())),
-                Edit::End(d) => shift(before.to(), d).map(|e| (before.from(), e)),
-                Edit::Removed => None,
-            };
-            match moved {
-                Some((f, e)) if f != e && f.get() > 0 && e.get() > 0 => {
-                    tried.push((a, before, edit, Some(Jump::new(f, e))));
-                }
-                _ => tried.push((a, before, edit, Some(before))),
-            }
-        }
-    }
+    let tried = variants_tried(board);
     let results: Vec<Option<Result<(usize, Variant), AnalysisError>>> = tried
         .par_iter()
-        .map(|&(a, before, edit, after)| {
-            // A move off the board (or onto the other end) is marked by
-            // `after == before`, and is not valid.
-            if after == Some(before) {
-                return None;
-            }
-            if meter.spent().is_some() {
-                return None;
-            }
-            let change = JumpChange { before, after };
-            if after.is_some_and(|j| !eval::admissible(board, a, j)) {
-                return None;
-            }
-            // Every variant is validated in full before its mean is taken:
-            // one that cannot be won makes the update's system singular in
-            // exact arithmetic, but in floating point the update can still
-            // return a huge finite mean (8e15 turns), which would be listed
-            // as a figure.
-            let moved = Board::from_spec(&eval::apply(&spec, &[change])).ok()?;
-            let (mean_turns, method) = match base.mean_after(a, after) {
-                Update::Mean(m) => {
-                    meter.charge_candidates(squares, 1, 0);
-                    if after.is_some_and(|j| j.from() != before.from()) {
-                        meter.charge(base.column_work());
-                    }
-                    (m, Evaluation::RankOne)
-                }
-                Update::Singular | Update::Resolve => {
-                    meter.charge_candidates(squares, 0, 1);
-                    match eval::solve_mean(&moved) {
-                        Ok(m) => (m, Evaluation::Resolved),
-                        Err(e) => return Some(Err(e)),
-                    }
-                }
-            };
-            Some(Ok((
-                a,
-                Variant {
-                    change,
-                    edit,
-                    mean_turns,
-                    mean_change: mean_turns - base.mean(),
-                    first_seat_advantage: None,
-                    method,
-                },
-            )))
-        })
+        .map(|&variant| evaluate(board, &spec, &base, &meter, variant))
         .collect();
     let mut variants = Vec::with_capacity(results.len());
     let mut jump_of = Vec::with_capacity(results.len());
@@ -263,6 +192,99 @@ pub fn sensitivity_within(
         variants,
         invalid,
     })
+}
+
+/// Every variant of `board` that sensitivity tries, in board order (jump,
+/// then edit): `(jump position, jump, edit, jump after)`, where a move off
+/// the board (or onto the other end) has the jump after equal to the jump,
+/// which marks it invalid.
+fn variants_tried(board: &Board) -> Vec<(usize, Jump, Edit, Option<Jump>)> {
+    let mut tried = Vec::new();
+    for (a, &before) in board.jumps().iter().enumerate() {
+        tried.push((a, before, Edit::Removed, None));
+        for edit in STEPS
+            .iter()
+            .map(|&d| Edit::Start(d))
+            .chain(STEPS.iter().map(|&d| Edit::End(d)))
+        {
+            let shift = |s: Square, d: i32| {
+                u32::try_from(i64::from(s.get()) + i64::from(d))
+                    .ok()
+                    .map(Square::new)
+            };
+            let moved = match edit {
+                Edit::Start(d) => shift(before.from(), d).map(|f| (f, before.to())),
+                Edit::End(d) => shift(before.to(), d).map(|e| (before.from(), e)),
+                Edit::Removed => None,
+            };
+            match moved {
+                Some((f, e)) if f != e && f.get() > 0 && e.get() > 0 => {
+                    tried.push((a, before, edit, Some(Jump::new(f, e))));
+                }
+                _ => tried.push((a, before, edit, Some(before))),
+            }
+        }
+    }
+    tried
+}
+
+/// The mean of one variant `(a, before, edit, after)` of `board` (its
+/// `spec`), by a rank-one update of `base` where it holds and a fresh
+/// solve otherwise, each charged to `meter`; `None` for an invalid variant
+/// or once the budget is spent.
+fn evaluate(
+    board: &Board,
+    spec: &BoardSpec,
+    base: &Base,
+    meter: &super::budget::Meter,
+    (a, before, edit, after): (usize, Jump, Edit, Option<Jump>),
+) -> Option<Result<(usize, Variant), AnalysisError>> {
+    let squares = board.last().get();
+    // A move off the board (or onto the other end) is marked by
+    // `after == before`, and is not valid.
+    if after == Some(before) {
+        return None;
+    }
+    if meter.spent().is_some() {
+        return None;
+    }
+    let change = JumpChange { before, after };
+    if after.is_some_and(|j| !eval::admissible(board, a, j)) {
+        return None;
+    }
+    // Every variant is validated in full before its mean is taken:
+    // one that cannot be won makes the update's system singular in
+    // exact arithmetic, but in floating point the update can still
+    // return a huge finite mean (8e15 turns), which would be listed
+    // as a figure.
+    let moved = Board::from_spec(&eval::apply(spec, &[change])).ok()?;
+    let (mean_turns, method) = match base.mean_after(a, after) {
+        Update::Mean(m) => {
+            meter.charge_candidates(squares, 1, 0);
+            if after.is_some_and(|j| j.from() != before.from()) {
+                meter.charge(base.column_work());
+            }
+            (m, Evaluation::RankOne)
+        }
+        Update::Singular | Update::Resolve => {
+            meter.charge_candidates(squares, 0, 1);
+            match eval::solve_mean(&moved) {
+                Ok(m) => (m, Evaluation::Resolved),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    };
+    Some(Ok((
+        a,
+        Variant {
+            change,
+            edit,
+            mean_turns,
+            mean_change: mean_turns - base.mean(),
+            first_seat_advantage: None,
+            method,
+        },
+    )))
 }
 
 /// Whether [`sensitivity_within`] could hold its evaluator of `board` within

@@ -136,17 +136,7 @@ pub fn tune_with_progress(
         Some(target),
     )?;
     let meter = super::budget::Meter::new(options.budget);
-    let mut kept = HashSet::new();
-    for &(from, to) in &options.keep {
-        match board
-            .jumps()
-            .iter()
-            .find(|j| j.from().get() == from && j.to().get() == to)
-        {
-            Some(&j) => kept.insert(j),
-            None => return Err(DesignError::KeepNotOnBoard { from, to }),
-        };
-    }
+    let kept = kept_jumps(board, &options.keep)?;
     let start = Base::new(board.clone())?;
     meter.charge(start.work());
     let mean_before = start.mean();
@@ -178,129 +168,33 @@ pub fn tune_with_progress(
         }
         note(&c);
     }
-    let evaluated = AtomicU64::new(0);
+    let tuner = Tuner {
+        options,
+        squares,
+        meter,
+        kept,
+        evaluated: AtomicU64::new(0),
+        progress,
+    };
     let mut closest = mean_before;
     let mut beam = vec![root];
     for depth in 0..options.max_changes {
-        let total = |i: usize, c: &Candidate| -> u64 {
-            let node = &beam[i];
-            let change = c.change(&node.board);
-            let original = node.origin[&change.before];
-            let mut moved: u64 = node.changes.iter().map(JumpChange::displacement).sum();
-            moved += JumpChange {
-                before: original,
-                after: change.after,
-            }
-            .displacement();
-            moved
-        };
         // The nodes a spent budget left unexpanded in the first pass, left
         // so when a level is run again.
         let skipped: Vec<AtomicBool> = beam.iter().map(|_| AtomicBool::new(false)).collect();
-        // The level's candidates, keeping `keep` by each order; `first`
-        // charges and counts them (a level run again does neither).
-        let expand = |keep: usize, first: bool| -> Result<level::Level, DesignError> {
-            let parts: Vec<Result<level::Level, DesignError>> = beam
-                .par_iter()
-                .enumerate()
-                .map(|(i, node)| {
-                    // A spent budget builds nothing more; the level then
-                    // stops the search below.
-                    if (first && meter.spent().is_some()) || skipped[i].load(Ordering::Relaxed) {
-                        skipped[i].store(true, Ordering::Relaxed);
-                        return Ok(level::Level::default());
-                    }
-                    let base = Base::new(node.board.clone())?;
-                    if first {
-                        meter.charge(base.work());
-                    }
-                    let movable = |a: usize| {
-                        let j = node.board.jumps()[a];
-                        let original = node.origin[&j];
-                        original == j && !kept.contains(&original)
-                    };
-                    let (parts, found) = search::candidates_by_jump(
-                        &base,
-                        &movable,
-                        true,
-                        options.seed.get(),
-                        &|a, cands| level::summarise(i, a, cands, target, &total, keep),
-                    );
-                    if first {
-                        if base.updates() {
-                            meter.charge_candidates(squares, found, 0);
-                        } else {
-                            meter.charge_candidates(squares, 0, found);
-                        }
-                        let sum = evaluated.fetch_add(found, Ordering::Relaxed) + found;
-                        progress(sum);
-                    }
-                    Ok(level::merge(parts, target, keep))
-                })
-                .collect();
-            let mut all = Vec::with_capacity(parts.len());
-            for p in parts {
-                all.push(p?);
-            }
-            Ok(level::merge(all, target, keep))
-        };
+        let expand = |keep: usize, first: bool| tuner.expand(&beam, &skipped, keep, first);
         // The first level in order of preference, stopping at the first
         // answer that checks out (`tune/ordered.rs`); `checked` answers of
         // the level's order were checked, all failing, when it stops short.
         let mut checked = 0;
         let mut charged = false;
-        if depth == 0 && target.max_first_seat_advantage.is_none() && meter.spent().is_none() {
-            let node = &beam[0];
-            let base = Base::new(node.board.clone())?;
-            if base.updates() {
-                meter.charge(base.work());
-                let movable = |a: usize| !kept.contains(&node.board.jumps()[a]);
-                let count: u64 = (0..node.board.jumps().len())
-                    .filter(|&a| movable(a))
-                    .map(|a| ordered::count_admissible(&node.board, a))
-                    .sum();
-                meter.charge_candidates(squares, count, 0);
-                progress(evaluated.fetch_add(count, Ordering::Relaxed) + count);
-                charged = true;
-                let mut answers =
-                    ordered::Answers::new(&base, &movable, *target, options.seed.get(), count);
-                let mut pending: Vec<Candidate> = Vec::new();
-                let mut all_seen = false;
-                loop {
-                    while pending.len() < 8 && !all_seen {
-                        match answers.next_displacement() {
-                            Some(more) => pending.extend(more),
-                            None => all_seen = true,
-                        }
-                    }
-                    // Short of eight only at the end: those answers are
-                    // the last of the level when every displacement was
-                    // tried, else left to the full level.
-                    if pending.is_empty() || (pending.len() < 8 && !answers.tried_all()) {
-                        break;
-                    }
-                    let chunk: Vec<Candidate> = pending.drain(..pending.len().min(8)).collect();
-                    checked += chunk.len();
-                    let results: Vec<Result<Option<(Node, search::Checked)>, DesignError>> = chunk
-                        .par_iter()
-                        .map(|c| {
-                            meter.charge_candidates(squares, 0, 1);
-                            let Some(node) = step(node, c) else {
-                                return Ok(None);
-                            };
-                            Ok(search::check(&node.board, c.mean, target)?.map(|k| (node, k)))
-                        })
-                        .collect();
-                    for r in results {
-                        if let Some((node, k)) = r? {
-                            if k.meets(target) {
-                                return Ok(done(&node, k, evaluated.load(Ordering::Relaxed)));
-                            }
-                            note(&k);
-                        }
-                    }
-                }
+        if depth == 0 && target.max_first_seat_advantage.is_none() && tuner.meter.spent().is_none()
+        {
+            let first = tuner.ordered_first_level(&beam[0], &mut note)?;
+            if let Some((node, k)) = first.answer {
+                return Ok(done(&node, k, tuner.evaluated()));
             }
+            (checked, charged) = (first.checked, first.charged);
         }
         let mut found = expand(level::KEPT, !charged)?;
         if let Some((_, _, mean)) = found.closest {
@@ -309,70 +203,20 @@ pub fn tune_with_progress(
             }
         }
         // Answers of this level, best first, checked afresh eight at a time.
-        let limit = if target.max_first_seat_advantage.is_some() {
-            FAIRNESS_CHECKS
-        } else {
-            found.inside_count
-        };
-        let limit = limit.min(found.inside_count);
-        let mut from = checked;
-        while from < limit {
-            if from >= found.inside_kept() {
-                found = expand(usize::MAX, false)?;
-            }
-            let chunk: Vec<(usize, Candidate)> = found
-                .inside()
-                .skip(from)
-                .take(8.min(limit - from))
-                .collect();
-            from += chunk.len();
-            let checked: Vec<Result<Option<(Node, search::Checked)>, DesignError>> = chunk
-                .par_iter()
-                .map(|&(i, c)| {
-                    meter.charge_candidates(squares, 0, 1);
-                    let Some(node) = step(&beam[i], &c) else {
-                        return Ok(None);
-                    };
-                    Ok(search::check(&node.board, c.mean, target)?.map(|k| (node, k)))
-                })
-                .collect();
-            for r in checked {
-                if let Some((node, k)) = r? {
-                    if k.meets(target) {
-                        return Ok(done(&node, k, evaluated.load(Ordering::Relaxed)));
-                    }
-                    note(&k);
-                }
-            }
+        if let Some((node, k)) =
+            tuner.check_level(&beam, &mut found, checked, &expand, &mut note)?
+        {
+            return Ok(done(&node, k, tuner.evaluated()));
         }
-        if let Some(limit) = meter.spent() {
+        if let Some(limit) = tuner.meter.spent() {
             return Err(DesignError::Stopped {
                 limit,
                 target: Some(*target),
                 closest: Some(closest),
-                evaluated: evaluated.load(Ordering::Relaxed),
+                evaluated: tuner.evaluated(),
             });
         }
-        // The next level: the boards closest to the band, each once.
-        let next = loop {
-            let mut seen = HashSet::new();
-            let mut next = Vec::with_capacity(BEAM);
-            for (i, c) in found.near() {
-                if next.len() == BEAM {
-                    break;
-                }
-                let Some(node) = step(&beam[i], &c) else {
-                    continue;
-                };
-                if seen.insert(node.board.jumps().to_vec()) {
-                    next.push(node);
-                }
-            }
-            if next.len() == BEAM || found.complete() {
-                break next;
-            }
-            found = expand(usize::MAX, false)?;
-        };
+        let next = next_beam(&beam, found, expand)?;
         if next.is_empty() {
             break;
         }
@@ -383,8 +227,290 @@ pub fn tune_with_progress(
         target: *target,
         closest,
         fairest,
-        evaluated: evaluated.load(Ordering::Relaxed),
+        evaluated: tuner.evaluated(),
     })
+}
+
+/// The jumps of `board` that `keep` names as `(start, end)`, which must
+/// not move.
+///
+/// # Errors
+/// [`DesignError::KeepNotOnBoard`] for a pair that is not a jump of the
+/// board.
+fn kept_jumps(board: &Board, keep: &[(u32, u32)]) -> Result<HashSet<Jump>, DesignError> {
+    let mut kept = HashSet::new();
+    for &(from, to) in keep {
+        match board
+            .jumps()
+            .iter()
+            .find(|j| j.from().get() == from && j.to().get() == to)
+        {
+            Some(&j) => kept.insert(j),
+            None => return Err(DesignError::KeepNotOnBoard { from, to }),
+        };
+    }
+    Ok(kept)
+}
+
+/// What every level of one search shares: its options, the budget's
+/// meter, the jumps kept in place, and the count of candidates evaluated
+/// (reported to `progress` as it grows).
+struct Tuner<'a> {
+    options: &'a TuneOptions,
+    /// The board's squares, for charging candidates.
+    squares: u32,
+    meter: super::budget::Meter,
+    kept: HashSet<Jump>,
+    evaluated: AtomicU64,
+    progress: &'a (dyn Fn(u64) + Sync),
+}
+
+/// What checking the first level in order of preference found.
+struct OrderedLevel {
+    /// The first answer that checked out.
+    answer: Option<(Node, search::Checked)>,
+    /// Answers of the level's order checked, all failing, before it
+    /// stopped.
+    checked: usize,
+    /// Whether the level's candidates were charged and counted (the full
+    /// level then does neither again).
+    charged: bool,
+}
+
+impl Tuner<'_> {
+    /// Candidates evaluated so far.
+    fn evaluated(&self) -> u64 {
+        self.evaluated.load(Ordering::Relaxed)
+    }
+
+    /// The candidates of the level after `beam`, keeping `keep` by each
+    /// order; `first` charges and counts them (a level run again does
+    /// neither). A node a spent budget leaves unexpanded is marked in
+    /// `skipped` and left so when the level is run again.
+    fn expand(
+        &self,
+        beam: &[Node],
+        skipped: &[AtomicBool],
+        keep: usize,
+        first: bool,
+    ) -> Result<level::Level, DesignError> {
+        let (options, meter, squares) = (self.options, &self.meter, self.squares);
+        let target = &options.target;
+        let total = |i: usize, c: &Candidate| -> u64 { moved_squares(&beam[i], c) };
+        let parts: Vec<Result<level::Level, DesignError>> = beam
+            .par_iter()
+            .enumerate()
+            .map(|(i, node)| {
+                // A spent budget builds nothing more; the level then
+                // stops the search below.
+                if (first && meter.spent().is_some()) || skipped[i].load(Ordering::Relaxed) {
+                    skipped[i].store(true, Ordering::Relaxed);
+                    return Ok(level::Level::default());
+                }
+                let base = Base::new(node.board.clone())?;
+                if first {
+                    meter.charge(base.work());
+                }
+                let movable = |a: usize| {
+                    let j = node.board.jumps()[a];
+                    let original = node.origin[&j];
+                    original == j && !self.kept.contains(&original)
+                };
+                let (parts, found) = search::candidates_by_jump(
+                    &base,
+                    &movable,
+                    true,
+                    options.seed.get(),
+                    &|a, cands| level::summarise(i, a, cands, target, &total, keep),
+                );
+                if first {
+                    if base.updates() {
+                        meter.charge_candidates(squares, found, 0);
+                    } else {
+                        meter.charge_candidates(squares, 0, found);
+                    }
+                    let sum = self.evaluated.fetch_add(found, Ordering::Relaxed) + found;
+                    (self.progress)(sum);
+                }
+                Ok(level::merge(parts, target, keep))
+            })
+            .collect();
+        let mut all = Vec::with_capacity(parts.len());
+        for p in parts {
+            all.push(p?);
+        }
+        Ok(level::merge(all, target, keep))
+    }
+
+    /// The first level from `node` (the original board) in order of
+    /// preference ([`ordered::Answers`]), checked eight answers at a time
+    /// until one checks out or the order runs short of eight; each checked
+    /// board that fails goes to `note`. Only when the board's evaluation
+    /// updates a solve; otherwise nothing is checked or charged.
+    fn ordered_first_level(
+        &self,
+        node: &Node,
+        note: &mut impl FnMut(&search::Checked),
+    ) -> Result<OrderedLevel, DesignError> {
+        let (options, meter, squares) = (self.options, &self.meter, self.squares);
+        let mut out = OrderedLevel {
+            answer: None,
+            checked: 0,
+            charged: false,
+        };
+        let base = Base::new(node.board.clone())?;
+        if !base.updates() {
+            return Ok(out);
+        }
+        meter.charge(base.work());
+        let movable = |a: usize| !self.kept.contains(&node.board.jumps()[a]);
+        let count: u64 = (0..node.board.jumps().len())
+            .filter(|&a| movable(a))
+            .map(|a| ordered::count_admissible(&node.board, a))
+            .sum();
+        meter.charge_candidates(squares, count, 0);
+        (self.progress)(self.evaluated.fetch_add(count, Ordering::Relaxed) + count);
+        out.charged = true;
+        let mut answers =
+            ordered::Answers::new(&base, &movable, options.target, options.seed.get(), count);
+        let mut pending: Vec<Candidate> = Vec::new();
+        let mut all_seen = false;
+        loop {
+            while pending.len() < 8 && !all_seen {
+                match answers.next_displacement() {
+                    Some(more) => pending.extend(more),
+                    None => all_seen = true,
+                }
+            }
+            // Short of eight only at the end: those answers are
+            // the last of the level when every displacement was
+            // tried, else left to the full level.
+            if pending.is_empty() || (pending.len() < 8 && !answers.tried_all()) {
+                break;
+            }
+            let chunk: Vec<(&Node, Candidate)> = pending
+                .drain(..pending.len().min(8))
+                .map(|c| (node, c))
+                .collect();
+            out.checked += chunk.len();
+            if let Some(answer) = self.check_chunk(&chunk, note)? {
+                out.answer = Some(answer);
+                return Ok(out);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The answers of `found` (the level after `beam`), best first,
+    /// checked afresh eight at a time from the `from`-th on (the ones
+    /// before were checked in order already): at most [`FAIRNESS_CHECKS`]
+    /// when the target caps the advantage, else all. The level is run
+    /// again in full (`expand`) when what it kept runs short.
+    fn check_level(
+        &self,
+        beam: &[Node],
+        found: &mut level::Level,
+        from: usize,
+        expand: &impl Fn(usize, bool) -> Result<level::Level, DesignError>,
+        note: &mut impl FnMut(&search::Checked),
+    ) -> Result<Option<(Node, search::Checked)>, DesignError> {
+        let limit = if self.options.target.max_first_seat_advantage.is_some() {
+            FAIRNESS_CHECKS
+        } else {
+            found.inside_count
+        };
+        let limit = limit.min(found.inside_count);
+        let mut from = from;
+        while from < limit {
+            if from >= found.inside_kept() {
+                *found = expand(usize::MAX, false)?;
+            }
+            let chunk: Vec<(&Node, Candidate)> = found
+                .inside()
+                .skip(from)
+                .take(8.min(limit - from))
+                .map(|(i, c)| (&beam[i], c))
+                .collect();
+            from += chunk.len();
+            if let Some(answer) = self.check_chunk(&chunk, note)? {
+                return Ok(Some(answer));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Checks each candidate of `chunk` on its node afresh, in parallel
+    /// and each charged to the budget, and returns the first in order that
+    /// meets the target; each checked board that does not goes to `note`.
+    fn check_chunk(
+        &self,
+        chunk: &[(&Node, Candidate)],
+        note: &mut impl FnMut(&search::Checked),
+    ) -> Result<Option<(Node, search::Checked)>, DesignError> {
+        let target = &self.options.target;
+        let checked: Vec<Result<Option<(Node, search::Checked)>, DesignError>> = chunk
+            .par_iter()
+            .map(|&(node, c)| {
+                self.meter.charge_candidates(self.squares, 0, 1);
+                let Some(node) = step(node, &c) else {
+                    return Ok(None);
+                };
+                Ok(search::check(&node.board, c.mean, target)?.map(|k| (node, k)))
+            })
+            .collect();
+        for r in checked {
+            if let Some((node, k)) = r? {
+                if k.meets(target) {
+                    return Ok(Some((node, k)));
+                }
+                note(&k);
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The squares moved in all by `node`'s changes with candidate `c` made
+/// (the jump `c` moves counted from its original place).
+fn moved_squares(node: &Node, c: &Candidate) -> u64 {
+    let change = c.change(&node.board);
+    let original = node.origin[&change.before];
+    let mut moved: u64 = node.changes.iter().map(JumpChange::displacement).sum();
+    moved += JumpChange {
+        before: original,
+        after: change.after,
+    }
+    .displacement();
+    moved
+}
+
+/// The next level of the search: the [`BEAM`] boards of `found` closest to
+/// the band, each once, the level run again in full (`expand`) when what
+/// it kept runs short.
+fn next_beam(
+    beam: &[Node],
+    mut found: level::Level,
+    expand: impl Fn(usize, bool) -> Result<level::Level, DesignError>,
+) -> Result<Vec<Node>, DesignError> {
+    loop {
+        let mut seen = HashSet::new();
+        let mut next = Vec::with_capacity(BEAM);
+        for (i, c) in found.near() {
+            if next.len() == BEAM {
+                break;
+            }
+            let Some(node) = step(&beam[i], &c) else {
+                continue;
+            };
+            if seen.insert(node.board.jumps().to_vec()) {
+                next.push(node);
+            }
+        }
+        if next.len() == BEAM || found.complete() {
+            return Ok(next);
+        }
+        found = expand(usize::MAX, false)?;
+    }
 }
 
 /// `node` with candidate `c` made; `None` when the board that makes is not

@@ -103,107 +103,8 @@ impl Board {
             return Err(problems);
         }
 
-        // Each jump on its own.
-        let mut placed: Vec<(JumpRef, Jump)> = Vec::new();
-        let written = spec
-            .ladders
-            .iter()
-            .enumerate()
-            .map(|(i, j)| (JumpList::Ladders, i, j))
-            .chain(
-                spec.snakes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, j)| (JumpList::Snakes, i, j)),
-            );
-        for (list, index, &[from, to]) in written {
-            let jump = JumpRef {
-                list,
-                index,
-                from,
-                to,
-            };
-            let before = problems.len();
-            let on_board = |s: i64, last: u32| (1..=i64::from(last)).contains(&s);
-            match (start, last) {
-                (Some(start), _) if from == i64::from(start) => {
-                    problems.push(Problem::JumpStartsOnStart { jump, start });
-                }
-                (_, Some(last)) if from == i64::from(last) => {
-                    problems.push(Problem::JumpStartsOnLast { jump, last });
-                }
-                (_, Some(last)) if !on_board(from, last) => {
-                    problems.push(Problem::JumpStartOffBoard { jump, from, last });
-                }
-                _ => {}
-            }
-            if let Some(last) = last {
-                if !on_board(to, last) {
-                    problems.push(Problem::JumpEndOffBoard { jump, to, last });
-                }
-            }
-            // A jump whose squares are on the board is checked against the
-            // others even when its direction is wrong: a descending ladder
-            // on a snake's square is also a duplicate start.
-            let positioned = problems.len() == before;
-            if from == to {
-                problems.push(Problem::JumpGoesNowhere { jump });
-            } else if list == JumpList::Snakes && to > from {
-                problems.push(Problem::SnakeClimbs { jump });
-            } else if list == JumpList::Ladders && to < from {
-                problems.push(Problem::LadderDescends { jump });
-            }
-            // With N unknown, a jump is placed for the checks between jumps
-            // only when both its ends are plain squares.
-            let fits = (1..=i64::from(u32::MAX)).contains(&from)
-                && (1..=i64::from(u32::MAX)).contains(&to);
-            if positioned && from != to && fits {
-                placed.push((
-                    jump,
-                    Jump::new(Square::new(from as u32), Square::new(to as u32)),
-                ));
-            }
-        }
-
-        // Jumps against each other. What is found must not depend on the order
-        // the jumps are written in, so when two jumps start on one square both
-        // are checked for chains, and cycles are sought among the others.
-        let mut starts: HashMap<Square, Vec<usize>> = HashMap::with_capacity(placed.len());
-        for (i, (_, j)) in placed.iter().enumerate() {
-            starts.entry(j.from()).or_default().push(i);
-        }
-        for (i, (jump, j)) in placed.iter().enumerate() {
-            let first = starts[&j.from()][0];
-            if first != i {
-                problems.push(Problem::DuplicateStart {
-                    square: j.from().get(),
-                    first: placed[first].0,
-                    second: *jump,
-                });
-            }
-        }
-        match chains {
-            Chains::Forbid => {
-                for (jump, j) in &placed {
-                    for &next in starts.get(&j.to()).map_or(&[][..], Vec::as_slice) {
-                        problems.push(Problem::Chain {
-                            jump: *jump,
-                            square: j.to().get(),
-                            next: placed[next].0,
-                        });
-                    }
-                }
-            }
-            Chains::Follow => {
-                let single: Vec<(JumpRef, Jump)> = placed
-                    .iter()
-                    .filter(|(_, j)| starts[&j.from()].len() == 1)
-                    .copied()
-                    .collect();
-                problems.extend(cycles(&single));
-            }
-        }
-
+        let placed = each_jump(spec, start, last, &mut problems);
+        between_jumps(&placed, chains, &mut problems);
         let (Some(rules), Some(last)) = (rules, last) else {
             return Err(problems);
         };
@@ -218,6 +119,123 @@ impl Board {
                 squares: Squares(trapped),
             }]),
             Err(problem) => Err(vec![problem]),
+        }
+    }
+}
+
+/// The problems of each jump of `spec` on its own (its squares against the
+/// start `start` and the last square `last`, where known, and its
+/// direction), pushed onto `problems`; returns the jumps placed on plain
+/// squares, to be checked against each other.
+fn each_jump(
+    spec: &BoardSpec,
+    start: Option<u32>,
+    last: Option<u32>,
+    problems: &mut Vec<Problem>,
+) -> Vec<(JumpRef, Jump)> {
+    // Each jump on its own.
+    let mut placed: Vec<(JumpRef, Jump)> = Vec::new();
+    let written = spec
+        .ladders
+        .iter()
+        .enumerate()
+        .map(|(i, j)| (JumpList::Ladders, i, j))
+        .chain(
+            spec.snakes
+                .iter()
+                .enumerate()
+                .map(|(i, j)| (JumpList::Snakes, i, j)),
+        );
+    for (list, index, &[from, to]) in written {
+        let jump = JumpRef {
+            list,
+            index,
+            from,
+            to,
+        };
+        let before = problems.len();
+        let on_board = |s: i64, last: u32| (1..=i64::from(last)).contains(&s);
+        match (start, last) {
+            (Some(start), _) if from == i64::from(start) => {
+                problems.push(Problem::JumpStartsOnStart { jump, start });
+            }
+            (_, Some(last)) if from == i64::from(last) => {
+                problems.push(Problem::JumpStartsOnLast { jump, last });
+            }
+            (_, Some(last)) if !on_board(from, last) => {
+                problems.push(Problem::JumpStartOffBoard { jump, from, last });
+            }
+            _ => {}
+        }
+        if let Some(last) = last {
+            if !on_board(to, last) {
+                problems.push(Problem::JumpEndOffBoard { jump, to, last });
+            }
+        }
+        // A jump whose squares are on the board is checked against the
+        // others even when its direction is wrong: a descending ladder
+        // on a snake's square is also a duplicate start.
+        let positioned = problems.len() == before;
+        if from == to {
+            problems.push(Problem::JumpGoesNowhere { jump });
+        } else if list == JumpList::Snakes && to > from {
+            problems.push(Problem::SnakeClimbs { jump });
+        } else if list == JumpList::Ladders && to < from {
+            problems.push(Problem::LadderDescends { jump });
+        }
+        // With N unknown, a jump is placed for the checks between jumps
+        // only when both its ends are plain squares.
+        let fits =
+            (1..=i64::from(u32::MAX)).contains(&from) && (1..=i64::from(u32::MAX)).contains(&to);
+        if positioned && from != to && fits {
+            placed.push((
+                jump,
+                Jump::new(Square::new(from as u32), Square::new(to as u32)),
+            ));
+        }
+    }
+    placed
+}
+
+/// The problems between the `placed` jumps (duplicate starts, and chains
+/// or cycles as the `chains` rule makes them), pushed onto `problems`.
+fn between_jumps(placed: &[(JumpRef, Jump)], chains: Chains, problems: &mut Vec<Problem>) {
+    // Jumps against each other. What is found must not depend on the order
+    // the jumps are written in, so when two jumps start on one square both
+    // are checked for chains, and cycles are sought among the others.
+    let mut starts: HashMap<Square, Vec<usize>> = HashMap::with_capacity(placed.len());
+    for (i, (_, j)) in placed.iter().enumerate() {
+        starts.entry(j.from()).or_default().push(i);
+    }
+    for (i, (jump, j)) in placed.iter().enumerate() {
+        let first = starts[&j.from()][0];
+        if first != i {
+            problems.push(Problem::DuplicateStart {
+                square: j.from().get(),
+                first: placed[first].0,
+                second: *jump,
+            });
+        }
+    }
+    match chains {
+        Chains::Forbid => {
+            for (jump, j) in placed {
+                for &next in starts.get(&j.to()).map_or(&[][..], Vec::as_slice) {
+                    problems.push(Problem::Chain {
+                        jump: *jump,
+                        square: j.to().get(),
+                        next: placed[next].0,
+                    });
+                }
+            }
+        }
+        Chains::Follow => {
+            let single: Vec<(JumpRef, Jump)> = placed
+                .iter()
+                .filter(|(_, j)| starts[&j.from()].len() == 1)
+                .copied()
+                .collect();
+            problems.extend(cycles(&single));
         }
     }
 }

@@ -55,134 +55,193 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
         Ok(a) => a,
         Err(e) => return unchecked(format!("the policy could not be checked: {e}")),
     };
-    let needs = |figure: Figure| a.skipped.iter().find(|s| s.figure == figure);
-    let mut found = Vec::new();
-    let mut skipped = Vec::new();
-    let mut push = |kind, field: &FieldPath, message| {
-        found.push(Violation {
+    let mut findings = Findings {
+        a: &a,
+        squares,
+        found: Vec::new(),
+        skipped: Vec::new(),
+    };
+    findings.mean(t);
+    findings.p99(t);
+    findings.first_seat(t);
+    findings.jump_use(t, spec);
+    findings.shortest(t);
+    findings.finish()
+}
+
+/// What checking one analysis against thresholds finds: the violations in
+/// the thresholds' order, and the thresholds that could not be checked
+/// with why (reported after them).
+struct Findings<'a> {
+    a: &'a Analysis,
+    /// Where a board-wide violation points.
+    squares: FieldPath,
+    found: Vec<Violation>,
+    skipped: Vec<(&'static str, String)>,
+}
+
+impl<'a> Findings<'a> {
+    /// Why `figure` was left out of the analysis, if it was.
+    fn needs(&self, figure: Figure) -> Option<&'a crate::analysis::Skipped> {
+        self.a.skipped.iter().find(|s| s.figure == figure)
+    }
+
+    /// Adds a violation of threshold `kind` at `field`.
+    fn push(&mut self, kind: &'static str, field: FieldPath, message: String) {
+        self.found.push(Violation {
             kind,
-            field: field.clone(),
+            field,
             message,
         })
-    };
-    let mean = a.turns.mean;
-    if let Some(max) = t.max_mean_turns {
-        if mean > max {
-            push(
-                "max_mean_turns",
-                &squares,
-                format!("mean game length {mean:.4} turns is above max_mean_turns = {max}"),
-            );
+    }
+
+    /// The mean against `max_mean_turns` and `min_mean_turns`.
+    fn mean(&mut self, t: &Thresholds) {
+        let mean = self.a.turns.mean;
+        if let Some(max) = t.max_mean_turns {
+            if mean > max {
+                self.push(
+                    "max_mean_turns",
+                    self.squares.clone(),
+                    format!("mean game length {mean:.4} turns is above max_mean_turns = {max}"),
+                );
+            }
+        }
+        if let Some(min) = t.min_mean_turns {
+            if mean < min {
+                self.push(
+                    "min_mean_turns",
+                    self.squares.clone(),
+                    format!("mean game length {mean:.4} turns is below min_mean_turns = {min}"),
+                );
+            }
         }
     }
-    if let Some(min) = t.min_mean_turns {
-        if mean < min {
-            push(
-                "min_mean_turns",
-                &squares,
-                format!("mean game length {mean:.4} turns is below min_mean_turns = {min}"),
-            );
-        }
-    }
-    if let Some(max) = t.max_p99_turns {
-        match (needs(Figure::Distribution), a.turns.p99) {
-            (None, Some(p99)) if p99 as f64 > max => push(
-                "max_p99_turns",
-                &squares,
-                format!(
-                    "99% of games are over within {p99} turns, more than max_p99_turns = {max}"
+
+    /// The 99th percentile of the length against `max_p99_turns`.
+    fn p99(&mut self, t: &Thresholds) {
+        if let Some(max) = t.max_p99_turns {
+            match (self.needs(Figure::Distribution), self.a.turns.p99) {
+                (None, Some(p99)) if p99 as f64 > max => self.push(
+                    "max_p99_turns",
+                    self.squares.clone(),
+                    format!(
+                        "99% of games are over within {p99} turns, more than max_p99_turns = {max}"
+                    ),
                 ),
-            ),
-            (None, Some(_)) => {}
-            (Some(skip), _) => skipped.push(("max_p99_turns", skip.to_string())),
-            (None, None) => skipped.push((
-                "max_p99_turns",
-                "the length distribution does not reach 99%".to_string(),
-            )),
-        }
-    }
-    if let Some(max) = t.max_first_seat_advantage {
-        match a.players.iter().find(|p| p.count == 2) {
-            Some(two) => {
-                let (p1, p2) = (two.win_probability[0], two.win_probability[1]);
-                let advantage = p1 - p2;
-                if advantage > max {
-                    push(
-                        "max_first_seat_advantage",
-                        &squares,
-                        format!(
-                            "with two players seat 1's {} is {} and seat 2's {}: \
-                             a {} of {}, above max_first_seat_advantage = {max} ({})",
-                            vocabulary::WIN_CHANCE.name,
-                            vocabulary::WIN_CHANCE.format(p1),
-                            vocabulary::WIN_CHANCE.format(p2),
-                            vocabulary::FIRST_SEAT_ADVANTAGE.name,
-                            vocabulary::FIRST_SEAT_ADVANTAGE.format(advantage),
-                            vocabulary::FIRST_SEAT_ADVANTAGE.format(max),
-                        ),
-                    );
-                }
-            }
-            None => {
-                let why = needs(Figure::Players)
-                    .map_or_else(|| "seat odds are missing".to_string(), ToString::to_string);
-                skipped.push(("max_first_seat_advantage", why));
+                (None, Some(_)) => {}
+                (Some(skip), _) => self.skipped.push(("max_p99_turns", skip.to_string())),
+                (None, None) => self.skipped.push((
+                    "max_p99_turns",
+                    "the length distribution does not reach 99%".to_string(),
+                )),
             }
         }
     }
-    if let Some(min) = t.min_jump_use {
-        match needs(Figure::Jumps) {
-            Some(skip) => skipped.push(("min_jump_use", skip.to_string())),
-            None => {
-                for j in &a.jumps {
-                    if j.use_probability < min {
-                        let (jump, field) = written(spec, j.kind, j.from.get(), j.to.get());
-                        push(
-                            "min_jump_use",
-                            &field,
+
+    /// Seat 1's advantage over seat 2 against `max_first_seat_advantage`.
+    fn first_seat(&mut self, t: &Thresholds) {
+        if let Some(max) = t.max_first_seat_advantage {
+            match self.a.players.iter().find(|p| p.count == 2) {
+                Some(two) => {
+                    let (p1, p2) = (two.win_probability[0], two.win_probability[1]);
+                    let advantage = p1 - p2;
+                    if advantage > max {
+                        self.push(
+                            "max_first_seat_advantage",
+                            self.squares.clone(),
                             format!(
-                                "{jump}: {} in {} of games, below min_jump_use = {min} ({})",
-                                vocabulary::JUMP_USED.name,
-                                vocabulary::JUMP_USED.format(j.use_probability),
-                                vocabulary::JUMP_USED.format(min)
+                                "with two players seat 1's {} is {} and seat 2's {}: \
+                                 a {} of {}, above max_first_seat_advantage = {max} ({})",
+                                vocabulary::WIN_CHANCE.name,
+                                vocabulary::WIN_CHANCE.format(p1),
+                                vocabulary::WIN_CHANCE.format(p2),
+                                vocabulary::FIRST_SEAT_ADVANTAGE.name,
+                                vocabulary::FIRST_SEAT_ADVANTAGE.format(advantage),
+                                vocabulary::FIRST_SEAT_ADVANTAGE.format(max),
                             ),
                         );
+                    }
+                }
+                None => {
+                    let why = self
+                        .needs(Figure::Players)
+                        .map_or_else(|| "seat odds are missing".to_string(), ToString::to_string);
+                    self.skipped.push(("max_first_seat_advantage", why));
+                }
+            }
+        }
+    }
+
+    /// Each jump's chance of being used against `min_jump_use`, the jump
+    /// named as written in `spec`.
+    fn jump_use(&mut self, t: &Thresholds, spec: &BoardSpec) {
+        if let Some(min) = t.min_jump_use {
+            match self.needs(Figure::Jumps) {
+                Some(skip) => self.skipped.push(("min_jump_use", skip.to_string())),
+                None => {
+                    for j in &self.a.jumps {
+                        if j.use_probability < min {
+                            let (jump, field) = written(spec, j.kind, j.from.get(), j.to.get());
+                            self.push(
+                                "min_jump_use",
+                                field,
+                                format!(
+                                    "{jump}: {} in {} of games, below min_jump_use = {min} ({})",
+                                    vocabulary::JUMP_USED.name,
+                                    vocabulary::JUMP_USED.format(j.use_probability),
+                                    vocabulary::JUMP_USED.format(min)
+                                ),
+                            );
+                        }
                     }
                 }
             }
         }
     }
-    if let Some(max) = t.max_shortest_game_probability {
-        match (needs(Figure::Distribution), a.turns.min) {
-            (None, Some(fewest)) => {
-                let p = a.turns.pmf[fewest - 1];
-                if p > max {
-                    push(
-                        "max_shortest_game_probability",
-                        &squares,
-                        format!(
-                            "a game is over in the fewest turns ({fewest}) with probability {}, \
-                             above max_shortest_game_probability = {max}",
-                            crate::model::numbers::probability(p, 6)
-                        ),
-                    );
+
+    /// The chance of the shortest game against
+    /// `max_shortest_game_probability`.
+    fn shortest(&mut self, t: &Thresholds) {
+        if let Some(max) = t.max_shortest_game_probability {
+            match (self.needs(Figure::Distribution), self.a.turns.min) {
+                (None, Some(fewest)) => {
+                    let p = self.a.turns.pmf[fewest - 1];
+                    if p > max {
+                        self.push(
+                            "max_shortest_game_probability",
+                            self.squares.clone(),
+                            format!(
+                                "a game is over in the fewest turns ({fewest}) with probability {}, \
+                                 above max_shortest_game_probability = {max}",
+                                crate::model::numbers::probability(p, 6)
+                            ),
+                        );
+                    }
                 }
+                (Some(skip), _) => self
+                    .skipped
+                    .push(("max_shortest_game_probability", skip.to_string())),
+                (None, None) => self.skipped.push((
+                    "max_shortest_game_probability",
+                    "the length distribution is empty".to_string(),
+                )),
             }
-            (Some(skip), _) => skipped.push(("max_shortest_game_probability", skip.to_string())),
-            (None, None) => skipped.push((
-                "max_shortest_game_probability",
-                "the length distribution is empty".to_string(),
-            )),
         }
     }
-    for (key, why) in skipped {
-        found.push(Violation {
-            kind: UNCHECKED,
-            field: squares.clone(),
-            message: format!("{key} could not be checked: {why}"),
-        });
+
+    /// The violations, then one [`UNCHECKED`] per threshold not checked.
+    fn finish(self) -> Vec<Violation> {
+        let (mut found, squares) = (self.found, self.squares);
+        for (key, why) in self.skipped {
+            found.push(Violation {
+                kind: UNCHECKED,
+                field: squares.clone(),
+                message: format!("{key} could not be checked: {why}"),
+            });
+        }
+        found
     }
-    found
 }
 
 /// The jump as written in the file (list and place), and its path.

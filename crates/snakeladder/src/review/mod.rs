@@ -185,55 +185,7 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
     let spec: BoardSpec = match crate::model::error::parse_spec(bytes) {
         Ok(spec) => spec,
         Err(e) => {
-            let BoardError::Json {
-                line,
-                column,
-                message,
-                ..
-            } = e
-            else {
-                unreachable!("parse_spec fails only with a JSON error")
-            };
-            // Line 0 means the end of the input, which has no position.
-            let at = (line > 0).then_some(Position {
-                line,
-                column: column.max(1),
-            });
-            let mut findings = vec![finding(at, None, "json", message)];
-            // The rest of a well-formed file is still checked: one bad
-            // value does not hide the jumps' problems.
-            if let Some(rest) = lenient::read_on(bytes) {
-                let mut fields: Vec<FieldPath> = rest
-                    .dropped
-                    .iter()
-                    .map(|(path, _)| {
-                        FieldPath(path.iter().cloned().map(locate::Segment::Key).collect())
-                    })
-                    .collect();
-                let problem_fields: Vec<FieldPath> = rest
-                    .problems
-                    .iter()
-                    .map(|p| field_of(p, &rest.spec))
-                    .collect();
-                fields.extend(problem_fields.iter().cloned());
-                let locator = std::str::from_utf8(bytes)
-                    .ok()
-                    .and_then(|text| Locator::for_paths(text, &fields));
-                let at = |field: &FieldPath| locator.as_ref().map(|l| l.nearest(field));
-                for ((_, message), field) in rest.dropped.iter().zip(&fields) {
-                    findings.push(finding(
-                        at(field),
-                        Some(field.to_string()),
-                        "json",
-                        message.clone(),
-                    ));
-                }
-                for (p, field) in rest.problems.iter().zip(&problem_fields) {
-                    let name = (!field.is_root()).then(|| field.to_string());
-                    findings.push(finding(at(field), name, p.kind(), p.to_string()));
-                }
-                findings.sort_by_key(|f| (f.line, f.column));
-            }
+            let findings = unparsed_findings(bytes, e, &finding);
             return FileReport {
                 file: file.to_string(),
                 findings,
@@ -241,62 +193,141 @@ pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileRepor
         }
     };
     let findings = match Board::from_spec(&spec) {
-        Err(err) => {
-            // The first few of each kind, then one finding counting the
-            // rest of that kind: a file of millions of problems is listed
-            // in a few lines in every format.
-            let (problems, more) = crate::model::error::listed(err.problems());
-            let fields: Vec<FieldPath> = problems.iter().map(|p| field_of(p, &spec)).collect();
-            // The bytes parsed as JSON, so they are UTF-8.
-            let locator = std::str::from_utf8(bytes)
-                .ok()
-                .and_then(|text| Locator::for_paths(text, &fields));
-            let mut found: Vec<Finding> = problems
-                .iter()
-                .zip(fields)
-                .map(|(p, field)| {
-                    let at = locator.as_ref().map(|l| l.nearest(&field));
-                    let name = (!field.is_root()).then(|| field.to_string());
-                    finding(at, name, p.kind(), p.to_string())
-                })
-                .collect();
-            // In file order (stable: problems on one value keep the order
-            // validation found them in); the count of those not listed last.
-            found.sort_by_key(|f| (f.line, f.column));
-            found.extend(more.into_iter().map(|(kind, n)| {
-                finding(None, None, kind, crate::model::error::not_listed(kind, n))
-            }));
-            found
-        }
-        Ok(board) => {
-            let policy = match &spec.limits {
-                Some(own) => review.policy.tightened_by(own),
-                None => review.policy.clone(),
-            };
-            let violations = enforce::check(&board, &spec, &policy, &review.limits);
-            if violations.is_empty() {
-                Vec::new()
-            } else {
-                let locator = std::str::from_utf8(bytes)
-                    .ok()
-                    .and_then(|text| Locator::for_paths(text, violations.iter().map(|v| &v.field)));
-                let mut found: Vec<Finding> = violations
-                    .into_iter()
-                    .map(|v| {
-                        let at = locator.as_ref().map(|l| l.nearest(&v.field));
-                        finding(at, Some(v.field.to_string()), v.kind, v.message)
-                    })
-                    .collect();
-                // In file order; the sort is stable, so findings on one
-                // value keep the order of the thresholds.
-                found.sort_by_key(|f| (f.line, f.column));
-                found
-            }
-        }
+        Err(err) => problem_findings(bytes, &spec, err.problems(), &finding),
+        Ok(board) => policy_findings(bytes, &board, &spec, review, &finding),
     };
     FileReport {
         file: file.to_string(),
         findings,
+    }
+}
+
+/// The findings of a file that did not parse as a board (`e`, a JSON
+/// error): the error at its position, then what the rest of a
+/// well-formed file still shows, in file order.
+fn unparsed_findings(
+    bytes: &[u8],
+    e: BoardError,
+    finding: &impl Fn(Option<Position>, Option<String>, &str, String) -> Finding,
+) -> Vec<Finding> {
+    let BoardError::Json {
+        line,
+        column,
+        message,
+        ..
+    } = e
+    else {
+        unreachable!("parse_spec fails only with a JSON error")
+    };
+    // Line 0 means the end of the input, which has no position.
+    let at = (line > 0).then_some(Position {
+        line,
+        column: column.max(1),
+    });
+    let mut findings = vec![finding(at, None, "json", message)];
+    // The rest of a well-formed file is still checked: one bad
+    // value does not hide the jumps' problems.
+    if let Some(rest) = lenient::read_on(bytes) {
+        let mut fields: Vec<FieldPath> = rest
+            .dropped
+            .iter()
+            .map(|(path, _)| FieldPath(path.iter().cloned().map(locate::Segment::Key).collect()))
+            .collect();
+        let problem_fields: Vec<FieldPath> = rest
+            .problems
+            .iter()
+            .map(|p| field_of(p, &rest.spec))
+            .collect();
+        fields.extend(problem_fields.iter().cloned());
+        let locator = std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|text| Locator::for_paths(text, &fields));
+        let at = |field: &FieldPath| locator.as_ref().map(|l| l.nearest(field));
+        for ((_, message), field) in rest.dropped.iter().zip(&fields) {
+            findings.push(finding(
+                at(field),
+                Some(field.to_string()),
+                "json",
+                message.clone(),
+            ));
+        }
+        for (p, field) in rest.problems.iter().zip(&problem_fields) {
+            let name = (!field.is_root()).then(|| field.to_string());
+            findings.push(finding(at(field), name, p.kind(), p.to_string()));
+        }
+        findings.sort_by_key(|f| (f.line, f.column));
+    }
+    findings
+}
+
+/// The findings of a board that parsed as `spec` but is not valid
+/// (`problems`), located in `bytes`.
+fn problem_findings(
+    bytes: &[u8],
+    spec: &BoardSpec,
+    problems: &[Problem],
+    finding: &impl Fn(Option<Position>, Option<String>, &str, String) -> Finding,
+) -> Vec<Finding> {
+    // The first few of each kind, then one finding counting the
+    // rest of that kind: a file of millions of problems is listed
+    // in a few lines in every format.
+    let (problems, more) = crate::model::error::listed(problems);
+    let fields: Vec<FieldPath> = problems.iter().map(|p| field_of(p, spec)).collect();
+    // The bytes parsed as JSON, so they are UTF-8.
+    let locator = std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|text| Locator::for_paths(text, &fields));
+    let mut found: Vec<Finding> = problems
+        .iter()
+        .zip(fields)
+        .map(|(p, field)| {
+            let at = locator.as_ref().map(|l| l.nearest(&field));
+            let name = (!field.is_root()).then(|| field.to_string());
+            finding(at, name, p.kind(), p.to_string())
+        })
+        .collect();
+    // In file order (stable: problems on one value keep the order
+    // validation found them in); the count of those not listed last.
+    found.sort_by_key(|f| (f.line, f.column));
+    found.extend(
+        more.into_iter()
+            .map(|(kind, n)| finding(None, None, kind, crate::model::error::not_listed(kind, n))),
+    );
+    found
+}
+
+/// The findings of a valid `board` (written as `spec`) against the
+/// review's policy tightened by the board's own `limits`, located in
+/// `bytes`.
+fn policy_findings(
+    bytes: &[u8],
+    board: &Board,
+    spec: &BoardSpec,
+    review: &Review,
+    finding: &impl Fn(Option<Position>, Option<String>, &str, String) -> Finding,
+) -> Vec<Finding> {
+    let policy = match &spec.limits {
+        Some(own) => review.policy.tightened_by(own),
+        None => review.policy.clone(),
+    };
+    let violations = enforce::check(board, spec, &policy, &review.limits);
+    if violations.is_empty() {
+        Vec::new()
+    } else {
+        let locator = std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|text| Locator::for_paths(text, violations.iter().map(|v| &v.field)));
+        let mut found: Vec<Finding> = violations
+            .into_iter()
+            .map(|v| {
+                let at = locator.as_ref().map(|l| l.nearest(&v.field));
+                finding(at, Some(v.field.to_string()), v.kind, v.message)
+            })
+            .collect();
+        // In file order; the sort is stable, so findings on one
+        // value keep the order of the thresholds.
+        found.sort_by_key(|f| (f.line, f.column));
+        found
     }
 }
 

@@ -8,11 +8,13 @@
 //! adds the mean as a fraction on request.
 
 pub(crate) mod accuracy;
+mod compute;
 pub(crate) mod distribution;
 pub(crate) mod jumps;
 pub(crate) mod limits;
 pub(crate) mod moments;
 pub(crate) mod odds;
+mod plan;
 pub(crate) mod players;
 pub(crate) mod shortest;
 pub(crate) mod solve;
@@ -23,8 +25,8 @@ use crate::markov::chain::Chain;
 use crate::model::numbers::{quantity, tiny};
 use crate::model::rules::RulesSpec;
 use crate::{Board, model::fingerprint};
-use distribution::Distribution;
 use num_rational::BigRational;
+use plan::Plan;
 use serde::Serialize;
 use solve::{Estimate, Solver};
 
@@ -628,246 +630,47 @@ impl Analysis {
         options: &Options,
         estimate: Estimate,
     ) -> Result<Analysis, AnalysisError> {
-        let limits = &options.limits;
         let start = chain.start().get();
         let (turns, turns_left) = moments::turns_and_visits(solver);
         let rolls = moments::rolls(chain, solver);
-        let n = chain.len() as u64;
-        let entries = chain.entries().max(1) as f64;
-        let (mean, sd) = (turns.mean[start], turns.variance[start].sqrt());
-        let spread = (mean + limits::TAIL_STD_DEVS * sd).min(limits::GEOMETRIC_AFTER * (mean + sd));
-        let within = |work: f64| {
-            let turns = (work / entries) as usize + 1;
-            distribution::from_state_within(chain, chain.start(), turns)
-        };
-        let held = limits::held_bytes(chain) + estimate.bytes;
-        // The distribution's own copy of Q and its vectors, beside what the
-        // analysis holds.
-        let distribution_bytes = limits::distribution_bytes(chain);
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
             }
         }
-        let distribution_work = entries * (spread + 1.0);
+        // First what fits the limits, then the figures that do.
+        let plan = Plan::new(board, chain, &options.limits, &estimate, &turns);
         // The length distribution (with the seat odds and quantiles drawn
         // from it) and the per-square and per-jump figures need nothing of
         // each other: each side is computed by the same sequential code on
         // its own core, so every digit is the same on any number of threads.
-        let distribution_side = || {
-            let mut skipped = Vec::new();
-            let dist = match limits.check(
-                limits::Figure::Distribution,
-                held + distribution_bytes,
-                distribution_work,
-            ) {
-                // The estimate is a guess at when the tail turns geometric
-                // ([`limits::GEOMETRIC_AFTER`]); a long game whose slower modes
-                // die out early is computed far sooner. So a board refused on
-                // work alone gets a share of the budget, and keeps the
-                // distribution only if it was finished within it.
-                Some(skip) if matches!(skip.cost, limits::Cost::Work { .. }) => {
-                    let probe = within(limits.max_work * limits::PROBE_SHARE);
-                    if probe.tail() <= crate::markov::tolerance::TAIL {
-                        Some(probe)
-                    } else {
-                        skipped.push(skip);
-                        None
-                    }
-                }
-                Some(skip) => {
-                    skipped.push(skip);
-                    None
-                }
-                None => Some(within(limits.max_work)),
-            };
-            let truncated = dist
-                .as_ref()
-                .filter(|d| d.tail() > crate::markov::tolerance::TRUNCATED)
-                .map(|d| Warning::Truncated {
-                    turns: d.pmf.len(),
-                    tail: d.tail(),
-                });
-            let mut players = Vec::new();
-            if let (Some(dist), None) = (&dist, &truncated) {
-                players = players::figures_each(dist, &options.players);
-            }
-            if let Some(d) = dist.as_ref().filter(|_| truncated.is_some()) {
-                if !options.players.is_empty() {
-                    skipped.push(Skipped {
-                        figure: limits::Figure::Players,
-                        cost: limits::Cost::Truncated { tail: d.tail() },
-                    });
-                }
-            }
-            if dist.is_none() && !options.players.is_empty() {
-                skipped.push(Skipped {
-                    figure: limits::Figure::Players,
-                    cost: limits::Cost::Needs {
-                        figure: limits::Figure::Distribution,
-                    },
-                });
-            }
-            let dist = dist.unwrap_or_else(|| Distribution {
-                pmf: Vec::new(),
-                survival: vec![1.0],
-                decay: None,
-            });
-            let (mut decided, tie_skip) = ties::decide(board, chain, &dist, limits);
-            skipped.extend(tie_skip);
-            if dist.tail() > crate::markov::tolerance::TRUNCATED {
-                // A term past the computed ones could be the largest.
-                let top = dist.pmf.iter().copied().fold(0.0, f64::max);
-                if top <= dist.tail() {
-                    decided.mode = None;
-                }
-            }
-            (dist, truncated, players, decided, skipped)
-        };
-        let jump_count = board.jumps().len() as f64;
-        let (jump_bytes, jump_work) = if board.rules().extra_turn().is_none() {
-            // One solve per jump, and a per-state vector of uses per jump.
-            (
-                held + (jump_count as u64 + 4) * n * 8,
-                jump_count * (estimate.solve_work + entries),
-            )
+        let length_side = || compute::length_side(board, chain, options, &plan.distribution);
+        let squares_side = || compute::squares_side(board, chain, solver, &turns.mean, &plan);
+        let (length, squares) = if plan.parallel {
+            rayon::join(length_side, squares_side)
         } else {
-            // A modified chain factored per jump, and the board recompiled.
-            (
-                2 * held + limits::chain_bytes(board) + n * 8 * (jump_count as u64 + 4),
-                jump_count
-                    * (2.0 * (estimate.factor_work + estimate.solve_work)
-                        + limits::chain_bytes(board) as f64),
-            )
+            (length_side(), squares_side())
         };
-        let diagonal_bytes = held + estimate.diagonal_bytes;
-        let squares_side = || {
-            let mut skipped = Vec::new();
-            let mut e = vec![0.0; chain.len()];
-            e[start] = 1.0;
-            let visits = solver.solve_transpose(&e);
-            let diagonal = match limits.check(
-                limits::Figure::RestProbabilities,
-                diagonal_bytes,
-                estimate.diagonal_work,
-            ) {
-                Some(skip) => {
-                    skipped.push(skip);
-                    None
-                }
-                None => solver.inverse_diagonal(),
-            };
-            let jumps = match limits.check(limits::Figure::Jumps, jump_bytes, jump_work) {
-                Some(skip) => {
-                    skipped.push(skip);
-                    Vec::new()
-                }
-                None => jumps::figures(board, chain, solver, &visits, &turns.mean),
-            };
-            (visits, diagonal, jumps, skipped)
-        };
-        // Two cores pay only for long work, and only when both sides'
-        // memory fits the limit at once (each was checked alone).
-        let together = distribution_bytes + diagonal_bytes.max(jump_bytes);
-        let ((dist, truncated, players, decided, mut skipped), (visits, diagonal, jumps, more)) =
-            if distribution_work >= PARALLEL_WORK && together <= limits.max_memory {
-                rayon::join(distribution_side, squares_side)
-            } else {
-                (distribution_side(), squares_side())
-            };
-        skipped.extend(more);
+        let compute::LengthSide {
+            dist,
+            truncated,
+            players,
+            decided,
+            mut skipped,
+        } = length;
+        skipped.extend(squares.skipped);
         let mut warnings: Vec<Warning> = truncated.into_iter().collect();
-        let mut mean = turns.mean[start];
-        let mut mean_error_bound = accuracy::mean_error_bound(chain, solver, &turns.mean);
-        if mean_error_bound > crate::markov::tolerance::MEAN_TRUST
-            && chain.cut_paths()
-            && crate::markov::modular::lists_every_square(board, chain)
-        {
-            // A turn's path was cut below f64's range, but the exact rows
-            // end only on the chain's squares: the bounds that need a
-            // complete chain hold (docs/figures.md §2b).
-            mean_error_bound = accuracy::mean_error_bound_listed(chain, solver, &turns.mean, true);
-        }
-        let untrusted = mean_error_bound > crate::markov::tolerance::MEAN_TRUST;
-        let exact = if options.exact || untrusted {
-            // Certified modular solving (docs/exact-modular.md).
-            match crate::markov::modular::solve_within(
-                board,
-                chain,
-                false,
-                limits.max_work,
-                limits.max_memory,
-            )
-            .map(|s| s.mean().clone())
-            {
-                Ok(fraction) => {
-                    let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
-                    let error = ((value - mean) / value).abs();
-                    if untrusted || error > crate::markov::tolerance::MEAN_TRUST {
-                        warnings.push(Warning::MeanRecomputed {
-                            float: mean,
-                            bound: mean_error_bound,
-                            error,
-                        });
-                        mean = value;
-                        mean_error_bound = f64::EPSILON / 2.0;
-                    }
-                    Some(Exact {
-                        mean_turns: format!("{}/{}", fraction.numer(), fraction.denom()),
-                        relative_difference: error,
-                        certified: crate::markov::modular::CERTIFIED.to_string(),
-                        mean: fraction,
-                    })
-                }
-                Err(e) if options.exact => return Err(e.into()),
-                Err(e) => {
-                    warnings.push(Warning::MeanUncertain {
-                        bound: mean_error_bound,
-                        reason: e.to_string(),
-                    });
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        let mut variance = turns.variance[start];
-        let mut variance_error_bound = accuracy::variance_error_bound(
+        let mean =
+            compute::certified_mean(board, chain, solver, options, &turns.mean, &mut warnings)?;
+        let (variance, variance_error_bound) = compute::certified_variance(
+            board,
             chain,
             solver,
-            &turns.mean,
+            &options.limits,
+            &turns,
             &turns_left,
-            accuracy::mean_error_bound(chain, solver, &turns.mean),
-            start,
+            &mut warnings,
         );
-        if variance_error_bound > crate::markov::tolerance::MEAN_TRUST {
-            match crate::markov::modular::solve_within(
-                board,
-                chain,
-                true,
-                limits.max_work,
-                limits.max_memory,
-            )
-            .and_then(|s| {
-                s.variance()
-                    .cloned()
-                    .ok_or(ExactError::Uncertified { digits: 0 })
-            }) {
-                Ok(fraction) => {
-                    let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
-                    warnings.push(Warning::VarianceRecomputed {
-                        float: variance,
-                        bound: variance_error_bound,
-                    });
-                    variance = value;
-                    variance_error_bound = f64::EPSILON / 2.0;
-                }
-                Err(e) => warnings.push(Warning::VarianceUncertain {
-                    bound: variance_error_bound,
-                    reason: e.to_string(),
-                }),
-            }
-        }
         let shortest = shortest::shortest(board);
         Ok(Analysis {
             board: BoardSummary {
@@ -880,8 +683,8 @@ impl Analysis {
             fingerprint: fingerprint::fingerprint(board),
             rules: board.rules().spec(),
             turns: Turns {
-                mean,
-                mean_error_bound,
+                mean: mean.mean,
+                mean_error_bound: mean.error_bound,
                 variance,
                 variance_error_bound,
                 std_dev: variance.sqrt(),
@@ -905,14 +708,14 @@ impl Analysis {
             },
             squares: squares::figures_with_diagonal(
                 chain,
-                &visits,
+                &squares.visits,
                 &turns.mean,
-                diagonal.as_deref(),
+                squares.diagonal.as_deref(),
             ),
-            jumps,
+            jumps: squares.jumps,
             shortest,
             players,
-            exact,
+            exact: mean.exact,
             solver: solver.method(),
             skipped,
             warnings,
