@@ -593,3 +593,32 @@ fn an_absurd_cross_check_is_refused_with_an_estimate() {
     assert!(!out.is_empty());
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
+
+/// A threshold of `-0.0` in a policy is named `0` in every format of
+/// `validate`, SARIF included (which now goes through the JSON writer's
+/// zero rule too): "above max_shortest_game_probability = -0" was printed.
+#[test]
+fn no_format_of_validate_prints_a_negative_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/milton-bradley.json"),
+        dir.path().join("b.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("snakeladder.toml"),
+        "[limits]\nmax_first_seat_advantage = -0.0\nmax_shortest_game_probability = -0.0\n",
+    )
+    .unwrap();
+    for format in ["text", "json", "sarif", "github"] {
+        let out = run_in(dir.path(), &["validate", "--format", format, "b.json"]);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{format}: {stderr}");
+        assert!(
+            stdout.contains("max_shortest_game_probability = 0"),
+            "{format}:\n{stdout}"
+        );
+        assert!(!stdout.contains("-0"), "{format}:\n{stdout}");
+    }
+}
