@@ -29,6 +29,39 @@ pub fn target(
     }
 }
 
+/// A bar of the variants `analyze --sensitivity` and `report
+/// --sensitivity` evaluate, on stderr when it is a terminal; hidden
+/// otherwise, so that nothing reaches a pipe or a log.
+pub fn variants_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {human_pos}/{human_len} variants, {per_sec}, {eta} left",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// [`design::sensitivity_with_progress`](snakeladder::design::sensitivity_with_progress)
+/// with [`variants_bar`], cleared when done.
+pub fn sensitivity(
+    board: &Board,
+    advantage: bool,
+    budget: &snakeladder::design::Budget,
+) -> Result<Sensitivity, snakeladder::design::DesignError> {
+    let bar = variants_bar();
+    let s =
+        snakeladder::design::sensitivity_with_progress(board, advantage, budget, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        });
+    bar.finish_and_clear();
+    s
+}
+
 /// A spinner counting candidate boards on a terminal; hidden otherwise.
 pub fn spinner() -> ProgressBar {
     if !std::io::stderr().is_terminal() {

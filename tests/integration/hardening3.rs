@@ -622,3 +622,67 @@ fn no_format_of_validate_prints_a_negative_zero() {
         assert!(!stdout.contains("-0"), "{format}:\n{stdout}");
     }
 }
+
+/// The design tools draw a progress bar on stderr only when it is a
+/// terminal (seen under `script -qc`, a pseudo-terminal); into a pipe they
+/// write nothing there, as `simulate` does.
+#[test]
+fn design_tools_are_silent_on_stderr_when_it_is_not_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/milton-bradley.json");
+    let board = board.to_str().unwrap();
+    for args in [
+        &["analyze", "--sensitivity", board][..],
+        &["report", "--sensitivity", board, "-o", "r.md"][..],
+        &["tune", board, "--target-turns", "30:35"][..],
+        &[
+            "generate",
+            "--squares",
+            "100",
+            "--snakes",
+            "8",
+            "--ladders",
+            "8",
+            "--seed",
+            "1",
+            "--target-turns",
+            "30:40",
+        ][..],
+    ] {
+        let out = run_in(dir.path(), args);
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        // `generate` ends with one summary line; no bar, no redraw.
+        assert!(
+            !stderr.contains(['\r', '\u{1b}']) && !stderr.contains("/s"),
+            "{args:?}: {stderr:?}"
+        );
+        if args[0] != "generate" {
+            assert_eq!(stderr, "", "{args:?}");
+        }
+    }
+}
+
+/// On a terminal `analyze --sensitivity` draws its bar of variants (it had
+/// none, and a 1,500-square board sat silent for a minute). The terminal
+/// is `script`'s pseudo-terminal; without `script` the test says so and
+/// passes.
+#[test]
+fn sensitivity_draws_a_bar_on_a_terminal() {
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/milton-bradley.json");
+    let command = format!(
+        "{BIN} analyze --sensitivity {} > /dev/null",
+        board.to_str().unwrap()
+    );
+    let Ok(out) = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+    else {
+        eprintln!("no `script` on this machine: the terminal case is not run");
+        return;
+    };
+    let (tty, _) = text(&out);
+    assert!(out.status.success(), "{tty}");
+    assert!(tty.contains("variants"), "{tty:?}");
+}

@@ -56,7 +56,7 @@ pub use random::{GenerateError, Layout, generate, generate_spec};
 pub use search::RESOLVE_SAMPLE;
 pub use sensitivity::{
     Edit, Evaluation, STEPS, Sensitivity, Variant, check_sensitivity, sensitivity,
-    sensitivity_within,
+    sensitivity_with_progress, sensitivity_within,
 };
 pub use target::{
     CHECKS_PER_STEP, GenerateOptions, Generated, MAX_STEPS, RESTART_BATCH, generate_to_target,

@@ -21,6 +21,7 @@ use crate::{Board, Jump, Square};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
@@ -148,6 +149,20 @@ pub fn sensitivity_within(
     advantage: bool,
     budget: &super::Budget,
 ) -> Result<Sensitivity, DesignError> {
+    sensitivity_with_progress(board, advantage, budget, &|_, _| {})
+}
+
+/// [`sensitivity_within`], calling `progress(done, total)` as the variants
+/// are evaluated (from any thread), for a front end's progress bar.
+///
+/// # Errors
+/// As [`sensitivity_within`].
+pub fn sensitivity_with_progress(
+    board: &Board,
+    advantage: bool,
+    budget: &super::Budget,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Sensitivity, DesignError> {
     let squares = board.last().get();
     budget.check_sensitivity_memory(squares, board.jumps().len())?;
     let meter = super::budget::Meter::new(*budget);
@@ -183,9 +198,11 @@ pub fn sensitivity_within(
     // `Some(Ok((a, None)))`: a valid variant whose mean fails the board's
     // accuracy check (`eval::trusted_mean`).
     type Tried = Option<Result<(usize, Option<Variant>), AnalysisError>>;
+    let (done, total) = (AtomicU64::new(0), tried.len() as u64);
     let results: Vec<Tried> = tried
         .par_iter()
         .map(|&(a, before, edit, after)| {
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             // A move off the board (or onto the other end) is marked by
             // `after == before`, and is not valid.
             if after == Some(before) {
