@@ -686,3 +686,40 @@ fn sensitivity_draws_a_bar_on_a_terminal() {
     assert!(out.status.success(), "{tty}");
     assert!(tty.contains("variants"), "{tty:?}");
 }
+
+/// Reading a board of 10,000,000 squares with two dice stays under a
+/// 500 MiB address-space cap (`ulimit -v`) in every command that reads
+/// it: validation kept every move reversed, 4 bytes each (440 MB here;
+/// `report --max-memory 500M` of such a board peaked at 993 MB). Only the
+/// moves that do not end `r` squares on are kept now.
+#[test]
+fn reading_a_ten_million_square_board_stays_under_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.json");
+    std::fs::write(
+        &path,
+        r#"{"squares": 10000000, "snakes": [[9999999, 5]], "ladders": [[2, 9999990]],
+            "rules": {"dice": {"count": 2, "faces": 6}}}"#,
+    )
+    .unwrap();
+    let board = path.to_str().unwrap();
+    let capped = |args: &[&str]| {
+        Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 512000 && exec \"$0\" \"$@\"")
+            .arg(BIN)
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = capped(&["validate", board]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for command in ["analyze", "report"] {
+        let out = capped(&[command, "--max-memory", "500M", board]);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(3), "{command}: {stderr}");
+        assert!(stderr.contains("over the limit of 500.0 MiB"), "{stderr}");
+    }
+}
