@@ -72,7 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut analysis =
         Analysis::new(&board, &options).map_err(common::analysis_of(args.board.as_deref()))?;
     let sensitivity = if args.sensitivity {
-        Some(design::sensitivity_within(&board, two_players, &budget)?)
+        Some(crate::design::sensitivity(&board, two_players, &budget)?)
     } else {
         None
     };

@@ -2,6 +2,7 @@
 //! `analyze --sensitivity`): parsing a target, the progress spinner, and
 //! printing a list of jump changes.
 
+pub use crate::args::{Band, parse_advantage, parse_band, parse_jump};
 use crate::common::CliError;
 use crate::output::Output;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,74 +17,49 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-/// A band of mean turns as written, `A:B`.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Band {
-    min: f64,
-    max: f64,
-}
-
-/// Parses `A:B` into a band (clap value parser).
-pub fn parse_band(text: &str) -> Result<Band, String> {
-    let (a, b) = text
-        .split_once(':')
-        .ok_or_else(|| format!("'{text}' is not a band A:B of mean turns, e.g. 30:35"))?;
-    let number = |s: &str| {
-        s.trim()
-            .parse::<f64>()
-            .map_err(|_| format!("'{s}' in '{text}' is not a number of turns"))
-    };
-    let band = Band {
-        min: number(a)?,
-        max: number(b)?,
-    };
-    Target::new(band.min, band.max).map_err(|e| e.to_string())?;
-    Ok(band)
-}
-
-/// Parses an advantage: a difference of probabilities (`0.02`) or a
-/// percentage (`2%`).
-pub fn parse_advantage(text: &str) -> Result<f64, String> {
-    let (number, scale) = match text.trim().strip_suffix('%') {
-        Some(n) => (n, 0.01),
-        None => (text.trim(), 1.0),
-    };
-    let p = number
-        .parse::<f64>()
-        .map(|p| p * scale)
-        .map_err(|_| format!("'{text}' is not an advantage (0.02 or 2%)"))?;
-    if !(0.0..=1.0).contains(&p) {
-        return Err(format!("'{text}' is not between 0 and 1 (0% and 100%)"));
-    }
-    Ok(p)
-}
-
-/// Parses a jump to keep: `48→26`, `48->26` or `48:26`.
-pub fn parse_jump(text: &str) -> Result<(u32, u32), String> {
-    let t = text.trim();
-    let (a, b) = t
-        .split_once('→')
-        .or_else(|| t.split_once("->"))
-        .or_else(|| t.split_once(':'))
-        .ok_or_else(|| format!("'{text}' is not a jump START→END, e.g. 48→26"))?;
-    let square = |s: &str| {
-        s.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("'{s}' in '{text}' is not a square"))
-    };
-    Ok((square(a)?, square(b)?))
-}
-
 /// The target of a band and an optional cap.
 pub fn target(
     band: Band,
     advantage: Option<f64>,
 ) -> Result<Target, snakeladder::design::DesignError> {
-    let t = Target::new(band.min, band.max)?;
+    let t = Target::new(band.min(), band.max())?;
     match advantage {
         Some(p) => t.with_max_first_seat_advantage(p),
         None => Ok(t),
     }
+}
+
+/// A bar of the variants `analyze --sensitivity` and `report
+/// --sensitivity` evaluate, on stderr when it is a terminal; hidden
+/// otherwise, so that nothing reaches a pipe or a log.
+pub fn variants_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {human_pos}/{human_len} variants, {per_sec}, {eta} left",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// [`design::sensitivity_with_progress`](snakeladder::design::sensitivity_with_progress)
+/// with [`variants_bar`], cleared when done.
+pub fn sensitivity(
+    board: &Board,
+    advantage: bool,
+    budget: &snakeladder::design::Budget,
+) -> Result<Sensitivity, snakeladder::design::DesignError> {
+    let bar = variants_bar();
+    let s =
+        snakeladder::design::sensitivity_with_progress(board, advantage, budget, &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        });
+    bar.finish_and_clear();
+    s
 }
 
 /// A spinner counting candidate boards on a terminal; hidden otherwise.
@@ -172,6 +148,13 @@ pub fn write_sensitivity(
         s.rank_one,
         s.resolved
     )?;
+    if s.uncertain > 0 {
+        writeln!(
+            out,
+            "  {} valid variants left out: their mean fails the accuracy check the board's own analysis makes (analyze each with --exact)",
+            s.uncertain
+        )?;
+    }
     let advantage = s.first_seat_advantage.is_some();
     let mut header = "  jump              change     mean turns    change".to_string();
     if advantage {

@@ -1,5 +1,6 @@
 //! `snakeladder diff OLD NEW`: what a layout change does to the game.
 
+use crate::args::{Source, parse_source};
 use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
 use crate::memory;
 use snakeladder::review::Gate;
@@ -105,44 +106,6 @@ fn shown(source: &str) -> String {
     snakeladder_render::escape::terminal(if source == "-" { "<stdin>" } else { source })
 }
 
-/// Where a board argument of `diff` is read from.
-#[derive(Debug, PartialEq, Eq)]
-enum Source<'a> {
-    /// A file, or `-` for standard input.
-    Path(&'a str),
-    /// `REV:path`, read from git's object database.
-    Git {
-        /// The revision, never starting with `-`.
-        rev: &'a str,
-        /// The path after the colon.
-        file: &'a str,
-    },
-}
-
-/// Reads a board argument: a path that exists (even with a colon in its
-/// name) or `-`, else `REV:path` when both sides are non-empty, else a
-/// path (whose error then names the missing file).
-///
-/// # Errors
-/// A message when the revision starts with `-`: git would read it as an
-/// option (`--output=FILE` writes a file), so it can never be one.
-fn parse_source<'a>(source: &'a str, exists: impl Fn(&str) -> bool) -> Result<Source<'a>, String> {
-    if source == "-" || exists(source) {
-        return Ok(Source::Path(source));
-    }
-    match source.split_once(':') {
-        Some((rev, file)) if !rev.is_empty() && !file.is_empty() => {
-            if rev.starts_with('-') {
-                return Err(format!(
-                    "no such file, and `{rev}` cannot be a git revision: a revision never starts with `-`"
-                ));
-            }
-            Ok(Source::Git { rev, file })
-        }
-        _ => Ok(Source::Path(source)),
-    }
-}
-
 /// Loads a board from a path, `-`, or `REV:path` from git. A path that
 /// exists is a path, even with a colon in its name.
 fn load(source: &str) -> Result<Board, CliError> {
@@ -224,37 +187,5 @@ fn git_blob(rev: &str, file: &str) -> Result<Vec<u8>, String> {
         Some(Ok(_)) => Ok(bytes),
         Some(Err(e)) => Err(format!("cannot read from git: {e}")),
         None => Err("git gave no output".to_string()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Source, parse_source};
-
-    #[test]
-    fn a_revision_never_starts_with_a_dash() {
-        let none = |_: &str| false;
-        for evil in [
-            "--output=victim.txt:a.json",
-            "--pretty=format:x:a.json",
-            "-p:a.json",
-        ] {
-            assert!(parse_source(evil, none).is_err(), "{evil}");
-        }
-        assert_eq!(
-            parse_source("HEAD~1:boards/a.json", none),
-            Ok(Source::Git {
-                rev: "HEAD~1",
-                file: "boards/a.json"
-            })
-        );
-        assert_eq!(parse_source("-", none), Ok(Source::Path("-")));
-        assert_eq!(parse_source("a.json", none), Ok(Source::Path("a.json")));
-        assert_eq!(parse_source(":a.json", none), Ok(Source::Path(":a.json")));
-        // A file that exists is a file, whatever its name.
-        assert_eq!(
-            parse_source("--x:a.json", |_| true),
-            Ok(Source::Path("--x:a.json"))
-        );
     }
 }

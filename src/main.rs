@@ -3,6 +3,7 @@
 //! here.
 
 mod analyze;
+mod args;
 mod check;
 mod common;
 mod design;

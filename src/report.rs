@@ -4,7 +4,7 @@ use crate::common::{self, CliError};
 use crate::memory;
 use crate::output::Output;
 use clap::ValueEnum;
-use snakeladder::{Analysis, Options, Seed, design};
+use snakeladder::{Analysis, Options, Seed};
 use snakeladder_render::{CrossCheck, CrossCheckError, Report};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -107,7 +107,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Analysis::new(&board, &options).map_err(common::analysis_of(args.board.as_deref()))?;
     let sensitivity = if args.sensitivity {
         let budget = crate::design::budget(args.max_work, args.max_memory, args.time_limit);
-        Some(design::sensitivity_within(&board, two_players, &budget)?)
+        Some(crate::design::sensitivity(&board, two_players, &budget)?)
     } else {
         None
     };

@@ -191,8 +191,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             ValidateFormat::Sarif => {
                 let root = sarif_root(args.sarif_root.as_deref())?;
                 let log = output::sarif(&reports, &other, env!("CARGO_PKG_VERSION"), Some(&root));
-                serde_json::to_writer_pretty(&mut out, &log)?;
-                writeln!(out)?;
+                out.write_all(&snakeladder_render::json::pretty_unversioned(&log)?)?;
             }
         }
         out.flush()

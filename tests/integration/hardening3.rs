@@ -594,3 +594,133 @@ fn an_absurd_cross_check_is_refused_with_an_estimate() {
     assert!(!out.is_empty());
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
+
+/// A threshold of `-0.0` in a policy is named `0` in every format of
+/// `validate`, SARIF included (which now goes through the JSON writer's
+/// zero rule too): "above max_shortest_game_probability = -0" was printed.
+#[test]
+fn no_format_of_validate_prints_a_negative_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/milton-bradley.json"),
+        dir.path().join("b.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("snakeladder.toml"),
+        "[limits]\nmax_first_seat_advantage = -0.0\nmax_shortest_game_probability = -0.0\n",
+    )
+    .unwrap();
+    for format in ["text", "json", "sarif", "github"] {
+        let out = run_in(dir.path(), &["validate", "--format", format, "b.json"]);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{format}: {stderr}");
+        assert!(
+            stdout.contains("max_shortest_game_probability = 0"),
+            "{format}:\n{stdout}"
+        );
+        assert!(!stdout.contains("-0"), "{format}:\n{stdout}");
+    }
+}
+
+/// The design tools draw a progress bar on stderr only when it is a
+/// terminal (seen under `script -qc`, a pseudo-terminal); into a pipe they
+/// write nothing there, as `simulate` does.
+#[test]
+fn design_tools_are_silent_on_stderr_when_it_is_not_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/milton-bradley.json");
+    let board = board.to_str().unwrap();
+    for args in [
+        &["analyze", "--sensitivity", board][..],
+        &["report", "--sensitivity", board, "-o", "r.md"][..],
+        &["tune", board, "--target-turns", "30:35"][..],
+        &[
+            "generate",
+            "--squares",
+            "100",
+            "--snakes",
+            "8",
+            "--ladders",
+            "8",
+            "--seed",
+            "1",
+            "--target-turns",
+            "30:40",
+        ][..],
+    ] {
+        let out = run_in(dir.path(), args);
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        // `generate` ends with one summary line; no bar, no redraw.
+        assert!(
+            !stderr.contains(['\r', '\u{1b}']) && !stderr.contains("/s"),
+            "{args:?}: {stderr:?}"
+        );
+        if args[0] != "generate" {
+            assert_eq!(stderr, "", "{args:?}");
+        }
+    }
+}
+
+/// On a terminal `analyze --sensitivity` draws its bar of variants (it had
+/// none, and a 1,500-square board sat silent for a minute). The terminal
+/// is `script`'s pseudo-terminal; without `script` the test says so and
+/// passes.
+#[test]
+fn sensitivity_draws_a_bar_on_a_terminal() {
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/milton-bradley.json");
+    let command = format!(
+        "{BIN} analyze --sensitivity {} > /dev/null",
+        board.to_str().unwrap()
+    );
+    let Ok(out) = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+    else {
+        eprintln!("no `script` on this machine: the terminal case is not run");
+        return;
+    };
+    let (tty, _) = text(&out);
+    assert!(out.status.success(), "{tty}");
+    assert!(tty.contains("variants"), "{tty:?}");
+}
+
+/// Reading a board of 10,000,000 squares with two dice stays under a
+/// 500 MiB address-space cap (`ulimit -v`) in every command that reads
+/// it: validation kept every move reversed, 4 bytes each (440 MB here;
+/// `report --max-memory 500M` of such a board peaked at 993 MB). Only the
+/// moves that do not end `r` squares on are kept now.
+#[test]
+fn reading_a_ten_million_square_board_stays_under_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.json");
+    std::fs::write(
+        &path,
+        r#"{"squares": 10000000, "snakes": [[9999999, 5]], "ladders": [[2, 9999990]],
+            "rules": {"dice": {"count": 2, "faces": 6}}}"#,
+    )
+    .unwrap();
+    let board = path.to_str().unwrap();
+    let capped = |args: &[&str]| {
+        Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 512000 && exec \"$0\" \"$@\"")
+            .arg(BIN)
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = capped(&["validate", board]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for command in ["analyze", "report"] {
+        let out = capped(&[command, "--max-memory", "500M", board]);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(3), "{command}: {stderr}");
+        assert!(stderr.contains("over the limit of 500.0 MiB"), "{stderr}");
+    }
+}

@@ -54,6 +54,20 @@ pub fn pretty<T: Serialize>(body: &T) -> Result<Vec<u8>, serde_json::Error> {
     Ok(out)
 }
 
+/// `body` as pretty JSON followed by a newline, with no schema version
+/// (the SARIF log has a schema of its own), and every zero written as
+/// [`pretty`] writes it: never `-0.0`.
+///
+/// # Errors
+/// When `body`'s serialization fails (a map with non-string keys).
+pub fn pretty_unversioned<T: Serialize>(body: &T) -> Result<Vec<u8>, serde_json::Error> {
+    let mut out = Vec::with_capacity(128);
+    let mut writer = serde_json::Serializer::with_formatter(&mut out, Unsigned::default());
+    body.serialize(&mut writer)?;
+    out.push(b'\n');
+    Ok(out)
+}
+
 /// serde_json's pretty layout, with every zero written as `0.0`, never
 /// `-0.0` (issue 27: a figure is never shown as a negative zero; the text
 /// outputs write theirs with [`crate::numbers::fixed`]).
@@ -159,6 +173,11 @@ mod tests {
         let bytes = pretty(&body).unwrap();
         let text = String::from_utf8(bytes.clone()).unwrap();
         assert!(!text.contains("-0.0"), "{text}");
+        let plain = String::from_utf8(pretty_unversioned(&body).unwrap()).unwrap();
+        assert!(
+            !plain.contains("-0.0") && !plain.contains("schema"),
+            "{plain}"
+        );
         let mut plain = serde_json::to_vec_pretty(&Versioned {
             schema: SCHEMA_VERSION,
             body: &serde_json::json!({"change": 0.0, "list": [0.0, -1.5, 0.0], "f": 0.0_f32}),

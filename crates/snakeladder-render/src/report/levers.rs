@@ -22,6 +22,12 @@ pub(crate) fn summary(s: &Sensitivity) -> String {
         s.invalid,
         crate::numbers::quantity(s.mean_turns, 4)
     );
+    if s.uncertain > 0 {
+        line += &format!(
+            " {} valid variants are left out: their mean fails the accuracy check the board's own analysis makes.",
+            s.uncertain
+        );
+    }
     if let Some(a) = s.first_seat_advantage {
         line += &format!(
             " The {} is P(seat 1 wins) − P(seat 2 wins) with two players ({} on this board).",

@@ -128,6 +128,49 @@ pub(crate) fn solve_mean(board: &Board) -> Result<f64, AnalysisError> {
     crate::markov::analysis::mean_turns(board)
 }
 
+/// The mean length of a valid board by a fresh compile and solve, put to
+/// the accuracy check of the board's own analysis: the float mean when its
+/// error bound (the residual, forward and refined bounds of docs/figures.md
+/// §2b and §2c) is within [`tolerance::MEAN_TRUST`], else the certified
+/// fraction of exact mode within `max_work` and `max_memory`; `None` when
+/// neither is available or the float solve fails (a way out below `f64`'s
+/// range), so that no figure is given that the board's own analysis would
+/// warn about.
+///
+/// # Errors
+/// [`AnalysisError`] when the board cannot be compiled.
+pub(crate) fn trusted_mean(
+    board: &Board,
+    max_work: f64,
+    max_memory: u64,
+) -> Result<Option<f64>, AnalysisError> {
+    use crate::markov::{analysis::accuracy, modular};
+    let chain = Chain::compile(board)?;
+    // The board is valid, so a solve that fails is floating point's limit
+    // (a way out below f64's range), as the analysis says of that board.
+    let Ok(solver) = Solver::new(&chain) else {
+        return Ok(None);
+    };
+    let t = solver.expected_turns();
+    let mean = t[chain.start().get()];
+    let mut bound = accuracy::mean_error_bound(&chain, &solver, &t);
+    if bound > tolerance::MEAN_TRUST
+        && chain.cut_paths()
+        && modular::lists_every_square(board, &chain)
+    {
+        bound = accuracy::mean_error_bound_listed(&chain, &solver, &t, true);
+    }
+    if bound <= tolerance::MEAN_TRUST {
+        return Ok(Some(mean));
+    }
+    Ok(
+        modular::solve_within(board, &chain, false, max_work, max_memory)
+            .ok()
+            .and_then(|s| num_traits::ToPrimitive::to_f64(s.mean()))
+            .filter(|m| m.is_finite()),
+    )
+}
+
 /// The first seat's advantage with two players: `P(seat 1 wins) −
 /// P(seat 2 wins)`.
 ///
@@ -266,7 +309,16 @@ impl Base {
         let solver = Solver::new(&chain)?;
         let t = solver.expected_turns();
         let mean = t[chain.start().get()];
-        let update = dense(&board, &chain, solver, t);
+        // The updates start from `t` and solves like it: only on a board
+        // whose own mean passes the analysis' accuracy check
+        // (docs/figures.md §2b), else every variant is solved and checked.
+        let trusted = crate::markov::analysis::accuracy::mean_error_bound(&chain, &solver, &t)
+            <= tolerance::MEAN_TRUST;
+        let update = if trusted {
+            dense(&board, &chain, solver, t)
+        } else {
+            None
+        };
         let solves = match &update {
             Some(d) => d.z.len() + if d.full() { chain.len() } else { 0 },
             None => 0,

@@ -55,7 +55,8 @@ pub use eval::JumpChange;
 pub(crate) use eval::MAX_UPDATE_STATES;
 pub use random::{GenerateError, Layout, generate, generate_spec};
 pub use sensitivity::{
-    Edit, Evaluation, Sensitivity, Variant, check_sensitivity, sensitivity, sensitivity_within,
+    Edit, Evaluation, Sensitivity, Variant, check_sensitivity, sensitivity,
+    sensitivity_with_progress, sensitivity_within,
 };
 pub use target::{
     GenerateOptions, Generated, generate_to_target, generate_to_target_with_progress,

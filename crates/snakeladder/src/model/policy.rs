@@ -102,6 +102,20 @@ impl Thresholds {
         ]
     }
 
+    /// These thresholds with a negative zero made `0`, so that no message
+    /// names a limit of "-0".
+    pub fn unsigned(&self) -> Thresholds {
+        let z = |v: Option<f64>| v.map(|x| if x == 0.0 { 0.0 } else { x });
+        Thresholds {
+            max_mean_turns: z(self.max_mean_turns),
+            min_mean_turns: z(self.min_mean_turns),
+            max_p99_turns: z(self.max_p99_turns),
+            max_first_seat_advantage: z(self.max_first_seat_advantage),
+            min_jump_use: z(self.min_jump_use),
+            max_shortest_game_probability: z(self.max_shortest_game_probability),
+        }
+    }
+
     /// The thresholds set in `over` replace these.
     pub fn overridden_by(&self, over: &Thresholds) -> Thresholds {
         Thresholds {

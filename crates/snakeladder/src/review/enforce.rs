@@ -37,6 +37,8 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
     if t.is_empty() {
         return Vec::new();
     }
+    // A threshold of -0 is 0 in every message (issue 27).
+    let t = &t.unsigned();
     let squares = FieldPath::key("squares");
     let unchecked = |message: String| {
         vec![Violation {
