@@ -31,7 +31,7 @@ pub struct Args {
     sensitivity: bool,
     /// Longest `--sensitivity` may run (90, 30s, 5m, 1h); it also stops
     /// at --max-work and --max-memory, naming the limit (exit 3).
-    #[arg(long, value_parser = crate::design::parse_time_limit, requires = "sensitivity")]
+    #[arg(long, value_parser = crate::args::parse_time_limit, requires = "sensitivity")]
     time_limit: Option<std::time::Duration>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]

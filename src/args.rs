@@ -117,9 +117,32 @@ pub fn parse_source<'a>(
     }
 }
 
+/// Parses a `--time-limit`: seconds (`90`, `2.5`), or a number with `s`,
+/// `m` or `h` (`30s`, `5m`, `1h`), from a millisecond to a year.
+///
+/// # Errors
+/// A message naming the text and what is allowed.
+pub fn parse_time_limit(text: &str) -> Result<std::time::Duration, String> {
+    let refuse =
+        || format!("`{text}` is not a time limit (say 90, 30s, 5m or 1h; from 0.001 s to a year)");
+    let t = text.trim();
+    let (number, scale) = match t.char_indices().last() {
+        Some((i, 's')) => (&t[..i], 1.0),
+        Some((i, 'm')) => (&t[..i], 60.0),
+        Some((i, 'h')) => (&t[..i], 3600.0),
+        _ => (t, 1.0),
+    };
+    let seconds: f64 = number.trim().parse::<f64>().map_err(|_| refuse())? * scale;
+    if seconds.is_finite() && (0.001..=366.0 * 86_400.0).contains(&seconds) {
+        Ok(std::time::Duration::from_secs_f64(seconds))
+    } else {
+        Err(refuse())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Source, parse_source};
+    use super::{Source, parse_source, parse_time_limit};
 
     #[test]
     fn a_revision_never_starts_with_a_dash() {
@@ -146,5 +169,29 @@ mod tests {
             parse_source("--x:a.json", |_| true),
             Ok(Source::Path("--x:a.json"))
         );
+    }
+
+    #[test]
+    fn time_limits_are_finite_and_in_range() {
+        assert_eq!(
+            parse_time_limit("1h"),
+            Ok(std::time::Duration::from_secs(3600))
+        );
+        assert_eq!(
+            parse_time_limit("2.5"),
+            Ok(std::time::Duration::from_millis(2500))
+        );
+        assert_eq!(
+            parse_time_limit("90"),
+            Ok(std::time::Duration::from_secs(90))
+        );
+        assert_eq!(
+            parse_time_limit("5m"),
+            Ok(std::time::Duration::from_secs(300))
+        );
+        assert!(parse_time_limit("-1s").is_err());
+        for bad in ["inf", "nan", "-1", "0", "1e30", "5x", ""] {
+            assert!(parse_time_limit(bad).is_err(), "{bad}");
+        }
     }
 }

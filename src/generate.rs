@@ -54,7 +54,7 @@ pub struct Args {
     max_memory: Option<u64>,
     /// Longest the --target-turns search may run (90, 30s, 5m, 1h); past it the --target-turns search
     /// stops with the closest mean found (exit 3).
-    #[arg(long, value_parser = crate::design::parse_time_limit)]
+    #[arg(long, value_parser = crate::args::parse_time_limit)]
     time_limit: Option<std::time::Duration>,
     /// The rules of the board: a JSON file holding a rules object, or a
     /// board file whose rules are taken.

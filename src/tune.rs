@@ -43,7 +43,7 @@ pub struct Args {
     max_memory: Option<u64>,
     /// Longest the search may run (90, 30s, 5m, 1h); past it the search
     /// stops with the closest mean found (exit 3).
-    #[arg(long, value_parser = crate::design::parse_time_limit)]
+    #[arg(long, value_parser = crate::args::parse_time_limit)]
     time_limit: Option<std::time::Duration>,
     /// Where to write the tuned board; `-` for standard output (the report
     /// then goes to standard error). A file is written whole or not at all.

@@ -4,7 +4,7 @@
 #![no_main]
 
 use snakeladder::review::diff::Diff;
-use snakeladder::review::gate::Gate;
+use snakeladder::review::Gate;
 use snakeladder::{Analysis, Board, Options};
 use std::sync::OnceLock;
 

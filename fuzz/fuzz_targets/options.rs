@@ -11,7 +11,8 @@ mod args;
 #[path = "../../src/memory.rs"]
 mod memory;
 
-use snakeladder::design::{Target, parse_time_limit};
+use args::parse_time_limit;
+use snakeladder::design::Target;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
