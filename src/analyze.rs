@@ -327,8 +327,10 @@ fn write_players(out: &mut impl Write, a: &Analysis) -> std::io::Result<()> {
     let indent = "  players  total turns  rounds".len();
     for p in &a.players {
         let mut line = format!(
-            "  {:>7}  {:>11.2}  {:>6.2}",
-            p.count, p.expected_total_turns, p.expected_rounds
+            "  {:>7}  {:>11}  {:>6}",
+            p.count,
+            snakeladder_render::numbers::quantity(p.expected_total_turns, 2),
+            snakeladder_render::numbers::quantity(p.expected_rounds, 2)
         );
         for (i, w) in p.win_probability.iter().enumerate() {
             if i > 0 && i % SEATS_PER_LINE == 0 {

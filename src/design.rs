@@ -163,10 +163,10 @@ pub fn write_sensitivity(
     writeln!(out, "{header}")?;
     for v in s.variants.iter().take(SHOWN) {
         let mut line = format!(
-            "  {:<17} {:<9} {:>11.4} {:>9}",
+            "  {:<17} {:<9} {:>11} {:>9}",
             v.change.before.to_string(),
             v.edit.to_string(),
-            v.mean_turns,
+            snakeladder_render::numbers::quantity(v.mean_turns, 4),
             snakeladder_render::numbers::fixed(v.mean_change, 4, true)
         );
         if let (Some(a), Some(base)) = (v.first_seat_advantage, s.first_seat_advantage) {
@@ -264,8 +264,8 @@ pub fn generate_to_target(
     });
     writeln!(
         err,
-        "generated: mean {:.4} turns (target {}–{}){advantage}; random start {} and {} move{}; {} candidate boards in {:.3} s",
-        found.mean_turns,
+        "generated: mean {} turns (target {}–{}){advantage}; random start {} and {} move{}; {} candidate boards in {:.3} s",
+        snakeladder_render::numbers::quantity(found.mean_turns, 4),
         target.min_turns(),
         target.max_turns(),
         found.restart,

@@ -94,9 +94,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let n = tuned.changes.len();
     writeln!(
         report,
-        "{name}: mean {:.4} → {:.4} turns (target {}–{}) with {n} change{}",
-        tuned.mean_before,
-        tuned.mean_turns,
+        "{name}: mean {} → {} turns (target {}–{}) with {n} change{}",
+        snakeladder_render::numbers::quantity(tuned.mean_before, 4),
+        snakeladder_render::numbers::quantity(tuned.mean_turns, 4),
         target.min_turns(),
         target.max_turns(),
         if n == 1 { "" } else { "s" }

@@ -182,8 +182,36 @@ fn huge_figures_are_written_in_scientific_notation() {
             && rare_markdown.contains("the floating-point variance could be off"),
         "{rare_markdown}"
     );
+    // The same board through the design tools and diff: the sensitivity
+    // table, tune's and generate's means and diff's table once printed
+    // 1.7e19 as twenty digits and four decimals.
+    let sensitivity = run(&["--sensitivity", "--players", "1", board], None);
+    assert_eq!(sensitivity.status.code(), Some(0), "{sensitivity:?}");
+    let sensitivity = String::from_utf8(sensitivity.stdout).unwrap();
+    assert!(
+        sensitivity.contains("2.8430e19 +1.1372e19"),
+        "{sensitivity}"
+    );
+    let fewer = dir.path().join("fewer.json");
+    std::fs::write(
+        &fewer,
+        format!(
+            r#"{{"squares": {n}, "snakes": [{}]}}"#,
+            snakes[1..].join(", ")
+        ),
+    )
+    .unwrap();
+    let diff = Command::new(env!("CARGO_BIN_EXE_snakeladder"))
+        .arg("diff")
+        .arg(&path)
+        .arg(&fewer)
+        .output()
+        .unwrap();
+    assert_eq!(diff.status.code(), Some(0), "{diff:?}");
+    let diff = String::from_utf8(diff.stdout).unwrap();
+    assert!(diff.contains("1.7058e19"), "{diff}");
     // No run of 13 or more digits anywhere but the exact fraction.
-    for t in [&text, &markdown] {
+    for t in [&text, &markdown, &sensitivity, &diff] {
         for line in t
             .lines()
             .filter(|l| !l.contains("exact mean") && !l.contains("Exact mean"))

@@ -23,7 +23,7 @@ fn value(x: Option<f64>, name: &str) -> String {
     match x {
         None => "–".to_string(),
         Some(v) if name.starts_with("seat1") => FIRST_SEAT_ADVANTAGE.format(v),
-        Some(v) if name == "mean" || name.starts_with("rounds") => format!("{v:.4}"),
+        Some(v) if name == "mean" || name.starts_with("rounds") => crate::numbers::quantity(v, 4),
         Some(v) => format!("{v}"),
     }
 }

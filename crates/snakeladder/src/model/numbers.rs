@@ -150,7 +150,8 @@ pub fn rate(per_second: f64, unit: &str) -> String {
 /// change, a difference, an advantage). A figure that rounds to zero at the
 /// decimals shown is written as zero, never `-0.0000` (issue 27): a
 /// negative zero, or a change of `-0.00003` at four decimals, is the same
-/// shown figure as `+0.0000`.
+/// shown figure as `+0.0000`. From [`QUANTITY_SCIENTIFIC_FROM`] up it is
+/// written in scientific notation, as [`quantity`] writes a figure.
 ///
 /// # Example
 /// ```
@@ -159,6 +160,7 @@ pub fn rate(per_second: f64, unit: &str) -> String {
 /// assert_eq!(fixed(-0.0, 0, false), "0");
 /// assert_eq!(fixed(-1.26, 1, false), "-1.3");
 /// assert_eq!(fixed(0.5, 2, true), "+0.50");
+/// assert_eq!(fixed(-2.5e15, 4, true), "-2.5000e15");
 /// ```
 pub fn fixed(x: f64, decimals: usize, sign: bool) -> String {
     let x = if x.is_finite()
@@ -170,10 +172,11 @@ pub fn fixed(x: f64, decimals: usize, sign: bool) -> String {
     } else {
         x
     };
-    if sign {
-        format!("{x:+.decimals$}")
-    } else {
-        format!("{x:.decimals$}")
+    match (sign, x.is_finite() && x.abs() >= QUANTITY_SCIENTIFIC_FROM) {
+        (true, true) => format!("{x:+.decimals$e}"),
+        (false, true) => format!("{x:.decimals$e}"),
+        (true, false) => format!("{x:+.decimals$}"),
+        (false, false) => format!("{x:.decimals$}"),
     }
 }
 
