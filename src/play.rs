@@ -4,9 +4,7 @@ use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK, Format};
 use crate::output::Output;
 use snakeladder::analysis::LiveOdds;
 use snakeladder::internals::check_players;
-use snakeladder::{
-    Board, Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square, Status,
-};
+use snakeladder::{Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square};
 use snakeladder_render::numbers::percent;
 use snakeladder_render::probability_text;
 use std::io::{self, BufRead, Read, Write};
@@ -264,7 +262,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     } else {
         Box::new(common::stdout()?)
     };
-    writeln!(out, "{}", header(game.board(), game.players(), Some(seed)))?;
+    writeln!(
+        out,
+        "{}",
+        snakeladder_render::text::game_header(game.board(), game.players(), Some(seed))
+    )?;
     if drawn {
         writeln!(out, "(seed drawn at random; replay with --seed {seed})")?;
     }
@@ -320,7 +322,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             hook.after_turn(&game, &turn, &mut out)?;
         }
     }
-    summary(&mut out, game.status(), &game.ranking())?;
+    snakeladder_render::text::write_game_result(&mut out, game.status(), &game.ranking())?;
     out.flush()?;
     drop(out);
     if let Some(record) = &record {
@@ -351,32 +353,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 fn cannot(err: &dyn std::error::Error) -> ExitCode {
     complain!("error: {err}");
     ExitCode::from(EXIT_CANNOT)
-}
-
-fn header(board: &Board, players: &[String], seed: Option<Seed>) -> String {
-    let name = common::shown(board.name().unwrap_or("Board"));
-    let dice = match seed {
-        Some(seed) => format!("seed {seed}"),
-        None => "recorded rolls".to_string(),
-    };
-    format!("{name}: {}; {dice}", common::shown(&players.join(", ")))
-}
-
-fn summary(
-    out: &mut dyn Write,
-    status: &Status,
-    ranking: &[snakeladder::Standing],
-) -> io::Result<()> {
-    match status {
-        Status::Won { winner } => writeln!(out, "Winner: {winner}")?,
-        Status::Aborted => writeln!(out, "Aborted: every player left")?,
-        Status::InProgress => writeln!(out, "Unfinished")?,
-    }
-    writeln!(out, "Ranking:")?;
-    for st in ranking {
-        writeln!(out, "  {}", st.describe())?;
-    }
-    Ok(())
 }
 
 /// Writes the record (a regular file beside its target, then renamed into
@@ -446,7 +422,11 @@ fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
     } else {
         let mut out = common::stdout()?;
         let seed = game.dice().seed();
-        writeln!(out, "{}", header(game.board(), game.players(), seed))?;
+        writeln!(
+            out,
+            "{}",
+            snakeladder_render::text::game_header(game.board(), game.players(), seed)
+        )?;
         for event in game.history() {
             match event {
                 Event::Roll(turn) => writeln!(out, "{}", turn.describe(game.board()))?,
@@ -455,7 +435,7 @@ fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
                 }
             }
         }
-        summary(&mut out, game.status(), &game.ranking())?;
+        snakeladder_render::text::write_game_result(&mut out, game.status(), &game.ranking())?;
         out.flush()?;
     }
     if !game.status().is_over() {

@@ -111,9 +111,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     if n > 0 {
         writeln!(report)?;
-        design::write_changes(&mut report, &tuned.changes)?;
+        snakeladder_render::text::write_changes(&mut report, &tuned.changes)?;
         writeln!(report)?;
-        design::write_diff(&mut report, &name, &tuned.changes)?;
+        snakeladder_render::text::write_diff(&mut report, &name, &tuned.changes)?;
     }
     writeln!(report)?;
     let rate = tuned.evaluated as f64 / tuned.seconds.max(1e-9);

@@ -1,0 +1,156 @@
+//! The design tools' text: a list of jump changes, the same as a diff of
+//! the board file, and `analyze --sensitivity`'s table.
+
+use crate::vocabulary::FIRST_SEAT_ADVANTAGE;
+use snakeladder::design::{JumpChange, Sensitivity};
+use snakeladder::{Board, JumpKind};
+use std::io::Write;
+
+/// Writes the changes as a list, one a line: a jump removed, or where it
+/// moves to and by how much (`start +2, end -1`).
+///
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::{Target, TuneOptions, tune};
+///
+/// let board = Board::builtin_default();
+/// let tuned = tune(&board, &TuneOptions::new(Target::new(30.0, 32.0)?, 2))?;
+/// let mut text = Vec::new();
+/// snakeladder_render::text::write_changes(&mut text, &tuned.changes)?;
+/// assert_eq!(String::from_utf8(text)?.lines().count(), tuned.changes.len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_changes(out: &mut impl Write, changes: &[JumpChange]) -> std::io::Result<()> {
+    for c in changes {
+        let Some(after) = c.after else {
+            writeln!(out, "  {:<16} removed", c.before.to_string())?;
+            continue;
+        };
+        let mut moved = Vec::new();
+        let df = i64::from(after.from().get()) - i64::from(c.before.from().get());
+        let de = i64::from(after.to().get()) - i64::from(c.before.to().get());
+        if df != 0 {
+            moved.push(format!("start {df:+}"));
+        }
+        if de != 0 {
+            moved.push(format!("end {de:+}"));
+        }
+        writeln!(
+            out,
+            "  {:<16} becomes {:<9} ({})",
+            c.before.to_string(),
+            format!("{}→{}", after.from(), after.to()),
+            moved.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes the changes as a diff of the board file's jump lists: a
+/// `---`/`+++` header naming `name`, then per kind a hunk with each moved
+/// jump's old `[from, to]` removed and its new one added.
+pub fn write_diff(out: &mut impl Write, name: &str, changes: &[JumpChange]) -> std::io::Result<()> {
+    writeln!(out, "--- {name}")?;
+    writeln!(out, "+++ {name} (tuned)")?;
+    for kind in [JumpKind::Ladder, JumpKind::Snake] {
+        let of_kind: Vec<_> = changes.iter().filter(|c| c.before.kind() == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        writeln!(out, "@@ {}s @@", kind.as_str())?;
+        for c in of_kind {
+            writeln!(out, "-[{}, {}]", c.before.from(), c.before.to())?;
+            if let Some(a) = c.after {
+                writeln!(out, "+[{}, {}]", a.from(), a.to())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How many of the variants the text shows.
+const SHOWN: usize = 15;
+
+/// Writes the sensitivity section of `analyze`: how many variants were
+/// evaluated and how, then the first of them (the largest changes of the
+/// mean first) with the first-seat advantage when it was computed.
+///
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::sensitivity;
+///
+/// let board = Board::builtin_default();
+/// let s = sensitivity(&board, false)?;
+/// let mut text = Vec::new();
+/// snakeladder_render::text::write_sensitivity(&mut text, &board, &s)?;
+/// assert!(String::from_utf8(text)?.starts_with("Sensitivity: mean turns"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_sensitivity(
+    out: &mut impl Write,
+    board: &Board,
+    s: &Sensitivity,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "Sensitivity: mean turns with one jump removed or moved by ±1, ±2, ±5 squares"
+    )?;
+    if board.jumps().is_empty() {
+        writeln!(out, "  (the board has no jumps)")?;
+        return writeln!(out);
+    }
+    writeln!(
+        out,
+        "  {} valid variants ({} moves break a rule); {} by rank-one update of the solved chain, {} re-solved",
+        s.variants.len(),
+        s.invalid,
+        s.rank_one,
+        s.resolved
+    )?;
+    if s.uncertain > 0 {
+        writeln!(
+            out,
+            "  {} valid variants left out: their mean fails the accuracy check the board's own analysis makes (analyze each with --exact)",
+            s.uncertain
+        )?;
+    }
+    let advantage = s.first_seat_advantage.is_some();
+    let mut header = "  jump              change     mean turns    change".to_string();
+    if advantage {
+        header += &format!("   {} (2 players)", FIRST_SEAT_ADVANTAGE.name);
+    }
+    writeln!(out, "{header}")?;
+    for v in s.variants.iter().take(SHOWN) {
+        let mut line = format!(
+            "  {:<17} {:<9} {:>11} {:>9}",
+            v.change.before.to_string(),
+            v.edit.to_string(),
+            crate::numbers::quantity(v.mean_turns, 4),
+            crate::numbers::fixed(v.mean_change, 4, true)
+        );
+        if let (Some(a), Some(base)) = (v.first_seat_advantage, s.first_seat_advantage) {
+            line += &format!(
+                "   {:>10} ({})",
+                FIRST_SEAT_ADVANTAGE.format(a),
+                FIRST_SEAT_ADVANTAGE.format_change(a - base)
+            );
+        }
+        writeln!(out, "{line}")?;
+    }
+    if s.variants.len() > SHOWN {
+        writeln!(
+            out,
+            "  … {} more in --format json",
+            s.variants.len() - SHOWN
+        )?;
+    }
+    if let Some(base) = s.first_seat_advantage {
+        writeln!(
+            out,
+            "  ({}: P(seat 1 wins) − P(seat 2 wins); {} on this board)",
+            FIRST_SEAT_ADVANTAGE.name,
+            FIRST_SEAT_ADVANTAGE.format(base)
+        )?;
+    }
+    writeln!(out)
+}
