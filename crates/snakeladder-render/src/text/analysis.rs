@@ -6,6 +6,7 @@ use snakeladder::Analysis;
 use snakeladder::Board;
 use std::io::Write;
 
+/// A turn count, or `-` when unknown.
 fn show(t: Option<usize>) -> String {
     t.map_or_else(|| "-".to_string(), |t| t.to_string())
 }
@@ -29,6 +30,20 @@ fn show(t: Option<usize>) -> String {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_analysis(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Result<()> {
+    write_identity(out, board, a)?;
+    write_turns(out, board, a)?;
+    if !a.players.is_empty() {
+        write_players(out, a)?;
+    }
+    if !a.jumps.is_empty() {
+        write_jumps(out, a)?;
+    }
+    write_busiest_squares(out, board, a)
+}
+
+/// The board's name, fingerprint, size and rules, and the analysis's
+/// notes (figures skipped) and warnings.
+fn write_identity(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Result<()> {
     let name = crate::escape::terminal(a.board.name.as_deref().unwrap_or("Unnamed board"));
     writeln!(out, "{name}")?;
     writeln!(
@@ -46,8 +61,12 @@ pub fn write_analysis(out: &mut impl Write, board: &Board, a: &Analysis) -> std:
     for warning in &a.warnings {
         writeln!(out, "  warning: {warning}")?;
     }
-    writeln!(out)?;
+    writeln!(out)
+}
 
+/// The turns of one player: moments and quantiles, the exact mean, the
+/// rolls, the shortest game, the tail's decay, and the histogram.
+fn write_turns(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Result<()> {
     let t = &a.turns;
     writeln!(out, "Turns of one player")?;
     writeln!(
@@ -67,26 +86,7 @@ pub fn write_analysis(out: &mut impl Write, board: &Board, a: &Analysis) -> std:
         show(t.p99)
     )?;
     if let Some(ex) = &a.exact {
-        writeln!(
-            out,
-            "  exact mean {} (≈ {})",
-            ex.mean_turns,
-            quantity(t.mean, 12)
-        )?;
-        writeln!(out, "    (certified {})", ex.certified)?;
-        if ex.agrees() {
-            writeln!(
-                out,
-                "    (agrees with the floating-point mean to {} relative)",
-                tiny(ex.relative_difference)
-            )?;
-        } else {
-            writeln!(
-                out,
-                "    (the floating-point solve was off by {} relative; the figures above use the exact mean)",
-                tiny(ex.relative_difference)
-            )?;
-        }
+        write_exact_mean(out, ex, t.mean)?;
     }
     if board.rules().extra_turn().is_some() {
         writeln!(
@@ -97,20 +97,78 @@ pub fn write_analysis(out: &mut impl Write, board: &Board, a: &Analysis) -> std:
         )?;
     }
     if let Some(s) = &a.shortest {
+        write_shortest(out, s)?;
+    }
+    write_decay(out, t)?;
+    write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;
+    if t.pmf.is_empty() {
         writeln!(
             out,
-            "  shortest game {} turn{}, e.g. rolling {} (P(T = {}) = {})",
-            s.turns,
-            if s.turns == 1 { "" } else { "s" },
-            s.rolls_text(" "),
-            s.turns,
-            if s.probability_log10 > -300.0 {
-                probability(10f64.powf(s.probability_log10), 6)
-            } else {
-                probability_text(s.probability_log10)
-            }
+            "  (mode, median, p90, p99: from the length distribution, which was skipped; see the notes above)"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  (p90, p99: the smallest t with P(T ≤ t) ≥ 0.9, 0.99; distribution to a tail of {})",
+            tiny(t.tail)
         )?;
     }
+    writeln!(out)
+}
+
+/// The exact mean beside the floating-point one (`mean`), its certificate,
+/// and how far apart they are.
+fn write_exact_mean(
+    out: &mut impl Write,
+    ex: &snakeladder::analysis::Exact,
+    mean: f64,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "  exact mean {} (≈ {})",
+        ex.mean_turns,
+        quantity(mean, 12)
+    )?;
+    writeln!(out, "    (certified {})", ex.certified)?;
+    if ex.agrees() {
+        writeln!(
+            out,
+            "    (agrees with the floating-point mean to {} relative)",
+            tiny(ex.relative_difference)
+        )
+    } else {
+        writeln!(
+            out,
+            "    (the floating-point solve was off by {} relative; the figures above use the exact mean)",
+            tiny(ex.relative_difference)
+        )
+    }
+}
+
+/// The shortest game: its turns, rolls that play it, and its probability
+/// however small.
+fn write_shortest(
+    out: &mut impl Write,
+    s: &snakeladder::analysis::Shortest,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "  shortest game {} turn{}, e.g. rolling {} (P(T = {}) = {})",
+        s.turns,
+        if s.turns == 1 { "" } else { "s" },
+        s.rolls_text(" "),
+        s.turns,
+        if s.probability_log10 > -300.0 {
+            probability(10f64.powf(s.probability_log10), 6)
+        } else {
+            probability_text(s.probability_log10)
+        }
+    )
+}
+
+/// How long games fade: the tail's rate ρ when it is known closely, else
+/// where the distribution was continued from a looser ρ, and its error.
+fn write_decay(out: &mut impl Write, t: &snakeladder::analysis::Turns) -> std::io::Result<()> {
     let narrow =
         |d: &&snakeladder::analysis::Decay| d.high - d.low <= snakeladder::internals::DECAY_PRINTED;
     if let Some(d) = t.decay.as_ref().filter(narrow) {
@@ -133,51 +191,41 @@ pub fn write_analysis(out: &mut impl Write, board: &Board, a: &Analysis) -> std:
             tiny(d.error)
         )?;
     }
-    write_histogram(out, &t.pmf, t.p99.unwrap_or(t.pmf.len()))?;
-    if t.pmf.is_empty() {
+    Ok(())
+}
+
+/// Each jump: its expected uses a game, the chance it is used at all, and
+/// the mean length without it.
+fn write_jumps(out: &mut impl Write, a: &Analysis) -> std::io::Result<()> {
+    let t = &a.turns;
+    writeln!(
+        out,
+        "Jumps                  uses a game   used at least once   mean turns without it"
+    )?;
+    for j in &a.jumps {
+        let label = format!("{} {}→{}", j.kind, j.from, j.to);
+        let without = match j.mean_turns_without {
+            Some(m) => format!(
+                "{:>8} ({}{})",
+                quantity(m, 2),
+                if m >= t.mean { "+" } else { "" },
+                quantity(m - t.mean, 2)
+            ),
+            None => "  never ends".to_string(),
+        };
         writeln!(
             out,
-            "  (mode, median, p90, p99: from the length distribution, which was skipped; see the notes above)"
-        )?;
-    } else {
-        writeln!(
-            out,
-            "  (p90, p99: the smallest t with P(T ≤ t) ≥ 0.9, 0.99; distribution to a tail of {})",
-            tiny(t.tail)
+            "  {label:<20} {:>10}   {:>18}   {without}",
+            quantity(j.expected_uses, 4),
+            percent(j.use_probability, 2)
         )?;
     }
-    writeln!(out)?;
+    writeln!(out)
+}
 
-    if !a.players.is_empty() {
-        write_players(out, a)?;
-    }
-
-    if !a.jumps.is_empty() {
-        writeln!(
-            out,
-            "Jumps                  uses a game   used at least once   mean turns without it"
-        )?;
-        for j in &a.jumps {
-            let label = format!("{} {}→{}", j.kind, j.from, j.to);
-            let without = match j.mean_turns_without {
-                Some(m) => format!(
-                    "{:>8} ({}{})",
-                    quantity(m, 2),
-                    if m >= t.mean { "+" } else { "" },
-                    quantity(m - t.mean, 2)
-                ),
-                None => "  never ends".to_string(),
-            };
-            writeln!(
-                out,
-                "  {label:<20} {:>10}   {:>18}   {without}",
-                quantity(j.expected_uses, 4),
-                percent(j.use_probability, 2)
-            )?;
-        }
-        writeln!(out)?;
-    }
-
+/// The squares rested on most (the start left out), with their chance of
+/// a rest and the turns left from them.
+fn write_busiest_squares(out: &mut impl Write, board: &Board, a: &Analysis) -> std::io::Result<()> {
     let mut busiest: Vec<_> = a
         .squares
         .iter()
