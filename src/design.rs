@@ -11,8 +11,7 @@ use snakeladder::Board;
 use snakeladder::RulesSpec;
 use snakeladder::design::Layout;
 use snakeladder::design::{GenerateOptions, Sensitivity, Target, generate_to_target_with_progress};
-use snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -133,25 +132,6 @@ pub fn generate_to_target(
     }
     let json = found.spec().to_json().into_bytes();
     Output::resolve(output, &[])?.write(|w| w.write_all(&json))?;
-    let mut err = std::io::stderr();
-    let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {
-        format!(
-            ", {} {}",
-            FIRST_SEAT_ADVANTAGE.name,
-            FIRST_SEAT_ADVANTAGE.format(a)
-        )
-    });
-    writeln!(
-        err,
-        "generated: mean {} turns (target {}–{}){advantage}; random start {} and {} move{}; {} candidate boards in {:.3} s",
-        snakeladder_render::numbers::quantity(found.mean_turns, 4),
-        target.min_turns(),
-        target.max_turns(),
-        found.restart,
-        found.steps,
-        if found.steps == 1 { "" } else { "s" },
-        found.evaluated,
-        found.seconds
-    )?;
+    snakeladder_render::text::write_generated(&mut std::io::stderr(), target, &found)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,8 +1,9 @@
-//! The design tools' text: a list of jump changes, the same as a diff of
-//! the board file, and `analyze --sensitivity`'s table.
+//! The design tools' text: `tune`'s report (its jump changes as a list and
+//! as a diff of the board file), `generate --target-turns`'s summary, and
+//! `analyze --sensitivity`'s table.
 
 use crate::vocabulary::FIRST_SEAT_ADVANTAGE;
-use snakeladder::design::{JumpChange, Sensitivity};
+use snakeladder::design::{Generated, JumpChange, Sensitivity, Target, Tuned};
 use snakeladder::{Board, JumpKind};
 use std::io::Write;
 
@@ -66,6 +67,99 @@ pub fn write_diff(out: &mut impl Write, name: &str, changes: &[JumpChange]) -> s
         }
     }
     Ok(())
+}
+
+/// Writes `tune`'s report: the mean before and after against the target,
+/// the first-seat advantage when the target caps it, the changes as a
+/// list and as a diff of the board file, and how many candidate boards
+/// the search evaluated, how fast, on `threads` threads. `name` is the
+/// board as the user named it (escaped here for a terminal).
+///
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::{Target, TuneOptions, tune};
+///
+/// let board = Board::builtin_default();
+/// let target = Target::new(30.0, 32.0)?;
+/// let tuned = tune(&board, &TuneOptions::new(target, 2))?;
+/// let mut text = Vec::new();
+/// snakeladder_render::text::write_tuned(&mut text, "default", target, &tuned, 1)?;
+/// let text = String::from_utf8(text)?;
+/// assert!(text.starts_with("default: mean 39.5984 → 3"));
+/// assert!(text.contains("--- default\n+++ default (tuned)"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_tuned(
+    out: &mut impl Write,
+    name: &str,
+    target: Target,
+    tuned: &Tuned,
+    threads: usize,
+) -> std::io::Result<()> {
+    let name = crate::escape::terminal(name);
+    let n = tuned.changes.len();
+    writeln!(
+        out,
+        "{name}: mean {} → {} turns (target {}–{}) with {n} change{}",
+        crate::numbers::quantity(tuned.mean_before, 4),
+        crate::numbers::quantity(tuned.mean_turns, 4),
+        target.min_turns(),
+        target.max_turns(),
+        if n == 1 { "" } else { "s" }
+    )?;
+    if let Some(a) = tuned.first_seat_advantage {
+        writeln!(
+            out,
+            "  {} with 2 players: {}",
+            FIRST_SEAT_ADVANTAGE.name,
+            FIRST_SEAT_ADVANTAGE.format(a)
+        )?;
+    }
+    if n > 0 {
+        writeln!(out)?;
+        write_changes(out, &tuned.changes)?;
+        writeln!(out)?;
+        write_diff(out, &name, &tuned.changes)?;
+    }
+    writeln!(out)?;
+    let rate = tuned.evaluated as f64 / tuned.seconds.max(1e-9);
+    writeln!(
+        out,
+        "Evaluated {} candidate boards in {:.3} s ({:.0} a second on {threads} thread{}).",
+        tuned.evaluated,
+        tuned.seconds,
+        rate,
+        if threads == 1 { "" } else { "s" }
+    )
+}
+
+/// Writes the one line `generate --target-turns` prints on standard error:
+/// the mean found against the target, the first-seat advantage when the
+/// target caps it, and how the search got there.
+pub fn write_generated(
+    out: &mut impl Write,
+    target: Target,
+    found: &Generated,
+) -> std::io::Result<()> {
+    let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {
+        format!(
+            ", {} {}",
+            FIRST_SEAT_ADVANTAGE.name,
+            FIRST_SEAT_ADVANTAGE.format(a)
+        )
+    });
+    writeln!(
+        out,
+        "generated: mean {} turns (target {}–{}){advantage}; random start {} and {} move{}; {} candidate boards in {:.3} s",
+        crate::numbers::quantity(found.mean_turns, 4),
+        target.min_turns(),
+        target.max_turns(),
+        found.restart,
+        found.steps,
+        if found.steps == 1 { "" } else { "s" },
+        found.evaluated,
+        found.seconds
+    )
 }
 
 /// How many of the variants the text shows.

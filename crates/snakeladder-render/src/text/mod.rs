@@ -28,6 +28,6 @@ mod simulation;
 
 pub use analysis::write_analysis;
 pub use check::write_check;
-pub use design::{write_changes, write_diff, write_sensitivity};
-pub use play::{game_header, write_game_result};
+pub use design::{write_changes, write_diff, write_generated, write_sensitivity, write_tuned};
+pub use play::{game_header, write_game_result, write_odds, write_odds_given_up};
 pub use simulation::write_simulation;
