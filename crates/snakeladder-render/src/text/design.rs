@@ -50,6 +50,19 @@ pub fn write_changes(out: &mut impl Write, changes: &[JumpChange]) -> std::io::R
 /// Writes the changes as a diff of the board file's jump lists: a
 /// `---`/`+++` header naming `name`, then per kind a hunk with each moved
 /// jump's old `[from, to]` removed and its new one added.
+///
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::{Target, TuneOptions, tune};
+///
+/// let board = Board::builtin_default();
+/// let tuned = tune(&board, &TuneOptions::new(Target::new(30.0, 32.0)?, 2))?;
+/// let mut text = Vec::new();
+/// snakeladder_render::text::write_diff(&mut text, "board.json", &tuned.changes)?;
+/// let text = String::from_utf8(text)?;
+/// assert!(text.starts_with("--- board.json\n+++ board.json (tuned)\n@@ "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_diff(out: &mut impl Write, name: &str, changes: &[JumpChange]) -> std::io::Result<()> {
     writeln!(out, "--- {name}")?;
     writeln!(out, "+++ {name} (tuned)")?;
@@ -136,6 +149,19 @@ pub fn write_tuned(
 /// Writes the one line `generate --target-turns` prints on standard error:
 /// the mean found against the target, the first-seat advantage when the
 /// target caps it, and how the search got there.
+///
+/// ```
+/// use snakeladder::Seed;
+/// use snakeladder::design::{GenerateOptions, Layout, Target, generate_to_target};
+///
+/// let target = Target::new(30.0, 35.0)?;
+/// let layout = Layout::new(100, 10, 10, Seed::new(1));
+/// let found = generate_to_target(&GenerateOptions::new(layout, target))?;
+/// let mut line = Vec::new();
+/// snakeladder_render::text::write_generated(&mut line, target, &found)?;
+/// assert!(String::from_utf8(line)?.contains(" turns (target 30–35); random start "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_generated(
     out: &mut impl Write,
     target: Target,

@@ -109,6 +109,21 @@ pub fn game_header(board: &Board, players: &[String], seed: Option<Seed>) -> Str
 
 /// Writes how a game ended (`Winner: Ana`, `Aborted: every player left`
 /// or `Unfinished`) and its ranking, one standing a line.
+///
+/// ```
+/// use snakeladder::{Board, Finish, Game, Seed};
+/// use std::sync::Arc;
+///
+/// let board = Arc::new(Board::builtin_default());
+/// let mut game = Game::seeded(board, ["Ana", "Bo"], Seed::new(42), Finish::FirstWinner)?;
+/// game.play_out(10_000)?;
+/// let mut text = Vec::new();
+/// snakeladder_render::text::write_game_result(&mut text, game.status(), &game.ranking())?;
+/// let text = String::from_utf8(text)?;
+/// assert!(text.starts_with("Winner: "));
+/// assert!(text.contains("Ranking:\n  1. "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_game_result(
     out: &mut dyn Write,
     status: &Status,
