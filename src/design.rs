@@ -1,19 +1,17 @@
 //! What the design commands share (`tune`, `generate --target-turns`,
-//! `analyze --sensitivity`): parsing a target, the progress spinner, and
-//! printing a list of jump changes.
+//! `analyze --sensitivity`): parsing a target, the progress bars, the
+//! search budget, and `generate --target-turns`. Their text is
+//! [`snakeladder_render::text`]'s.
 
 pub use crate::args::{Band, parse_advantage, parse_band, parse_jump};
 use crate::common::CliError;
 use crate::output::Output;
 use indicatif::{ProgressBar, ProgressStyle};
+use snakeladder::Board;
 use snakeladder::RulesSpec;
 use snakeladder::design::Layout;
-use snakeladder::design::{
-    GenerateOptions, JumpChange, Sensitivity, Target, generate_to_target_with_progress,
-};
-use snakeladder::{Board, JumpKind};
-use snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE;
-use std::io::{IsTerminal, Write};
+use snakeladder::design::{GenerateOptions, Sensitivity, Target, generate_to_target_with_progress};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -76,126 +74,6 @@ pub fn spinner() -> ProgressBar {
     bar
 }
 
-/// Writes the changes as a list, one a line.
-pub fn write_changes(out: &mut impl Write, changes: &[JumpChange]) -> std::io::Result<()> {
-    for c in changes {
-        let Some(after) = c.after else {
-            writeln!(out, "  {:<16} removed", c.before.to_string())?;
-            continue;
-        };
-        let mut moved = Vec::new();
-        let df = i64::from(after.from().get()) - i64::from(c.before.from().get());
-        let de = i64::from(after.to().get()) - i64::from(c.before.to().get());
-        if df != 0 {
-            moved.push(format!("start {df:+}"));
-        }
-        if de != 0 {
-            moved.push(format!("end {de:+}"));
-        }
-        writeln!(
-            out,
-            "  {:<16} becomes {:<9} ({})",
-            c.before.to_string(),
-            format!("{}→{}", after.from(), after.to()),
-            moved.join(", ")
-        )?;
-    }
-    Ok(())
-}
-
-/// Writes the changes as a diff of the board file's jump lists.
-pub fn write_diff(out: &mut impl Write, name: &str, changes: &[JumpChange]) -> std::io::Result<()> {
-    writeln!(out, "--- {name}")?;
-    writeln!(out, "+++ {name} (tuned)")?;
-    for kind in [JumpKind::Ladder, JumpKind::Snake] {
-        let of_kind: Vec<_> = changes.iter().filter(|c| c.before.kind() == kind).collect();
-        if of_kind.is_empty() {
-            continue;
-        }
-        writeln!(out, "@@ {}s @@", kind.as_str())?;
-        for c in of_kind {
-            writeln!(out, "-[{}, {}]", c.before.from(), c.before.to())?;
-            if let Some(a) = c.after {
-                writeln!(out, "+[{}, {}]", a.from(), a.to())?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// How many of the variants the text shows.
-const SHOWN: usize = 15;
-
-/// Writes the sensitivity section of `analyze`.
-pub fn write_sensitivity(
-    out: &mut impl Write,
-    board: &Board,
-    s: &Sensitivity,
-) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "Sensitivity: mean turns with one jump removed or moved by ±1, ±2, ±5 squares"
-    )?;
-    if board.jumps().is_empty() {
-        writeln!(out, "  (the board has no jumps)")?;
-        return writeln!(out);
-    }
-    writeln!(
-        out,
-        "  {} valid variants ({} moves break a rule); {} by rank-one update of the solved chain, {} re-solved",
-        s.variants.len(),
-        s.invalid,
-        s.rank_one,
-        s.resolved
-    )?;
-    if s.uncertain > 0 {
-        writeln!(
-            out,
-            "  {} valid variants left out: their mean fails the accuracy check the board's own analysis makes (analyze each with --exact)",
-            s.uncertain
-        )?;
-    }
-    let advantage = s.first_seat_advantage.is_some();
-    let mut header = "  jump              change     mean turns    change".to_string();
-    if advantage {
-        header += &format!("   {} (2 players)", FIRST_SEAT_ADVANTAGE.name);
-    }
-    writeln!(out, "{header}")?;
-    for v in s.variants.iter().take(SHOWN) {
-        let mut line = format!(
-            "  {:<17} {:<9} {:>11} {:>9}",
-            v.change.before.to_string(),
-            v.edit.to_string(),
-            snakeladder_render::numbers::quantity(v.mean_turns, 4),
-            snakeladder_render::numbers::fixed(v.mean_change, 4, true)
-        );
-        if let (Some(a), Some(base)) = (v.first_seat_advantage, s.first_seat_advantage) {
-            line += &format!(
-                "   {:>10} ({})",
-                FIRST_SEAT_ADVANTAGE.format(a),
-                FIRST_SEAT_ADVANTAGE.format_change(a - base)
-            );
-        }
-        writeln!(out, "{line}")?;
-    }
-    if s.variants.len() > SHOWN {
-        writeln!(
-            out,
-            "  … {} more in --format json",
-            s.variants.len() - SHOWN
-        )?;
-    }
-    if let Some(base) = s.first_seat_advantage {
-        writeln!(
-            out,
-            "  ({}: P(seat 1 wins) − P(seat 2 wins); {} on this board)",
-            FIRST_SEAT_ADVANTAGE.name,
-            FIRST_SEAT_ADVANTAGE.format(base)
-        )?;
-    }
-    writeln!(out)
-}
-
 /// The budget of a design search from its flags: `--max-work` (default
 /// 2e10), `--max-memory` (default half the machine's memory) and
 /// `--time-limit` (default none).
@@ -254,25 +132,6 @@ pub fn generate_to_target(
     }
     let json = found.spec().to_json().into_bytes();
     Output::resolve(output, &[])?.write(|w| w.write_all(&json))?;
-    let mut err = std::io::stderr();
-    let advantage = found.first_seat_advantage.map_or_else(String::new, |a| {
-        format!(
-            ", {} {}",
-            FIRST_SEAT_ADVANTAGE.name,
-            FIRST_SEAT_ADVANTAGE.format(a)
-        )
-    });
-    writeln!(
-        err,
-        "generated: mean {} turns (target {}–{}){advantage}; random start {} and {} move{}; {} candidate boards in {:.3} s",
-        snakeladder_render::numbers::quantity(found.mean_turns, 4),
-        target.min_turns(),
-        target.max_turns(),
-        found.restart,
-        found.steps,
-        if found.steps == 1 { "" } else { "s" },
-        found.evaluated,
-        found.seconds
-    )?;
+    snakeladder_render::text::write_generated(&mut std::io::stderr(), target, &found)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,11 +4,7 @@ use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK, Format};
 use crate::output::Output;
 use snakeladder::analysis::LiveOdds;
 use snakeladder::internals::check_players;
-use snakeladder::{
-    Board, Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square, Status,
-};
-use snakeladder_render::numbers::percent;
-use snakeladder_render::probability_text;
+use snakeladder::{Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square};
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -161,39 +157,9 @@ impl Odds {
             .map_err(io::Error::other)?;
         if live.left_out >= 0.5 {
             self.given_up = true;
-            return writeln!(
-                out,
-                "  odds: not computed (after {} turns, the {:.1e} multiply-adds a line may take, the race is still undecided with probability {:.2}); no more odds lines in this game",
-                live.turns, ODDS_MAX_WORK, live.left_out
-            );
+            return snakeladder_render::text::write_odds_given_up(out, &live, ODDS_MAX_WORK);
         }
-        let mut by_seat: Vec<(usize, f64)> = order.into_iter().zip(live.odds).collect();
-        by_seat.sort_by_key(|&(seat, _)| seat);
-        let at_least = if live.left_out > ODDS_LEFT_OUT {
-            "at least "
-        } else {
-            ""
-        };
-        let shown: Vec<String> = by_seat
-            .iter()
-            .map(|&(seat, p)| {
-                format!(
-                    "{} {at_least}{}",
-                    common::shown(&game.players()[seat]),
-                    percent(p, 1)
-                )
-            })
-            .collect();
-        write!(out, "  odds: {}", shown.join(", "))?;
-        if live.left_out > ODDS_LEFT_OUT {
-            write!(
-                out,
-                " (still undecided after the {} turns followed: probability {})",
-                live.turns,
-                probability_text(live.left_out.log10())
-            )?;
-        }
-        writeln!(out)
+        snakeladder_render::text::write_odds(out, game.players(), &order, &live)
     }
 }
 
@@ -202,26 +168,14 @@ impl Odds {
 /// 1e-12, or this budget ends it.
 const ODDS_MAX_WORK: f64 = 1e9;
 
-/// Undecided probability above which the odds are marked as lower bounds:
-/// below it no printed digit (0.1%) can change.
-const ODDS_LEFT_OUT: f64 = 1e-9;
-
 /// Runs `play`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let json = args.format == Format::Json;
-    if json && args.record.as_deref() == Some(Path::new("-")) {
-        complain!(
-            "error: --format json prints the game on standard output already; give --record a file"
-        );
-        return Ok(ExitCode::from(EXIT_USAGE));
+    if let Some(misuse) = misuse(&args) {
+        return Ok(misuse);
     }
     if let Some(path) = &args.replay {
         return replay(path, json);
-    }
-    if args.interactive && args.board.as_deref() == Some(Path::new("-")) {
-        // Both would read standard input: the board would swallow the Enters.
-        complain!("error: --interactive reads standard input, so the board cannot come from `-`");
-        return Ok(ExitCode::from(EXIT_USAGE));
     }
     let players = match parse_players(
         args.players
@@ -241,7 +195,6 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         )?),
         None => None,
     };
-    let record_on_stdout = args.record.as_deref() == Some(Path::new("-"));
     let board = Arc::new(common::load_board(args.board.as_deref())?);
 
     let drawn = args.seed.is_none();
@@ -257,14 +210,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok(game) => game,
         Err(err) => return Ok(cannot(&err)),
     };
-    let mut out: Box<dyn Write> = if json {
-        Box::new(io::sink())
-    } else if record_on_stdout {
-        Box::new(io::BufWriter::new(io::stderr()))
-    } else {
-        Box::new(common::stdout()?)
-    };
-    writeln!(out, "{}", header(game.board(), game.players(), Some(seed)))?;
+    let mut out = transcript(&args)?;
+    writeln!(
+        out,
+        "{}",
+        snakeladder_render::text::game_header(game.board(), game.players(), Some(seed))
+    )?;
     if drawn {
         writeln!(out, "(seed drawn at random; replay with --seed {seed})")?;
     }
@@ -280,62 +231,17 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         odds.print(&game, &mut out)?;
         hooks.push(Box::new(odds));
     }
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut stopped = None;
-    while let Some(current) = game.current().map(str::to_string) {
-        if game.rolls_played() >= args.max_turns {
-            stopped = Some(format!(
-                "the game did not end within {} rolls (--max-turns); stopped",
-                args.max_turns
-            ));
-            break;
-        }
-        if args.interactive {
-            out.flush()?;
-            let _ = write!(io::stderr(), "{current} to roll, press Enter: ");
-            let mut line = Vec::new();
-            let read = (&mut input)
-                .take(MAX_INPUT_LINE)
-                .read_until(b'\n', &mut line)
-                .map_err(CliError::Input)?;
-            if read == 0 {
-                let _ = writeln!(io::stderr());
-                stopped = Some("standard input closed; game stopped".to_string());
-                break;
-            }
-            if line.last() != Some(&b'\n') && read as u64 == MAX_INPUT_LINE {
-                let _ = writeln!(io::stderr());
-                stopped = Some(format!(
-                    "an input line longer than {MAX_INPUT_LINE} bytes (press Enter to roll); game stopped"
-                ));
-                break;
-            }
-        }
-        let turn = match game.roll() {
-            Ok(turn) => turn,
-            Err(err) => return Ok(cannot(&err)),
-        };
-        for hook in &mut hooks {
-            hook.after_turn(&game, &turn, &mut out)?;
-        }
-    }
-    summary(&mut out, game.status(), &game.ranking())?;
+    let stopped = match play_rolls(&mut game, &mut hooks, &mut out, &args)? {
+        Played::Over => None,
+        Played::Stopped(why) => Some(why),
+        Played::Failed(code) => return Ok(code),
+    };
+    snakeladder_render::text::write_game_result(&mut out, game.status(), &game.ranking())?;
     out.flush()?;
     drop(out);
     if let Some(record) = &record {
-        let json = game.record().to_json();
-        if json.len() as u64 + 1 > GameRecord::MAX_BYTES {
-            complain!(
-                "error: the record would be {} bytes, more than the {} bytes --replay reads; not written",
-                json.len() + 1,
-                GameRecord::MAX_BYTES
-            );
-            return Ok(ExitCode::from(EXIT_CANNOT));
-        }
-        if let Err(err) = write_record(record, &json) {
-            complain!("error: cannot write record: {err}");
-            return Ok(ExitCode::from(EXIT_CANNOT));
+        if let Some(failed) = save_record(record, &game) {
+            return Ok(failed);
         }
     }
     if json {
@@ -348,35 +254,125 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::from(EXIT_OK))
 }
 
+/// The combinations of flags clap cannot refuse, refused with exit 2:
+/// `--format json` with the record on standard output, and
+/// `--interactive` with the board on standard input.
+fn misuse(args: &Args) -> Option<ExitCode> {
+    if args.format == Format::Json && args.record.as_deref() == Some(Path::new("-")) {
+        complain!(
+            "error: --format json prints the game on standard output already; give --record a file"
+        );
+        return Some(ExitCode::from(EXIT_USAGE));
+    }
+    if args.replay.is_none() && args.interactive && args.board.as_deref() == Some(Path::new("-")) {
+        // Both would read standard input: the board would swallow the Enters.
+        complain!("error: --interactive reads standard input, so the board cannot come from `-`");
+        return Some(ExitCode::from(EXIT_USAGE));
+    }
+    None
+}
+
+/// Where the transcript goes: nowhere with `--format json`, standard error
+/// when the record takes standard output, else standard output.
+fn transcript(args: &Args) -> Result<Box<dyn Write>, CliError> {
+    Ok(if args.format == Format::Json {
+        Box::new(io::sink())
+    } else if args.record.as_deref() == Some(Path::new("-")) {
+        Box::new(io::BufWriter::new(io::stderr()))
+    } else {
+        Box::new(common::stdout()?)
+    })
+}
+
+/// How the rolls of a game ended.
+enum Played {
+    /// The game is over.
+    Over,
+    /// It stopped early, for this reason (`--max-turns`, or input ended).
+    Stopped(String),
+    /// A roll failed; exit with this code.
+    Failed(ExitCode),
+}
+
+/// Rolls until the game is over or stops early, each roll followed by the
+/// hooks; with `--interactive`, after Enter on standard input.
+fn play_rolls(
+    game: &mut Game<SeededDice>,
+    hooks: &mut [Box<dyn AfterTurn>],
+    out: &mut Box<dyn Write>,
+    args: &Args,
+) -> Result<Played, CliError> {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    while let Some(current) = game.current().map(str::to_string) {
+        if game.rolls_played() >= args.max_turns {
+            return Ok(Played::Stopped(format!(
+                "the game did not end within {} rolls (--max-turns); stopped",
+                args.max_turns
+            )));
+        }
+        if args.interactive {
+            out.flush()?;
+            if let Some(why) = wait_for_enter(&mut input, &current)? {
+                return Ok(Played::Stopped(why));
+            }
+        }
+        let turn = match game.roll() {
+            Ok(turn) => turn,
+            Err(err) => return Ok(Played::Failed(cannot(&err))),
+        };
+        for hook in hooks.iter_mut() {
+            hook.after_turn(game, &turn, out)?;
+        }
+    }
+    Ok(Played::Over)
+}
+
+/// Asks `current` to press Enter and reads one line of standard input:
+/// `Some(why)` when the game must stop instead (input closed, or a line
+/// too long to be a key press).
+fn wait_for_enter(input: &mut impl BufRead, current: &str) -> Result<Option<String>, CliError> {
+    let _ = write!(io::stderr(), "{current} to roll, press Enter: ");
+    let mut line = Vec::new();
+    let read = input
+        .take(MAX_INPUT_LINE)
+        .read_until(b'\n', &mut line)
+        .map_err(CliError::Input)?;
+    if read == 0 {
+        let _ = writeln!(io::stderr());
+        return Ok(Some("standard input closed; game stopped".to_string()));
+    }
+    if line.last() != Some(&b'\n') && read as u64 == MAX_INPUT_LINE {
+        let _ = writeln!(io::stderr());
+        return Ok(Some(format!(
+            "an input line longer than {MAX_INPUT_LINE} bytes (press Enter to roll); game stopped"
+        )));
+    }
+    Ok(None)
+}
+
+/// Writes the game's record, refused when larger than `--replay` reads;
+/// the exit code when it is not written.
+fn save_record<R: Roller>(record: &Output, game: &Game<R>) -> Option<ExitCode> {
+    let json = game.record().to_json();
+    if json.len() as u64 + 1 > GameRecord::MAX_BYTES {
+        complain!(
+            "error: the record would be {} bytes, more than the {} bytes --replay reads; not written",
+            json.len() + 1,
+            GameRecord::MAX_BYTES
+        );
+        return Some(ExitCode::from(EXIT_CANNOT));
+    }
+    if let Err(err) = write_record(record, &json) {
+        complain!("error: cannot write record: {err}");
+        return Some(ExitCode::from(EXIT_CANNOT));
+    }
+    None
+}
+
 fn cannot(err: &dyn std::error::Error) -> ExitCode {
     complain!("error: {err}");
     ExitCode::from(EXIT_CANNOT)
-}
-
-fn header(board: &Board, players: &[String], seed: Option<Seed>) -> String {
-    let name = common::shown(board.name().unwrap_or("Board"));
-    let dice = match seed {
-        Some(seed) => format!("seed {seed}"),
-        None => "recorded rolls".to_string(),
-    };
-    format!("{name}: {}; {dice}", common::shown(&players.join(", ")))
-}
-
-fn summary(
-    out: &mut dyn Write,
-    status: &Status,
-    ranking: &[snakeladder::Standing],
-) -> io::Result<()> {
-    match status {
-        Status::Won { winner } => writeln!(out, "Winner: {winner}")?,
-        Status::Aborted => writeln!(out, "Aborted: every player left")?,
-        Status::InProgress => writeln!(out, "Unfinished")?,
-    }
-    writeln!(out, "Ranking:")?;
-    for st in ranking {
-        writeln!(out, "  {}", st.describe())?;
-    }
-    Ok(())
 }
 
 /// Writes the record (a regular file beside its target, then renamed into
@@ -446,7 +442,11 @@ fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
     } else {
         let mut out = common::stdout()?;
         let seed = game.dice().seed();
-        writeln!(out, "{}", header(game.board(), game.players(), seed))?;
+        writeln!(
+            out,
+            "{}",
+            snakeladder_render::text::game_header(game.board(), game.players(), seed)
+        )?;
         for event in game.history() {
             match event {
                 Event::Roll(turn) => writeln!(out, "{}", turn.describe(game.board()))?,
@@ -455,7 +455,7 @@ fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
                 }
             }
         }
-        summary(&mut out, game.status(), &game.ranking())?;
+        snakeladder_render::text::write_game_result(&mut out, game.status(), &game.ranking())?;
         out.flush()?;
     }
     if !game.status().is_over() {

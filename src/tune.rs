@@ -87,48 +87,16 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     } else {
         Box::new(common::stdout()?)
     };
-    let name = args.board.as_deref().map_or_else(
-        || "built-in board".to_string(),
-        |p| common::shown(&p.to_string_lossy()),
-    );
-    let n = tuned.changes.len();
-    writeln!(
-        report,
-        "{name}: mean {} → {} turns (target {}–{}) with {n} change{}",
-        snakeladder_render::numbers::quantity(tuned.mean_before, 4),
-        snakeladder_render::numbers::quantity(tuned.mean_turns, 4),
-        target.min_turns(),
-        target.max_turns(),
-        if n == 1 { "" } else { "s" }
-    )?;
-    if let Some(a) = tuned.first_seat_advantage {
-        writeln!(
-            report,
-            "  {} with 2 players: {}",
-            snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE.name,
-            snakeladder_render::vocabulary::FIRST_SEAT_ADVANTAGE.format(a)
-        )?;
-    }
-    if n > 0 {
-        writeln!(report)?;
-        design::write_changes(&mut report, &tuned.changes)?;
-        writeln!(report)?;
-        design::write_diff(&mut report, &name, &tuned.changes)?;
-    }
-    writeln!(report)?;
-    let rate = tuned.evaluated as f64 / tuned.seconds.max(1e-9);
-    writeln!(
-        report,
-        "Evaluated {} candidate boards in {:.3} s ({:.0} a second on {} thread{}).",
-        tuned.evaluated,
-        tuned.seconds,
-        rate,
+    let name = args
+        .board
+        .as_deref()
+        .map_or_else(|| "built-in board".into(), |p| p.to_string_lossy());
+    snakeladder_render::text::write_tuned(
+        &mut report,
+        &name,
+        target,
+        &tuned,
         rayon::current_num_threads(),
-        if rayon::current_num_threads() == 1 {
-            ""
-        } else {
-            "s"
-        }
     )?;
     let json = tuned.board.spec().to_json().into_bytes();
     match args.output.as_deref() {

@@ -2,71 +2,22 @@
 //! sets. Boards are built only through the validating constructor; specs it
 //! refuses are skipped.
 
+use crate::support::boards::{self, ExtraRollOn};
 use proptest::prelude::*;
-use snakeladder::BoardSpec;
+use snakeladder::Board;
 use snakeladder::analysis::LiveOdds;
 use snakeladder::internals::Chain;
 use snakeladder::{Analysis, Options};
-use snakeladder::{Board, Chains, DiceSpec, Entry, Overshoot};
-use snakeladder::{ExtraTurnSpec, RulesSpec};
 
-fn overshoot() -> impl Strategy<Value = Overshoot> {
-    prop_oneof![
-        Just(Overshoot::Stay),
-        Just(Overshoot::Bounce),
-        Just(Overshoot::Win)
-    ]
-}
-
-fn rules() -> impl Strategy<Value = RulesSpec> {
-    (
-        overshoot(),
-        prop_oneof![Just(Chains::Forbid), Just(Chains::Follow)],
-        (1i64..=2, 2i64..=6),
-        prop::option::of((
-            1i64..=12,
-            prop::option::of(0i64..=3),
-            prop::option::of(1i64..=3),
-        )),
-        prop_oneof![3 => Just(Entry::Free), 1 => Just(Entry::Six)],
-        0i64..=1,
-    )
-        .prop_map(
-            |(overshoot, chains, (count, faces), extra, entry, start)| RulesSpec {
-                overshoot: Some(overshoot),
-                chains: Some(chains),
-                dice: Some(DiceSpec {
-                    count: Some(count),
-                    faces: Some(faces),
-                    weights: None,
-                }),
-                extra_turn: extra.map(|(on, max_extra, forfeit_after)| ExtraTurnSpec {
-                    on: on.min(count * faces).max(count),
-                    max_extra,
-                    forfeit_after,
-                }),
-                entry: Some(entry),
-                start: Some(start),
-            },
-        )
-}
-
-prop_compose! {
-    fn spec()(squares in 4i64..=60)(
-        squares in Just(squares),
-        jumps in prop::collection::vec((1..squares, 1..=squares), 0..8),
-        rules in rules(),
-    ) -> BoardSpec {
-        let (mut ladders, mut snakes) = (Vec::new(), Vec::new());
-        for (a, b) in jumps {
-            if a < b { ladders.push([a, b]) } else if a > b { snakes.push([a, b]) }
-        }
-        BoardSpec { name: None, squares, width: None, ladders, snakes, rules: Some(rules), limits: None }
-    }
-}
-
+/// Boards of 4 to 60 squares, up to 7 jumps, fair dice, and an extra roll
+/// only on a total the dice can roll.
 fn valid_board() -> impl Strategy<Value = Board> {
-    spec().prop_filter_map("the validator refuses it", |s| Board::from_spec(&s).ok())
+    boards::valid(boards::spec(
+        4..=60,
+        0..8,
+        boards::fair_dice().boxed(),
+        ExtraRollOn::Rollable,
+    ))
 }
 
 fn analyse(b: &Board) -> Analysis {

@@ -8,15 +8,13 @@
 //! recomputed exactly). 40 cases (about 8 s of CPU in the test build; raise
 //! `cases` locally for a deeper search).
 
+use crate::support::boards::{self, ExtraRollOn};
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use proptest::prelude::*;
 use snakeladder::analysis::Figure;
 use snakeladder::internals::{Chain, exact};
-use snakeladder::{
-    Analysis, Board, BoardSpec, Chains, DiceSpec, Entry, ExtraTurnSpec, Options, Overshoot,
-    RulesSpec,
-};
+use snakeladder::{Analysis, Board, DiceSpec, Options};
 
 /// Relative agreement asked of the `f64` figures (the figure).
 const RELATIVE: f64 = 1e-12;
@@ -30,11 +28,7 @@ fn dice() -> impl Strategy<Value = DiceSpec> {
         1 => 0.01f64..1.0,
     ];
     prop_oneof![
-        3 => (1i64..=2, 2i64..=6).prop_map(|(count, faces)| DiceSpec {
-            count: Some(count),
-            faces: Some(faces),
-            weights: None,
-        }),
+        3 => boards::fair_dice(),
         2 => prop::collection::vec(weight, 2..=6).prop_map(|weights| DiceSpec {
             count: None,
             faces: None,
@@ -43,59 +37,13 @@ fn dice() -> impl Strategy<Value = DiceSpec> {
     ]
 }
 
-fn rules() -> impl Strategy<Value = RulesSpec> {
-    (
-        prop_oneof![
-            Just(Overshoot::Stay),
-            Just(Overshoot::Bounce),
-            Just(Overshoot::Win)
-        ],
-        prop_oneof![Just(Chains::Forbid), Just(Chains::Follow)],
-        dice(),
-        prop::option::of((
-            1i64..=12,
-            prop::option::of(0i64..=3),
-            prop::option::of(1i64..=3),
-        )),
-        prop_oneof![3 => Just(Entry::Free), 1 => Just(Entry::Six)],
-        0i64..=1,
-    )
-        .prop_map(|(overshoot, chains, dice, extra, entry, start)| {
-            let top = match (&dice.weights, dice.count, dice.faces) {
-                (Some(w), _, _) => w.len() as i64,
-                (None, c, f) => c.unwrap_or(1) * f.unwrap_or(6),
-            };
-            RulesSpec {
-                overshoot: Some(overshoot),
-                chains: Some(chains),
-                dice: Some(dice),
-                extra_turn: extra.map(|(on, max_extra, forfeit_after)| ExtraTurnSpec {
-                    on: on.min(top),
-                    max_extra,
-                    forfeit_after,
-                }),
-                entry: Some(entry),
-                start: Some(start),
-            }
-        })
-}
-
-prop_compose! {
-    fn spec()(squares in 3i64..=24)(
-        squares in Just(squares),
-        jumps in prop::collection::vec((1..squares, 1..=squares), 0..6),
-        rules in rules(),
-    ) -> BoardSpec {
-        let (mut ladders, mut snakes) = (Vec::new(), Vec::new());
-        for (a, b) in jumps {
-            if a < b { ladders.push([a, b]) } else if a > b { snakes.push([a, b]) }
-        }
-        BoardSpec { name: None, squares, width: None, ladders, snakes, rules: Some(rules), limits: None }
-    }
-}
-
 pub(crate) fn valid_board() -> impl Strategy<Value = Board> {
-    spec().prop_filter_map("the validator refuses it", |s| Board::from_spec(&s).ok())
+    boards::valid(boards::spec(
+        3..=24,
+        0..6,
+        dice().boxed(),
+        ExtraRollOn::AtMostTheHighest,
+    ))
 }
 
 fn f(x: &BigRational) -> f64 {

@@ -7,27 +7,23 @@
 //! disagreement, not bad luck (at worst 32 × 1e-4 over all cases when the
 //! seeds were chosen).
 
+use crate::support::boards::{self, ExtraRollOn};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
-use snakeladder::BoardSpec;
 use snakeladder::Seed;
 use snakeladder::check::check;
 use snakeladder::simulate::SimulationConfig;
-use snakeladder::{Board, Chains, DiceSpec, Entry, Overshoot};
-use snakeladder::{ExtraTurnSpec, RulesSpec};
+use snakeladder::{Board, DiceSpec};
 
 /// Games per case: enough that means are compared to about 1% and that
 /// every jump used by one token in ten is compared too, small enough that
 /// 32 cases stay within a few seconds.
 const GAMES: u64 = 100_000;
 
+/// Fair dice, or 2 to 6 faces each weighted from 0 to 4.
 fn dice() -> impl Strategy<Value = DiceSpec> {
     prop_oneof![
-        (1i64..=2, 2i64..=6).prop_map(|(count, faces)| DiceSpec {
-            count: Some(count),
-            faces: Some(faces),
-            weights: None,
-        }),
+        boards::fair_dice(),
         prop::collection::vec(0.0f64..4.0, 2..=6).prop_map(|w| DiceSpec {
             weights: Some(w),
             ..DiceSpec::default()
@@ -35,56 +31,12 @@ fn dice() -> impl Strategy<Value = DiceSpec> {
     ]
 }
 
-fn rules() -> impl Strategy<Value = RulesSpec> {
-    (
-        prop_oneof![
-            Just(Overshoot::Stay),
-            Just(Overshoot::Bounce),
-            Just(Overshoot::Win)
-        ],
-        prop_oneof![Just(Chains::Forbid), Just(Chains::Follow)],
-        dice(),
-        prop::option::of((
-            1i64..=12,
-            prop::option::of(0i64..=3),
-            prop::option::of(1i64..=3),
-        )),
-        prop_oneof![3 => Just(Entry::Free), 1 => Just(Entry::Six)],
-        0i64..=1,
-    )
-        .prop_map(|(overshoot, chains, dice, extra, entry, start)| RulesSpec {
-            overshoot: Some(overshoot),
-            chains: Some(chains),
-            dice: Some(dice),
-            extra_turn: extra.map(|(on, max_extra, forfeit_after)| ExtraTurnSpec {
-                on,
-                max_extra,
-                forfeit_after,
-            }),
-            entry: Some(entry),
-            start: Some(start),
-        })
-}
-
-prop_compose! {
-    fn spec()(squares in 4i64..=40)(
-        squares in Just(squares),
-        jumps in prop::collection::vec((1..squares, 1..=squares), 0..8),
-        rules in rules(),
-    ) -> BoardSpec {
-        let (mut ladders, mut snakes) = (Vec::new(), Vec::new());
-        for (a, b) in jumps {
-            if a < b { ladders.push([a, b]) } else if a > b { snakes.push([a, b]) }
-        }
-        BoardSpec { name: None, squares, width: None, ladders, snakes, rules: Some(rules), limits: None }
-    }
-}
-
 fn valid_board() -> impl Strategy<Value = Board> {
     // Many random rule sets make a board invalid (an unrollable bonus total,
     // an unreachable finish); a valid one is kept only when its games are
     // short enough to simulate 100,000 of them quickly.
-    spec().prop_filter_map("the validator refuses it or its games are too long", |s| {
+    let specs = boards::spec(4..=40, 0..8, dice().boxed(), ExtraRollOn::AsDrawn);
+    specs.prop_filter_map("the validator refuses it or its games are too long", |s| {
         let board = Board::from_spec(&s).ok()?;
         let mean = snakeladder::analysis::mean_turns(&board).ok()?;
         (mean < 200.0).then_some(board)

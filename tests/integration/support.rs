@@ -1,5 +1,7 @@
-//! What every test module that drives the real binary shares: where the
-//! binary and the repository are, and running it.
+//! What the test modules share: where the binary and the repository are,
+//! and running it; and the property tests' random boards ([`boards`]).
+
+pub mod boards;
 
 use std::path::Path;
 use std::process::{Command, Output};

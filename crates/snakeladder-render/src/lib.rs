@@ -5,7 +5,8 @@
 //! ([`Report`]), the board drawing and charts any page can reuse
 //! ([`charts`]), a layout change for a reviewer ([`RenderDiff`]) and
 //! `validate`'s findings as text, JSON, GitHub workflow commands or SARIF
-//! ([`validate`]).
+//! ([`validate`]), and the text every other command prints in a terminal
+//! ([`text`]).
 //!
 //! The core computes and never formats a figure for a person; this crate
 //! formats and never computes one. Every front end (the `snakeladder`
@@ -29,6 +30,7 @@ pub mod escape;
 pub mod json;
 pub mod kinds;
 mod report;
+pub mod text;
 pub mod validate;
 
 pub use diff::RenderDiff;

@@ -18,6 +18,8 @@ use snakeladder::analysis::Turns;
 pub use super::board::{
     JumpMark, MAX_DRAWN_SQUARES, Overlay, board_svg, grid_position, heat_colour, legend_html,
 };
+use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -154,39 +156,121 @@ pub const LENGTH_TITLE: &str = "Game length of one player";
 /// [`ChartError::Empty`] when the distribution was not computed;
 /// [`ChartError::Draw`] if plotters fails.
 pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String, ChartError> {
-    const NAME: &str = "game length";
     let pmf = &turns.pmf;
     if pmf.is_empty() || turns.cdf.len() != pmf.len() {
-        return Err(ChartError::Empty { chart: NAME });
+        return Err(ChartError::Empty { chart: LENGTH_NAME });
     }
-    let shown = turns
+    let plan = LengthPlan::new(turns, shown_mass, size);
+    let svg = draw_length(&plan, size)?;
+    Ok(finish(svg, "length", LENGTH_TITLE))
+}
+
+/// The length chart's name in its errors.
+const LENGTH_NAME: &str = "game length";
+/// Labelled ticks on the length chart's probability axis.
+const LENGTH_Y_TICKS: usize = 6;
+
+/// One bar of the length chart: the turns it spans (from `lo` to `hi`,
+/// half a turn either side), its height (the mean of `P(T = t)` over
+/// them) and `P(T ≤ t)` at its last turn.
+struct LengthBar {
+    lo: f64,
+    hi: f64,
+    height: f64,
+    cdf: f64,
+}
+
+/// A line marking a figure on the turns axis: where, its legend label and
+/// its colour.
+type Marker = (f64, String, RGBColor);
+
+/// What the length chart shows, worked out before anything is drawn.
+struct LengthPlan {
+    /// Turns per bar (1 unless binned).
+    bin: usize,
+    bars: Vec<LengthBar>,
+    /// The top of the probability axis.
+    top: f64,
+    /// The right end of the turns axis.
+    x_end: f64,
+    x_desc: String,
+    y_desc: String,
+    /// The step of the probability axis's tick labels.
+    y_step: f64,
+    markers: Vec<Marker>,
+    keys: Vec<marks::Key>,
+    narrow: bool,
+}
+
+impl LengthPlan {
+    fn new(turns: &Turns, shown_mass: f64, size: Size) -> LengthPlan {
+        let (bin, bars) = length_bars(turns, turns_shown(turns, shown_mass), size.bars());
+        // The legend sits in a band below the plot, so it covers no data.
+        let narrow = size.width < 500;
+        let top = bars
+            .iter()
+            .map(|b| b.height)
+            .filter(|h| h.is_finite())
+            .fold(0.0_f64, f64::max)
+            .max(f64::MIN_POSITIVE)
+            * 1.12;
+        let x_end = bars.last().map_or(1.5, |b| b.hi);
+        let (x_desc, y_desc) = length_axis_titles(bin, narrow);
+        let markers = length_markers(turns, x_end);
+        let keys = length_keys(&markers);
+        LengthPlan {
+            bin,
+            bars,
+            top,
+            x_end,
+            x_desc,
+            y_desc,
+            y_step: tick_step(top, LENGTH_Y_TICKS),
+            markers,
+            keys,
+            narrow,
+        }
+    }
+}
+
+/// The turns the chart covers: up to where `P(T ≤ t)` reaches
+/// `shown_mass`, and at least to the 99th percentile.
+fn turns_shown(turns: &Turns, shown_mass: f64) -> usize {
+    let len = turns.pmf.len();
+    turns
         .cdf
         .iter()
         .position(|&c| c >= shown_mass)
-        .map_or(pmf.len(), |i| i + 1)
-        .max(turns.p99.unwrap_or(1).min(pmf.len()))
-        .max(1);
-    let bin = shown.div_ceil(size.bars()).max(1);
+        .map_or(len, |i| i + 1)
+        .max(turns.p99.unwrap_or(1).min(len))
+        .max(1)
+}
+
+/// The first `shown` turns in at most `most` bars of equal width: that
+/// width, and the bars.
+fn length_bars(turns: &Turns, shown: usize, most: usize) -> (usize, Vec<LengthBar>) {
+    let pmf = &turns.pmf;
+    let bin = shown.div_ceil(most).max(1);
     let bins = shown.div_ceil(bin);
-    let bars: Vec<(f64, f64, f64, f64)> = (0..bins)
+    let bars = (0..bins)
         .map(|b| {
             let (lo, hi) = (b * bin, ((b + 1) * bin).min(pmf.len()));
             let mass: f64 = pmf[lo..hi].iter().sum();
-            let height = mass / bin as f64;
-            (lo as f64 + 0.5, hi as f64 + 0.5, height, turns.cdf[hi - 1])
+            LengthBar {
+                lo: lo as f64 + 0.5,
+                hi: hi as f64 + 0.5,
+                height: mass / bin as f64,
+                cdf: turns.cdf[hi - 1],
+            }
         })
         .collect();
-    // The legend sits in a band below the plot, so it covers no data.
-    let narrow = size.width < 500;
-    let top = bars
-        .iter()
-        .map(|b| b.2)
-        .filter(|h| h.is_finite())
-        .fold(0.0_f64, f64::max)
-        .max(f64::MIN_POSITIVE)
-        * 1.12;
-    let x_end = bars.last().map_or(1.5, |b| b.1);
-    let (x_desc, y_desc) = match (bin, narrow) {
+    (bin, bars)
+}
+
+/// The titles of the turns and probability axes; binned bars say so, on
+/// the turns axis when the chart is narrow.
+fn length_axis_titles(bin: usize, narrow: bool) -> (String, String) {
+    match (bin, narrow) {
         (1, _) => ("turns t".to_string(), "P(T = t)".to_string()),
         (_, false) => (
             "turns t".to_string(),
@@ -196,11 +280,13 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             format!("turns t (bars of {bin} turns)"),
             "P(T = t), mean of a bar".to_string(),
         ),
-    };
-    let font = size.font;
-    let y_ticks = 6;
-    let y_step = tick_step(top, y_ticks);
-    let marks = [
+    }
+}
+
+/// The mean, median, 90th and 99th percentiles, those known and within
+/// the turns shown.
+fn length_markers(turns: &Turns, x_end: f64) -> Vec<Marker> {
+    let markers = [
         (
             Some(turns.mean),
             format!("mean {}", crate::numbers::quantity(turns.mean, 2)),
@@ -222,13 +308,17 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             BLACK,
         ),
     ];
-    let marks: Vec<(f64, String, RGBColor)> = marks
+    markers
         .into_iter()
         .filter_map(|(at, label, colour)| {
             at.filter(|t| t.is_finite() && *t <= x_end)
                 .map(|at| (at, label, colour))
         })
-        .collect();
+        .collect()
+}
+
+/// The legend: the bars, the cumulative curve, then each marker.
+fn length_keys(markers: &[Marker]) -> Vec<marks::Key> {
     let mut keys = vec![
         marks::Key {
             swatch: marks::Swatch::Box,
@@ -241,17 +331,25 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             label: "P(T ≤ t), right axis".to_string(),
         },
     ];
-    keys.extend(marks.iter().map(|(_, label, colour)| marks::Key {
+    keys.extend(markers.iter().map(|(_, label, colour)| marks::Key {
         swatch: marks::Swatch::Line,
         colour: marks::hex(*colour),
         label: label.clone(),
     }));
+    keys
+}
+
+/// Draws the planned chart: plotters draws the axes and the bars; the
+/// curve, the markers and the legend below the plot are added beside.
+fn draw_length(plan: &LengthPlan, size: Size) -> Result<String, ChartError> {
+    const NAME: &str = LENGTH_NAME;
+    let font = size.font;
     let legend_width = f64::from(size.width) - 24.0;
-    let legend_h = marks::legend_height(&keys, legend_width, font - 1);
+    let legend_h = marks::legend_height(&plan.keys, legend_width, font - 1);
     // The y axis's labels are as wide as their longest tick (a board of
     // 10,000 squares has ticks such as 0.00012), plus its rotated title.
-    let y_area = y_label_width(top, y_step, y_ticks, font);
-    let mut extra = String::new();
+    let y_area = y_label_width(plan.top, plan.y_step, LENGTH_Y_TICKS, font);
+    let extra;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (size.width, size.height + legend_h))
@@ -265,21 +363,21 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             .x_label_area_size(font * 3)
             .y_label_area_size(y_area)
             .right_y_label_area_size(font * 3 + 6)
-            .build_cartesian_2d(0.5_f64..x_end, 0.0..top)
+            .build_cartesian_2d(0.5_f64..plan.x_end, 0.0..plan.top)
             .map_err(draw_error(NAME))?
-            .set_secondary_coord(0.5_f64..x_end, 0.0_f64..1.0);
+            .set_secondary_coord(0.5_f64..plan.x_end, 0.0_f64..1.0);
         chart
             .configure_mesh()
             .disable_x_mesh()
             .light_line_style(WHITE)
-            .x_desc(x_desc)
-            .y_desc(y_desc)
-            .x_labels(if narrow { 5 } else { 10 })
-            .y_labels(y_ticks)
+            .x_desc(plan.x_desc.as_str())
+            .y_desc(plan.y_desc.as_str())
+            .x_labels(if plan.narrow { 5 } else { 10 })
+            .y_labels(LENGTH_Y_TICKS)
             .label_style(("sans-serif", font))
             .axis_desc_style(("sans-serif", font))
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| text::tick(*y, y_step))
+            .y_label_formatter(&|y| text::tick(*y, plan.y_step))
             .draw()
             .map_err(draw_error(NAME))?;
         chart
@@ -291,52 +389,73 @@ pub fn length_chart(turns: &Turns, shown_mass: f64, size: Size) -> Result<String
             .y_label_formatter(&|y| format!("{y:.2}"))
             .draw()
             .map_err(draw_error(NAME))?;
-        let gap = if bin == 1 { 0.12 } else { 0.0 };
+        let gap = if plan.bin == 1 { 0.12 } else { 0.0 };
         chart
-            .draw_series(bars.iter().map(|&(lo, hi, h, _)| {
-                Rectangle::new([(lo + gap, 0.0), (hi - gap, h)], BLUE.mix(0.85).filled())
+            .draw_series(plan.bars.iter().map(|b| {
+                Rectangle::new(
+                    [(b.lo + gap, 0.0), (b.hi - gap, b.height)],
+                    BLUE.mix(0.85).filled(),
+                )
             }))
             .map_err(draw_error(NAME))?;
-        // The curve and the marker lines, written with classes beside
-        // plotters' drawing, at the places plotters maps them to.
-        let area = chart.plotting_area();
-        let (xs, ys) = area.get_pixel_range();
-        extra.push_str(&marks::plot_box(xs.clone(), ys));
-        let secondary = chart.borrow_secondary().plotting_area();
-        let curve: Vec<(i32, i32)> = std::iter::once((0.5, 0.0))
-            .chain(bars.iter().map(|b| (b.1, b.3.clamp(0.0, 1.0))))
-            .map(|p| secondary.map_coordinate(&p))
-            .collect();
-        extra.push_str(&marks::polyline(
-            "sl-curve",
-            &curve,
-            &marks::hex(CURVE),
-            2.0,
-        ));
-        for (at, _, colour) in &marks {
-            let ends = [
-                area.map_coordinate(&(*at, 0.0)),
-                area.map_coordinate(&(*at, top)),
-            ];
-            extra.push_str(&marks::polyline(
-                "sl-mark",
-                &ends,
-                &marks::hex(*colour),
-                2.0,
-            ));
-        }
-        let below = size.height as f64 + 2.0;
-        extra.push_str(&marks::legend(
-            &keys,
-            f64::from(xs.start).min(12.0),
-            below,
+        extra = length_overlay(
+            chart.plotting_area(),
+            chart.borrow_secondary().plotting_area(),
+            plan,
+            size,
             legend_width,
-            font - 1,
-        ));
+        );
         root.present().map_err(draw_error(NAME))?;
     }
-    let svg = marks::append(svg, &extra);
-    Ok(finish(svg, "length", LENGTH_TITLE))
+    Ok(marks::append(svg, &extra))
+}
+
+/// A chart's plotting area, mapping its coordinates to pixels.
+type PlotArea<'a> = DrawingArea<SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The curve and the marker lines, written with classes beside plotters'
+/// drawing at the places plotters maps them to, and the legend below.
+fn length_overlay(
+    area: &PlotArea,
+    secondary: &PlotArea,
+    plan: &LengthPlan,
+    size: Size,
+    legend_width: f64,
+) -> String {
+    let mut extra = String::new();
+    let (xs, ys) = area.get_pixel_range();
+    extra.push_str(&marks::plot_box(xs.clone(), ys));
+    let curve: Vec<(i32, i32)> = std::iter::once((0.5, 0.0))
+        .chain(plan.bars.iter().map(|b| (b.hi, b.cdf.clamp(0.0, 1.0))))
+        .map(|p| secondary.map_coordinate(&p))
+        .collect();
+    extra.push_str(&marks::polyline(
+        "sl-curve",
+        &curve,
+        &marks::hex(CURVE),
+        2.0,
+    ));
+    for (at, _, colour) in &plan.markers {
+        let ends = [
+            area.map_coordinate(&(*at, 0.0)),
+            area.map_coordinate(&(*at, plan.top)),
+        ];
+        extra.push_str(&marks::polyline(
+            "sl-mark",
+            &ends,
+            &marks::hex(*colour),
+            2.0,
+        ));
+    }
+    let below = size.height as f64 + 2.0;
+    extra.push_str(&marks::legend(
+        &plan.keys,
+        f64::from(xs.start).min(12.0),
+        below,
+        legend_width,
+        size.font - 1,
+    ));
+    extra
 }
 
 /// One bar of a horizontal bar chart.
@@ -386,57 +505,111 @@ pub fn bar_chart(
     value_desc: &str,
     size: Size,
 ) -> Result<String, ChartError> {
-    const NAME: &str = "bar";
     if bars.is_empty() {
-        return Err(ChartError::Empty { chart: NAME });
+        return Err(ChartError::Empty { chart: BAR_NAME });
     }
-    let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
-    let reach = bars
-        .iter()
-        .map(|b| finite(b.value).abs())
-        .fold(0.0_f64, f64::max)
-        .max(f64::MIN_POSITIVE);
-    let negative = bars.iter().any(|b| finite(b.value) < 0.0);
+    let layout = BarLayout::new(bars, size);
+    let svg = draw_bars(title, bars, value_desc, size, &layout)?;
+    Ok(finish(svg, "bars", title))
+}
+
+/// The bar chart's name in its errors.
+const BAR_NAME: &str = "bar";
+
+/// A value as a bar draws it: a value that is not finite has no bar.
+fn finite(v: f64) -> f64 {
+    if v.is_finite() { v } else { 0.0 }
+}
+
+/// Where a bar chart's parts go, worked out before anything is drawn.
+struct BarLayout {
+    /// Whether a value is negative: the axis then runs symmetrically
+    /// around 0.
+    negative: bool,
+    /// Width of the labels' column, left of the bars.
+    label_area: u32,
+    /// The value axis, from `lo` to `hi`.
+    lo: f64,
+    hi: f64,
+    /// Height of the whole drawing.
+    height: u32,
+    /// Labelled ticks on the value axis, and their step.
+    x_ticks: usize,
+    x_step: f64,
+}
+
+impl BarLayout {
+    fn new(bars: &[Bar], size: Size) -> BarLayout {
+        let reach = bars
+            .iter()
+            .map(|b| finite(b.value).abs())
+            .fold(0.0_f64, f64::max)
+            .max(f64::MIN_POSITIVE);
+        let negative = bars.iter().any(|b| finite(b.value) < 0.0);
+        let font = size.font;
+        let longest = bars
+            .iter()
+            .map(|b| b.label.chars().count())
+            .max()
+            .unwrap_or(1) as u32;
+        let label_area = (longest * font * 6 / 10 + 14).min(size.width / 3);
+        // Room for the value printed past the end of the longest bar: the
+        // axis reaches past it by the width of the longest note.
+        let note_px = bars
+            .iter()
+            .map(|b| b.note.chars().count())
+            .max()
+            .unwrap_or(0) as f64
+            * f64::from(font)
+            * 0.58
+            + 10.0;
+        let plot_px = f64::from(size.width.saturating_sub(label_area + 30)).max(60.0);
+        let half_px = if negative { plot_px / 2.0 } else { plot_px };
+        let stretch = (half_px / (half_px - note_px).max(half_px / 4.0)).clamp(1.1, 4.0);
+        let (lo, hi) = if negative {
+            (-reach * stretch, reach * stretch)
+        } else {
+            (0.0, reach * stretch)
+        };
+        let row = (font * 2 + 6) as f64;
+        let x_ticks = if size.width < 500 { 4 } else { 7 };
+        BarLayout {
+            negative,
+            label_area,
+            lo,
+            hi,
+            height: 60 + font * 3 + (row * bars.len() as f64) as u32,
+            x_ticks,
+            x_step: tick_step(hi - lo, x_ticks),
+        }
+    }
+}
+
+/// Draws the bars as laid out: the value axis, a line at 0 when values
+/// are negative, the bars (the first at the top), then their labels and
+/// values.
+fn draw_bars(
+    title: &str,
+    bars: &[Bar],
+    value_desc: &str,
+    size: Size,
+    layout: &BarLayout,
+) -> Result<String, ChartError> {
+    const NAME: &str = BAR_NAME;
     let font = size.font;
-    let longest = bars
-        .iter()
-        .map(|b| b.label.chars().count())
-        .max()
-        .unwrap_or(1) as u32;
-    let label_area = (longest * font * 6 / 10 + 14).min(size.width / 3);
-    // Room for the value printed past the end of the longest bar: the
-    // axis reaches past it by the width of the longest note.
-    let note_px = bars
-        .iter()
-        .map(|b| b.note.chars().count())
-        .max()
-        .unwrap_or(0) as f64
-        * f64::from(font)
-        * 0.58
-        + 10.0;
-    let plot_px = f64::from(size.width.saturating_sub(label_area + 30)).max(60.0);
-    let half_px = if negative { plot_px / 2.0 } else { plot_px };
-    let stretch = (half_px / (half_px - note_px).max(half_px / 4.0)).clamp(1.1, 4.0);
-    let (lo, hi) = if negative {
-        (-reach * stretch, reach * stretch)
-    } else {
-        (0.0, reach * stretch)
-    };
-    let row = (font * 2 + 6) as f64;
-    let height = 60 + font * 3 + (row * bars.len() as f64) as u32;
-    let x_ticks = if size.width < 500 { 4 } else { 7 };
-    let x_step = tick_step(hi - lo, x_ticks);
+    let (lo, hi) = (layout.lo, layout.hi);
     let n = bars.len();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (size.width, height)).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (size.width, layout.height)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error(NAME))?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", size.caption()))
             .margin(8)
             .margin_right(14)
             .x_label_area_size(font * 3)
-            .y_label_area_size(label_area)
+            .y_label_area_size(layout.label_area)
             .build_cartesian_2d(lo..hi, 0.0..n as f64)
             .map_err(draw_error(NAME))?;
         chart
@@ -444,14 +617,14 @@ pub fn bar_chart(
             .disable_y_mesh()
             .light_line_style(WHITE)
             .y_labels(0)
-            .x_labels(x_ticks)
+            .x_labels(layout.x_ticks)
             .x_desc(value_desc)
             .label_style(("sans-serif", font))
             .axis_desc_style(("sans-serif", font))
-            .x_label_formatter(&|x| text::tick(*x, x_step))
+            .x_label_formatter(&|x| text::tick(*x, layout.x_step))
             .draw()
             .map_err(draw_error(NAME))?;
-        if negative {
+        if layout.negative {
             chart
                 .draw_series(std::iter::once(PathElement::new(
                     vec![(0.0, 0.0), (0.0, n as f64)],
@@ -459,48 +632,66 @@ pub fn bar_chart(
                 )))
                 .map_err(draw_error(NAME))?;
         }
-        let slot = |i: usize| (n - 1 - i) as f64;
         chart
             .draw_series(bars.iter().enumerate().map(|(i, b)| {
-                let y = slot(i);
+                let y = bar_slot(n, i);
                 Rectangle::new(
                     [(0.0, y + 0.18), (finite(b.value), y + 0.82)],
                     b.kind.colour().filled(),
                 )
             }))
             .map_err(draw_error(NAME))?;
-        let area = chart.plotting_area();
-        let label_font = ("sans-serif", font).into_font().color(&BLACK);
-        for (i, b) in bars.iter().enumerate() {
-            let y = slot(i) + 0.5;
-            let (left, cy) = area.map_coordinate(&(lo, y));
-            root.draw(&Text::new(
-                b.label.clone(),
-                (left - 6, cy),
-                label_font.pos(Pos::new(HPos::Right, VPos::Center)),
-            ))
-            .map_err(draw_error(NAME))?;
-            let v = finite(b.value);
-            let (end, _) = area.map_coordinate(&(v, y));
-            let anchor = if v < 0.0 {
-                Pos::new(HPos::Right, VPos::Center)
-            } else {
-                Pos::new(HPos::Left, VPos::Center)
-            };
-            let offset = if v < 0.0 { -4 } else { 4 };
-            root.draw(&Text::new(
-                b.note.clone(),
-                (end + offset, cy),
-                ("sans-serif", font - 1)
-                    .into_font()
-                    .color(&BLACK.mix(0.8))
-                    .pos(anchor),
-            ))
-            .map_err(draw_error(NAME))?;
-        }
+        draw_bar_labels(&root, chart.plotting_area(), bars, lo, font)?;
         root.present().map_err(draw_error(NAME))?;
     }
-    Ok(finish(svg, "bars", title))
+    Ok(svg)
+}
+
+/// The slot of the `i`th of `n` bars on the chart's vertical axis: the
+/// first at the top.
+fn bar_slot(n: usize, i: usize) -> f64 {
+    (n - 1 - i) as f64
+}
+
+/// Each bar's label, right-aligned left of the plot, and its value past
+/// its end (left of it for a negative value).
+fn draw_bar_labels(
+    root: &DrawingArea<SVGBackend<'_>, Shift>,
+    area: &PlotArea,
+    bars: &[Bar],
+    lo: f64,
+    font: u32,
+) -> Result<(), ChartError> {
+    const NAME: &str = BAR_NAME;
+    let label_font = ("sans-serif", font).into_font().color(&BLACK);
+    for (i, b) in bars.iter().enumerate() {
+        let y = bar_slot(bars.len(), i) + 0.5;
+        let (left, cy) = area.map_coordinate(&(lo, y));
+        root.draw(&Text::new(
+            b.label.clone(),
+            (left - 6, cy),
+            label_font.pos(Pos::new(HPos::Right, VPos::Center)),
+        ))
+        .map_err(draw_error(NAME))?;
+        let v = finite(b.value);
+        let (end, _) = area.map_coordinate(&(v, y));
+        let anchor = if v < 0.0 {
+            Pos::new(HPos::Right, VPos::Center)
+        } else {
+            Pos::new(HPos::Left, VPos::Center)
+        };
+        let offset = if v < 0.0 { -4 } else { 4 };
+        root.draw(&Text::new(
+            b.note.clone(),
+            (end + offset, cy),
+            ("sans-serif", font - 1)
+                .into_font()
+                .color(&BLACK.mix(0.8))
+                .pos(anchor),
+        ))
+        .map_err(draw_error(NAME))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

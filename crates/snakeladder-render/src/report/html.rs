@@ -3,11 +3,35 @@
 
 use super::*;
 
+/// Writes the whole page: its head, then each section in reading order.
 pub(super) fn write_html(
     h: &mut String,
     report: &Report,
     omitted: &[Omission],
 ) -> std::fmt::Result {
+    let a = report.analysis;
+    write_head(h, report)?;
+    write_left_out(h, omitted, a)?;
+    write_length(h, a)?;
+    write_board(h, report.board, a)?;
+    if !a.players.is_empty() {
+        write_players(h, a)?;
+    }
+    if !a.jumps.is_empty() {
+        write_jumps(h, a)?;
+    }
+    if let Some(c) = report.cross {
+        write_cross_check(h, c, a)?;
+    }
+    if let Some(s) = report.sensitivity.filter(|s| !s.variants.is_empty()) {
+        write_levers(h, s)?;
+    }
+    write_squares_and_end(h, a)
+}
+
+/// The document's head (its security policy, style and title), the
+/// heading and the board's identity line.
+fn write_head(h: &mut String, report: &Report) -> std::fmt::Result {
     let (board, a) = (report.board, report.analysis);
     let title = text::html(title(a));
     writeln!(
@@ -28,7 +52,12 @@ pub(super) fn write_html(
         text::html(&a.fingerprint),
         counts(a),
         text::html(&board.rules().to_string())
-    )?;
+    )
+}
+
+/// The notes above the figures: what the report left out, and which
+/// figures are less exact than the rest.
+fn write_left_out(h: &mut String, omitted: &[Omission], a: &Analysis) -> std::fmt::Result {
     if !omitted.is_empty() {
         writeln!(
             h,
@@ -49,7 +78,12 @@ pub(super) fn write_html(
         }
         writeln!(h, "</ul></div>")?;
     }
+    Ok(())
+}
 
+/// The game length of one player: its table, the exact mean and the
+/// shortest game when known, and the length chart.
+fn write_length(h: &mut String, a: &Analysis) -> std::fmt::Result {
     writeln!(h, "<h2 id=\"length\">Game length of one player</h2>")?;
     write!(h, "{}", length_table(a).html())?;
     writeln!(
@@ -75,7 +109,11 @@ pub(super) fn write_html(
             charts::length_chart(&a.turns, CHART_MASS, Size::NARROW),
         )?;
     }
+    Ok(())
+}
 
+/// The board drawn with each square's expected rests, or why it is not.
+fn write_board(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result {
     writeln!(h, "<h2 id=\"board\">The board</h2>")?;
     writeln!(h, "<p>{BOARD_NOTE}</p>")?;
     match board::board_svg(board, &board_title(a), &overlay(board, a)) {
@@ -93,56 +131,65 @@ pub(super) fn write_html(
             writeln!(
                 h,
                 "<p id=\"board-info\" class=\"meta\" aria-live=\"polite\">Hover over a square or a jump, or tap it, for its figures.</p>"
-            )?;
+            )
         }
         Err(e) => writeln!(
             h,
             "<p class=\"meta\">No board chart: {}.</p>",
             text::html(&e.to_string())
-        )?,
+        ),
     }
+}
 
-    if !a.players.is_empty() {
-        writeln!(h, "<h2 id=\"players\">Several players</h2>")?;
-        write!(h, "{}", players_table(a).html())?;
-        if let (Some(wide), Some(narrow)) = (seat_chart(a, Size::WIDE), seat_chart(a, Size::NARROW))
-        {
-            figure(h, "seat odds", wide, narrow)?;
-        }
+/// Several players: the table per player count and the seat odds chart.
+fn write_players(h: &mut String, a: &Analysis) -> std::fmt::Result {
+    writeln!(h, "<h2 id=\"players\">Several players</h2>")?;
+    write!(h, "{}", players_table(a).html())?;
+    if let (Some(wide), Some(narrow)) = (seat_chart(a, Size::WIDE), seat_chart(a, Size::NARROW)) {
+        figure(h, "seat odds", wide, narrow)?;
     }
+    Ok(())
+}
 
-    if !a.jumps.is_empty() {
-        writeln!(h, "<h2 id=\"jumps\">Snakes and ladders</h2>")?;
-        // A long table opens on the jumps that matter most.
-        let by_effect = tables::folds(a.jumps.len().min(TABLE_JUMPS));
-        write!(h, "{}", jumps_table(a, by_effect).html())?;
-        figure(
-            h,
-            "jump use",
-            jump_chart(a, Size::WIDE),
-            jump_chart(a, Size::NARROW),
-        )?;
-    }
-    if let Some(c) = report.cross {
-        writeln!(
-            h,
-            "<h2 id=\"cross-check\">Cross-check against a simulation</h2>"
-        )?;
-        writeln!(h, "<p>{}</p>", text::html(&c.summary()))?;
-        write!(h, "{}", cross_table(c, a).html())?;
-    }
-    if let Some(s) = report.sensitivity.filter(|s| !s.variants.is_empty()) {
-        writeln!(h, "<h2 id=\"levers\">{LEVERS}</h2>")?;
-        writeln!(h, "<p>{}</p>", text::html(&levers::summary(s)))?;
-        write!(h, "{}", levers::table(s).html())?;
-        figure(
-            h,
-            "levers",
-            levers::chart(s, Size::WIDE),
-            levers::chart(s, Size::NARROW),
-        )?;
-    }
+/// The snakes and ladders: the jumps table and the jump-use chart.
+fn write_jumps(h: &mut String, a: &Analysis) -> std::fmt::Result {
+    writeln!(h, "<h2 id=\"jumps\">Snakes and ladders</h2>")?;
+    // A long table opens on the jumps that matter most.
+    let by_effect = tables::folds(a.jumps.len().min(TABLE_JUMPS));
+    write!(h, "{}", jumps_table(a, by_effect).html())?;
+    figure(
+        h,
+        "jump use",
+        jump_chart(a, Size::WIDE),
+        jump_chart(a, Size::NARROW),
+    )
+}
 
+/// The exact figures beside a simulation's.
+fn write_cross_check(h: &mut String, c: &CrossCheck, a: &Analysis) -> std::fmt::Result {
+    writeln!(
+        h,
+        "<h2 id=\"cross-check\">Cross-check against a simulation</h2>"
+    )?;
+    writeln!(h, "<p>{}</p>", text::html(&c.summary()))?;
+    write!(h, "{}", cross_table(c, a).html())
+}
+
+/// The levers: what moving or removing one jump does to the mean.
+fn write_levers(h: &mut String, s: &Sensitivity) -> std::fmt::Result {
+    writeln!(h, "<h2 id=\"levers\">{LEVERS}</h2>")?;
+    writeln!(h, "<p>{}</p>", text::html(&levers::summary(s)))?;
+    write!(h, "{}", levers::table(s).html())?;
+    figure(
+        h,
+        "levers",
+        levers::chart(s, Size::WIDE),
+        levers::chart(s, Size::NARROW),
+    )
+}
+
+/// The most visited squares, then the page's end: its footer and script.
+fn write_squares_and_end(h: &mut String, a: &Analysis) -> std::fmt::Result {
     writeln!(h, "<h2 id=\"squares\">Most visited squares</h2>")?;
     write!(h, "{}", squares_table(a).html())?;
     writeln!(

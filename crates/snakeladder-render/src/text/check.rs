@@ -1,0 +1,92 @@
+//! `check`'s text: the exact analysis against a simulation, one
+//! comparison a line, and the verdict.
+
+use crate::numbers::{probability, tiny};
+use snakeladder::check::{CheckReport, Test};
+use std::io::Write;
+
+/// Writes `check`'s text: the error rates, one line per comparison (`ok`
+/// or `DIFFERS`, its test statistic against its threshold), how many
+/// figures were too rare to compare, and the verdict.
+///
+/// ```
+/// use snakeladder::check::check;
+/// use snakeladder::simulate::SimulationConfig;
+/// use snakeladder::{Board, Seed};
+///
+/// let board = Board::builtin_default();
+/// let report = check(&board, &SimulationConfig::new(10_000, Seed::new(1))?)?;
+/// let mut text = Vec::new();
+/// snakeladder_render::text::write_check(&mut text, &report)?;
+/// let text = String::from_utf8(text)?;
+/// assert!(text.starts_with("10000 games, seed 1"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn write_check(out: &mut impl Write, r: &CheckReport) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} games, seed {}; family-wise error rate {}, {} per comparison",
+        r.games,
+        r.seed,
+        tiny(r.family_error_rate),
+        probability(r.comparison_error_rate, 6)
+    )?;
+    for c in &r.comparisons {
+        let (test, figures) = match c.test {
+            Test::KolmogorovSmirnov => ("KS D", String::new()),
+            Test::ZMean => (
+                "|z|",
+                format!(
+                    "  exact {}, simulated {}",
+                    probability(c.exact, 6),
+                    probability(c.simulated, 6)
+                ),
+            ),
+            Test::StudentT => (
+                "|t|",
+                format!(
+                    "  exact {}, simulated {}",
+                    probability(c.exact, 6),
+                    probability(c.simulated, 6)
+                ),
+            ),
+            Test::BinomialZ => (
+                "|z| binomial",
+                format!(
+                    "  exact {}, simulated {}",
+                    probability(c.exact, 6),
+                    probability(c.simulated, 6)
+                ),
+            ),
+        };
+        writeln!(
+            out,
+            "{:<8} {:<40} {test} {:.4} ≤ {:.4}{figures}",
+            if c.agrees { "ok" } else { "DIFFERS" },
+            c.name,
+            c.statistic,
+            c.threshold
+        )?;
+    }
+    if !r.skipped.is_empty() {
+        writeln!(
+            out,
+            "{} figures too rare to compare at this many games",
+            r.skipped.len()
+        )?;
+    }
+    let failed = r.comparisons.iter().filter(|c| !c.agrees).count();
+    if r.passed {
+        writeln!(
+            out,
+            "agree: all {} comparisons within their thresholds",
+            r.comparisons.len()
+        )
+    } else {
+        writeln!(
+            out,
+            "DISAGREE: {failed} of {} comparisons outside their thresholds",
+            r.comparisons.len()
+        )
+    }
+}
