@@ -40,8 +40,7 @@
 //! - A [`Game`] plays real games: dice are injected through the [`Roller`]
 //!   trait (seeded [`FairDice`] or [`LoadedDie`], [`ScriptedDice`] for
 //!   tests), every roll yields a [`RollResult`], and a [`GameRecord`]
-//!   replays the game exactly. A [`Table`] serves one game to many threads;
-//!   a [`Registry`] keeps many tables.
+//!   replays the game exactly.
 //!
 //! ```
 //! use snakeladder::{Board, Square};
@@ -117,7 +116,6 @@ pub use play::game::{
 };
 pub use play::record::{GameRecord, ReplayError};
 pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
-pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
 
 pub use markov::analysis::{Analysis, AnalysisError, Limits, Options};
 

@@ -4,8 +4,8 @@
 //! A [`Game`] is a single-threaded rules engine. It is handed its dice (a
 //! [`Roller`]) and never makes randomness of its own; each
 //! [`Game::roll`] is one roll, played through [`Board::play_roll`], the
-//! only place the rules of movement live. Online play wraps a game in a
-//! [`Table`](crate::Table).
+//! only place the rules of movement live. Online play wraps a game in the
+//! server's `Table` (`snakeladder_serve::table`).
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::movement::Blocked;
