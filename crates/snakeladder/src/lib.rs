@@ -58,8 +58,12 @@
 //! ```
 //!
 //! # Features
-//! Both off by default, so a library user compiles no schema generator and
-//! no TOML reader:
+//! - `parallel` (on by default): searches, sweeps, solves and simulations
+//!   spread over every core with rayon. Without it they run on the calling
+//!   thread and give the same results.
+//!
+//! Off by default, so a library user compiles no schema generator and no
+//! TOML reader:
 //! - `schema`: JSON Schemas (`schemars::JsonSchema`) of the input and
 //!   output types;
 //! - `toml`: reading a layout policy from a `snakeladder.toml` file
@@ -71,6 +75,7 @@
 pub mod design;
 mod markov;
 mod model;
+mod par;
 mod play;
 pub mod review;
 mod sim;

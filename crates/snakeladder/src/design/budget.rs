@@ -95,7 +95,7 @@ impl Budget {
             return self.check_memory(squares, 1, None);
         }
         let n = u64::from(squares) + 1;
-        let vectors = 2 * jumps as u64 + 2 * rayon::current_num_threads() as u64;
+        let vectors = 2 * jumps as u64 + 2 * crate::par::current_num_threads() as u64;
         let needed = (8 * n).saturating_mul(vectors);
         if needed > self.max_memory {
             return Err(DesignError::Stopped {

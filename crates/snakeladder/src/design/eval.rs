@@ -43,7 +43,7 @@ use crate::markov::chain::{Chain, Target};
 use crate::markov::tolerance;
 use crate::{Board, BoardSpec, Chains, Jump, JumpKind, Square};
 use nalgebra::DMatrix;
-use rayon::prelude::*;
+use crate::par::*;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::fmt;

@@ -18,7 +18,7 @@ use super::DesignError;
 use super::eval::{self, Base, JumpChange, Update};
 use crate::markov::analysis::AnalysisError;
 use crate::{Board, BoardSpec, Jump, Square};
-use rayon::prelude::*;
+use crate::par::*;
 use serde::Serialize;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -19,7 +19,7 @@ use super::random::{Layout, generate_spec};
 use super::search::{self, Candidate};
 use super::{DesignError, Target, mix};
 use crate::{Board, BoardSpec, Seed};
-use rayon::prelude::*;
+use crate::par::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -147,7 +147,7 @@ pub fn generate_to_target_with_progress(
     let target = &options.target;
     options.budget.check_memory(
         options.layout.squares,
-        rayon::current_num_threads().min(RESTART_BATCH as usize),
+        crate::par::current_num_threads().min(RESTART_BATCH as usize),
         Some(target),
     )?;
     let meter = super::budget::Meter::new(options.budget);
@@ -357,6 +357,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "parallel")]
     #[test]
     fn the_answer_does_not_depend_on_the_threads() {
         let options = GenerateOptions::new(

@@ -15,7 +15,7 @@ use super::eval::{self, Base, JumpChange};
 use super::search::{self, Candidate};
 use super::{DesignError, Target};
 use crate::{Board, Jump, Seed};
-use rayon::prelude::*;
+use crate::par::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -132,7 +132,7 @@ pub fn tune_with_progress(
     let squares = board.last().get();
     options.budget.check_memory(
         squares,
-        rayon::current_num_threads().min(BEAM),
+        crate::par::current_num_threads().min(BEAM),
         Some(target),
     )?;
     let meter = super::budget::Meter::new(options.budget);

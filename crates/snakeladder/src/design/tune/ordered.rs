@@ -23,7 +23,7 @@ use super::super::eval::{Base, admissible};
 use super::super::placements_of;
 use super::super::search::{self, Candidate};
 use crate::{Board, Chains, Jump, JumpKind, Square};
-use rayon::prelude::*;
+use crate::par::*;
 
 /// One in this share of a level's candidates is the most the ordered search
 /// evaluates before it leaves the level to the full search.

@@ -107,7 +107,7 @@ pub fn figures(
     // `collect` keeps board order, so the figures are the same on any
     // number of threads.
     if parallel {
-        use rayon::prelude::*;
+        use crate::par::*;
         jumps.par_iter().enumerate().map(figure).collect()
     } else {
         jumps.iter().enumerate().map(figure).collect()

@@ -647,7 +647,7 @@ impl Analysis {
         let length_side = || compute::length_side(board, chain, options, &plan.distribution);
         let squares_side = || compute::squares_side(board, chain, solver, &turns.mean, &plan);
         let (length, squares) = if plan.parallel {
-            rayon::join(length_side, squares_side)
+            crate::par::join(length_side, squares_side)
         } else {
             (length_side(), squares_side())
         };

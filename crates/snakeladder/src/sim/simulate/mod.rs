@@ -58,10 +58,9 @@ pub use table::MoveTableError;
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::seed::Seed;
 use crate::{Board, JumpKind, Square};
-use engine::Engine;
+use engine::{Accumulator, Engine};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rayon::prelude::*;
 use sampler::{DiceStream, Sampler};
 use serde::Serialize;
 
@@ -553,49 +552,32 @@ fn run_engine(
 ) -> Result<SimulationReport, SimulateError> {
     let sampler = Sampler::new(board.rules().dice());
     let threads = config.worker_threads();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SimulateError::Pool {
-            threads,
-            message: e.to_string(),
-        })?;
     let batches = config.games.div_ceil(BATCH_GAMES);
-    let acc = pool.install(|| {
-        (0..batches)
-            .into_par_iter()
-            .try_fold(
-                || engine.accumulator(),
-                |mut acc, b| {
-                    if progress.stopped() {
-                        return Err(SimulateError::Stopped { batch: b });
-                    }
-                    let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
-                    let rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed.get(), b));
-                    match &sampler {
-                        Sampler::Six(s) => {
-                            engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games)
-                        }
-                        Sampler::Uniform(s) => {
-                            engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games)
-                        }
-                        Sampler::Alias(a) => {
-                            engine.batch(&mut acc, &mut DiceStream::new(rng, a.view()), games)
-                        }
-                    }
-                    .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;
-                    progress.advance(games);
-                    Ok::<_, SimulateError>(acc)
-                },
-            )
-            .try_reduce(
-                || engine.accumulator(),
-                |mut a, b| {
-                    a.merge(&b);
-                    Ok(a)
-                },
-            )
-    })?;
+    let fold = |mut acc: Accumulator, b: u64| {
+        if progress.stopped() {
+            return Err(SimulateError::Stopped { batch: b });
+        }
+        let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
+        let rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed.get(), b));
+        match &sampler {
+            Sampler::Six(s) => engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games),
+            Sampler::Uniform(s) => engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games),
+            Sampler::Alias(a) => engine.batch(&mut acc, &mut DiceStream::new(rng, a.view()), games),
+        }
+        .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;
+        progress.advance(games);
+        Ok::<_, SimulateError>(acc)
+    };
+    let merge = |mut a: Accumulator, b: Accumulator| {
+        a.merge(&b);
+        Ok(a)
+    };
+    // Every sum merged is of integers, so the result does not depend on how
+    // the batches are split between threads.
+    let acc = crate::par::with_threads(threads, || {
+        crate::par::try_fold_merge(batches, || engine.accumulator(), fold, merge)
+    })
+    .map_err(|message| SimulateError::Pool { threads, message })??;
     Ok(engine.report(acc, board, config))
 }
 

@@ -39,7 +39,7 @@ use super::stretch::{Layout, Stretches};
 use super::{Csr, SparseError, trapped_states};
 use crate::markov::gth::Gth;
 use nalgebra::DMatrix;
-use rayon::prelude::*;
+use crate::par::*;
 
 /// Multiply-adds (at most) of the column-by-column sweeps that build `S`
 /// below which they run on the calling thread: a rayon hand-off costs tens
