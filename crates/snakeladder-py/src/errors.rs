@@ -4,7 +4,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use snakeladder::AnalysisError;
-use snakeladder::design::{DesignError, GenerateError};
+use snakeladder::design::DesignError;
 use snakeladder::review::{self, Finding, Review};
 use snakeladder::simulate::SimulateError;
 use snakeladder::{BoardError, check::CheckError};
@@ -124,25 +124,19 @@ pub fn check_error(py: Python<'_>, err: &CheckError) -> PyErr {
     }
 }
 
-/// A design error: a bad target or kept jump is a `ValueError`, an
-/// analysis failure as [`analysis_error`], the rest `DesignError`.
+/// A design error: a bad target, kept jump or layout size is a
+/// `ValueError`, an analysis failure as [`analysis_error`], a generated
+/// layout that is invalid a `BoardError`, the rest `DesignError`.
 pub fn design_error(py: Python<'_>, err: &DesignError) -> PyErr {
     match err {
         DesignError::Target { .. }
         | DesignError::Advantage { .. }
-        | DesignError::KeepNotOnBoard { .. } => PyValueError::new_err(err.to_string()),
+        | DesignError::KeepNotOnBoard { .. }
+        | DesignError::Squares { .. }
+        | DesignError::TooManyJumps { .. }
+        | DesignError::MaxLength => PyValueError::new_err(err.to_string()),
         DesignError::Analysis(e) => analysis_error(py, e),
-        DesignError::Layout(e) => generate_error(py, e),
+        DesignError::Invalid(e) => board_error(py, e, "<generated>"),
         _ => raise(py, "DesignError", (err.to_string(),)),
-    }
-}
-
-/// A layout that could not be generated: an invalid board is a
-/// `BoardError`, impossible counts a `ValueError`, the rest `DesignError`.
-pub fn generate_error(py: Python<'_>, err: &GenerateError) -> PyErr {
-    match err {
-        GenerateError::Invalid(e) => board_error(py, e, "<generated>"),
-        GenerateError::NoLayout { .. } => raise(py, "DesignError", (err.to_string(),)),
-        _ => PyValueError::new_err(err.to_string()),
     }
 }

@@ -115,7 +115,7 @@ pub fn generate<'py>(
         None => {
             let board = py
                 .detach(|| snakeladder::design::generate(&layout))
-                .map_err(|e| errors::generate_error(py, &e))?;
+                .map_err(|e| errors::design_error(py, &e))?;
             d.set_item("board", PyBoard::new(board))?;
         }
         Some((min, max)) => {

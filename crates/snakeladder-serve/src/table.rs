@@ -9,8 +9,8 @@
 //! last saw, so a double tap or a retry rolls at most once. The server rolls,
 //! never the client. A [`Registry`] keys tables by [`GameId`].
 
-use snakeladder::{Game, GameError, GameRecord, RollResult, Roller, Square, Standing, Status};
 use serde::{Deserialize, Serialize};
+use snakeladder::{Game, GameError, GameRecord, RollResult, Roller, Square, Standing, Status};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};

@@ -99,9 +99,9 @@ pub use sim::{check, simulate};
 /// ```
 pub mod analysis {
     pub use crate::markov::analysis::{
-        BoardSummary, BoundedOdds, ChainError, Cost, Decay, Exact, ExactError, Figure, JumpFigures,
-        LiveOdds, Method, OddsError, PlayersFigures, Shortest, Skipped, SolveError, SquareFigures,
-        Stage, Summary, Turns, Warning, mean_turns,
+        BoardSummary, BoundedOdds, Cost, Decay, Exact, Figure, JumpFigures, LiveOdds, Method,
+        PlayersFigures, Shortest, Skipped, SquareFigures, Stage, Summary, Turns, Warning,
+        mean_turns,
     };
 }
 

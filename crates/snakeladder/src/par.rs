@@ -135,7 +135,11 @@ mod sequential {
     /// rayon's `for_each_init`: one value from `init`, lent to every call.
     pub(crate) trait ForEachInit: Iterator + Sized {
         /// Calls `op` on every item with one scratch value made by `init`.
-        fn for_each_init<S>(self, init: impl FnOnce() -> S, mut op: impl FnMut(&mut S, Self::Item)) {
+        fn for_each_init<S>(
+            self,
+            init: impl FnOnce() -> S,
+            mut op: impl FnMut(&mut S, Self::Item),
+        ) {
             let mut scratch = init();
             self.for_each(|item| op(&mut scratch, item));
         }

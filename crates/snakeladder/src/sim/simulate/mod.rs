@@ -51,9 +51,10 @@ mod table;
 use crate::markov::analysis::limits::DEFAULT_MAX_MEMORY;
 use crate::markov::analysis::{Figure, Skipped, cap_list};
 use crate::markov::sparse::memory::Bytes;
-pub use stats::{Histogram, Quantile, SampleSummary};
+pub(crate) use stats::Histogram;
+pub use stats::{Quantile, SampleSummary};
 pub(crate) use table::MoveTable;
-pub use table::MoveTableError;
+pub(crate) use table::MoveTableError;
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::seed::Seed;
@@ -103,17 +104,37 @@ pub enum SimulateError {
         /// The value asked for.
         threads: usize,
     },
-    /// The board is too large for a move table.
-    #[error(transparent)]
-    Table(#[from] MoveTableError),
+    /// The board is too large for a move table of every square, roll and
+    /// phase.
+    #[error(
+        "a move table of {squares} squares × {rolls} rolls × {phases} phases has {entries} entries, more than the {limit} allowed"
+    )]
+    TooLarge {
+        /// Squares 0..=N.
+        squares: u64,
+        /// Distinct dice totals.
+        rolls: u64,
+        /// Layers for the extra-roll rule.
+        phases: u64,
+        /// Their product.
+        entries: u64,
+        /// The most a table holds, 2³² − 1 entries.
+        limit: u64,
+    },
     /// The simulation would need more memory than allowed.
     #[error(
         "simulating this board would need about {} of memory (move table {}, {} per worker), over the limit of {} (see --max-memory)",
-        Bytes(estimate.total()), Bytes(estimate.table), Bytes(estimate.per_worker), Bytes(*limit)
+        Bytes(*needed), Bytes(*table), Bytes(*per_worker), Bytes(*limit)
     )]
     Memory {
-        /// The estimate.
-        estimate: MemoryEstimate,
+        /// The whole estimate in bytes.
+        needed: u64,
+        /// Of which the move table, its chains and the list of entries
+        /// that take a jump.
+        table: u64,
+        /// And one worker's tallies (there are two per thread and one
+        /// more).
+        per_worker: u64,
         /// The limit.
         limit: u64,
     },
@@ -142,6 +163,26 @@ pub enum SimulateError {
         /// Rayon's reason.
         message: String,
     },
+}
+
+impl From<MoveTableError> for SimulateError {
+    fn from(e: MoveTableError) -> SimulateError {
+        match e {
+            MoveTableError::TooLarge {
+                squares,
+                rolls,
+                phases,
+                entries,
+                limit,
+            } => SimulateError::TooLarge {
+                squares,
+                rolls,
+                phases,
+                entries,
+                limit,
+            },
+        }
+    }
 }
 
 /// What to simulate: how many games, the master seed, players and threads.
@@ -413,10 +454,10 @@ pub struct SimulationReport {
     pub skipped: Vec<Skipped>,
     /// The distribution of `T`, exact counts.
     #[serde(skip)]
-    pub turns_histogram: Histogram,
+    pub(crate) turns_histogram: Histogram,
     /// The distribution of rolls, exact counts.
     #[serde(skip)]
-    pub rolls_histogram: Histogram,
+    pub(crate) rolls_histogram: Histogram,
 }
 
 impl SimulationReport {
@@ -443,7 +484,7 @@ impl SimulationReport {
 /// Simulates `config.games()` games of `board`.
 ///
 /// # Errors
-/// [`SimulateError::Table`] for a board too large for a move table,
+/// [`SimulateError::TooLarge`] for a board too large for a move table,
 /// [`SimulateError::GameTooLong`] when a token does not finish within
 /// [`SimulationConfig::MAX_ROLLS_PER_TOKEN`] rolls, [`SimulateError::Pool`] when the threads
 /// cannot start.
@@ -469,10 +510,8 @@ pub fn simulate_with_progress(
 }
 
 /// What a simulation of a board is estimated to hold in memory at most.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct MemoryEstimate {
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MemoryEstimate {
     /// The move table, its chains and the list of entries that take a jump.
     pub table: u64,
     /// One worker's tallies (a count per table entry, sums per square and
@@ -485,7 +524,7 @@ pub struct MemoryEstimate {
 
 impl MemoryEstimate {
     /// The whole estimate in bytes.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.table
             .saturating_add(self.per_worker.saturating_mul(self.workers))
     }
@@ -526,7 +565,12 @@ pub(crate) fn check_memory(board: &Board, config: &SimulationConfig) -> Result<(
     let estimate = estimate_memory(board, config);
     let limit = config.max_memory();
     if estimate.total() > limit {
-        return Err(SimulateError::Memory { estimate, limit });
+        return Err(SimulateError::Memory {
+            needed: estimate.total(),
+            table: estimate.table,
+            per_worker: estimate.per_worker,
+            limit,
+        });
     }
     Ok(())
 }
