@@ -214,7 +214,7 @@ pub fn budget(
 /// whose rules are taken.
 pub fn load_rules(path: &Path) -> Result<RulesSpec, CliError> {
     // The board file's reader: its size cap, and no FIFO or device.
-    let bytes = snakeladder::review::read_board_file(path)?;
+    let bytes = snakeladder::Board::read_bytes(path)?;
     if let Ok(rules) = serde_json::from_slice::<RulesSpec>(&bytes) {
         return Ok(rules);
     }

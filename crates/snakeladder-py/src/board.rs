@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use snakeladder::design::{Target, TuneOptions};
-use snakeladder::review::{self, Review};
+use snakeladder::review::Review;
 use snakeladder::simulate::{self, SimulationConfig};
 use snakeladder::{Analysis, Board, Seed};
 use snakeladder::{Limits, Options};
@@ -97,7 +97,7 @@ impl PyBoard {
     #[staticmethod]
     fn from_path(py: Python<'_>, path: PathBuf) -> PyResult<PyBoard> {
         let file = snakeladder_render::escape::display_path(&path);
-        let bytes = match review::read_board_file(&path) {
+        let bytes = match snakeladder::Board::read_bytes(&path) {
             Ok(bytes) => bytes,
             Err(e) => return Err(errors::board_error(py, &e, &file)),
         };
@@ -257,8 +257,7 @@ impl PyBoard {
     fn validate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let text = self.to_json(true)?;
         let board_name = self.board.name().unwrap_or("<board>").to_string();
-        let report = py
-            .detach(|| review::check_board_bytes(&board_name, text.as_bytes(), &Review::default()));
+        let report = py.detach(|| Review::default().check_bytes(&board_name, text.as_bytes()));
         errors::findings(py, &report.findings)
     }
 

@@ -58,7 +58,7 @@ pub fn findings<'py>(py: Python<'py>, list: &[Finding]) -> PyResult<Bound<'py, P
 /// `file`): every problem, each at its line, column and field, as
 /// `snakeladder validate` finds them.
 pub fn board_error_at(py: Python<'_>, err: &BoardError, file: &str, bytes: &[u8]) -> PyErr {
-    let report = review::check_board_bytes(file, bytes, &Review::default());
+    let report = Review::default().check_bytes(file, bytes);
     let mut found: Vec<Finding> = report
         .findings
         .into_iter()
@@ -66,7 +66,11 @@ pub fn board_error_at(py: Python<'_>, err: &BoardError, file: &str, bytes: &[u8]
         .collect();
     if found.is_empty() {
         // Not a problem of the text (none was found there): the error alone.
-        found.push(review::file_error(file, err.kind(), err.to_string()));
+        found.push(review::Finding::file_error(
+            file,
+            err.kind(),
+            err.to_string(),
+        ));
     }
     board_error_of(py, err.to_string(), &found)
 }
@@ -85,10 +89,14 @@ pub fn board_error(py: Python<'_>, err: &BoardError, file: &str) -> PyErr {
     let mut found: Vec<Finding> = err
         .problems()
         .iter()
-        .map(|p| review::file_error(file, p.kind(), p.to_string()))
+        .map(|p| review::Finding::file_error(file, p.kind(), p.to_string()))
         .collect();
     if found.is_empty() {
-        found.push(review::file_error(file, err.kind(), err.to_string()));
+        found.push(review::Finding::file_error(
+            file,
+            err.kind(),
+            err.to_string(),
+        ));
     }
     board_error_of(py, err.to_string(), &found)
 }
