@@ -86,7 +86,7 @@ fn valid_board() -> impl Strategy<Value = Board> {
     // short enough to simulate 100,000 of them quickly.
     spec().prop_filter_map("the validator refuses it or its games are too long", |s| {
         let board = Board::from_spec(&s).ok()?;
-        let mean = snakeladder::analysis::mean_turns(&board).ok()?;
+        let mean = snakeladder::Analysis::mean_turns(&board).ok()?;
         (mean < 200.0).then_some(board)
     })
 }

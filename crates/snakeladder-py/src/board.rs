@@ -206,7 +206,7 @@ impl PyBoard {
     /// The mean number of turns alone.
     fn mean_turns(&self, py: Python<'_>) -> PyResult<f64> {
         let board = &self.board;
-        py.detach(|| snakeladder::analysis::mean_turns(board))
+        py.detach(|| snakeladder::Analysis::mean_turns(board))
             .map_err(|e| errors::analysis_error(py, &e))
     }
 

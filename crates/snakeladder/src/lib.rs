@@ -101,7 +101,6 @@ pub mod analysis {
     pub use crate::markov::analysis::{
         BoardSummary, BoundedOdds, Cost, Decay, Exact, Figure, JumpFigures, LiveOdds, Method,
         PlayersFigures, Shortest, Skipped, SquareFigures, Stage, Summary, Turns, Warning,
-        mean_turns,
     };
 }
 
@@ -110,7 +109,7 @@ pub use model::dice::{Dice, DiceSpec, Outcome};
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::movement::{Blocked, Move};
-pub use model::problem::{JumpList, JumpRef, Problem, Squares, hidden_character};
+pub use model::problem::{JumpList, JumpRef, Problem, Squares};
 pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
 pub use model::seed::Seed;
 pub use model::square::Square;

@@ -125,7 +125,7 @@ pub(crate) fn apply(spec: &BoardSpec, changes: &[JumpChange]) -> BoardSpec {
 
 /// The mean length of a valid board by a fresh compile and solve.
 pub(crate) fn solve_mean(board: &Board) -> Result<f64, AnalysisError> {
-    crate::markov::analysis::mean_turns(board)
+    crate::Analysis::mean_turns(board)
 }
 
 /// The mean length of a valid board by a fresh compile and solve, put to

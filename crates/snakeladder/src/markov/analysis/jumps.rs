@@ -207,7 +207,7 @@ fn recompiled_mean(board: &Board, a: usize) -> Option<f64> {
     spec.ladders.retain(|j| *j != pair);
     spec.snakes.retain(|j| *j != pair);
     let smaller = Board::from_spec(&spec).ok()?;
-    super::mean_turns(&smaller).ok()
+    super::Analysis::mean_turns(&smaller).ok()
 }
 
 #[cfg(test)]

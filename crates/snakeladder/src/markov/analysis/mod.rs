@@ -927,21 +927,23 @@ impl Analysis {
     }
 }
 
-/// The mean number of turns from the start, and nothing else: the fastest
-/// figure.
-///
-/// # Errors
-/// As [`Analysis::new`].
-///
-/// # Example
-/// ```
-/// use snakeladder::Board;
-/// let mean = snakeladder::analysis::mean_turns(&Board::builtin_default())?;
-/// assert!((mean - 39.5984).abs() < 1e-4);
-/// # Ok::<(), snakeladder::AnalysisError>(())
-/// ```
-pub fn mean_turns(board: &Board) -> Result<f64, AnalysisError> {
-    let chain = Chain::compile(board)?;
-    let solver = Solver::new(&chain)?;
-    Ok(solver.expected_turns()[chain.start().get()])
+impl Analysis {
+    /// The mean number of turns from the start, and nothing else: the
+    /// fastest figure.
+    ///
+    /// # Errors
+    /// As [`Analysis::new`].
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::{Analysis, Board};
+    /// let mean = Analysis::mean_turns(&Board::builtin_default())?;
+    /// assert!((mean - 39.5984).abs() < 1e-4);
+    /// # Ok::<(), snakeladder::AnalysisError>(())
+    /// ```
+    pub fn mean_turns(board: &Board) -> Result<f64, AnalysisError> {
+        let chain = Chain::compile(board)?;
+        let solver = Solver::new(&chain)?;
+        Ok(solver.expected_turns()[chain.start().get()])
+    }
 }
