@@ -13,9 +13,9 @@ pub use crate::simulate::Args;
 /// Runs `check`: exit 0 when every comparison agrees, 1 when one does not.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
-    let config = args.run.config()?;
     let bar = args.run.bar();
-    let report = match check::check_with_progress(&board, &config, &bar) {
+    let config = args.run.config()?.with_progress(bar.clone());
+    let report = match check::check(&board, &config) {
         Ok(r) => r,
         Err(CheckError::Simulate(e)) => return Err(e.into()),
         Err(CheckError::Analysis(e)) => return Err(e.into()),

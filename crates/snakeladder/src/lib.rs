@@ -77,6 +77,7 @@ mod markov;
 mod model;
 mod par;
 mod play;
+mod progress;
 pub mod review;
 mod sim;
 

@@ -44,7 +44,6 @@
 
 mod budget;
 pub(crate) mod eval;
-mod progress;
 mod random;
 mod search;
 mod sensitivity;

@@ -48,7 +48,7 @@ pub struct GenerateOptions {
     /// The work, memory and time the search may spend.
     pub(crate) budget: super::Budget,
     /// Told the candidate boards evaluated so far.
-    pub(crate) progress: super::progress::Evaluated,
+    pub(crate) progress: crate::progress::Evaluated,
 }
 
 impl GenerateOptions {
@@ -81,7 +81,7 @@ impl GenerateOptions {
     /// for a front end's progress bar.
     pub fn with_progress(self, progress: impl Fn(u64) + Send + Sync + 'static) -> GenerateOptions {
         GenerateOptions {
-            progress: super::progress::Callback::new(std::sync::Arc::new(progress)),
+            progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
             ..self
         }
     }

@@ -45,7 +45,7 @@ pub struct TuneOptions {
     /// The work, memory and time the search may spend.
     pub(crate) budget: super::Budget,
     /// Told the candidate boards evaluated so far.
-    pub(crate) progress: super::progress::Evaluated,
+    pub(crate) progress: crate::progress::Evaluated,
 }
 
 impl TuneOptions {
@@ -82,7 +82,7 @@ impl TuneOptions {
     /// for a front end's progress bar.
     pub fn with_progress(self, progress: impl Fn(u64) + Send + Sync + 'static) -> TuneOptions {
         TuneOptions {
-            progress: super::progress::Callback::new(std::sync::Arc::new(progress)),
+            progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
             ..self
         }
     }

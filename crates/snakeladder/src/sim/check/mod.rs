@@ -40,7 +40,7 @@ pub use compare::{Comparison, Test};
 pub(crate) use compare::{binomial_z, bonferroni, kolmogorov_smirnov, t_mean, z_mean};
 
 use crate::markov::analysis::{Analysis, AnalysisError, Options};
-use crate::sim::simulate::{self, Progress, SimulateError, SimulationConfig, SimulationReport};
+use crate::sim::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
 use crate::{Board, Square};
 use serde::Serialize;
 
@@ -161,18 +161,6 @@ pub enum CheckError {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn check(board: &Board, config: &SimulationConfig) -> Result<CheckReport, CheckError> {
-    check_with_progress(board, config, &())
-}
-
-/// [`check`], telling `progress` how the simulation goes.
-///
-/// # Errors
-/// As [`check`].
-pub fn check_with_progress(
-    board: &Board,
-    config: &SimulationConfig,
-    progress: &dyn Progress,
-) -> Result<CheckReport, CheckError> {
     // The simulation's limits are checked before the exact side runs, so a
     // board the simulation refuses fails at once.
     simulate::check_memory(board, config)?;
@@ -187,7 +175,7 @@ pub fn check_with_progress(
         });
     }
     let exact = ExactFigures::from_analysis(&analysis, k);
-    let sim = simulate::simulate_with_progress(board, config, progress)?;
+    let sim = simulate::simulate(board, config)?;
     Ok(compare_figures(&exact, &sim))
 }
 

@@ -196,13 +196,14 @@ impl From<MoveTableError> for SimulateError {
 /// assert!(SimulationConfig::new(0, Seed::new(42)).is_err());
 /// # Ok::<(), snakeladder::simulate::SimulateError>(())
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SimulationConfig {
     games: u64,
     seed: Seed,
     players: u32,
     threads: Option<usize>,
     max_memory: Option<u64>,
+    progress: crate::progress::Callback<dyn Progress + Send + Sync>,
 }
 
 impl SimulationConfig {
@@ -234,6 +235,7 @@ impl SimulationConfig {
             players: 1,
             threads: None,
             max_memory: None,
+            progress: Default::default(),
         })
     }
 
@@ -282,6 +284,27 @@ impl SimulationConfig {
             threads: Some(threads),
             ..self
         })
+    }
+
+    /// The same, telling `progress` after each batch of games (from any
+    /// worker thread) and asking it whether to stop
+    /// ([`Progress::stopped`]), for a front end's progress bar or Ctrl-C.
+    pub fn with_progress(
+        self,
+        progress: impl Progress + Send + Sync + 'static,
+    ) -> SimulationConfig {
+        SimulationConfig {
+            progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
+            ..self
+        }
+    }
+
+    /// The progress told, `()` when none was given.
+    pub(crate) fn progress(&self) -> &dyn Progress {
+        match self.progress.get() {
+            Some(p) => p,
+            None => &(),
+        }
     }
 
     /// Games to play.
@@ -492,21 +515,9 @@ pub fn simulate(
     board: &Board,
     config: &SimulationConfig,
 ) -> Result<SimulationReport, SimulateError> {
-    simulate_with_progress(board, config, &())
-}
-
-/// [`simulate`], telling `progress` after each batch.
-///
-/// # Errors
-/// As [`simulate`].
-pub fn simulate_with_progress(
-    board: &Board,
-    config: &SimulationConfig,
-    progress: &dyn Progress,
-) -> Result<SimulationReport, SimulateError> {
     check_memory(board, config)?;
     let table = MoveTable::new(board)?;
-    simulate_table(board, &table, config, progress)
+    simulate_table(board, &table, config, config.progress())
 }
 
 /// What a simulation of a board is estimated to hold in memory at most.
@@ -575,7 +586,7 @@ pub(crate) fn check_memory(board: &Board, config: &SimulationConfig) -> Result<(
     Ok(())
 }
 
-/// [`simulate_with_progress`] over a given table: the tests hand it a
+/// [`simulate`] over a given table: the tests hand it a
 /// deliberately wrong one to show the cross-check catches it.
 pub(crate) fn simulate_table(
     board: &Board,

@@ -1,11 +1,12 @@
-//! A front end's progress callback, carried by a search's options.
+//! A front end's progress callback, carried by the options of a search or
+//! a simulation.
 
 use std::fmt;
 use std::sync::Arc;
 
-/// A callback told how far a search has got, from any of its threads; none
-/// by default. Options that differ only in it compare equal: it reports on
-/// a search, it does not change what the search finds.
+/// A callback told how far a search or simulation has got, from any of its
+/// threads; none by default. Options that differ only in it compare equal:
+/// it reports on the work, it does not change what the work finds.
 pub(crate) struct Callback<F: ?Sized>(Option<Arc<F>>);
 
 impl<F: ?Sized> Clone for Callback<F> {
