@@ -109,7 +109,7 @@ impl<R: Roller> Table<R> {
     /// player's turn; then the server rolls.
     ///
     /// # Errors
-    /// Only when the dice fail ([`GameError::Roll`]); the game does not change.
+    /// Only when the dice fail ([`GameError::Exhausted`], [`GameError::Impossible`]); the game does not change.
     pub fn roll(&self, player: &str, seen: u64) -> Result<RollAnswer, GameError> {
         let mut game = self.lock();
         let roll_number = game.rolls_played();

@@ -120,7 +120,7 @@ pub use play::game::{
     Event, Finish, Game, GameError, Observer, Placing, RollResult, Standing, Status,
 };
 pub use play::record::{GameRecord, ReplayError};
-pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
+pub use play::roller::{FairDice, LoadedDie, Roller, ScriptedDice, SeededDice};
 
 pub use markov::analysis::{Analysis, AnalysisError, Limits, Options};
 
