@@ -2,7 +2,8 @@
 //! board; exit 1 when any figure disagrees.
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE, Format};
-use snakeladder::check::{self, CheckError, CheckReport, Test};
+use snakeladder::check::{self, CheckReport, Test};
+use snakeladder::simulate::SimulateError;
 use snakeladder_render::numbers::{probability, tiny};
 use std::io::Write;
 use std::process::ExitCode;
@@ -17,12 +18,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let config = args.run.config()?.with_progress(bar.clone());
     let report = match check::check(&board, &config) {
         Ok(r) => r,
-        Err(CheckError::Simulate(e)) => return Err(e.into()),
-        Err(CheckError::Analysis(e)) => return Err(e.into()),
-        Err(e) => {
+        Err(SimulateError::Analysis(e)) => return Err(e.into()),
+        Err(e @ SimulateError::Skipped { .. }) => {
             common::say("error: ", &e.to_string());
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
+        Err(e) => return Err(e.into()),
     };
     bar.finish();
     let mut out = common::stdout()?;

@@ -248,7 +248,7 @@ impl PyBoard {
         let report = run_interruptible(py, |stop| {
             snakeladder::check::check(board, &config.with_progress(stop))
         })?
-        .map_err(|e| errors::check_error(py, &e))?;
+        .map_err(|e| errors::simulate_error(py, &e))?;
         Ok(pythonize::pythonize(py, &report)?)
     }
 

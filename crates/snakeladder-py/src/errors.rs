@@ -4,10 +4,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use snakeladder::AnalysisError;
+use snakeladder::BoardError;
 use snakeladder::design::DesignError;
 use snakeladder::review::{self, Finding, Review};
 use snakeladder::simulate::SimulateError;
-use snakeladder::{BoardError, check::CheckError};
 
 /// An instance of the exception class `class` of `snakeladder._errors`,
 /// made with `args`; an error importing it is returned instead.
@@ -119,15 +119,7 @@ pub fn simulate_error(py: Python<'_>, err: &SimulateError) -> PyErr {
         | SimulateError::Players { .. }
         | SimulateError::Threads { .. } => PyValueError::new_err(err.to_string()),
         SimulateError::Memory { .. } => raise(py, "LimitError", (err.to_string(),)),
-        _ => raise(py, "SimulationError", (err.to_string(),)),
-    }
-}
-
-/// A check error, as the analysis or simulation error it wraps.
-pub fn check_error(py: Python<'_>, err: &CheckError) -> PyErr {
-    match err {
-        CheckError::Simulate(e) => simulate_error(py, e),
-        CheckError::Analysis(e) => analysis_error(py, e),
+        SimulateError::Analysis(e) => analysis_error(py, e),
         _ => raise(py, "SimulationError", (err.to_string(),)),
     }
 }

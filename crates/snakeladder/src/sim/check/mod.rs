@@ -39,7 +39,7 @@ use compare::student_threshold;
 pub use compare::{Comparison, Test};
 pub(crate) use compare::{binomial_z, bonferroni, kolmogorov_smirnov, t_mean, z_mean};
 
-use crate::markov::analysis::{Analysis, AnalysisError, Options};
+use crate::markov::analysis::{Analysis, Options};
 use crate::sim::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
 use crate::{Board, Square};
 use serde::Serialize;
@@ -119,35 +119,15 @@ impl ExactFigures {
     }
 }
 
-/// Why a check could not run (a check that runs and disagrees is a
-/// [`CheckReport`] with `passed: false`, not an error).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CheckError {
-    /// The exact analysis failed.
-    #[error(transparent)]
-    Analysis(#[from] AnalysisError),
-    /// The simulation failed.
-    #[error(transparent)]
-    Simulate(#[from] SimulateError),
-    /// The exact analysis skipped figures past its limits, so they cannot be
-    /// compared; refused before simulating rather than compared in part.
-    #[error(
-        "the exact analysis skipped figures a check compares, so nothing was simulated: {}",
-        skipped.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-    )]
-    Skipped {
-        /// What was skipped and why.
-        skipped: Vec<crate::markov::analysis::limits::Skipped>,
-    },
-}
-
 /// Analyses `board` exactly, simulates it as `config` says, and compares
 /// every figure ([`compare()`]).
 ///
 /// # Errors
-/// [`CheckError::Analysis`] when the exact analysis cannot be done (a board
-/// too large for it), [`CheckError::Simulate`] when the simulation cannot.
+/// [`SimulateError::Analysis`] when the exact analysis cannot be done (a
+/// board too large for it), [`SimulateError::Skipped`] when it skipped
+/// figures the check compares, and the simulation's own errors. (A check
+/// that runs and disagrees is a [`CheckReport`] with `passed: false`, not
+/// an error.)
 ///
 /// # Example
 /// ```
@@ -160,7 +140,7 @@ pub enum CheckError {
 /// assert!(report.comparisons.len() > 50);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn check(board: &Board, config: &SimulationConfig) -> Result<CheckReport, CheckError> {
+pub fn check(board: &Board, config: &SimulationConfig) -> Result<CheckReport, SimulateError> {
     // The simulation's limits are checked before the exact side runs, so a
     // board the simulation refuses fails at once.
     simulate::check_memory(board, config)?;
@@ -170,7 +150,7 @@ pub fn check(board: &Board, config: &SimulationConfig) -> Result<CheckReport, Ch
         .max_memory(config.max_memory());
     let analysis = Analysis::new(board, &options)?;
     if !analysis.skipped.is_empty() {
-        return Err(CheckError::Skipped {
+        return Err(SimulateError::Skipped {
             skipped: analysis.skipped.clone(),
         });
     }

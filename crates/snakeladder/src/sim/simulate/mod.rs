@@ -79,8 +79,8 @@ pub(crate) const MAX_THREADS: usize = 1_024;
 /// one core for one token.
 pub(crate) const MAX_ROLLS_PER_TOKEN: u64 = 1 << 32;
 
-/// Why a simulation could not run.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a simulation, or a check of an analysis against one, could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SimulateError {
     /// `games` is 0 or more than [`SimulationConfig::MAX_GAMES`].
@@ -154,6 +154,20 @@ pub enum SimulateError {
     Stopped {
         /// The first batch that found it stopped.
         batch: u64,
+    },
+    /// A check's exact analysis failed.
+    #[error(transparent)]
+    Analysis(#[from] crate::AnalysisError),
+    /// A check's exact analysis skipped figures past its limits, so they
+    /// cannot be compared; refused before simulating rather than compared
+    /// in part.
+    #[error(
+        "the exact analysis skipped figures a check compares, so nothing was simulated: {}",
+        skipped.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    Skipped {
+        /// What was skipped and why.
+        skipped: Vec<Skipped>,
     },
     /// The worker pool could not be started.
     #[error("cannot start {threads} worker threads: {message}")]
