@@ -366,7 +366,7 @@ pub enum Problem {
     /// A name holds a character that could rewrite a terminal or a page or
     /// make two names look alike: a control character (terminal escapes,
     /// `\r`, newlines), a bidirectional override or isolate, a zero-width
-    /// character or a line separator ([`hidden_character`]).
+    /// character or a line separator ([`Problem::hidden_character`]).
     #[error("{field}: has the character {}, which is not allowed in a name ({})", code_point_name(*code_point), hidden_kind(*code_point))]
     NameCharacter {
         /// The field (`name`).

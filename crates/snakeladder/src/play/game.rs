@@ -106,7 +106,7 @@ pub enum GameError {
         seat: usize,
         /// The id.
         player: String,
-        /// The first such character ([`crate::model::problem::hidden_character`]).
+        /// The first such character ([`Problem::hidden_character`](crate::Problem::hidden_character)).
         code_point: u32,
     },
     /// A player id longer than [`GameError::MAX_PLAYER_ID_CHARS`](crate::GameError::MAX_PLAYER_ID_CHARS).
