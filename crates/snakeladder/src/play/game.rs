@@ -599,8 +599,7 @@ impl<R: Roller> Game<R> {
                 roll,
                 min: dice.min_total(),
                 max: dice.max_total(),
-            }
-            .into());
+            });
         }
         let step = self
             .board

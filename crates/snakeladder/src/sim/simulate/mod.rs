@@ -303,10 +303,7 @@ impl SimulationConfig {
     /// The same, telling `progress` after each batch of games (from any
     /// worker thread) and asking it whether to stop
     /// ([`Progress::stopped`]), for a front end's progress bar or Ctrl-C.
-    pub fn with_progress(
-        self,
-        progress: impl Progress + Send + Sync + 'static,
-    ) -> SimulationConfig {
+    pub fn with_progress(self, progress: impl Progress + Send + 'static) -> SimulationConfig {
         SimulationConfig {
             progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
             ..self
