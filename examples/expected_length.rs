@@ -6,7 +6,6 @@
 //! ```
 
 use snakeladder::Board;
-use snakeladder::analysis::mean_turns;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     run(std::env::args().nth(1))
@@ -20,7 +19,10 @@ fn run(path: Option<String>) -> Result<(), Box<dyn std::error::Error>> {
         None => Board::builtin_default(),
     };
     let name = board.name().unwrap_or("unnamed board").to_string();
-    println!("{name}: {:.4} turns on average", mean_turns(&board)?);
+    println!(
+        "{name}: {:.4} turns on average",
+        snakeladder::Analysis::mean_turns(&board)?
+    );
     Ok(())
 }
 

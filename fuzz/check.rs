@@ -7,7 +7,6 @@
 //! the Markov compile and solve. Any
 //! broken invariant panics, which is what the fuzzer reports.
 
-use snakeladder::analysis::mean_turns;
 use snakeladder::internals::Chain;
 use snakeladder::internals::tolerance::ROW_SUM;
 use snakeladder::{Blocked, Board, BoardSpec, Chains, Square};
@@ -103,7 +102,7 @@ fn solve(board: &Board) {
             chain.square(state)
         );
     }
-    let mean = mean_turns(board).expect("a valid board solves");
+    let mean = snakeladder::Analysis::mean_turns(board).expect("a valid board solves");
     assert!(mean.is_finite() && mean >= 1.0, "expected turns {mean}");
 }
 

@@ -2,7 +2,6 @@
 
 use crate::common::{self, CliError, Format};
 use crate::memory;
-use snakeladder::design;
 use snakeladder::{Analysis, Options};
 use std::io::Write;
 use std::path::PathBuf;
@@ -56,7 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if args.sensitivity {
         // Refused before the analysis, which on such a board can take
         // seconds only to print nothing.
-        design::check_sensitivity(&board, &budget)?;
+        budget.check_sensitivity(&board)?;
     }
     let two_players = args.players.contains(&2);
     let mut options = Options::default()

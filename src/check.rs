@@ -2,7 +2,8 @@
 //! board; exit 1 when any figure disagrees.
 
 use crate::common::{self, CliError, EXIT_CANNOT, EXIT_FAILURE, Format};
-use snakeladder::check::{self, CheckError};
+use snakeladder::check;
+use snakeladder::simulate::SimulateError;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -12,16 +13,16 @@ pub use crate::simulate::Args;
 /// Runs `check`: exit 0 when every comparison agrees, 1 when one does not.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
-    let config = args.run.config()?;
     let bar = args.run.bar();
-    let report = match check::check_with_progress(&board, &config, &bar) {
+    let config = args.run.config()?.with_progress(bar.clone());
+    let report = match check::check(&board, &config) {
         Ok(r) => r,
-        Err(CheckError::Simulate(e)) => return Err(e.into()),
-        Err(CheckError::Analysis(e)) => return Err(e.into()),
-        Err(e) => {
+        Err(SimulateError::Analysis(e)) => return Err(e.into()),
+        Err(e @ SimulateError::Skipped { .. }) => {
             common::say("error: ", &e.to_string());
             return Ok(ExitCode::from(EXIT_CANNOT));
         }
+        Err(e) => return Err(e.into()),
     };
     bar.finish();
     let mut out = common::stdout()?;

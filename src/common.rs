@@ -2,8 +2,7 @@
 //! and the errors that map to exit codes.
 
 use snakeladder::AnalysisError;
-use snakeladder::analysis::SolveError;
-use snakeladder::design::{DesignError, GenerateError};
+use snakeladder::design::DesignError;
 use snakeladder::{Board, BoardError};
 use std::io::{self, Write};
 use std::path::Path;
@@ -77,18 +76,28 @@ impl CliError {
             CliError::Board(_) => EXIT_FAILURE,
             CliError::Usage(_) => EXIT_USAGE,
             CliError::Analysis(e) | CliError::AnalysisOf { source: e, .. } => match e {
-                AnalysisError::Exact(_)
+                AnalysisError::ExactTooLarge { .. }
+                | AnalysisError::ExactTurnTooLong { .. }
+                | AnalysisError::ExactUnlisted { .. }
+                | AnalysisError::ExactTooMuchWork { .. }
+                | AnalysisError::ExactSingular
+                | AnalysisError::ExactTooMuchMemory { .. }
+                | AnalysisError::ExactUncertified { .. }
+                | AnalysisError::ExactDisagrees { .. }
                 | AnalysisError::Numerical { .. }
                 | AnalysisError::Memory { .. }
-                | AnalysisError::Solve(SolveError::TooLarge { .. }) => EXIT_CANNOT,
+                | AnalysisError::DenseTooLarge { .. } => EXIT_CANNOT,
                 _ => EXIT_FAILURE,
             },
             CliError::Design(e) => match e {
                 DesignError::Target { .. }
                 | DesignError::Advantage { .. }
                 | DesignError::KeepNotOnBoard { .. } => EXIT_USAGE,
-                DesignError::Layout(GenerateError::Invalid(_)) => EXIT_FAILURE,
-                DesignError::Layout(_) => EXIT_USAGE,
+                DesignError::Invalid(_) => EXIT_FAILURE,
+                DesignError::Squares { .. }
+                | DesignError::TooManyJumps { .. }
+                | DesignError::MaxLength
+                | DesignError::NoLayout { .. } => EXIT_USAGE,
                 DesignError::Analysis(AnalysisError::Memory { .. }) => EXIT_CANNOT,
                 DesignError::Analysis(_) => EXIT_FAILURE,
                 _ => EXIT_CANNOT,

@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use snakeladder::Board;
 use snakeladder::RulesSpec;
 use snakeladder::design::Layout;
-use snakeladder::design::{GenerateOptions, Sensitivity, Target, generate_to_target_with_progress};
+use snakeladder::design::{GenerateOptions, Sensitivity, Target};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
@@ -43,7 +43,7 @@ pub fn variants_bar() -> ProgressBar {
     bar
 }
 
-/// [`design::sensitivity_with_progress`](snakeladder::design::sensitivity_with_progress)
+/// [`design::sensitivity_within`](snakeladder::design::sensitivity_within)
 /// with [`variants_bar`], cleared when done.
 pub fn sensitivity(
     board: &Board,
@@ -51,11 +51,11 @@ pub fn sensitivity(
     budget: &snakeladder::design::Budget,
 ) -> Result<Sensitivity, snakeladder::design::DesignError> {
     let bar = variants_bar();
-    let s =
-        snakeladder::design::sensitivity_with_progress(board, advantage, budget, &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        });
+    let progress = |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let s = snakeladder::design::sensitivity_within(board, advantage, budget, Some(&progress));
     bar.finish_and_clear();
     s
 }
@@ -94,7 +94,7 @@ pub fn budget(
 /// whose rules are taken.
 pub fn load_rules(path: &Path) -> Result<RulesSpec, CliError> {
     // The board file's reader: its size cap, and no FIFO or device.
-    let bytes = snakeladder::review::read_board_file(path)?;
+    let bytes = snakeladder::Board::read_bytes(path)?;
     if let Ok(rules) = serde_json::from_slice::<RulesSpec>(&bytes) {
         return Ok(rules);
     }
@@ -112,9 +112,14 @@ pub fn generate_to_target(
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let seed = layout.seed();
-    let options = GenerateOptions::new(layout, target).with_budget(budget);
     let bar = spinner();
-    let result = generate_to_target_with_progress(&options, &|n| bar.set_position(n));
+    let options = GenerateOptions::new(layout, target)
+        .with_budget(budget)
+        .with_progress({
+            let bar = bar.clone();
+            move |n| bar.set_position(n)
+        });
+    let result = snakeladder::design::generate_to_target(&options);
     bar.finish_and_clear();
     let found = result?;
     if json {

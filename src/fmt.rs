@@ -93,7 +93,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 fn format_file(path: &Path, check: bool, out: &mut impl Write) -> Result<Outcome, CliError> {
     let shown = snakeladder_render::escape::display_path(path);
     let mut err = std::io::stderr();
-    let text = match snakeladder::review::read_board_file(path) {
+    let text = match snakeladder::Board::read_bytes(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(_) => {

@@ -3,7 +3,7 @@
 
 use crate::common::{CliError, EXIT_CANNOT, EXIT_FAILURE, Format};
 use crate::output::Output;
-use snakeladder::design::{GenerateError, Layout, generate_spec};
+use snakeladder::design::{DesignError, Layout, generate_spec};
 use snakeladder::{Board, Seed};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -106,8 +106,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     let spec = match generate_spec(&layout) {
         Ok(spec) => spec,
-        Err(e @ GenerateError::Invalid(_)) => return fail(e.to_string(), EXIT_FAILURE),
-        Err(e @ GenerateError::NoLayout { .. }) => return fail(e.to_string(), EXIT_CANNOT),
+        Err(e @ DesignError::Invalid(_)) => return fail(e.to_string(), EXIT_FAILURE),
+        Err(e @ DesignError::NoLayout { .. }) => return fail(e.to_string(), EXIT_CANNOT),
         Err(e) => return fail(e.to_string(), EXIT_USAGE),
     };
     let board = match Board::from_spec(&spec) {

@@ -96,7 +96,7 @@ fn parse() -> Cli {
     };
     let hostile: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
-        .filter(|a| snakeladder::hidden_character(a).is_some())
+        .filter(|a| snakeladder::Problem::hidden_character(a).is_some())
         .collect();
     if hostile.is_empty() {
         err.exit();
@@ -112,7 +112,7 @@ fn parse() -> Cli {
             for form in [quoted.to_string(), without_sequences(quoted)] {
                 // Only a form that could forge a line needs replacing (an
                 // empty or plain one would match clap's own words).
-                if snakeladder::hidden_character(&form).is_some() {
+                if snakeladder::Problem::hidden_character(&form).is_some() {
                     text = text.replace(&form, &escaped);
                 }
             }

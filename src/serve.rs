@@ -68,7 +68,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(path) = &args.board {
         // Read now, so a missing or unreadable file is an error at once,
         // not on the page.
-        snakeladder::review::read_board_file(path)?;
+        snakeladder::Board::read_bytes(path)?;
         let output = path.clone();
         config.save = Some(Saver(Arc::new(move |bytes: &[u8]| {
             Output::resolve(&output, &[])

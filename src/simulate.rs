@@ -65,6 +65,7 @@ impl RunArgs {
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal.
+#[derive(Clone)]
 pub struct Bar(ProgressBar);
 
 impl Bar {
@@ -101,9 +102,9 @@ fn progress_bar(games: u64) -> ProgressBar {
 /// Runs `simulate`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
-    let config = args.run.config()?;
     let bar = args.run.bar();
-    let mut report = simulate::simulate_with_progress(&board, &config, &bar)?;
+    let config = args.run.config()?.with_progress(bar.clone());
+    let mut report = simulate::simulate(&board, &config)?;
     bar.finish();
     let mut out = common::stdout()?;
     match args.format {

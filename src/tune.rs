@@ -5,7 +5,7 @@ use crate::common::{self, CliError, Format};
 use crate::design::{self, Band};
 use crate::output::Output;
 use snakeladder::Seed;
-use snakeladder::design::{TuneOptions, tune_with_progress};
+use snakeladder::design::{TuneOptions, tune};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -67,6 +67,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     }
     let board = common::load_board(args.board.as_deref())?;
     let target = design::target(args.target_turns, args.max_first_seat_advantage)?;
+    let bar = design::spinner();
     let options = TuneOptions::new(target, args.max_changes)
         .with_keep(args.keep.clone())
         .with_seed(args.seed)
@@ -74,9 +75,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             args.max_work,
             args.max_memory,
             args.time_limit,
-        ));
-    let bar = design::spinner();
-    let result = tune_with_progress(&board, &options, &|n| bar.set_position(n));
+        ))
+        .with_progress({
+            let bar = bar.clone();
+            move |n| bar.set_position(n)
+        });
+    let result = tune(&board, &options);
     bar.finish_and_clear();
     let tuned = result?;
     if args.format == Format::Json {

@@ -138,10 +138,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut other = Vec::new();
     if args.builtin {
         let review = policies.review(Path::new("."), limits)?;
-        reports.push(review::check_board_bytes(
+        reports.push(review.check_bytes(
             "<built-in default board>",
             snakeladder::Board::DEFAULT_JSON.as_bytes(),
-            &review,
         ));
     }
     for path in &args.paths {
@@ -159,7 +158,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let (files, unreadable) = walk(path);
         other.extend(unreadable);
         if files.is_empty() {
-            other.push(review::file_error(
+            other.push(review::Finding::file_error(
                 &shown,
                 "no_boards",
                 format!("no board files under {shown}"),
@@ -171,7 +170,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             reports.push(check_file(&file, shown, &review));
         }
     }
-    review::warn_only(
+    review::Finding::warn_only(
         reports
             .iter_mut()
             .flat_map(|r| r.findings.iter_mut())
@@ -276,10 +275,14 @@ fn parent(path: &Path) -> &Path {
 }
 
 fn check_file(path: &Path, shown: String, review: &Review) -> FileReport {
-    match review::read_board_file(path) {
-        Ok(bytes) => review::check_board_bytes(&shown, &bytes, review),
+    match snakeladder::Board::read_bytes(path) {
+        Ok(bytes) => review.check_bytes(&shown, &bytes),
         Err(e) => FileReport {
-            findings: vec![review::file_error(&shown, e.kind(), read_message(&e))],
+            findings: vec![review::Finding::file_error(
+                &shown,
+                e.kind(),
+                read_message(&e),
+            )],
             file: shown,
         },
     }
@@ -301,9 +304,9 @@ fn check_stdin(review: &Review) -> FileReport {
     match error {
         Some((kind, message)) => FileReport {
             file: name.to_string(),
-            findings: vec![review::file_error(name, kind, message)],
+            findings: vec![review::Finding::file_error(name, kind, message)],
         },
-        None => review::check_board_bytes(name, &bytes, review),
+        None => review.check_bytes(name, &bytes),
     }
 }
 
@@ -334,7 +337,7 @@ pub(crate) fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Finding>) {
             Ok(entries) => entries,
             Err(source) => {
                 let shown = snakeladder_render::escape::display_path(&dir);
-                errors.push(review::file_error(
+                errors.push(review::Finding::file_error(
                     &shown,
                     "io",
                     format!("cannot read: {source}"),

@@ -102,7 +102,7 @@ proptest! {
             let pair = [i64::from(j.from.get()), i64::from(j.to.get())];
             spec.ladders.retain(|x| *x != pair);
             spec.snakes.retain(|x| *x != pair);
-            let rebuilt = Board::from_spec(&spec).ok().and_then(|b| snakeladder::analysis::mean_turns(&b).ok());
+            let rebuilt = Board::from_spec(&spec).ok().and_then(|b| snakeladder::Analysis::mean_turns(&b).ok());
             match (rebuilt, j.mean_turns_without) {
                 (Some(x), Some(y)) => agree(x, y, "mean without a jump"),
                 (None, None) => {}

@@ -1,10 +1,8 @@
 //! Online tables under concurrent load: a turn is played at most once, and
 //! every table ends consistent.
 
-use snakeladder::{
-    Board, Event, Finish, Game, GameId, Registry, RollAnswer, RollResult, Seed, SeededDice, Square,
-    Table,
-};
+use snakeladder::{Board, Event, Finish, Game, RollResult, Seed, SeededDice, Square};
+use snakeladder_serve::table::{GameId, Registry, RollAnswer, Table};
 use std::collections::HashMap;
 use std::sync::{Arc, Barrier};
 use std::thread;

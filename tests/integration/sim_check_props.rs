@@ -38,7 +38,7 @@ fn valid_board() -> impl Strategy<Value = Board> {
     let specs = boards::spec(4..=40, 0..8, dice().boxed(), ExtraRollOn::AsDrawn);
     specs.prop_filter_map("the validator refuses it or its games are too long", |s| {
         let board = Board::from_spec(&s).ok()?;
-        let mean = snakeladder::analysis::mean_turns(&board).ok()?;
+        let mean = snakeladder::Analysis::mean_turns(&board).ok()?;
         (mean < 200.0).then_some(board)
     })
 }

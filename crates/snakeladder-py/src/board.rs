@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use snakeladder::design::{Target, TuneOptions};
-use snakeladder::review::{self, Review};
+use snakeladder::review::Review;
 use snakeladder::simulate::{self, SimulationConfig};
 use snakeladder::{Analysis, Board, Seed};
 use snakeladder::{Limits, Options};
@@ -97,7 +97,7 @@ impl PyBoard {
     #[staticmethod]
     fn from_path(py: Python<'_>, path: PathBuf) -> PyResult<PyBoard> {
         let file = snakeladder_render::escape::display_path(&path);
-        let bytes = match review::read_board_file(&path) {
+        let bytes = match snakeladder::Board::read_bytes(&path) {
             Ok(bytes) => bytes,
             Err(e) => return Err(errors::board_error(py, &e, &file)),
         };
@@ -206,7 +206,7 @@ impl PyBoard {
     /// The mean number of turns alone.
     fn mean_turns(&self, py: Python<'_>) -> PyResult<f64> {
         let board = &self.board;
-        py.detach(|| snakeladder::analysis::mean_turns(board))
+        py.detach(|| snakeladder::Analysis::mean_turns(board))
             .map_err(|e| errors::analysis_error(py, &e))
     }
 
@@ -225,7 +225,7 @@ impl PyBoard {
         let config = config(py, games, seed, players, threads, max_memory)?;
         let board = &self.board;
         let report = run_interruptible(py, |stop| {
-            simulate::simulate_with_progress(board, &config, stop)
+            simulate::simulate(board, &config.with_progress(stop))
         })?
         .map_err(|e| errors::simulate_error(py, &e))?;
         Ok(pythonize::pythonize(py, &report)?)
@@ -246,9 +246,9 @@ impl PyBoard {
         let config = config(py, games, seed, players, threads, max_memory)?;
         let board = &self.board;
         let report = run_interruptible(py, |stop| {
-            snakeladder::check::check_with_progress(board, &config, stop)
+            snakeladder::check::check(board, &config.with_progress(stop))
         })?
-        .map_err(|e| errors::check_error(py, &e))?;
+        .map_err(|e| errors::simulate_error(py, &e))?;
         Ok(pythonize::pythonize(py, &report)?)
     }
 
@@ -257,8 +257,7 @@ impl PyBoard {
     fn validate<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let text = self.to_json(true)?;
         let board_name = self.board.name().unwrap_or("<board>").to_string();
-        let report = py
-            .detach(|| review::check_board_bytes(&board_name, text.as_bytes(), &Review::default()));
+        let report = py.detach(|| Review::default().check_bytes(&board_name, text.as_bytes()));
         errors::findings(py, &report.findings)
     }
 

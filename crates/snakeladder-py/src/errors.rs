@@ -4,10 +4,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use snakeladder::AnalysisError;
-use snakeladder::design::{DesignError, GenerateError};
+use snakeladder::BoardError;
+use snakeladder::design::DesignError;
 use snakeladder::review::{self, Finding, Review};
 use snakeladder::simulate::SimulateError;
-use snakeladder::{BoardError, check::CheckError};
 
 /// An instance of the exception class `class` of `snakeladder._errors`,
 /// made with `args`; an error importing it is returned instead.
@@ -58,7 +58,7 @@ pub fn findings<'py>(py: Python<'py>, list: &[Finding]) -> PyResult<Bound<'py, P
 /// `file`): every problem, each at its line, column and field, as
 /// `snakeladder validate` finds them.
 pub fn board_error_at(py: Python<'_>, err: &BoardError, file: &str, bytes: &[u8]) -> PyErr {
-    let report = review::check_board_bytes(file, bytes, &Review::default());
+    let report = Review::default().check_bytes(file, bytes);
     let mut found: Vec<Finding> = report
         .findings
         .into_iter()
@@ -66,7 +66,11 @@ pub fn board_error_at(py: Python<'_>, err: &BoardError, file: &str, bytes: &[u8]
         .collect();
     if found.is_empty() {
         // Not a problem of the text (none was found there): the error alone.
-        found.push(review::file_error(file, err.kind(), err.to_string()));
+        found.push(review::Finding::file_error(
+            file,
+            err.kind(),
+            err.to_string(),
+        ));
     }
     board_error_of(py, err.to_string(), &found)
 }
@@ -85,10 +89,14 @@ pub fn board_error(py: Python<'_>, err: &BoardError, file: &str) -> PyErr {
     let mut found: Vec<Finding> = err
         .problems()
         .iter()
-        .map(|p| review::file_error(file, p.kind(), p.to_string()))
+        .map(|p| review::Finding::file_error(file, p.kind(), p.to_string()))
         .collect();
     if found.is_empty() {
-        found.push(review::file_error(file, err.kind(), err.to_string()));
+        found.push(review::Finding::file_error(
+            file,
+            err.kind(),
+            err.to_string(),
+        ));
     }
     board_error_of(py, err.to_string(), &found)
 }
@@ -111,38 +119,24 @@ pub fn simulate_error(py: Python<'_>, err: &SimulateError) -> PyErr {
         | SimulateError::Players { .. }
         | SimulateError::Threads { .. } => PyValueError::new_err(err.to_string()),
         SimulateError::Memory { .. } => raise(py, "LimitError", (err.to_string(),)),
+        SimulateError::Analysis(e) => analysis_error(py, e),
         _ => raise(py, "SimulationError", (err.to_string(),)),
     }
 }
 
-/// A check error, as the analysis or simulation error it wraps.
-pub fn check_error(py: Python<'_>, err: &CheckError) -> PyErr {
-    match err {
-        CheckError::Simulate(e) => simulate_error(py, e),
-        CheckError::Analysis(e) => analysis_error(py, e),
-        _ => raise(py, "SimulationError", (err.to_string(),)),
-    }
-}
-
-/// A design error: a bad target or kept jump is a `ValueError`, an
-/// analysis failure as [`analysis_error`], the rest `DesignError`.
+/// A design error: a bad target, kept jump or layout size is a
+/// `ValueError`, an analysis failure as [`analysis_error`], a generated
+/// layout that is invalid a `BoardError`, the rest `DesignError`.
 pub fn design_error(py: Python<'_>, err: &DesignError) -> PyErr {
     match err {
         DesignError::Target { .. }
         | DesignError::Advantage { .. }
-        | DesignError::KeepNotOnBoard { .. } => PyValueError::new_err(err.to_string()),
+        | DesignError::KeepNotOnBoard { .. }
+        | DesignError::Squares { .. }
+        | DesignError::TooManyJumps { .. }
+        | DesignError::MaxLength => PyValueError::new_err(err.to_string()),
         DesignError::Analysis(e) => analysis_error(py, e),
-        DesignError::Layout(e) => generate_error(py, e),
+        DesignError::Invalid(e) => board_error(py, e, "<generated>"),
         _ => raise(py, "DesignError", (err.to_string(),)),
-    }
-}
-
-/// A layout that could not be generated: an invalid board is a
-/// `BoardError`, impossible counts a `ValueError`, the rest `DesignError`.
-pub fn generate_error(py: Python<'_>, err: &GenerateError) -> PyErr {
-    match err {
-        GenerateError::Invalid(e) => board_error(py, e, "<generated>"),
-        GenerateError::NoLayout { .. } => raise(py, "DesignError", (err.to_string(),)),
-        _ => PyValueError::new_err(err.to_string()),
     }
 }

@@ -11,16 +11,17 @@
 use pyo3::prelude::*;
 use snakeladder::simulate::Progress;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 /// How often the calling thread checks for signals: short enough that
 /// Ctrl-C feels immediate, long enough to cost nothing.
 const POLL: Duration = Duration::from_millis(50);
 
-/// A stop flag the work polls, as a simulation's [`Progress`].
-#[derive(Default)]
-pub struct Stop(AtomicBool);
+/// A stop flag the work polls, as a simulation's [`Progress`]; clones share
+/// the flag.
+#[derive(Clone, Default)]
+pub struct Stop(Arc<AtomicBool>);
 
 impl Progress for Stop {
     fn advance(&self, _games: u64) {}
@@ -35,7 +36,7 @@ impl Progress for Stop {
 pub fn run_interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
 where
     T: Send,
-    F: FnOnce(&Stop) -> T + Send,
+    F: FnOnce(Stop) -> T + Send,
 {
     let stop = Stop::default();
     // The worker's result, and a condition variable that wakes the caller
@@ -44,7 +45,7 @@ where
     std::thread::scope(|scope| {
         let (stop, done) = (&stop, &done);
         let worker = scope.spawn(move || {
-            let result = work(stop);
+            let result = work(stop.clone());
             *done.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
             done.1.notify_all();
         });

@@ -58,7 +58,7 @@ pub fn validate_bytes<'py>(
     bytes: Vec<u8>,
     file: String,
 ) -> PyResult<Bound<'py, PyList>> {
-    let report = py.detach(|| review::check_board_bytes(&file, &bytes, &Review::default()));
+    let report = py.detach(|| Review::default().check_bytes(&file, &bytes));
     errors::findings(py, &report.findings)
 }
 
@@ -66,11 +66,11 @@ pub fn validate_bytes<'py>(
 #[pyfunction]
 pub fn validate_path(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyList>> {
     let file = snakeladder_render::escape::display_path(&path);
-    let report = py.detach(|| match review::read_board_file(&path) {
-        Ok(bytes) => review::check_board_bytes(&file, &bytes, &Review::default()),
+    let report = py.detach(|| match snakeladder::Board::read_bytes(&path) {
+        Ok(bytes) => Review::default().check_bytes(&file, &bytes),
         Err(e) => review::FileReport {
             file: file.clone(),
-            findings: vec![review::file_error(&file, e.kind(), e.to_string())],
+            findings: vec![review::Finding::file_error(&file, e.kind(), e.to_string())],
         },
     });
     errors::findings(py, &report.findings)
@@ -115,7 +115,7 @@ pub fn generate<'py>(
         None => {
             let board = py
                 .detach(|| snakeladder::design::generate(&layout))
-                .map_err(|e| errors::generate_error(py, &e))?;
+                .map_err(|e| errors::design_error(py, &e))?;
             d.set_item("board", PyBoard::new(board))?;
         }
         Some((min, max)) => {

@@ -7,7 +7,7 @@
 //! - [`terminal`]: standard output and standard error read by people and
 //!   CI logs. Control characters (newline, carriage return, ESC, C1) and
 //!   the invisible or bidirectional characters of
-//!   [`snakeladder::hidden_character`] are written as Rust writes them (`\n`,
+//!   [`snakeladder::Problem::hidden_character`] are written as Rust writes them (`\n`,
 //!   `\u{1b}`, `\u{202e}`); everything else is kept.
 //! - [`github_data`] and [`github_property`]: the message and the property
 //!   values of a GitHub Actions workflow command (`::error file=…::…`):
@@ -23,10 +23,10 @@
 //! escaped text never brings a control character back.
 
 /// Whether `c` must not reach a terminal as itself: a control character
-/// or an invisible or bidirectional one ([`snakeladder::hidden_character`]).
+/// or an invisible or bidirectional one ([`snakeladder::Problem::hidden_character`]).
 fn hidden(c: char) -> bool {
     let mut buf = [0u8; 4];
-    snakeladder::hidden_character(c.encode_utf8(&mut buf)).is_some()
+    snakeladder::Problem::hidden_character(c.encode_utf8(&mut buf)).is_some()
 }
 
 /// Pushes the escaped form of a hidden character: `\n`, `\r`, `\t` and
@@ -187,7 +187,7 @@ mod tests {
                 ("markdown", markdown(&text)),
             ] {
                 assert!(
-                    snakeladder::hidden_character(&out).is_none(),
+                    snakeladder::Problem::hidden_character(&out).is_none(),
                     "{kind} kept {f:?}: {out:?}"
                 );
             }

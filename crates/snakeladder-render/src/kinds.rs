@@ -20,7 +20,7 @@ pub const OTHER_KINDS: [&str; 5] = [
     "io",
     "too_large",
     "no_boards",
-    snakeladder::review::UNCHECKED,
+    snakeladder::review::Finding::UNCHECKED,
 ];
 
 /// Every kind of finding `validate` reports, with its description: each of

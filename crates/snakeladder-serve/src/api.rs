@@ -96,7 +96,7 @@ fn board_of(bytes: &[u8], file: &str, limits: Limits) -> Result<Board, ApiError>
             policy: Thresholds::default(),
             limits,
         };
-        problems(&[review::check_board_bytes(file, bytes, &review)])
+        problems(&[review.check_bytes(file, bytes)])
     })
 }
 
@@ -179,7 +179,7 @@ struct LimitsJson {
 pub(crate) async fn board(Shared(state): Ctx) -> Result<Response, ApiError> {
     let text = match &state.config.board_path {
         Some(path) => {
-            let bytes = review::read_board_file(path).map_err(|e| {
+            let bytes = snakeladder::Board::read_bytes(path).map_err(|e| {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e.to_string())
             })?;
             String::from_utf8_lossy(&bytes).into_owned()
@@ -286,7 +286,7 @@ pub(crate) async fn validate(
         limits: state.config.limits,
     };
     let answer = work::run(&state, move |_: &Cancel| {
-        let report = review::check_board_bytes(REQUEST_FILE, &bytes, &review);
+        let report = review.check_bytes(REQUEST_FILE, &bytes);
         if Board::from_json_slice(&bytes).is_err() {
             return Err(problems(&[report]));
         }
@@ -460,9 +460,7 @@ pub(crate) async fn diff(
                 };
                 let reports: Vec<_> = [("old", &pair.old), ("new", &pair.new)]
                     .iter()
-                    .map(|(name, raw)| {
-                        review::check_board_bytes(name, raw.get().as_bytes(), &review)
-                    })
+                    .map(|(name, raw)| review.check_bytes(name, raw.get().as_bytes()))
                     .collect();
                 return Err(problems(&reports));
             }

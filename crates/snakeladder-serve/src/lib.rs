@@ -20,6 +20,10 @@
 //! threads; a request whose client goes away is cancelled before its next
 //! phase starts.
 //!
+//! Module [`table`] serves live games: one core [`snakeladder::Game`] to
+//! many clients ([`table::Table`]), many games at once
+//! ([`table::Registry`]).
+//!
 //! ```
 //! use snakeladder_serve::{Config, router};
 //!
@@ -31,6 +35,7 @@ mod api;
 mod error;
 mod page;
 mod query;
+pub mod table;
 mod work;
 
 pub use error::ApiError;

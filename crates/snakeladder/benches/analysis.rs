@@ -11,7 +11,6 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::DMatrix;
 use snakeladder::Board;
-use snakeladder::analysis::mean_turns;
 use snakeladder::design::{Layout, generate};
 use snakeladder::internals::Chain;
 use snakeladder::internals::{exact, modular};
@@ -35,7 +34,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.bench_function("mean turns only", |b| {
-        b.iter(|| mean_turns(black_box(&board)))
+        b.iter(|| snakeladder::Analysis::mean_turns(black_box(&board)))
     });
     let options = Options::default();
     group.bench_function("full float analysis", |b| {

@@ -54,7 +54,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("baseline: validate, compile and solve one candidate", |b| {
         b.iter(|| {
             let moved = Board::from_spec(black_box(&spec)).unwrap();
-            snakeladder::analysis::mean_turns(&moved).unwrap()
+            snakeladder::Analysis::mean_turns(&moved).unwrap()
         })
     });
 

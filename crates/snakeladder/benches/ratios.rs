@@ -19,7 +19,6 @@
 
 use nalgebra::{DMatrix, DVector};
 use snakeladder::Board;
-use snakeladder::analysis::mean_turns;
 use snakeladder::internals::Chain;
 use snakeladder::{Analysis, Options};
 use std::hint::black_box;
@@ -64,7 +63,7 @@ fn main() {
         black_box(black_box(matrix.clone()).lu().solve(&ones));
     };
     let mean = || {
-        black_box(mean_turns(black_box(&board)).expect("solves"));
+        black_box(snakeladder::Analysis::mean_turns(black_box(&board)).expect("solves"));
     };
     let full = || {
         black_box(Analysis::new(black_box(&board), &options).expect("analyses"));

@@ -40,8 +40,7 @@
 //! - A [`Game`] plays real games: dice are injected through the [`Roller`]
 //!   trait (seeded [`FairDice`] or [`LoadedDie`], [`ScriptedDice`] for
 //!   tests), every roll yields a [`RollResult`], and a [`GameRecord`]
-//!   replays the game exactly. A [`Table`] serves one game to many threads;
-//!   a [`Registry`] keeps many tables.
+//!   replays the game exactly.
 //!
 //! ```
 //! use snakeladder::{Board, Square};
@@ -59,8 +58,12 @@
 //! ```
 //!
 //! # Features
-//! Both off by default, so a library user compiles no schema generator and
-//! no TOML reader:
+//! - `parallel` (on by default): searches, sweeps, solves and simulations
+//!   spread over every core with rayon. Without it they run on the calling
+//!   thread and give the same results.
+//!
+//! Off by default, so a library user compiles no schema generator and no
+//! TOML reader:
 //! - `schema`: JSON Schemas (`schemars::JsonSchema`) of the input and
 //!   output types;
 //! - `toml`: reading a layout policy from a `snakeladder.toml` file
@@ -72,7 +75,9 @@
 pub mod design;
 mod markov;
 mod model;
+mod par;
 mod play;
+mod progress;
 pub mod review;
 mod sim;
 
@@ -95,9 +100,8 @@ pub use sim::{check, simulate};
 /// ```
 pub mod analysis {
     pub use crate::markov::analysis::{
-        BoardSummary, BoundedOdds, ChainError, Cost, Decay, Exact, ExactError, Figure, JumpFigures,
-        LiveOdds, Method, OddsError, PlayersFigures, Shortest, Skipped, SolveError, SquareFigures,
-        Stage, Summary, Turns, Warning, mean_turns,
+        BoardSummary, BoundedOdds, Cost, Decay, Exact, Figure, JumpFigures, LiveOdds, Method,
+        PlayersFigures, Shortest, Skipped, SquareFigures, Stage, Summary, Turns, Warning,
     };
 }
 
@@ -106,7 +110,7 @@ pub use model::dice::{Dice, DiceSpec, Outcome};
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::movement::{Blocked, Move};
-pub use model::problem::{JumpList, JumpRef, Problem, Squares, hidden_character};
+pub use model::problem::{JumpList, JumpRef, Problem, Squares};
 pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
 pub use model::seed::Seed;
 pub use model::square::Square;
@@ -116,8 +120,7 @@ pub use play::game::{
     Event, Finish, Game, GameError, Observer, Placing, RollResult, Standing, Status,
 };
 pub use play::record::{GameRecord, ReplayError};
-pub use play::roller::{FairDice, LoadedDie, RollError, Roller, ScriptedDice, SeededDice};
-pub use play::table::{GameId, Registry, RegistryError, RollAnswer, Snapshot, Table};
+pub use play::roller::{FairDice, LoadedDie, Roller, ScriptedDice, SeededDice};
 
 pub use markov::analysis::{Analysis, AnalysisError, Limits, Options};
 

@@ -3,7 +3,7 @@
 //! verdict of [`check::compare()`] on every figure it compares.
 
 use snakeladder::Analysis;
-use snakeladder::check::{self, CheckReport, ExactFigures};
+use snakeladder::check::{self, CheckReport};
 use snakeladder::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
 use snakeladder::{Board, Seed};
 
@@ -61,8 +61,7 @@ impl CrossCheck {
         let players = analysis.players.iter().map(|p| p.count).max().unwrap_or(1);
         let config = SimulationConfig::new(games, seed)?.with_players(players)?;
         let simulation = simulate::simulate(board, &config)?;
-        let exact = ExactFigures::from_analysis(analysis, players);
-        let check = check::compare(&exact, &simulation);
+        let check = check::compare(analysis, &simulation);
         Ok(CrossCheck { simulation, check })
     }
 

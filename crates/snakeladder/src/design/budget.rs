@@ -77,6 +77,16 @@ impl Budget {
 }
 
 impl Budget {
+    /// Whether [`sensitivity_within`](super::sensitivity_within) could hold
+    /// its evaluator of `board` within this budget's memory, checked before
+    /// any work so that a front end can refuse before it analyses the board.
+    ///
+    /// # Errors
+    /// [`DesignError::Stopped`] naming the estimate and the limit.
+    pub fn check_sensitivity(&self, board: &crate::Board) -> Result<(), DesignError> {
+        self.check_sensitivity_memory(board.last().get(), board.jumps().len())
+    }
+
     /// Refuses a sensitivity ranking whose evaluator would not fit in
     /// [`Budget::max_memory`]: up to
     /// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) states it holds the
@@ -95,7 +105,7 @@ impl Budget {
             return self.check_memory(squares, 1, None);
         }
         let n = u64::from(squares) + 1;
-        let vectors = 2 * jumps as u64 + 2 * rayon::current_num_threads() as u64;
+        let vectors = 2 * jumps as u64 + 2 * crate::par::current_num_threads() as u64;
         let needed = (8 * n).saturating_mul(vectors);
         if needed > self.max_memory {
             return Err(DesignError::Stopped {

@@ -41,9 +41,9 @@ use crate::markov::analysis::AnalysisError;
 use crate::markov::analysis::solve::Solver;
 use crate::markov::chain::{Chain, Target};
 use crate::markov::tolerance;
+use crate::par::*;
 use crate::{Board, BoardSpec, Chains, Jump, JumpKind, Square};
 use nalgebra::DMatrix;
-use rayon::prelude::*;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::fmt;
@@ -125,7 +125,7 @@ pub(crate) fn apply(spec: &BoardSpec, changes: &[JumpChange]) -> BoardSpec {
 
 /// The mean length of a valid board by a fresh compile and solve.
 pub(crate) fn solve_mean(board: &Board) -> Result<f64, AnalysisError> {
-    crate::markov::analysis::mean_turns(board)
+    crate::Analysis::mean_turns(board)
 }
 
 /// The mean length of a valid board by a fresh compile and solve, put to

@@ -26,7 +26,7 @@
 //! let layout = Layout::new(100, 8, 8, Seed::new(7));
 //! let board = generate(&layout)?;
 //! assert_eq!(board.jumps().len(), 16);
-//! # Ok::<(), snakeladder::design::GenerateError>(())
+//! # Ok::<(), snakeladder::design::DesignError>(())
 //! ```
 //!
 //! ```
@@ -53,17 +53,13 @@ mod tune;
 pub use budget::Budget;
 pub use eval::JumpChange;
 pub(crate) use eval::MAX_UPDATE_STATES;
-pub use random::{GenerateError, Layout, generate, generate_spec};
-pub use sensitivity::{
-    Edit, Evaluation, Sensitivity, Variant, check_sensitivity, sensitivity,
-    sensitivity_with_progress, sensitivity_within,
-};
-pub use target::{
-    GenerateOptions, Generated, generate_to_target, generate_to_target_with_progress,
-};
-pub use tune::{TuneOptions, Tuned, tune, tune_with_progress};
+pub use random::{Layout, generate, generate_spec};
+pub use sensitivity::{Edit, Evaluation, Sensitivity, Variant, sensitivity, sensitivity_within};
+pub use target::{GenerateOptions, Generated, generate_to_target};
+pub use tune::{TuneOptions, Tuned, tune};
 
 use crate::markov::analysis::AnalysisError;
+use crate::model::limits::MAX_SQUARES;
 use crate::{Board, Jump, JumpKind, Square};
 use serde::Serialize;
 use std::fmt;
@@ -207,9 +203,51 @@ pub enum DesignError {
     /// The board (or one on the way) could not be analysed.
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
-    /// The random layouts a search starts from could not be made.
+
+    /// The squares are outside 2..=[`Board::MAX_SQUARES`](crate::Board::MAX_SQUARES).
+    #[error("squares: {squares} is out of range (2..={MAX_SQUARES})")]
+    Squares {
+        /// The squares asked for.
+        squares: u32,
+    },
+    /// More jumps than the board has room for: each needs its own start
+    /// square (1..N−1, not the start square), a snake needs a square below
+    /// its start that starts no jump, and no jump may end where another
+    /// starts.
+    #[error("{jumps} jumps do not fit on {squares} squares (at most {room}{snakes_note})", snakes_note = if *.with_snakes { " when there are snakes" } else { "" })]
+    TooManyJumps {
+        /// Jumps asked for.
+        jumps: u64,
+        /// The board's squares.
+        squares: u32,
+        /// The most that fit.
+        room: u64,
+        /// Whether the room counts the square a snake needs below it.
+        with_snakes: bool,
+    },
+    /// A maximum jump length of 0.
+    #[error("the longest jump must be at least 1 square")]
+    MaxLength,
+    /// Every draw of start squares left some jump without a square it may
+    /// end on within the longest jump's length (a board nearly full of
+    /// jumps with short `--max-length`).
+    #[error(
+        "could not place {jumps} jumps on {squares} squares with jumps of at most {max_length} squares in {attempts} draws; try another seed, fewer jumps or a longer maximum length"
+    )]
+    NoLayout {
+        /// Jumps asked for.
+        jumps: u64,
+        /// The board's squares.
+        squares: u32,
+        /// The longest jump allowed.
+        max_length: u32,
+        /// Draws of start squares tried.
+        attempts: u32,
+    },
+    /// The generated layout broke a rule of the chosen rule set (for example
+    /// dice that cannot finish from some square).
     #[error(transparent)]
-    Layout(#[from] GenerateError),
+    Invalid(#[from] crate::BoardError),
     /// No set of at most `max_changes` jump moves reaches the target. The
     /// message names the constraint that failed: the band of mean turns,
     /// or the first-seat advantage cap of boards inside it.

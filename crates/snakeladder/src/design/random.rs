@@ -1,7 +1,7 @@
 //! Seeded random boards, for benchmarks and for trying big grids without
 //! checking huge files in.
 
-use crate::model::error::BoardError;
+use super::DesignError;
 use crate::model::limits::MAX_SQUARES;
 use crate::model::rules::RulesSpec;
 use crate::model::seed::Seed;
@@ -19,7 +19,7 @@ use rand::Rng;
 /// assert_eq!(board.snakes().count(), 200);
 /// // The same seed gives the same board.
 /// assert_eq!(generate(&Layout::new(10_000, 200, 200, Seed::new(7)))?, board);
-/// # Ok::<(), snakeladder::design::GenerateError>(())
+/// # Ok::<(), snakeladder::design::DesignError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
@@ -103,56 +103,6 @@ impl Layout {
     }
 }
 
-/// Why a board could not be generated.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum GenerateError {
-    /// The squares are outside 2..=[`Board::MAX_SQUARES`](crate::Board::MAX_SQUARES).
-    #[error("squares: {squares} is out of range (2..={MAX_SQUARES})")]
-    Squares {
-        /// The squares asked for.
-        squares: u32,
-    },
-    /// More jumps than the board has room for: each needs its own start
-    /// square (1..N−1, not the start square), a snake needs a square below
-    /// its start that starts no jump, and no jump may end where another
-    /// starts.
-    #[error("{jumps} jumps do not fit on {squares} squares (at most {room}{snakes_note})", snakes_note = if *.with_snakes { " when there are snakes" } else { "" })]
-    TooManyJumps {
-        /// Jumps asked for.
-        jumps: u64,
-        /// The board's squares.
-        squares: u32,
-        /// The most that fit.
-        room: u64,
-        /// Whether the room counts the square a snake needs below it.
-        with_snakes: bool,
-    },
-    /// A maximum jump length of 0.
-    #[error("the longest jump must be at least 1 square")]
-    MaxLength,
-    /// Every draw of start squares left some jump without a square it may
-    /// end on within the longest jump's length (a board nearly full of
-    /// jumps with short `--max-length`).
-    #[error(
-        "could not place {jumps} jumps on {squares} squares with jumps of at most {max_length} squares in {attempts} draws; try another seed, fewer jumps or a longer maximum length"
-    )]
-    NoLayout {
-        /// Jumps asked for.
-        jumps: u64,
-        /// The board's squares.
-        squares: u32,
-        /// The longest jump allowed.
-        max_length: u32,
-        /// Draws of start squares tried.
-        attempts: u32,
-    },
-    /// The generated layout broke a rule of the chosen rule set (for example
-    /// dice that cannot finish from some square).
-    #[error(transparent)]
-    Invalid(#[from] BoardError),
-}
-
 /// The longest jump when none is given: a quarter of the board, or the whole
 /// board when the jumps take more than half the squares they may start on
 /// (a packed board, on which short jumps often find no free end).
@@ -185,9 +135,9 @@ const MAX_ATTEMPTS: u32 = 100;
 /// ends where another starts, so the board is valid under `chains: forbid`.
 ///
 /// # Errors
-/// [`GenerateError`] for a size out of range, too many jumps, no layout
+/// [`DesignError`] for a size out of range, too many jumps, no layout
 /// found, or a layout the rules refuse (then try another seed).
-pub fn generate(layout: &Layout) -> Result<Board, GenerateError> {
+pub fn generate(layout: &Layout) -> Result<Board, DesignError> {
     Ok(Board::from_spec(&generate_spec(layout)?)?)
 }
 
@@ -195,10 +145,10 @@ pub fn generate(layout: &Layout) -> Result<Board, GenerateError> {
 ///
 /// # Errors
 /// As [`generate`], except that the spec is not validated.
-pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, GenerateError> {
+pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, DesignError> {
     let n = layout.squares;
     if !(2..=MAX_SQUARES).contains(&n) {
-        return Err(GenerateError::Squares { squares: n });
+        return Err(DesignError::Squares { squares: n });
     }
     let start = match layout.rules.as_ref().and_then(|r| r.start) {
         Some(1) => 1,
@@ -213,7 +163,7 @@ pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, GenerateError> {
     // 1 the start square itself is free below every candidate.
     let room = candidates.len() as u64 - u64::from(with_snakes && start == 0);
     if jumps > room {
-        return Err(GenerateError::TooManyJumps {
+        return Err(DesignError::TooManyJumps {
             jumps,
             squares: n,
             room,
@@ -224,7 +174,7 @@ pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, GenerateError> {
         .max_length
         .unwrap_or(default_max_length(n, jumps, &candidates));
     if max_length == 0 {
-        return Err(GenerateError::MaxLength);
+        return Err(DesignError::MaxLength);
     }
     let mut rng = layout.seed.generator();
     let k = jumps as usize;
@@ -259,7 +209,7 @@ pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, GenerateError> {
             break;
         }
     }
-    Err(GenerateError::NoLayout {
+    Err(DesignError::NoLayout {
         jumps,
         squares: n,
         max_length,
@@ -360,11 +310,11 @@ mod tests {
     fn refuses_what_does_not_fit() {
         assert!(matches!(
             generate(&Layout::new(30, 1, 28, Seed::new(0))),
-            Err(GenerateError::TooManyJumps { room: 28, .. })
+            Err(DesignError::TooManyJumps { room: 28, .. })
         ));
         assert!(matches!(
             generate(&Layout::new(1, 0, 0, Seed::new(0))),
-            Err(GenerateError::Squares { squares: 1 })
+            Err(DesignError::Squares { squares: 1 })
         ));
         // Short jumps on a packed board: some draw must fail every time.
         let packed = Layout {
@@ -373,7 +323,7 @@ mod tests {
         };
         assert!(matches!(
             generate(&packed),
-            Err(GenerateError::NoLayout {
+            Err(DesignError::NoLayout {
                 attempts: MAX_ATTEMPTS,
                 ..
             })

@@ -5,8 +5,8 @@
 use super::eval::{self, Base, JumpChange, Update};
 use super::{DesignError, Target, mix, moves_of, placements_of};
 use crate::markov::tolerance;
+use crate::par::*;
 use crate::{Board, BoardSpec, Jump};
-use rayon::prelude::*;
 
 /// Most moves per jump re-solved one by one when the update does not apply
 /// to a board (extra rolls, chains): a fresh solve costs about as much as a

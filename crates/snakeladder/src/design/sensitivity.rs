@@ -17,8 +17,8 @@
 use super::DesignError;
 use super::eval::{self, Base, JumpChange, Update};
 use crate::markov::analysis::AnalysisError;
+use crate::par::*;
 use crate::{Board, BoardSpec, Jump, Square};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -135,36 +135,49 @@ pub struct Sensitivity {
 /// # Ok::<(), snakeladder::design::DesignError>(())
 /// ```
 pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, DesignError> {
-    sensitivity_within(board, advantage, &super::Budget::default())
+    sensitivity_within(board, advantage, &super::Budget::default(), None)
 }
 
 /// [`sensitivity`] within a [`Budget`](super::Budget): the variants are
 /// evaluated while the budget lasts, and a spent one stops the whole with
-/// the limit named.
+/// the limit named. With `progress`, calls `progress(done, total)` as the
+/// variants are evaluated (from any thread), for a front end's progress
+/// bar.
 ///
 /// # Errors
 /// As [`sensitivity`], and [`DesignError::Stopped`] when a limit is spent
 /// (the memory of the evaluator is checked before any work:
-/// [`check_sensitivity`]).
+/// [`Budget::check_sensitivity`](super::Budget::check_sensitivity)).
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::{Budget, sensitivity_within};
+/// use std::sync::atomic::{AtomicU64, Ordering};
+///
+/// let board = Board::builtin_default();
+/// let (calls, total) = (AtomicU64::new(0), AtomicU64::new(0));
+/// let count = |_done: u64, all: u64| {
+///     calls.fetch_add(1, Ordering::Relaxed);
+///     total.store(all, Ordering::Relaxed);
+/// };
+/// let s = sensitivity_within(&board, false, &Budget::default(), Some(&count))?;
+/// // One call per variant tried.
+/// assert_eq!(calls.into_inner(), total.into_inner());
+/// assert!(!s.variants.is_empty());
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
 pub fn sensitivity_within(
     board: &Board,
     advantage: bool,
     budget: &super::Budget,
+    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
 ) -> Result<Sensitivity, DesignError> {
-    sensitivity_with_progress(board, advantage, budget, &|_, _| {})
-}
-
-/// [`sensitivity_within`], calling `progress(done, total)` as the variants
-/// are evaluated (from any thread), for a front end's progress bar.
-///
-/// # Errors
-/// As [`sensitivity_within`].
-pub fn sensitivity_with_progress(
-    board: &Board,
-    advantage: bool,
-    budget: &super::Budget,
-    progress: &(dyn Fn(u64, u64) + Sync),
-) -> Result<Sensitivity, DesignError> {
+    let progress = |done, total| {
+        if let Some(f) = progress {
+            f(done, total);
+        }
+    };
     let squares = board.last().get();
     budget.check_sensitivity_memory(squares, board.jumps().len())?;
     let meter = super::budget::Meter::new(*budget);
@@ -327,16 +340,6 @@ fn evaluate(
             method,
         }),
     )))
-}
-
-/// Whether [`sensitivity_within`] could hold its evaluator of `board` within
-/// `budget`'s memory, checked before any work so that a front end can
-/// refuse before it analyses the board.
-///
-/// # Errors
-/// [`DesignError::Stopped`] naming the estimate and the limit.
-pub fn check_sensitivity(board: &Board, budget: &super::Budget) -> Result<(), DesignError> {
-    budget.check_sensitivity_memory(board.last().get(), board.jumps().len())
 }
 
 /// Fills in every variant's first-seat advantage: those the update answered

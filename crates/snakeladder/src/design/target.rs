@@ -18,8 +18,8 @@ use super::eval::Base;
 use super::random::{Layout, generate_spec};
 use super::search::{self, Candidate};
 use super::{DesignError, Target, mix};
+use crate::par::*;
 use crate::{Board, BoardSpec, Seed};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -47,6 +47,8 @@ pub struct GenerateOptions {
     pub(crate) max_restarts: u32,
     /// The work, memory and time the search may spend.
     pub(crate) budget: super::Budget,
+    /// Told the candidate boards evaluated so far.
+    pub(crate) progress: crate::progress::Evaluated,
 }
 
 impl GenerateOptions {
@@ -57,6 +59,7 @@ impl GenerateOptions {
             target,
             max_restarts: 64,
             budget: super::Budget::default(),
+            progress: Default::default(),
         }
     }
 
@@ -71,6 +74,16 @@ impl GenerateOptions {
     /// The same options within `budget` (work, memory and time).
     pub fn with_budget(self, budget: super::Budget) -> GenerateOptions {
         GenerateOptions { budget, ..self }
+    }
+
+    /// The same options calling `progress` with the number of candidate
+    /// boards evaluated so far as the search goes (from any of its threads),
+    /// for a front end's progress bar.
+    pub fn with_progress(self, progress: impl Fn(u64) + Send + Sync + 'static) -> GenerateOptions {
+        GenerateOptions {
+            progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
+            ..self
+        }
     }
 }
 
@@ -108,7 +121,7 @@ impl Generated {
 ///
 /// # Errors
 /// [`DesignError::NotFound`] with the closest mean reached when no start
-/// gets into the target, [`DesignError::Layout`] when the layout cannot be
+/// gets into the target, [`DesignError::TooManyJumps`] when the layout cannot be
 /// made at all (too many jumps for the squares), [`DesignError::TooLarge`]
 /// past 1,500 squares.
 ///
@@ -127,18 +140,12 @@ impl Generated {
 /// # Ok::<(), snakeladder::design::DesignError>(())
 /// ```
 pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, DesignError> {
-    generate_to_target_with_progress(options, &|_| {})
-}
-
-/// [`generate_to_target`], calling `progress` with the number of candidate boards
-/// evaluated so far as the search goes.
-///
-/// # Errors
-/// As [`generate_to_target`].
-pub fn generate_to_target_with_progress(
-    options: &GenerateOptions,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Generated, DesignError> {
+    let progress = |n| {
+        if let Some(f) = options.progress.get() {
+            f(n);
+        }
+    };
+    let progress: &(dyn Fn(u64) + Sync) = &progress;
     let clock = Instant::now();
     super::check_size(options.layout.squares)?;
     // The layout's own errors (size, too many jumps) are the same for
@@ -147,7 +154,7 @@ pub fn generate_to_target_with_progress(
     let target = &options.target;
     options.budget.check_memory(
         options.layout.squares,
-        rayon::current_num_threads().min(RESTART_BATCH as usize),
+        crate::par::current_num_threads().min(RESTART_BATCH as usize),
         Some(target),
     )?;
     let meter = super::budget::Meter::new(options.budget);
@@ -357,6 +364,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "parallel")]
     #[test]
     fn the_answer_does_not_depend_on_the_threads() {
         let options = GenerateOptions::new(

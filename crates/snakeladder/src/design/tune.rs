@@ -14,8 +14,8 @@
 use super::eval::{self, Base, JumpChange};
 use super::search::{self, Candidate};
 use super::{DesignError, Target};
+use crate::par::*;
 use crate::{Board, Jump, Seed};
-use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -44,6 +44,8 @@ pub struct TuneOptions {
     pub(crate) seed: Seed,
     /// The work, memory and time the search may spend.
     pub(crate) budget: super::Budget,
+    /// Told the candidate boards evaluated so far.
+    pub(crate) progress: crate::progress::Evaluated,
 }
 
 impl TuneOptions {
@@ -55,6 +57,7 @@ impl TuneOptions {
             keep: Vec::new(),
             seed: Seed::new(0),
             budget: super::Budget::default(),
+            progress: Default::default(),
         }
     }
 
@@ -72,6 +75,16 @@ impl TuneOptions {
     /// The same options within `budget` (work, memory and time).
     pub fn with_budget(self, budget: super::Budget) -> TuneOptions {
         TuneOptions { budget, ..self }
+    }
+
+    /// The same options calling `progress` with the number of candidate
+    /// boards evaluated so far as the search goes (from any of its threads),
+    /// for a front end's progress bar.
+    pub fn with_progress(self, progress: impl Fn(u64) + Send + Sync + 'static) -> TuneOptions {
+        TuneOptions {
+            progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
+            ..self
+        }
     }
 }
 
@@ -113,26 +126,19 @@ struct Node {
 /// not have, [`DesignError::TooLarge`] past 1,500
 /// squares, and [`DesignError::Analysis`] if the board cannot be analysed.
 pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> {
-    tune_with_progress(board, options, &|_| {})
-}
-
-/// [`tune`], calling `progress` with the number of candidate boards
-/// evaluated so far as the search goes.
-///
-/// # Errors
-/// As [`tune`].
-pub fn tune_with_progress(
-    board: &Board,
-    options: &TuneOptions,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Tuned, DesignError> {
+    let progress = |n| {
+        if let Some(f) = options.progress.get() {
+            f(n);
+        }
+    };
+    let progress: &(dyn Fn(u64) + Sync) = &progress;
     let clock = Instant::now();
     super::check_size(board.last().get())?;
     let target = &options.target;
     let squares = board.last().get();
     options.budget.check_memory(
         squares,
-        rayon::current_num_threads().min(BEAM),
+        crate::par::current_num_threads().min(BEAM),
         Some(target),
     )?;
     let meter = super::budget::Meter::new(options.budget);

@@ -160,7 +160,7 @@ impl Gth {
         min_pivot: f64,
         panel: usize,
     ) -> Result<Gth, f64> {
-        use rayon::prelude::*;
+        use crate::par::*;
         let n = qt.nrows();
         assert!(qt.is_square() && finish.len() == n, "one row per state");
         assert!(panel > 0, "a panel has a pivot");
@@ -525,6 +525,7 @@ mod tests {
 
     /// The split of the trailing update is fixed, so one thread and two
     /// give the same digits.
+    #[cfg(feature = "parallel")]
     #[test]
     fn blocked_elimination_has_the_same_digits_on_one_thread() {
         let (qt, finish) = random_chain(700, 0.3, &[0.01, 1e-9], 11);

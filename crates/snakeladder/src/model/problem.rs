@@ -83,14 +83,8 @@ impl fmt::Display for Squares {
 /// (U+2028, U+2029). Printed, these rewrite a terminal, reorder or hide
 /// text, or make two different ids look the same (`A\u{200B}B` and `AB`).
 ///
-/// # Example
-/// ```
-/// use snakeladder::hidden_character;
-/// assert_eq!(hidden_character("Ana"), None);
-/// assert_eq!(hidden_character("x\u{1b}[31m"), Some('\u{1b}'));
-/// assert_eq!(hidden_character("\u{202e}evil"), Some('\u{202e}'));
-/// ```
-pub fn hidden_character(text: &str) -> Option<char> {
+/// (Public as [`Problem::hidden_character`].)
+pub(crate) fn hidden_character(text: &str) -> Option<char> {
     text.chars().find(|&c| {
         c.is_control()
             || matches!(
@@ -102,6 +96,27 @@ pub fn hidden_character(text: &str) -> Option<char> {
                     | '\u{FEFF}'
             )
     })
+}
+
+impl Problem {
+    /// The first character of `text` that must not appear in a name or player
+    /// id: a control character (C0, DEL, C1: terminal escapes, `\r`, `\n`), a
+    /// bidirectional mark, embedding, override or isolate (U+200E, U+200F,
+    /// U+202A–U+202E, U+2066–U+2069), a zero-width or invisible character
+    /// (U+200B–U+200D, U+2060–U+2064, U+FEFF) or a line or paragraph separator
+    /// (U+2028, U+2029). Printed, these rewrite a terminal, reorder or hide
+    /// text, or make two different ids look the same (`A\u{200B}B` and `AB`).
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::Problem;
+    /// assert_eq!(Problem::hidden_character("Ana"), None);
+    /// assert_eq!(Problem::hidden_character("x\u{1b}[31m"), Some('\u{1b}'));
+    /// assert_eq!(Problem::hidden_character("\u{202e}evil"), Some('\u{202e}'));
+    /// ```
+    pub fn hidden_character(text: &str) -> Option<char> {
+        hidden_character(text)
+    }
 }
 
 /// `U+001B`.
@@ -351,7 +366,7 @@ pub enum Problem {
     /// A name holds a character that could rewrite a terminal or a page or
     /// make two names look alike: a control character (terminal escapes,
     /// `\r`, newlines), a bidirectional override or isolate, a zero-width
-    /// character or a line separator ([`hidden_character`]).
+    /// character or a line separator ([`Problem::hidden_character`]).
     #[error("{field}: has the character {}, which is not allowed in a name ({})", code_point_name(*code_point), hidden_kind(*code_point))]
     NameCharacter {
         /// The field (`name`).

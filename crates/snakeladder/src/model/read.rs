@@ -51,6 +51,17 @@ impl Board {
         Self::from_json_slice(&bytes).map_err(|e| e.with_path(path))
     }
 
+    /// Reads a board file's bytes without parsing them, refusing a
+    /// directory and a file past [`Board::MAX_FILE_BYTES`] without reading
+    /// it whole: for a front end that reports on the text itself (positions
+    /// of problems, formatting).
+    ///
+    /// # Errors
+    /// [`BoardError::Io`] and [`BoardError::TooLarge`].
+    pub fn read_bytes(path: impl AsRef<Path>) -> Result<Vec<u8>, BoardError> {
+        read_file(path.as_ref())
+    }
+
     /// The built-in default board ([`Board::DEFAULT_JSON`](crate::Board::DEFAULT_JSON)).
     pub fn builtin_default() -> Board {
         Board::from_json_str(DEFAULT_BOARD_JSON).expect("the built-in board is valid")

@@ -4,12 +4,13 @@
 //! A [`Game`] is a single-threaded rules engine. It is handed its dice (a
 //! [`Roller`]) and never makes randomness of its own; each
 //! [`Game::roll`] is one roll, played through [`Board::play_roll`], the
-//! only place the rules of movement live. Online play wraps a game in a
-//! [`Table`](crate::Table).
+//! only place the rules of movement live. Online play wraps a game in the
+//! server's `Table` (`snakeladder_serve::table`).
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::movement::Blocked;
-use crate::play::roller::{RollError, Roller, SeededDice};
+use crate::model::problem::Problem;
+use crate::play::roller::{Roller, SeededDice};
 use crate::{Board, Jump, Seed, Square};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -105,7 +106,7 @@ pub enum GameError {
         seat: usize,
         /// The id.
         player: String,
-        /// The first such character ([`crate::model::problem::hidden_character`]).
+        /// The first such character ([`Problem::hidden_character`](crate::Problem::hidden_character)).
         code_point: u32,
     },
     /// A player id longer than [`GameError::MAX_PLAYER_ID_CHARS`](crate::GameError::MAX_PLAYER_ID_CHARS).
@@ -151,9 +152,30 @@ pub enum GameError {
         /// Who asked.
         player: String,
     },
-    /// The dice could not give a usable roll; the game did not change.
-    #[error(transparent)]
-    Roll(#[from] RollError),
+    /// The dice could not give a usable roll (the game did not change): a
+    /// scripted die ran out of rolls.
+    #[error("the scripted dice ran out after {rolled} rolls")]
+    Exhausted {
+        /// How many rolls it had handed out.
+        rolled: usize,
+    },
+    /// A roll the board's dice cannot make (a scripted 7 on one six-faced die).
+    #[error("a roll of {roll} is impossible with these dice ({min}..={max})")]
+    Impossible {
+        /// The roll.
+        roll: u32,
+        /// The dice's smallest total.
+        min: u32,
+        /// The dice's largest total.
+        max: u32,
+    },
+    /// Dice that board validation would refuse (no die, a die of fewer
+    /// than two faces, unusable weights): the problems it names.
+    #[error("cannot make these dice: {}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    BadDice {
+        /// What validation found.
+        problems: Vec<Problem>,
+    },
     /// The game was still going after the turn limit.
     #[error("the game did not end within {limit} rolls")]
     TurnLimit {
@@ -565,7 +587,7 @@ impl<R: Roller> Game<R> {
     /// Plays one roll for the player whose turn it is.
     ///
     /// # Errors
-    /// [`GameError::GameOver`] after the end; [`GameError::Roll`] when the
+    /// [`GameError::GameOver`] after the end; [`GameError::Exhausted`] or [`GameError::Impossible`] when the
     /// dice give no roll or one the board's dice cannot make (the game does
     /// not change).
     pub fn roll(&mut self) -> Result<RollResult, GameError> {
@@ -573,12 +595,11 @@ impl<R: Roller> Game<R> {
         let dice = self.board.rules().dice();
         let roll = self.dice.roll()?;
         if !dice.can_roll(roll) {
-            return Err(RollError::Impossible {
+            return Err(GameError::Impossible {
                 roll,
                 min: dice.min_total(),
                 max: dice.max_total(),
-            }
-            .into());
+            });
         }
         let step = self
             .board

@@ -8,41 +8,12 @@
 
 use crate::Dice;
 use crate::model::dice::DiceSpec;
-use crate::model::problem::Problem;
 use crate::model::seed::Seed;
+use crate::play::game::GameError;
 use rand::Rng;
 use rand::distr::Distribution;
 use rand::distr::weighted::WeightedIndex;
 use rand_xoshiro::Xoshiro256PlusPlus;
-
-/// Why a roller could not give a roll.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum RollError {
-    /// A scripted die ran out of rolls.
-    #[error("the scripted dice ran out after {rolled} rolls")]
-    Exhausted {
-        /// How many rolls it had handed out.
-        rolled: usize,
-    },
-    /// A roll the board's dice cannot make (a scripted 7 on one six-faced die).
-    #[error("a roll of {roll} is impossible with these dice ({min}..={max})")]
-    Impossible {
-        /// The roll.
-        roll: u32,
-        /// The dice's smallest total.
-        min: u32,
-        /// The dice's largest total.
-        max: u32,
-    },
-    /// Dice that board validation would refuse (no die, a die of fewer
-    /// than two faces, unusable weights): the problems it names.
-    #[error("cannot make these dice: {}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
-    BadDice {
-        /// What validation found.
-        problems: Vec<Problem>,
-    },
-}
 
 /// A source of dice totals.
 ///
@@ -52,8 +23,8 @@ pub trait Roller {
     /// The next total.
     ///
     /// # Errors
-    /// [`RollError`] when the source cannot give one (a scripted die ran out).
-    fn roll(&mut self) -> Result<u32, RollError>;
+    /// [`GameError`] when the source cannot give one (a scripted die ran out).
+    fn roll(&mut self) -> Result<u32, GameError>;
 
     /// The seed that reproduces this source's rolls, if it has one.
     fn seed(&self) -> Option<Seed> {
@@ -62,7 +33,7 @@ pub trait Roller {
 }
 
 impl<R: Roller + ?Sized> Roller for Box<R> {
-    fn roll(&mut self) -> Result<u32, RollError> {
+    fn roll(&mut self) -> Result<u32, GameError> {
         (**self).roll()
     }
     fn seed(&self) -> Option<Seed> {
@@ -83,7 +54,7 @@ impl<R: Roller + ?Sized> Roller for Box<R> {
 ///     assert!((2..=12).contains(&roll));
 ///     assert_eq!(roll, b.roll()?);
 /// }
-/// # Ok::<(), snakeladder::RollError>(())
+/// # Ok::<(), snakeladder::GameError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct FairDice {
@@ -97,8 +68,8 @@ impl FairDice {
     /// Fair dice driven by a generator started from `seed`.
     ///
     /// # Errors
-    /// [`RollError::BadDice`] when `count` is 0 or `faces` is below 2.
-    pub fn new(count: u32, faces: u32, seed: Seed) -> Result<FairDice, RollError> {
+    /// [`GameError::BadDice`] when `count` is 0 or `faces` is below 2.
+    pub fn new(count: u32, faces: u32, seed: Seed) -> Result<FairDice, GameError> {
         let spec = DiceSpec {
             count: Some(i64::from(count)),
             faces: Some(i64::from(faces)),
@@ -112,7 +83,7 @@ impl FairDice {
 }
 
 impl Roller for FairDice {
-    fn roll(&mut self) -> Result<u32, RollError> {
+    fn roll(&mut self) -> Result<u32, GameError> {
         let mut total = 0u32;
         for _ in 0..self.count {
             total += self.rng.random_range(1..=self.faces);
@@ -133,7 +104,7 @@ impl Roller for FairDice {
 /// use snakeladder::{LoadedDie, Roller, Seed};
 /// let mut die = LoadedDie::new(&[0.0, 1.0, 0.0], Seed::new(1))?;
 /// assert_eq!(die.roll()?, 2);
-/// # Ok::<(), snakeladder::RollError>(())
+/// # Ok::<(), snakeladder::GameError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct LoadedDie {
@@ -146,9 +117,9 @@ impl LoadedDie {
     /// A loaded die with the given face weights.
     ///
     /// # Errors
-    /// [`RollError::BadDice`] when the weights are fewer than two, or any is
+    /// [`GameError::BadDice`] when the weights are fewer than two, or any is
     /// negative or not finite, or all are zero.
-    pub fn new(weights: &[f64], seed: Seed) -> Result<LoadedDie, RollError> {
+    pub fn new(weights: &[f64], seed: Seed) -> Result<LoadedDie, GameError> {
         let spec = DiceSpec {
             weights: Some(weights.to_vec()),
             ..DiceSpec::default()
@@ -161,13 +132,13 @@ impl LoadedDie {
 }
 
 /// Dice made by the one validation every board's dice go through.
-fn validated(spec: &DiceSpec) -> Result<Dice, RollError> {
+fn validated(spec: &DiceSpec) -> Result<Dice, GameError> {
     let mut problems = Vec::new();
-    Dice::from_spec(spec, &mut problems).ok_or(RollError::BadDice { problems })
+    Dice::from_spec(spec, &mut problems).ok_or(GameError::BadDice { problems })
 }
 
 impl Roller for LoadedDie {
-    fn roll(&mut self) -> Result<u32, RollError> {
+    fn roll(&mut self) -> Result<u32, GameError> {
         Ok(self.index.sample(&mut self.rng) as u32 + 1)
     }
     fn seed(&self) -> Option<Seed> {
@@ -184,7 +155,7 @@ impl Roller for LoadedDie {
 /// let mut dice = SeededDice::for_dice(board.rules().dice(), Seed::new(42));
 /// assert!((1..=6).contains(&dice.roll()?));
 /// assert_eq!(dice.seed(), Some(Seed::new(42)));
-/// # Ok::<(), snakeladder::RollError>(())
+/// # Ok::<(), snakeladder::GameError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub enum SeededDice {
@@ -217,7 +188,7 @@ impl SeededDice {
 }
 
 impl Roller for SeededDice {
-    fn roll(&mut self) -> Result<u32, RollError> {
+    fn roll(&mut self) -> Result<u32, GameError> {
         match self {
             SeededDice::Fair(d) => d.roll(),
             SeededDice::Loaded(d) => d.roll(),
@@ -232,15 +203,15 @@ impl Roller for SeededDice {
 }
 
 /// Dice that hand out a given list of rolls, then report
-/// [`RollError::Exhausted`].
+/// [`GameError::Exhausted`].
 ///
 /// # Example
 /// ```
-/// use snakeladder::{RollError, Roller, ScriptedDice};
+/// use snakeladder::{GameError, Roller, ScriptedDice};
 /// let mut dice = ScriptedDice::new([3, 6]);
 /// assert_eq!(dice.roll(), Ok(3));
 /// assert_eq!(dice.roll(), Ok(6));
-/// assert_eq!(dice.roll(), Err(RollError::Exhausted { rolled: 2 }));
+/// assert_eq!(dice.roll(), Err(GameError::Exhausted { rolled: 2 }));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct ScriptedDice {
@@ -264,11 +235,11 @@ impl ScriptedDice {
 }
 
 impl Roller for ScriptedDice {
-    fn roll(&mut self) -> Result<u32, RollError> {
+    fn roll(&mut self) -> Result<u32, GameError> {
         let roll = *self
             .rolls
             .get(self.next)
-            .ok_or(RollError::Exhausted { rolled: self.next })?;
+            .ok_or(GameError::Exhausted { rolled: self.next })?;
         self.next += 1;
         Ok(roll)
     }
@@ -294,8 +265,8 @@ mod tests {
     fn bad_dice_are_refused() {
         assert_eq!(
             FairDice::new(0, 6, Seed::new(1)).unwrap_err(),
-            RollError::BadDice {
-                problems: vec![Problem::DiceCount { count: 0 }]
+            GameError::BadDice {
+                problems: vec![crate::Problem::DiceCount { count: 0 }]
             }
         );
         assert!(FairDice::new(1, 1, Seed::new(1)).is_err());

@@ -2,7 +2,7 @@
 //! (file, line, column, field), policy checks on the exact figures, and the
 //! findings CI services read (rendered by `snakeladder_render::validate`).
 //!
-//! [`check_board_bytes`] turns one file's bytes into a [`FileReport`]: a JSON
+//! [`Review::check_bytes`] turns one file's bytes into a [`FileReport`]: a JSON
 //! error where the parser stopped, each validation [`Problem`] at the value
 //! it is about, and, for a valid board, the
 //! policy violations.
@@ -13,7 +13,6 @@ mod gate;
 mod lenient;
 mod locate;
 
-pub use enforce::UNCHECKED;
 pub use gate::{Gate, GateError};
 
 use crate::markov::analysis::Limits;
@@ -23,7 +22,6 @@ use crate::{JumpList, Problem};
 use locate::{FieldPath, Locator, Position};
 use serde::Serialize;
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// How much a finding matters: an error fails the check, a warning does
 /// not.
@@ -164,10 +162,28 @@ impl FieldPath {
     }
 }
 
-/// Checks one board file's bytes: parse, validate, locate every problem,
-/// and check a valid board against the review's policy tightened by the
-/// board's own `limits`. `file` is the name printed.
-pub fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileReport {
+impl Review {
+    /// Checks one board file's bytes: parse, validate, locate every
+    /// problem, and check a valid board against the review's policy
+    /// tightened by the board's own `limits`. `file` is the name printed.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::review::Review;
+    ///
+    /// let text = r#"{"squares": 10, "snakes": [[3, 8]]}"#;
+    /// let report = Review::default().check_bytes("b.json", text.as_bytes());
+    /// assert!(!report.valid());
+    /// let finding = &report.findings[0];
+    /// assert_eq!((finding.kind.as_str(), finding.line), ("snake_climbs", Some(1)));
+    /// ```
+    pub fn check_bytes(&self, file: &str, bytes: &[u8]) -> FileReport {
+        check_board_bytes(file, bytes, self)
+    }
+}
+
+/// [`Review::check_bytes`].
+fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileReport {
     // Positions are counted after a byte-order mark, as editors count them.
     let bytes = crate::model::error::without_bom(bytes);
     let finding =
@@ -331,37 +347,33 @@ fn policy_findings(
     }
 }
 
-/// A finding about a file that could not be read, or a path that holds no
-/// board: no line, no column.
-pub fn file_error(file: &str, kind: &str, message: String) -> Finding {
-    Finding {
-        file: file.to_string(),
-        line: None,
-        column: None,
-        field: None,
-        kind: kind.to_string(),
-        message,
-        severity: Severity::Error,
+impl Finding {
+    /// The kind of the finding raised when the policy could not be checked.
+    pub const UNCHECKED: &str = enforce::UNCHECKED;
+
+    /// A finding about a file that could not be read, or a path that holds
+    /// no board: no line, no column.
+    pub fn file_error(file: &str, kind: &str, message: String) -> Finding {
+        Finding {
+            file: file.to_string(),
+            line: None,
+            column: None,
+            field: None,
+            kind: kind.to_string(),
+            message,
+            severity: Severity::Error,
+        }
     }
-}
 
-/// Reads a board file's bytes, refusing a directory and a file past
-/// [`Board::MAX_FILE_BYTES`](crate::Board::MAX_FILE_BYTES) without reading it whole.
-///
-/// # Errors
-/// [`BoardError::Io`] and [`BoardError::TooLarge`].
-pub fn read_board_file(path: &Path) -> Result<Vec<u8>, BoardError> {
-    crate::model::read::read_file(path)
-}
-
-/// Turns the findings of the given kinds into warnings.
-pub fn warn_only<'a>(
-    findings: impl IntoIterator<Item = &'a mut Finding>,
-    kinds: &BTreeSet<String>,
-) {
-    for f in findings {
-        if kinds.contains(&f.kind) {
-            f.severity = Severity::Warning;
+    /// Turns the findings of the given kinds into warnings.
+    pub fn warn_only<'a>(
+        findings: impl IntoIterator<Item = &'a mut Finding>,
+        kinds: &BTreeSet<String>,
+    ) {
+        for f in findings {
+            if kinds.contains(&f.kind) {
+                f.severity = Severity::Warning;
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 use super::*;
 
 fn check(text: &str) -> FileReport {
-    check_board_bytes("b.json", text.as_bytes(), &Review::default())
+    Review::default().check_bytes("b.json", text.as_bytes())
 }
 
 fn at(f: &Finding) -> (Option<usize>, Option<usize>, Option<&str>, &str) {
@@ -80,7 +80,7 @@ fn a_board_tightens_but_never_loosens_the_policy() {
         },
         ..Review::default()
     };
-    let r = check_board_bytes("b.json", text.as_bytes(), &review);
+    let r = review.check_bytes("b.json", text.as_bytes());
     assert_eq!(r.findings.len(), 1);
     assert_eq!(r.findings[0].kind, "max_mean_turns");
 }
@@ -88,7 +88,7 @@ fn a_board_tightens_but_never_loosens_the_policy() {
 #[test]
 fn warn_only_turns_a_kind_into_warnings() {
     let mut reports = [check(r#"{"squares": 10, "snakes": [[3, 8]], "width": 0}"#)];
-    warn_only(
+    Finding::warn_only(
         reports.iter_mut().flat_map(|r| r.findings.iter_mut()),
         &BTreeSet::from(["snake_climbs".to_string()]),
     );

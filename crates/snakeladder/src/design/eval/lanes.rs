@@ -35,7 +35,7 @@ use super::{Base, Dense, RowEnd, Update};
 use crate::Jump;
 use crate::markov::analysis::distribution::{FIRST_DECAY_CHECK, next_decay_check, test_decay};
 use crate::markov::tolerance;
-use rayon::prelude::*;
+use crate::par::*;
 
 #[cfg(doc)]
 use super::first_seat_advantage;

@@ -22,8 +22,8 @@ use super::super::eval::{Base, admissible};
 #[cfg(any(test, doc))]
 use super::super::placements_of;
 use super::super::search::{self, Candidate};
+use crate::par::*;
 use crate::{Board, Chains, Jump, JumpKind, Square};
-use rayon::prelude::*;
 
 /// One in this share of a level's candidates is the most the ordered search
 /// evaluates before it leaves the level to the full search.

@@ -510,7 +510,7 @@ mod tests {
         for (layout, low, high) in layouts {
             let board = generate(&layout).unwrap();
             let chain = Chain::compile(&board).unwrap();
-            let mean = crate::markov::analysis::mean_turns(&board).unwrap();
+            let mean = crate::Analysis::mean_turns(&board).unwrap();
             assert!((low..high).contains(&mean), "{layout:?}: mean {mean}");
             let max = tolerance::MAX_DISTRIBUTION_TURNS;
             let stepped = stepped_or_computed(&chain, chain.start(), max, false);

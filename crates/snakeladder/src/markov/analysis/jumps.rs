@@ -107,7 +107,7 @@ pub fn figures(
     // `collect` keeps board order, so the figures are the same on any
     // number of threads.
     if parallel {
-        use rayon::prelude::*;
+        use crate::par::*;
         jumps.par_iter().enumerate().map(figure).collect()
     } else {
         jumps.iter().enumerate().map(figure).collect()
@@ -207,7 +207,7 @@ fn recompiled_mean(board: &Board, a: usize) -> Option<f64> {
     spec.ladders.retain(|j| *j != pair);
     spec.snakes.retain(|j| *j != pair);
     let smaller = Board::from_spec(&spec).ok()?;
-    super::mean_turns(&smaller).ok()
+    super::Analysis::mean_turns(&smaller).ok()
 }
 
 #[cfg(test)]

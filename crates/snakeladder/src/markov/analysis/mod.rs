@@ -24,37 +24,175 @@ pub(crate) mod ties;
 use crate::markov::chain::Chain;
 use crate::model::numbers::{quantity, tiny};
 use crate::model::rules::RulesSpec;
-use crate::{Board, model::fingerprint};
+use crate::{Board, Square, model::fingerprint};
 use num_rational::BigRational;
 use plan::Plan;
 use serde::Serialize;
 use solve::{Estimate, Solver};
 
-pub use crate::markov::chain::ChainError;
-pub use crate::markov::exact::ExactError;
+pub(crate) use crate::markov::chain::ChainError;
+pub(crate) use crate::markov::exact::ExactError;
 pub use distribution::Decay;
 pub use jumps::JumpFigures;
 pub use limits::{Cost, Figure, Limits, Skipped};
 pub use moments::Summary;
-pub use odds::{BoundedOdds, LiveOdds, OddsError};
+pub(crate) use odds::OddsError;
+pub use odds::{BoundedOdds, LiveOdds};
 pub use players::PlayersFigures;
 pub use shortest::{Shortest, probability_text};
-pub use solve::{Method, SolveError};
+pub use solve::Method;
+pub(crate) use solve::SolveError;
 pub use squares::SquareFigures;
 
 /// Why a board could not be analysed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnalysisError {
-    /// The board could not be compiled.
-    #[error(transparent)]
-    Chain(#[from] ChainError),
-    /// `I − Q` could not be solved (a game that may never end).
-    #[error(transparent)]
-    Solve(#[from] SolveError),
-    /// Exact mode failed.
-    #[error(transparent)]
-    Exact(#[from] ExactError),
+    /// A row of the kernel does not sum to 1 within `tolerance::ROW_SUM`:
+    /// a bug, reported rather than analysed.
+    #[error("the turn kernel row of square {square} sums to {sum}, not 1")]
+    RowSum {
+        /// The row's square.
+        square: Square,
+        /// What it sums to.
+        sum: f64,
+    },
+    /// `I − Q` is singular: from these squares a token never finishes, so
+    /// the expected length of a game is infinite.
+    #[error("the game may never end: from {} a token can never finish", crate::markov::analysis::solve::show(.trapped))]
+    Trapped {
+        /// The squares from which the finish cannot be reached.
+        trapped: Vec<Square>,
+    },
+    /// The chain is too large for the dense solver.
+    #[error("the board has {states} states; the dense solver handles at most {limit}")]
+    DenseTooLarge {
+        /// The chain's states.
+        states: usize,
+        /// The limit, 4,000 states.
+        limit: usize,
+    },
+    /// `I − Q` is numerically singular although every state can finish: the
+    /// chance of finishing from some square is below what `f64` resolves.
+    #[error("the linear system is numerically singular (a pivot of {pivot:e})")]
+    IllConditioned {
+        /// The smallest pivot met.
+        pivot: f64,
+    },
+    /// From these squares the `f64` chain has no way to the finish, although
+    /// the board has one: every way there has a chance per turn below the
+    /// smallest normal `f64` (2.2e-308), so the chain left it out
+    /// (`Chain::dropped`).
+    #[error(
+        "from {} every way to the finish has a chance per turn below 2.2e-308, which floating point cannot hold",
+        crate::markov::analysis::solve::show(.squares)
+    )]
+    BelowFloat {
+        /// The squares the `f64` chain traps.
+        squares: Vec<Square>,
+    },
+    /// The sparse solver lost all accuracy although every state can finish.
+    #[error(
+        "the linear system is too badly conditioned to solve (the expected turns from state {state} came out meaningless)"
+    )]
+    SparseIllConditioned {
+        /// The first state whose result is meaningless.
+        state: usize,
+    },
+    /// The chain has more states than `MAX_EXACT_STATES`.
+    #[error("exact mode handles at most {limit} states; this board has {states}")]
+    ExactTooLarge {
+        /// The chain's states.
+        states: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A turn from `square` makes more than `MAX_EXACT_ROLLS_PER_TURN`
+    /// rolls along a path that does not repeat.
+    #[error(
+        "a turn from square {square} can make more than {limit} rolls; exact mode cannot sum it"
+    )]
+    ExactTurnTooLong {
+        /// Where the turn starts.
+        square: Square,
+        /// The limit.
+        limit: usize,
+    },
+    /// A turn from `from` can end on `to`, which the floating-point chain
+    /// left out because every way there has a chance below the smallest
+    /// normal `f64` (2.2e-308): exact mode works on the floating-point
+    /// chain's squares and cannot add it.
+    #[error(
+        "a turn from square {from} can end on square {to} only with a chance below 2.2e-308, \
+         which the floating-point chain leaves out; exact mode cannot add the square"
+    )]
+    ExactUnlisted {
+        /// Where the turn starts.
+        from: Square,
+        /// The square left out.
+        to: Square,
+    },
+    /// Eliminating the system would take more work than allowed.
+    #[error(
+        "exact mode would need about {needed:.1e} word operations, over the limit of {limit:.1e} (see --max-work)"
+    )]
+    ExactTooMuchWork {
+        /// Estimated 64-bit word multiply-adds.
+        needed: f64,
+        /// The limit.
+        limit: f64,
+    },
+    /// The system is singular: some square never finishes.
+    #[error("the exact system is singular: some square never finishes")]
+    ExactSingular,
+    /// The modular solver would hold more memory than allowed
+    /// (docs/exact-modular.md §6).
+    #[error(
+        "exact mode would need about {needed} bytes, over the limit of {limit} (see --max-memory)"
+    )]
+    ExactTooMuchMemory {
+        /// Estimated bytes.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The modular solver lifted as many digits as its bound allows
+    /// without a certified answer: a bug, reported rather than hidden.
+    #[error("the exact solution could not be certified after {digits} p-adic digits")]
+    ExactUncertified {
+        /// The p-adic digits lifted.
+        digits: usize,
+    },
+    /// The fraction and the `f64` mean disagree past
+    /// `tolerance::EXACT_AGREEMENT`: a bug, reported rather than hidden.
+    #[error("the exact mean {exact} and the floating-point mean {float} disagree")]
+    ExactDisagrees {
+        /// The fraction, as `f64`.
+        exact: f64,
+        /// The `f64` figure.
+        float: f64,
+    },
+    /// No players.
+    #[error("no players")]
+    NoPlayers,
+    /// The player to move is not one of the players.
+    #[error("player {to_move} is to move, but there are {players} players")]
+    NoSuchPlayer {
+        /// The player to move.
+        to_move: usize,
+        /// How many players there are.
+        players: usize,
+    },
+    /// A token is on a square it cannot stand on between turns (a jump
+    /// start, a square no turn ends on), or a token has finished and the
+    /// game is over.
+    #[error("player {player} stands on square {square}, where no turn can end a game still going")]
+    NotARestSquare {
+        /// The player.
+        player: usize,
+        /// The square.
+        square: Square,
+    },
     /// A player count below 1 or above [`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS).
     #[error(
         "players must be a whole number from 1 to {}, not {count}",
@@ -70,8 +208,8 @@ pub enum AnalysisError {
     /// mean is given when exact arithmetic could compute it.
     #[error("{source}: the chain is too ill-conditioned for floating point; {}", exact_text(.exact))]
     Numerical {
-        /// The solver's failure.
-        source: SolveError,
+        /// The solver's failure (one of the solver's variants above).
+        source: Box<AnalysisError>,
         /// The exact mean as `(fraction, value)`, or why it is missing.
         exact: Result<(String, f64), String>,
     },
@@ -89,6 +227,69 @@ pub enum AnalysisError {
         /// The limit.
         limit: u64,
     },
+}
+
+impl From<ChainError> for AnalysisError {
+    fn from(e: ChainError) -> AnalysisError {
+        match e {
+            ChainError::RowSum { square, sum } => AnalysisError::RowSum { square, sum },
+        }
+    }
+}
+
+impl From<SolveError> for AnalysisError {
+    fn from(e: SolveError) -> AnalysisError {
+        match e {
+            SolveError::Trapped { trapped } => AnalysisError::Trapped { trapped },
+            SolveError::TooLarge { states, limit } => {
+                AnalysisError::DenseTooLarge { states, limit }
+            }
+            SolveError::IllConditioned { pivot } => AnalysisError::IllConditioned { pivot },
+            SolveError::BelowFloat { squares } => AnalysisError::BelowFloat { squares },
+            SolveError::SparseIllConditioned { state } => {
+                AnalysisError::SparseIllConditioned { state }
+            }
+        }
+    }
+}
+
+impl From<ExactError> for AnalysisError {
+    fn from(e: ExactError) -> AnalysisError {
+        match e {
+            ExactError::TooLarge { states, limit } => {
+                AnalysisError::ExactTooLarge { states, limit }
+            }
+            ExactError::TurnTooLong { square, limit } => {
+                AnalysisError::ExactTurnTooLong { square, limit }
+            }
+            ExactError::Unlisted { from, to } => AnalysisError::ExactUnlisted { from, to },
+            ExactError::TooMuchWork { needed, limit } => {
+                AnalysisError::ExactTooMuchWork { needed, limit }
+            }
+            ExactError::Singular => AnalysisError::ExactSingular,
+            ExactError::TooMuchMemory { needed, limit } => {
+                AnalysisError::ExactTooMuchMemory { needed, limit }
+            }
+            ExactError::Uncertified { digits } => AnalysisError::ExactUncertified { digits },
+            ExactError::Disagrees { exact, float } => {
+                AnalysisError::ExactDisagrees { exact, float }
+            }
+        }
+    }
+}
+
+impl From<OddsError> for AnalysisError {
+    fn from(e: OddsError) -> AnalysisError {
+        match e {
+            OddsError::NoPlayers => AnalysisError::NoPlayers,
+            OddsError::NoSuchPlayer { to_move, players } => {
+                AnalysisError::NoSuchPlayer { to_move, players }
+            }
+            OddsError::NotARestSquare { player, square } => {
+                AnalysisError::NotARestSquare { player, square }
+            }
+        }
+    }
 }
 
 fn exact_text(exact: &Result<(String, f64), String>) -> String {
@@ -600,7 +801,10 @@ impl Analysis {
                     (format!("{}/{}", f.numer(), f.denom()), value)
                 })
                 .map_err(|e| e.to_string());
-                return Err(AnalysisError::Numerical { source, exact });
+                return Err(AnalysisError::Numerical {
+                    source: Box::new(source.into()),
+                    exact,
+                });
             }
             Err(e) => return Err(e.into()),
         };
@@ -647,7 +851,7 @@ impl Analysis {
         let length_side = || compute::length_side(board, chain, options, &plan.distribution);
         let squares_side = || compute::squares_side(board, chain, solver, &turns.mean, &plan);
         let (length, squares) = if plan.parallel {
-            rayon::join(length_side, squares_side)
+            crate::par::join(length_side, squares_side)
         } else {
             (length_side(), squares_side())
         };
@@ -723,21 +927,23 @@ impl Analysis {
     }
 }
 
-/// The mean number of turns from the start, and nothing else: the fastest
-/// figure.
-///
-/// # Errors
-/// As [`Analysis::new`].
-///
-/// # Example
-/// ```
-/// use snakeladder::Board;
-/// let mean = snakeladder::analysis::mean_turns(&Board::builtin_default())?;
-/// assert!((mean - 39.5984).abs() < 1e-4);
-/// # Ok::<(), snakeladder::AnalysisError>(())
-/// ```
-pub fn mean_turns(board: &Board) -> Result<f64, AnalysisError> {
-    let chain = Chain::compile(board)?;
-    let solver = Solver::new(&chain)?;
-    Ok(solver.expected_turns()[chain.start().get()])
+impl Analysis {
+    /// The mean number of turns from the start, and nothing else: the
+    /// fastest figure.
+    ///
+    /// # Errors
+    /// As [`Analysis::new`].
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::{Analysis, Board};
+    /// let mean = Analysis::mean_turns(&Board::builtin_default())?;
+    /// assert!((mean - 39.5984).abs() < 1e-4);
+    /// # Ok::<(), snakeladder::AnalysisError>(())
+    /// ```
+    pub fn mean_turns(board: &Board) -> Result<f64, AnalysisError> {
+        let chain = Chain::compile(board)?;
+        let solver = Solver::new(&chain)?;
+        Ok(solver.expected_turns()[chain.start().get()])
+    }
 }

@@ -10,10 +10,11 @@
 //! (docs/figures.md §8) with the order starting at the player to move,
 //! summed turn by turn as the distributions are stepped.
 
+use super::AnalysisError;
 use super::distribution;
 use crate::Board;
 use crate::Square;
-use crate::markov::chain::{Chain, ChainError};
+use crate::markov::chain::Chain;
 
 /// Why odds could not be given.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -66,8 +67,8 @@ impl LiveOdds {
     /// Compiles `board` for odds.
     ///
     /// # Errors
-    /// [`ChainError`] when the board cannot be compiled.
-    pub fn new(board: &Board) -> Result<LiveOdds, ChainError> {
+    /// [`AnalysisError::RowSum`] when the board cannot be compiled (a bug).
+    pub fn new(board: &Board) -> Result<LiveOdds, AnalysisError> {
         Ok(LiveOdds {
             chain: Chain::compile(board)?,
         })
@@ -77,10 +78,11 @@ impl LiveOdds {
     /// `to_move` the seat whose turn is next.
     ///
     /// # Errors
-    /// [`OddsError`] for no players, a `to_move` out of range, or a token not
-    /// on a square of the chain (a finished token means the game is over).
-    pub fn odds(&self, squares: &[Square], to_move: usize) -> Result<Vec<f64>, OddsError> {
-        live_odds(&self.chain, squares, to_move)
+    /// [`AnalysisError::NoPlayers`], [`AnalysisError::NoSuchPlayer`] for a
+    /// `to_move` out of range, or [`AnalysisError::NotARestSquare`] for a
+    /// token not on a square of the chain (a finished token means the game is over).
+    pub fn odds(&self, squares: &[Square], to_move: usize) -> Result<Vec<f64>, AnalysisError> {
+        Ok(live_odds(&self.chain, squares, to_move)?)
     }
 
     /// [`LiveOdds::odds`] following the race for at most
@@ -97,8 +99,8 @@ impl LiveOdds {
         squares: &[Square],
         to_move: usize,
         max_work: f64,
-    ) -> Result<BoundedOdds, OddsError> {
-        live_odds_within(&self.chain, squares, to_move, max_work)
+    ) -> Result<BoundedOdds, AnalysisError> {
+        Ok(live_odds_within(&self.chain, squares, to_move, max_work)?)
     }
 }
 

@@ -143,7 +143,7 @@ pub enum SolveError {
     },
 }
 
-fn show(squares: &[Square]) -> String {
+pub(crate) fn show(squares: &[Square]) -> String {
     let numbers = squares.iter().map(|s| s.get()).collect();
     crate::model::problem::Squares(numbers).to_string()
 }

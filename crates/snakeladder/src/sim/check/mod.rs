@@ -39,8 +39,8 @@ use compare::student_threshold;
 pub use compare::{Comparison, Test};
 pub(crate) use compare::{binomial_z, bonferroni, kolmogorov_smirnov, t_mean, z_mean};
 
-use crate::markov::analysis::{Analysis, AnalysisError, Options};
-use crate::sim::simulate::{self, Progress, SimulateError, SimulationConfig, SimulationReport};
+use crate::markov::analysis::{Analysis, Options};
+use crate::sim::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
 use crate::{Board, Square};
 use serde::Serialize;
 
@@ -56,7 +56,7 @@ pub(crate) const MIN_EXPECTED_COUNT: f64 = 1e4;
 
 /// The exact figures the check needs, as plain numbers.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ExactFigures {
+pub(crate) struct ExactFigures {
     /// `E[T]`, the mean turns.
     pub mean_turns: f64,
     /// `Var[T]`.
@@ -80,7 +80,7 @@ pub struct ExactFigures {
 impl ExactFigures {
     /// The figures of an exact analysis; `players` picks the entry of
     /// `analysis.players` with that count (none for one player).
-    pub fn from_analysis(analysis: &Analysis, players: u32) -> ExactFigures {
+    pub(crate) fn from_analysis(analysis: &Analysis, players: u32) -> ExactFigures {
         ExactFigures {
             mean_turns: analysis.turns.mean,
             variance_turns: analysis.turns.variance,
@@ -119,35 +119,15 @@ impl ExactFigures {
     }
 }
 
-/// Why a check could not run (a check that runs and disagrees is a
-/// [`CheckReport`] with `passed: false`, not an error).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CheckError {
-    /// The exact analysis failed.
-    #[error(transparent)]
-    Analysis(#[from] AnalysisError),
-    /// The simulation failed.
-    #[error(transparent)]
-    Simulate(#[from] SimulateError),
-    /// The exact analysis skipped figures past its limits, so they cannot be
-    /// compared; refused before simulating rather than compared in part.
-    #[error(
-        "the exact analysis skipped figures a check compares, so nothing was simulated: {}",
-        skipped.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-    )]
-    Skipped {
-        /// What was skipped and why.
-        skipped: Vec<crate::markov::analysis::limits::Skipped>,
-    },
-}
-
 /// Analyses `board` exactly, simulates it as `config` says, and compares
 /// every figure ([`compare()`]).
 ///
 /// # Errors
-/// [`CheckError::Analysis`] when the exact analysis cannot be done (a board
-/// too large for it), [`CheckError::Simulate`] when the simulation cannot.
+/// [`SimulateError::Analysis`] when the exact analysis cannot be done (a
+/// board too large for it), [`SimulateError::Skipped`] when it skipped
+/// figures the check compares, and the simulation's own errors. (A check
+/// that runs and disagrees is a [`CheckReport`] with `passed: false`, not
+/// an error.)
 ///
 /// # Example
 /// ```
@@ -160,19 +140,7 @@ pub enum CheckError {
 /// assert!(report.comparisons.len() > 50);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn check(board: &Board, config: &SimulationConfig) -> Result<CheckReport, CheckError> {
-    check_with_progress(board, config, &())
-}
-
-/// [`check`], telling `progress` how the simulation goes.
-///
-/// # Errors
-/// As [`check`].
-pub fn check_with_progress(
-    board: &Board,
-    config: &SimulationConfig,
-    progress: &dyn Progress,
-) -> Result<CheckReport, CheckError> {
+pub fn check(board: &Board, config: &SimulationConfig) -> Result<CheckReport, SimulateError> {
     // The simulation's limits are checked before the exact side runs, so a
     // board the simulation refuses fails at once.
     simulate::check_memory(board, config)?;
@@ -182,19 +150,19 @@ pub fn check_with_progress(
         .max_memory(config.max_memory());
     let analysis = Analysis::new(board, &options)?;
     if !analysis.skipped.is_empty() {
-        return Err(CheckError::Skipped {
+        return Err(SimulateError::Skipped {
             skipped: analysis.skipped.clone(),
         });
     }
     let exact = ExactFigures::from_analysis(&analysis, k);
-    let sim = simulate::simulate_with_progress(board, config, progress)?;
-    Ok(compare(&exact, &sim))
+    let sim = simulate::simulate(board, config)?;
+    Ok(compare_figures(&exact, &sim))
 }
 
 /// One square's exact figures.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub struct ExactSquare {
+pub(crate) struct ExactSquare {
     /// The square.
     pub square: Square,
     /// Expected rolls ending on it.
@@ -206,7 +174,7 @@ pub struct ExactSquare {
 /// One jump's exact figures.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub struct ExactJump {
+pub(crate) struct ExactJump {
     /// Its start square.
     pub from: Square,
     /// Expected uses.
@@ -218,7 +186,7 @@ pub struct ExactJump {
 /// The exact k-player figures.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub struct ExactPlayers {
+pub(crate) struct ExactPlayers {
     /// Number of players.
     pub count: u32,
     /// Each seat's win probability.
@@ -361,33 +329,41 @@ enum Pending {
     },
 }
 
-/// Compares exact figures with a simulation of the same board and rules.
+/// Compares the figures of an exact analysis with a simulation of the same
+/// board and rules; the analysis's entry for the simulated player count (if
+/// it has one) gives the seats' figures.
 ///
 /// # Panics
-/// If `sim` has a different number of jumps than `exact`, or `exact.players`
-/// a different player count from the simulation's (a programming error: the
-/// two describe different games).
+/// If `sim` has a different number of jumps than `analysis` (a programming
+/// error: the two describe different games).
 ///
 /// # Example
 /// ```
-/// use snakeladder::check::{ExactFigures, compare};
+/// use snakeladder::check::compare;
 /// use snakeladder::simulate::{simulate, SimulationConfig};
-/// use snakeladder::{Board, Seed};
+/// use snakeladder::{Analysis, Board, Options, Seed};
 ///
 /// // Squares 0..2, a coin, overshoot wins: T = 1 or 2, each with probability 1/2.
 /// let board = Board::from_json_str(
 ///     r#"{"squares": 2, "rules": {"dice": {"faces": 2}, "overshoot": "win"}}"#)?;
-/// let sim = simulate(&board, &SimulationConfig::new(50_000, Seed::new(1)).unwrap()).unwrap();
-/// let exact = ExactFigures {
-///     mean_turns: 1.5, variance_turns: 0.25, mean_rolls: 1.5, variance_rolls: 0.25,
-///     turns_cdf: vec![0.5, 1.0], squares: vec![], jumps: vec![], players: None,
-/// };
-/// assert!(compare(&exact, &sim).passed);
-/// let wrong = ExactFigures { mean_turns: 1.6, ..exact };
-/// assert!(!compare(&wrong, &sim).passed);
-/// # Ok::<(), snakeladder::BoardError>(())
+/// let sim = simulate(&board, &SimulationConfig::new(50_000, Seed::new(1))?)?;
+/// let mut analysis = Analysis::new(&board, &Options::default())?;
+/// assert!((analysis.turns.mean - 1.5).abs() < 1e-12);
+/// assert!(compare(&analysis, &sim).passed);
+/// // A wrong figure fails the check.
+/// analysis.turns.mean = 1.6;
+/// assert!(!compare(&analysis, &sim).passed);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn compare(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
+pub fn compare(analysis: &Analysis, sim: &SimulationReport) -> CheckReport {
+    compare_figures(
+        &ExactFigures::from_analysis(analysis, sim.game().count),
+        sim,
+    )
+}
+
+/// [`compare()`] of the figures it takes from an analysis.
+pub(crate) fn compare_figures(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
     let n = sim.tokens;
     let nf = n as f64;
     let mut pending = Vec::new();

@@ -59,7 +59,7 @@ fn a_wrong_transition_in_the_simulation_is_caught() {
     table.perturb(Square::OFF_BOARD, 0, Square::new(1), board.last());
     let config = SimulationConfig::new(GAMES, Seed::new(2026)).unwrap();
     let sim = simulate_table(&board, &table, &config, &()).unwrap();
-    let report = compare(&exact_of(&board, 1), &sim);
+    let report = compare_figures(&exact_of(&board, 1), &sim);
     assert!(!report.passed);
     let failed: Vec<&str> = report.failures().map(|c| c.name.as_str()).collect();
     assert!(
@@ -78,7 +78,7 @@ fn a_subtly_wrong_transition_is_caught() {
     table.perturb(Square::new(94), 3, Square::new(94), board.last());
     let config = SimulationConfig::new(GAMES, Seed::new(7)).unwrap();
     let sim = simulate_table(&board, &table, &config, &()).unwrap();
-    let report = compare(&exact_of(&board, 1), &sim);
+    let report = compare_figures(&exact_of(&board, 1), &sim);
     let failed: Vec<&str> = report.failures().map(|c| c.name.as_str()).collect();
     assert!(
         failed.contains(&"square 94: rests a game"),
@@ -98,11 +98,11 @@ fn a_wrong_chain_on_the_exact_side_is_caught() {
         &SimulationConfig::new(GAMES, Seed::new(11)).unwrap(),
     )
     .unwrap();
-    let report = compare(&exact_of(&aks, 1), &sim);
+    let report = compare_figures(&exact_of(&aks, 1), &sim);
     assert!(!report.passed);
     assert!(report.failures().any(|c| c.name == "turns: mean"));
     // And the right exact side agrees with the same simulation.
-    let right = compare(&exact_of(&default, 1), &sim);
+    let right = compare_figures(&exact_of(&default, 1), &sim);
     assert!(right.passed, "{}", explain(&right));
 }
 
@@ -143,7 +143,7 @@ fn few_games_are_held_to_the_t_quantile_of_their_degrees_of_freedom() {
             .with_players(2)
             .unwrap();
         let sim = crate::sim::simulate::simulate(&board, &config).unwrap();
-        let report = compare(&exact, &sim);
+        let report = compare_figures(&exact, &sim);
         assert!(report.passed, "seed {seed}: {}", explain(&report));
         let total = report
             .comparisons

@@ -51,17 +51,17 @@ mod table;
 use crate::markov::analysis::limits::DEFAULT_MAX_MEMORY;
 use crate::markov::analysis::{Figure, Skipped, cap_list};
 use crate::markov::sparse::memory::Bytes;
-pub use stats::{Histogram, Quantile, SampleSummary};
+pub(crate) use stats::Histogram;
+pub use stats::{Quantile, SampleSummary};
 pub(crate) use table::MoveTable;
-pub use table::MoveTableError;
+pub(crate) use table::MoveTableError;
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::seed::Seed;
 use crate::{Board, JumpKind, Square};
-use engine::Engine;
+use engine::{Accumulator, Engine};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rayon::prelude::*;
 use sampler::{DiceStream, Sampler};
 use serde::Serialize;
 
@@ -79,8 +79,8 @@ pub(crate) const MAX_THREADS: usize = 1_024;
 /// one core for one token.
 pub(crate) const MAX_ROLLS_PER_TOKEN: u64 = 1 << 32;
 
-/// Why a simulation could not run.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a simulation, or a check of an analysis against one, could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SimulateError {
     /// `games` is 0 or more than [`SimulationConfig::MAX_GAMES`].
@@ -104,17 +104,37 @@ pub enum SimulateError {
         /// The value asked for.
         threads: usize,
     },
-    /// The board is too large for a move table.
-    #[error(transparent)]
-    Table(#[from] MoveTableError),
+    /// The board is too large for a move table of every square, roll and
+    /// phase.
+    #[error(
+        "a move table of {squares} squares × {rolls} rolls × {phases} phases has {entries} entries, more than the {limit} allowed"
+    )]
+    TooLarge {
+        /// Squares 0..=N.
+        squares: u64,
+        /// Distinct dice totals.
+        rolls: u64,
+        /// Layers for the extra-roll rule.
+        phases: u64,
+        /// Their product.
+        entries: u64,
+        /// The most a table holds, 2³² − 1 entries.
+        limit: u64,
+    },
     /// The simulation would need more memory than allowed.
     #[error(
         "simulating this board would need about {} of memory (move table {}, {} per worker), over the limit of {} (see --max-memory)",
-        Bytes(estimate.total()), Bytes(estimate.table), Bytes(estimate.per_worker), Bytes(*limit)
+        Bytes(*needed), Bytes(*table), Bytes(*per_worker), Bytes(*limit)
     )]
     Memory {
-        /// The estimate.
-        estimate: MemoryEstimate,
+        /// The whole estimate in bytes.
+        needed: u64,
+        /// Of which the move table, its chains and the list of entries
+        /// that take a jump.
+        table: u64,
+        /// And one worker's tallies (there are two per thread and one
+        /// more).
+        per_worker: u64,
         /// The limit.
         limit: u64,
     },
@@ -135,6 +155,20 @@ pub enum SimulateError {
         /// The first batch that found it stopped.
         batch: u64,
     },
+    /// A check's exact analysis failed.
+    #[error(transparent)]
+    Analysis(#[from] crate::AnalysisError),
+    /// A check's exact analysis skipped figures past its limits, so they
+    /// cannot be compared; refused before simulating rather than compared
+    /// in part.
+    #[error(
+        "the exact analysis skipped figures a check compares, so nothing was simulated: {}",
+        skipped.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    Skipped {
+        /// What was skipped and why.
+        skipped: Vec<Skipped>,
+    },
     /// The worker pool could not be started.
     #[error("cannot start {threads} worker threads: {message}")]
     Pool {
@@ -143,6 +177,26 @@ pub enum SimulateError {
         /// Rayon's reason.
         message: String,
     },
+}
+
+impl From<MoveTableError> for SimulateError {
+    fn from(e: MoveTableError) -> SimulateError {
+        match e {
+            MoveTableError::TooLarge {
+                squares,
+                rolls,
+                phases,
+                entries,
+                limit,
+            } => SimulateError::TooLarge {
+                squares,
+                rolls,
+                phases,
+                entries,
+                limit,
+            },
+        }
+    }
 }
 
 /// What to simulate: how many games, the master seed, players and threads.
@@ -156,13 +210,14 @@ pub enum SimulateError {
 /// assert!(SimulationConfig::new(0, Seed::new(42)).is_err());
 /// # Ok::<(), snakeladder::simulate::SimulateError>(())
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SimulationConfig {
     games: u64,
     seed: Seed,
     players: u32,
     threads: Option<usize>,
     max_memory: Option<u64>,
+    progress: crate::progress::Callback<dyn Progress + Send + Sync>,
 }
 
 impl SimulationConfig {
@@ -194,6 +249,7 @@ impl SimulationConfig {
             players: 1,
             threads: None,
             max_memory: None,
+            progress: Default::default(),
         })
     }
 
@@ -242,6 +298,24 @@ impl SimulationConfig {
             threads: Some(threads),
             ..self
         })
+    }
+
+    /// The same, telling `progress` after each batch of games (from any
+    /// worker thread) and asking it whether to stop
+    /// ([`Progress::stopped`]), for a front end's progress bar or Ctrl-C.
+    pub fn with_progress(self, progress: impl Progress + Send + 'static) -> SimulationConfig {
+        SimulationConfig {
+            progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
+            ..self
+        }
+    }
+
+    /// The progress told, `()` when none was given.
+    pub(crate) fn progress(&self) -> &dyn Progress {
+        match self.progress.get() {
+            Some(p) => p,
+            None => &(),
+        }
     }
 
     /// Games to play.
@@ -414,10 +488,10 @@ pub struct SimulationReport {
     pub skipped: Vec<Skipped>,
     /// The distribution of `T`, exact counts.
     #[serde(skip)]
-    pub turns_histogram: Histogram,
+    pub(crate) turns_histogram: Histogram,
     /// The distribution of rolls, exact counts.
     #[serde(skip)]
-    pub rolls_histogram: Histogram,
+    pub(crate) rolls_histogram: Histogram,
 }
 
 impl SimulationReport {
@@ -444,7 +518,7 @@ impl SimulationReport {
 /// Simulates `config.games()` games of `board`.
 ///
 /// # Errors
-/// [`SimulateError::Table`] for a board too large for a move table,
+/// [`SimulateError::TooLarge`] for a board too large for a move table,
 /// [`SimulateError::GameTooLong`] when a token does not finish within
 /// [`SimulationConfig::MAX_ROLLS_PER_TOKEN`] rolls, [`SimulateError::Pool`] when the threads
 /// cannot start.
@@ -452,28 +526,14 @@ pub fn simulate(
     board: &Board,
     config: &SimulationConfig,
 ) -> Result<SimulationReport, SimulateError> {
-    simulate_with_progress(board, config, &())
-}
-
-/// [`simulate`], telling `progress` after each batch.
-///
-/// # Errors
-/// As [`simulate`].
-pub fn simulate_with_progress(
-    board: &Board,
-    config: &SimulationConfig,
-    progress: &dyn Progress,
-) -> Result<SimulationReport, SimulateError> {
     check_memory(board, config)?;
     let table = MoveTable::new(board)?;
-    simulate_table(board, &table, config, progress)
+    simulate_table(board, &table, config, config.progress())
 }
 
 /// What a simulation of a board is estimated to hold in memory at most.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct MemoryEstimate {
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MemoryEstimate {
     /// The move table, its chains and the list of entries that take a jump.
     pub table: u64,
     /// One worker's tallies (a count per table entry, sums per square and
@@ -486,7 +546,7 @@ pub struct MemoryEstimate {
 
 impl MemoryEstimate {
     /// The whole estimate in bytes.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.table
             .saturating_add(self.per_worker.saturating_mul(self.workers))
     }
@@ -527,12 +587,17 @@ pub(crate) fn check_memory(board: &Board, config: &SimulationConfig) -> Result<(
     let estimate = estimate_memory(board, config);
     let limit = config.max_memory();
     if estimate.total() > limit {
-        return Err(SimulateError::Memory { estimate, limit });
+        return Err(SimulateError::Memory {
+            needed: estimate.total(),
+            table: estimate.table,
+            per_worker: estimate.per_worker,
+            limit,
+        });
     }
     Ok(())
 }
 
-/// [`simulate_with_progress`] over a given table: the tests hand it a
+/// [`simulate`] over a given table: the tests hand it a
 /// deliberately wrong one to show the cross-check catches it.
 pub(crate) fn simulate_table(
     board: &Board,
@@ -553,49 +618,32 @@ fn run_engine(
 ) -> Result<SimulationReport, SimulateError> {
     let sampler = Sampler::new(board.rules().dice());
     let threads = config.worker_threads();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SimulateError::Pool {
-            threads,
-            message: e.to_string(),
-        })?;
     let batches = config.games.div_ceil(BATCH_GAMES);
-    let acc = pool.install(|| {
-        (0..batches)
-            .into_par_iter()
-            .try_fold(
-                || engine.accumulator(),
-                |mut acc, b| {
-                    if progress.stopped() {
-                        return Err(SimulateError::Stopped { batch: b });
-                    }
-                    let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
-                    let rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed.get(), b));
-                    match &sampler {
-                        Sampler::Six(s) => {
-                            engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games)
-                        }
-                        Sampler::Uniform(s) => {
-                            engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games)
-                        }
-                        Sampler::Alias(a) => {
-                            engine.batch(&mut acc, &mut DiceStream::new(rng, a.view()), games)
-                        }
-                    }
-                    .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;
-                    progress.advance(games);
-                    Ok::<_, SimulateError>(acc)
-                },
-            )
-            .try_reduce(
-                || engine.accumulator(),
-                |mut a, b| {
-                    a.merge(&b);
-                    Ok(a)
-                },
-            )
-    })?;
+    let fold = |mut acc: Accumulator, b: u64| {
+        if progress.stopped() {
+            return Err(SimulateError::Stopped { batch: b });
+        }
+        let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
+        let rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed.get(), b));
+        match &sampler {
+            Sampler::Six(s) => engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games),
+            Sampler::Uniform(s) => engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games),
+            Sampler::Alias(a) => engine.batch(&mut acc, &mut DiceStream::new(rng, a.view()), games),
+        }
+        .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;
+        progress.advance(games);
+        Ok::<_, SimulateError>(acc)
+    };
+    let merge = |mut a: Accumulator, b: Accumulator| {
+        a.merge(&b);
+        Ok(a)
+    };
+    // Every sum merged is of integers, so the result does not depend on how
+    // the batches are split between threads.
+    let acc = crate::par::with_threads(threads, || {
+        crate::par::try_fold_merge(batches, || engine.accumulator(), fold, merge)
+    })
+    .map_err(|message| SimulateError::Pool { threads, message })??;
     Ok(engine.report(acc, board, config))
 }
 

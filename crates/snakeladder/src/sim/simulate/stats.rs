@@ -9,19 +9,6 @@ use std::collections::BTreeMap;
 const DENSE_LIMIT: u64 = 1 << 16;
 
 /// How often each value of a per-game count occurred.
-///
-/// # Example
-/// ```
-/// use snakeladder::simulate::Histogram;
-/// let mut h = Histogram::default();
-/// for t in [3, 5, 5, 9] {
-///     h.record(t);
-/// }
-/// assert_eq!(h.total(), 4);
-/// assert_eq!(h.count(5), 2);
-/// assert_eq!(h.quantile(0.5), Some(5));
-/// assert_eq!(h.quantile(1.0), Some(9));
-/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Histogram {
@@ -70,11 +57,13 @@ impl Histogram {
     }
 
     /// Observations recorded.
+    #[cfg(test)]
     pub fn total(&self) -> u64 {
         self.total
     }
 
     /// How often `value` was recorded.
+    #[cfg(test)]
     pub fn count(&self, value: u64) -> u64 {
         if value < DENSE_LIMIT {
             self.dense.get(value as usize).copied().unwrap_or(0)
@@ -284,6 +273,18 @@ pub struct SampleSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_histogram_counts_and_gives_quantiles() {
+        let mut h = Histogram::default();
+        for t in [3, 5, 5, 9] {
+            h.record(t);
+        }
+        assert_eq!(h.total(), 4);
+        assert_eq!(h.count(5), 2);
+        assert_eq!(h.quantile(0.5), Some(5));
+        assert_eq!(h.quantile(1.0), Some(9));
+    }
 
     #[test]
     fn moments_match_a_hand_computation() {

@@ -78,7 +78,7 @@ impl TableEntry {
 /// Why a move table cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum MoveTableError {
+pub(crate) enum MoveTableError {
     /// The board is too large for a table of every square, roll and phase.
     #[error(
         "a move table of {squares} squares × {rolls} rolls × {phases} phases has {entries} entries, more than the {limit} allowed"

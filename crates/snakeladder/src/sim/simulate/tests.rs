@@ -31,9 +31,9 @@ fn same_seed_same_numbers_on_1_2_and_8_threads() {
     let board = Board::builtin_default();
     // Three full batches and a partial one, so threads share the work.
     let base = SimulationConfig::new(3 * BATCH_GAMES + 1234, Seed::new(99)).unwrap();
-    let one = simulate(&board, &base.with_threads(1).unwrap()).unwrap();
+    let one = simulate(&board, &base.clone().with_threads(1).unwrap()).unwrap();
     for threads in [2, 8] {
-        let other = simulate(&board, &base.with_threads(threads).unwrap()).unwrap();
+        let other = simulate(&board, &base.clone().with_threads(threads).unwrap()).unwrap();
         assert_eq!(one, other, "{threads} threads");
     }
     let different = simulate(
@@ -205,11 +205,11 @@ fn config_limits_are_enforced() {
     );
     let c = SimulationConfig::new(1, Seed::new(0)).unwrap();
     assert_eq!(
-        c.with_players(0),
+        c.clone().with_players(0),
         Err(SimulateError::Players { players: 0 })
     );
     assert_eq!(
-        c.with_threads(0),
+        c.clone().with_threads(0),
         Err(SimulateError::Threads { threads: 0 })
     );
     assert!(c.with_threads(MAX_THREADS + 1).is_err());
@@ -263,7 +263,7 @@ fn a_follow_chain_table_holds_one_path_per_jump() {
         .with_threads(1)
         .unwrap();
     let estimate = super::estimate_memory(&board, &config).total();
-    assert!(super::check_memory(&board, &config.with_max_memory(estimate)).is_ok());
+    assert!(super::check_memory(&board, &config.clone().with_max_memory(estimate)).is_ok());
     assert!(matches!(
         super::check_memory(&board, &config.with_max_memory(estimate - 1)),
         Err(SimulateError::Memory { .. })
@@ -297,7 +297,7 @@ fn a_progress_that_stops_ends_the_simulation_without_a_report() {
         after: 2,
         done: 0.into(),
     };
-    let got = simulate_with_progress(&board, &config, &stop);
+    let got = simulate(&board, &config.with_progress(stop));
     assert_eq!(got, Err(SimulateError::Stopped { batch: 2 }));
     // One that never stops gives the report of `simulate`.
     let small = SimulationConfig::new(1000, Seed::new(3)).unwrap();
@@ -306,7 +306,7 @@ fn a_progress_that_stops_ends_the_simulation_without_a_report() {
         done: 0.into(),
     };
     assert_eq!(
-        simulate_with_progress(&board, &small, &never),
+        simulate(&board, &small.clone().with_progress(never)),
         simulate(&board, &small)
     );
 }

@@ -38,8 +38,8 @@
 use super::stretch::{Layout, Stretches};
 use super::{Csr, SparseError, trapped_states};
 use crate::markov::gth::Gth;
+use crate::par::*;
 use nalgebra::DMatrix;
-use rayon::prelude::*;
 
 /// Multiply-adds (at most) of the column-by-column sweeps that build `S`
 /// below which they run on the calling thread: a rayon hand-off costs tens

@@ -36,7 +36,7 @@ impl SweepSolver {
     ) -> Plan {
         let (in_j, nnz) = back_targets(n, &row);
         let k = in_j.iter().filter(|&&b| b).count() as u64;
-        let threads = rayon::current_num_threads() as u64;
+        let threads = crate::par::current_num_threads() as u64;
         // The stretches the column sweeps will skip, found from `Q` off its
         // diagonal and the diagonal of `I − Q` computed as the solver does.
         let off = |i: usize| row(i).filter(move |&(c, _)| c != i);

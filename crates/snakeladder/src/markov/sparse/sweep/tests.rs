@@ -157,6 +157,7 @@ fn stretched_solves_leave_no_residual() {
 /// The sweeps over sites run in parallel on a board this size, and
 /// give the same digits on one thread: each column is the same sums
 /// whichever thread sweeps it and whatever columns go with it.
+#[cfg(feature = "parallel")]
 #[test]
 fn stretched_sweeps_have_the_same_digits_on_one_thread() {
     let board = long_board(30_000, 60, "{}", 9);

@@ -8,7 +8,8 @@
 //! check per roll). Quote `game / bare` and `table / bare`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use snakeladder::{Board, Finish, Game, RollAnswer, Roller, Seed, SeededDice, Square, Table};
+use snakeladder::{Board, Finish, Game, Roller, Seed, SeededDice, Square};
+use snakeladder_serve::table::{RollAnswer, Table};
 use std::hint::black_box;
 use std::sync::Arc;
 

@@ -1,5 +1,7 @@
-//! Online play: one game served to many clients, and many games served at
-//! once.
+//! Online play: one game of the core's [`Game`] engine served to many
+//! clients, and many games served at once. The core plays one game on one
+//! thread; sharing it between requests is a server's concern, so it lives
+//! here.
 //!
 //! A [`Table`] holds its [`Game`] behind a mutex, so a request's checks and
 //! the roll it makes are one step no other request can split, and readers
@@ -7,11 +9,8 @@
 //! last saw, so a double tap or a retry rolls at most once. The server rolls,
 //! never the client. A [`Registry`] keys tables by [`GameId`].
 
-use crate::Square;
-use crate::play::game::{Game, GameError, RollResult, Standing, Status};
-use crate::play::record::GameRecord;
-use crate::play::roller::Roller;
 use serde::{Deserialize, Serialize};
+use snakeladder::{Game, GameError, GameRecord, RollResult, Roller, Square, Standing, Status};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
@@ -47,7 +46,6 @@ pub enum RollAnswer {
 }
 
 /// What a reader sees of a table: one consistent moment between turns.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Snapshot {
@@ -67,7 +65,8 @@ pub struct Snapshot {
 ///
 /// # Example
 /// ```
-/// use snakeladder::{Board, Finish, Game, RollAnswer, Seed, Table};
+/// use snakeladder::{Board, Finish, Game, Seed};
+/// use snakeladder_serve::table::{RollAnswer, Table};
 /// use std::sync::Arc;
 /// let board = Arc::new(Board::builtin_default());
 /// let table = Table::new(Game::seeded(board, ["Ana", "Bo"], Seed::new(3), Finish::FirstWinner)?);
@@ -110,7 +109,7 @@ impl<R: Roller> Table<R> {
     /// player's turn; then the server rolls.
     ///
     /// # Errors
-    /// Only when the dice fail ([`GameError::Roll`]); the game does not change.
+    /// Only when the dice fail ([`GameError::Exhausted`], [`GameError::Impossible`]); the game does not change.
     pub fn roll(&self, player: &str, seen: u64) -> Result<RollAnswer, GameError> {
         let mut game = self.lock();
         let roll_number = game.rolls_played();
@@ -162,7 +161,6 @@ impl<R: Roller> Table<R> {
 }
 
 /// The key of a table in a [`Registry`].
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct GameId(pub u64);
@@ -196,7 +194,8 @@ const SHARDS: usize = 64;
 ///
 /// # Example
 /// ```
-/// use snakeladder::{Board, Finish, Game, GameId, Registry, Seed};
+/// use snakeladder::{Board, Finish, Game, Seed};
+/// use snakeladder_serve::table::{GameId, Registry};
 /// use std::sync::Arc;
 /// let board = Arc::new(Board::builtin_default());
 /// let registry = Registry::new();
