@@ -45,6 +45,7 @@
 mod engine;
 mod marks;
 mod sampler;
+mod six;
 mod stats;
 mod table;
 
@@ -540,7 +541,7 @@ pub(crate) fn simulate_table(
     config: &SimulationConfig,
     progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
-    let engine = Engine::new(table, board.jumps().len(), config);
+    let engine = Engine::new(table, board.jumps().len(), board.rules().dice(), config);
     run_engine(board, &engine, config, progress)
 }
 
@@ -574,7 +575,7 @@ fn run_engine(
                     let rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed.get(), b));
                     match &sampler {
                         Sampler::Six(s) => {
-                            engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games)
+                            engine.six_batch(&mut acc, &mut DiceStream::new(rng, *s), games)
                         }
                         Sampler::Uniform(s) => {
                             engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games)
