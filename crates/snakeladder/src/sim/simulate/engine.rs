@@ -31,6 +31,7 @@ use super::{
     SimulationReport, SquareEstimate,
 };
 use crate::{Board, Dice, Square};
+use std::sync::Mutex;
 
 /// Fewest games in a cluster: 256 games of ~40 rolls make the per-cluster
 /// flush (one pass over the table) cost well under one operation per roll
@@ -60,6 +61,12 @@ pub(super) struct Engine<'a> {
     /// The table for the loop of one six-faced die ([`super::six`]), when
     /// the board has one and its marks fit.
     six: Option<SixTable>,
+    /// That loop's cells, each with every count zero, for the next batch
+    /// to take: a batch leaves its counts zero (each cluster's flush clears
+    /// them), so a worker's cells are made once per run, not once per
+    /// accumulator (rayon makes one per piece of work it splits off, and
+    /// writing 2 MiB of cells each time cost a tenth of a second's run).
+    free_cells: Mutex<Vec<Box<[Cell; ROWS]>>>,
 }
 
 impl<'a> Engine<'a> {
@@ -84,6 +91,7 @@ impl<'a> Engine<'a> {
             players: config.players(),
             cluster_games,
             six: marks.as_ref().and_then(|m| SixTable::new(table, m, dice)),
+            free_cells: Mutex::new(Vec::new()),
             marks,
             jumping: table
                 .entries()
@@ -138,7 +146,6 @@ impl<'a> Engine<'a> {
             } else {
                 vec![0; self.table.entries().len()]
             },
-            cells: self.six.as_ref().map(SixTable::cells),
             token: 0,
             rest_seen: vec![[0, 0]; squares],
             jump_seen: vec![[0, 0]; self.jumps],
@@ -215,19 +222,18 @@ impl<'a> Engine<'a> {
             return self.batch(acc, roller, games);
         };
         let k = u64::from(self.players);
+        let free = self.free_cells.lock().ok().and_then(|mut f| f.pop());
+        let mut cells = free.unwrap_or_else(|| six.cells());
+        let entries = self.table.entries().len();
         let mut done = 0;
         while done < games {
             let cluster = self.cluster_games.min(games - done);
-            let cells: &mut [Cell; ROWS] = acc
-                .cells
-                .as_mut()
-                .expect("an engine with a six-faced table gives its accumulators cells");
             let (turns, marked) = (&mut acc.turns, &mut acc.marked);
             let (seat_wins, rounds, total_turns) =
                 (&mut acc.seat_wins, &mut acc.rounds, &mut acc.total_turns);
             six_games(
                 six,
-                cells,
+                &mut cells,
                 roller,
                 cluster,
                 k,
@@ -244,8 +250,15 @@ impl<'a> Engine<'a> {
                     }
                 },
             )?;
-            acc.flush_cluster(self.table, &self.jumping, cluster * k);
+            // (On an error the cells, their counts not cleared, are dropped.)
+            let counts = &mut cells[OFFSET..][..entries];
+            acc.flush_counts(self.table, &self.jumping, cluster * k, counts, |c| {
+                &mut c.count
+            });
             done += cluster;
+        }
+        if let Ok(mut free) = self.free_cells.lock() {
+            free.push(cells);
         }
         Ok(())
     }
@@ -598,9 +611,6 @@ pub(super) struct Accumulator {
     scratch_use: Vec<u64>,
     /// Per [`Marks`] bit, the tokens that set it (when the engine marks).
     marked: MarkTally,
-    /// The six-faced loop's counts and marks, when the engine runs it: the
-    /// counts of `entry_count`, at [`OFFSET`] + the entry.
-    cells: Option<Box<[Cell; ROWS]>>,
 }
 
 impl Accumulator {
@@ -609,22 +619,14 @@ impl Accumulator {
     /// the counts. `jumping` lists the entries that take a jump (and their
     /// path), so the pass over every entry has no branch.
     fn flush_cluster(&mut self, table: &MoveTable, jumping: &[(usize, u32)], m: u64) {
-        match self.cells.take() {
-            Some(mut cells) => {
-                let counts = &mut cells[OFFSET..][..table.ends().len()];
-                self.flush_counts(table, jumping, m, counts, |c| &mut c.count);
-                self.cells = Some(cells);
-            }
-            None => {
-                let mut counts = std::mem::take(&mut self.entry_count);
-                self.flush_counts(table, jumping, m, &mut counts, |c| c);
-                self.entry_count = counts;
-            }
-        }
+        let mut counts = std::mem::take(&mut self.entry_count);
+        self.flush_counts(table, jumping, m, &mut counts, |c| c);
+        self.entry_count = counts;
     }
 
     /// [`Accumulator::flush_cluster`] of the counts `counts` (one per table
-    /// entry), `count` giving each one's place.
+    /// entry, here or in the six-faced loop's cells), `count` giving each
+    /// one's place.
     #[inline(always)]
     fn flush_counts<C>(
         &mut self,

@@ -195,10 +195,10 @@ fn six_token(
     // that face. Whether the token finished.
     macro_rules! slice {
         ($x:expr) => {{
-            let m = ($x & 0xffff) as u32 * 6;
+            let m = ($x & 0xffff) as usize * 6;
             if (m & 0xffff) >= (1 << 16) % 6 {
                 // Below 2^16 + 6: in bounds, as the compiler sees.
-                let idx = (m >> 16) as usize + at;
+                let idx = at + (m >> 16);
                 at = usize::from(next[idx]);
                 let cell = &mut cells[idx];
                 cell.count += 1;
