@@ -28,9 +28,10 @@
 //!   draw the same faces and leave the generator in the same state.
 //!
 //! Only the first [`OFFSET`] + [`MoveTable::entries`] of each array are
-//! ever reached (a row plus a face is an entry of the table); the rest is
-//! allocated zeroed and never touched, so it costs address space, not
-//! memory or time.
+//! ever reached (a row plus a face is an entry of the table). The rows'
+//! padding is zeroed by the allocator and never touched (address space,
+//! not memory); the cells (2 MiB) are written once per worker and run, and
+//! reused from batch to batch (the engine's `free_cells`).
 //!
 //! The cap of [`MAX_ROLLS_PER_TOKEN`] rolls is checked once per generator
 //! call instead of once per roll: a token that reaches it stops within
