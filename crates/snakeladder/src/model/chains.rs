@@ -38,6 +38,11 @@ pub(crate) struct ChainIndex {
     exit: Vec<u32>,
     /// Every jump, each before the one it leads to.
     upstream_first: Vec<u32>,
+    /// Whether some jump leads to another, kept rather than found by a scan
+    /// of `next` on each call: the chain's compiler asks once per row, and
+    /// a scan of 20,000 jumps per row of a 10,000,000-square board was
+    /// minutes of work (docs/sparse-solver.md §8).
+    chained: bool,
 }
 
 impl ChainIndex {
@@ -101,6 +106,7 @@ impl ChainIndex {
         // every jump comes before the one it leads to.
         preorder.reverse();
         ChainIndex {
+            chained: next.iter().any(|&p| p != NONE),
             next,
             end,
             enter,
@@ -136,7 +142,7 @@ impl ChainIndex {
 
     /// Whether some jump leads to another.
     pub(crate) fn any_chained(&self) -> bool {
-        self.next.iter().any(|&p| p != NONE)
+        self.chained
     }
 }
 

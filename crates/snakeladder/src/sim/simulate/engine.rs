@@ -22,14 +22,16 @@
 //! sums `Σ x_b`, `Σ x_b²`, `Σ m_b x_b` and `Σ m_b²`.
 
 use super::marks::{MarkTally, Marks, entry_marks};
-use super::sampler::{DiceStream, Sample};
+use super::sampler::{DiceStream, Sample, Six, Uniform16};
+use super::six::{Cell, OFFSET, ROWS, SixTable, six_games};
 use super::stats::Tally;
 use super::table::{EXTRA, FINISHED, NO_NEXT, PATH, TableEntry};
 use super::{
     BATCH_GAMES, JumpEstimate, MAX_ROLLS_PER_TOKEN, MoveTable, PlayersEstimate, SimulationConfig,
     SimulationReport, SquareEstimate,
 };
-use crate::{Board, Square};
+use crate::{Board, Dice, Square};
+use std::sync::Mutex;
 
 /// Fewest games in a cluster: 256 games of ~40 rolls make the per-cluster
 /// flush (one pass over the table) cost well under one operation per roll
@@ -56,10 +58,24 @@ pub(super) struct Engine<'a> {
     marks: Option<Vec<Marks>>,
     /// The table entries whose roll takes a jump, with their path id.
     jumping: Vec<(usize, u32)>,
+    /// The table for the loop of one six-faced die ([`super::six`]), when
+    /// the board has one and its marks fit.
+    six: Option<SixTable>,
+    /// That loop's cells, each with every count zero, for the next batch
+    /// to take: a batch leaves its counts zero (each cluster's flush clears
+    /// them), so a worker's cells are made once per run, not once per
+    /// accumulator (rayon makes one per piece of work it splits off, and
+    /// writing 2 MiB of cells each time cost a tenth of a second's run).
+    free_cells: Mutex<Vec<Box<[Cell; ROWS]>>>,
 }
 
 impl<'a> Engine<'a> {
-    pub(super) fn new(table: &'a MoveTable, jumps: usize, config: &SimulationConfig) -> Engine<'a> {
+    pub(super) fn new(
+        table: &'a MoveTable,
+        jumps: usize,
+        dice: &Dice,
+        config: &SimulationConfig,
+    ) -> Engine<'a> {
         let entries = table.entries().len() as u64;
         let per_target = config.games() / TARGET_CLUSTERS;
         // The largest power of two not above it (1 when it is 0).
@@ -68,12 +84,15 @@ impl<'a> Engine<'a> {
             .next_power_of_two()
             .max(by_games)
             .clamp(MIN_CLUSTER_GAMES, BATCH_GAMES);
+        let marks = entry_marks(table, jumps);
         Engine {
             table,
             jumps,
             players: config.players(),
             cluster_games,
-            marks: entry_marks(table, jumps),
+            six: marks.as_ref().and_then(|m| SixTable::new(table, m, dice)),
+            free_cells: Mutex::new(Vec::new()),
+            marks,
             jumping: table
                 .entries()
                 .iter()
@@ -89,7 +108,22 @@ impl<'a> Engine<'a> {
     #[cfg(test)]
     pub(super) fn without_marks(mut self) -> Engine<'a> {
         self.marks = None;
+        self.six = None;
         self
+    }
+
+    /// The same engine on the general marking loop instead of the
+    /// six-faced one: the tests check that both give the same report.
+    #[cfg(test)]
+    pub(super) fn without_six(mut self) -> Engine<'a> {
+        self.six = None;
+        self
+    }
+
+    /// Whether the engine runs the loop of one six-faced die.
+    #[cfg(test)]
+    pub(super) fn six(&self) -> bool {
+        self.six.is_some()
     }
 
     /// Whether the engine runs the marking inner loop.
@@ -106,7 +140,12 @@ impl<'a> Engine<'a> {
             total_turns: Tally::default(),
             rounds: Tally::default(),
             seat_wins: vec![0; self.players as usize],
-            entry_count: vec![0; self.table.entries().len()],
+            // The six-faced loop counts in its cells instead.
+            entry_count: if self.six.is_some() {
+                Vec::new()
+            } else {
+                vec![0; self.table.entries().len()]
+            },
             token: 0,
             rest_seen: vec![[0, 0]; squares],
             jump_seen: vec![[0, 0]; self.jumps],
@@ -167,6 +206,59 @@ impl<'a> Engine<'a> {
             }
             acc.flush_cluster(self.table, &self.jumping, cluster * k);
             done += cluster;
+        }
+        Ok(())
+    }
+
+    /// [`Engine::batch`] for one six-faced die: on the loop of
+    /// [`super::six`] when the engine has its table, else the general one.
+    pub(super) fn six_batch(
+        &self,
+        acc: &mut Accumulator,
+        roller: &mut DiceStream<Uniform16<Six>>,
+        games: u64,
+    ) -> Result<(), u64> {
+        let Some(six) = &self.six else {
+            return self.batch(acc, roller, games);
+        };
+        let k = u64::from(self.players);
+        let free = self.free_cells.lock().ok().and_then(|mut f| f.pop());
+        let mut cells = free.unwrap_or_else(|| six.cells());
+        let entries = self.table.entries().len();
+        let mut done = 0;
+        while done < games {
+            let cluster = self.cluster_games.min(games - done);
+            let (turns, marked) = (&mut acc.turns, &mut acc.marked);
+            let (seat_wins, rounds, total_turns) =
+                (&mut acc.seat_wins, &mut acc.rounds, &mut acc.total_turns);
+            six_games(
+                six,
+                &mut cells,
+                roller,
+                cluster,
+                k,
+                |rolls, seen| {
+                    // Without extra rolls every turn is one roll.
+                    turns.record(rolls);
+                    marked.add(seen);
+                },
+                |best, winner| {
+                    seat_wins[winner as usize] += 1;
+                    if k > 1 {
+                        rounds.record(best);
+                        total_turns.record((best - 1) * k + winner + 1);
+                    }
+                },
+            )?;
+            // (On an error the cells, their counts not cleared, are dropped.)
+            let counts = &mut cells[OFFSET..][..entries];
+            acc.flush_counts(self.table, &self.jumping, cluster * k, counts, |c| {
+                &mut c.count
+            });
+            done += cluster;
+        }
+        if let Ok(mut free) = self.free_cells.lock() {
+            free.push(cells);
         }
         Ok(())
     }
@@ -527,16 +619,33 @@ impl Accumulator {
     /// the counts. `jumping` lists the entries that take a jump (and their
     /// path), so the pass over every entry has no branch.
     fn flush_cluster(&mut self, table: &MoveTable, jumping: &[(usize, u32)], m: u64) {
+        let mut counts = std::mem::take(&mut self.entry_count);
+        self.flush_counts(table, jumping, m, &mut counts, |c| c);
+        self.entry_count = counts;
+    }
+
+    /// [`Accumulator::flush_cluster`] of the counts `counts` (one per table
+    /// entry, here or in the six-faced loop's cells), `count` giving each
+    /// one's place.
+    #[inline(always)]
+    fn flush_counts<C>(
+        &mut self,
+        table: &MoveTable,
+        jumping: &[(usize, u32)],
+        m: u64,
+        counts: &mut [C],
+        count: impl Fn(&mut C) -> &mut u64,
+    ) {
         // Each roll's count goes to its first jump, then down the chains,
         // every jump before the one it leads to: linear in the jumps.
         for &(entry, path) in jumping {
-            self.scratch_use[path as usize - 1] += self.entry_count[entry];
+            self.scratch_use[path as usize - 1] += *count(&mut counts[entry]);
         }
         // Clearing each count as it is read, rather than with a `fill`
         // after: a memset of the whole table per cluster cost as much as
         // this loop.
-        for (&end, c) in table.ends().iter().zip(&mut self.entry_count) {
-            self.scratch_rest[end as usize] += std::mem::take(c);
+        for (&end, c) in table.ends().iter().zip(counts.iter_mut()) {
+            self.scratch_rest[end as usize] += std::mem::take(count(c));
         }
         if !table.single_jumps() {
             let next = table.next();

@@ -45,6 +45,7 @@
 mod engine;
 mod marks;
 mod sampler;
+mod six;
 mod stats;
 mod table;
 
@@ -605,7 +606,7 @@ pub(crate) fn simulate_table(
     config: &SimulationConfig,
     progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
-    let engine = Engine::new(table, board.jumps().len(), config);
+    let engine = Engine::new(table, board.jumps().len(), board.rules().dice(), config);
     run_engine(board, &engine, config, progress)
 }
 
@@ -626,7 +627,7 @@ fn run_engine(
         let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
         let rng = Xoshiro256PlusPlus::seed_from_u64(batch_seed(config.seed.get(), b));
         match &sampler {
-            Sampler::Six(s) => engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games),
+            Sampler::Six(s) => engine.six_batch(&mut acc, &mut DiceStream::new(rng, *s), games),
             Sampler::Uniform(s) => engine.batch(&mut acc, &mut DiceStream::new(rng, *s), games),
             Sampler::Alias(a) => engine.batch(&mut acc, &mut DiceStream::new(rng, a.view()), games),
         }

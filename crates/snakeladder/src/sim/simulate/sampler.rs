@@ -109,6 +109,15 @@ impl<S: Sample> DiceStream<S> {
     }
 }
 
+impl DiceStream<Uniform16<Six>> {
+    /// The generator and the unread slices of its last output, for the
+    /// six-faced loop (`super::six`), which reads them as this sampler does.
+    #[inline(always)]
+    pub(crate) fn parts(&mut self) -> (&mut Xoshiro256PlusPlus, &mut u64) {
+        (&mut self.rng, &mut self.sampler.buffer)
+    }
+}
+
 /// The number of faces of a [`Uniform16`] die, and its rejection bound.
 pub(crate) trait FaceCount: Copy {
     fn faces(self) -> u32;

@@ -70,11 +70,71 @@ fn marking_and_stamping_loops_agree() {
             .unwrap()
             .with_players(players)
             .unwrap();
-        let engine = Engine::new(&table, board.jumps().len(), &config);
+        let engine = Engine::new(&table, board.jumps().len(), board.rules().dice(), &config);
         assert!(engine.marks(), "{json}");
         let marking = run_engine(&board, &engine, &config, &()).unwrap();
         let stamping = run_engine(&board, &engine.without_marks(), &config, &()).unwrap();
         assert_eq!(marking, stamping, "{json}");
+    }
+}
+
+/// The loop of one six-faced die draws the same faces and counts the same
+/// things as the general marking loop, so on the same seed they must give
+/// the same report, to the last bit: on the built-in board, with chains
+/// and a bounce, and with the games split so a batch ends mid-cluster.
+#[test]
+fn six_faced_and_marking_loops_agree() {
+    for (json, players, games) in [
+        (
+            crate::model::read::DEFAULT_BOARD_JSON.to_string(),
+            1,
+            2 * BATCH_GAMES + 777,
+        ),
+        (crate::model::read::DEFAULT_BOARD_JSON.to_string(), 4, 3001),
+        (
+            r#"{"squares": 30, "ladders": [[3, 11], [11, 20]], "snakes": [[28, 3]],
+                "rules": {"chains": "follow", "overshoot": "bounce"}}"#
+                .to_string(),
+            2,
+            BATCH_GAMES + 999,
+        ),
+        (
+            r#"{"squares": 12, "ladders": [[2, 11]], "rules": {"overshoot": "win", "entry": "six"}}"#
+                .to_string(),
+            3,
+            5000,
+        ),
+    ] {
+        let board = Board::from_json_str(&json).unwrap();
+        let table = MoveTable::new(&board).unwrap();
+        let config = SimulationConfig::new(games, Seed::new(17))
+            .unwrap()
+            .with_players(players)
+            .unwrap()
+            .with_threads(2)
+            .unwrap();
+        let engine = Engine::new(&table, board.jumps().len(), board.rules().dice(), &config);
+        assert!(engine.six(), "{json}");
+        let six = run_engine(&board, &engine, &config, &()).unwrap();
+        let marking = run_engine(&board, &engine.without_six(), &config, &()).unwrap();
+        assert_eq!(six, marking, "{json}");
+    }
+}
+
+/// Boards the six-faced loop must leave to the general ones.
+#[test]
+fn the_six_faced_loop_only_takes_one_plain_die() {
+    for json in [
+        r#"{"squares": 30, "rules": {"dice": {"faces": 4}}}"#,
+        r#"{"squares": 30, "rules": {"dice": {"count": 2, "faces": 6}, "overshoot": "bounce"}}"#,
+        r#"{"squares": 30, "rules": {"extra_turn": {"on": 6}}}"#,
+        r#"{"squares": 200}"#,
+    ] {
+        let board = Board::from_json_str(json).unwrap();
+        let table = MoveTable::new(&board).unwrap();
+        let config = SimulationConfig::new(10, Seed::new(1)).unwrap();
+        let engine = Engine::new(&table, board.jumps().len(), board.rules().dice(), &config);
+        assert!(!engine.six(), "{json}");
     }
 }
 
