@@ -724,3 +724,80 @@ fn reading_a_ten_million_square_board_stays_under_the_cap() {
         assert!(stderr.contains("over the limit of 500.0 MiB"), "{stderr}");
     }
 }
+
+/// `analyze --sensitivity` listed finite means for variants that cannot be
+/// won (issue 27). On this board a die rolls 2 or 3 once in a million, so
+/// games last 1e12 turns; moving the snake 5→3 to start on 7 leaves no way
+/// past 7 (a 3 from 4 lands on the snake, 5 and 6 are snakes too). The
+/// build the issue was filed against (2fe6bc3) took that variant's mean
+/// from the update, whose denominator is 0 in exact arithmetic but not
+/// after rounding, and printed
+/// `snake 5→3         start +2   25608.1606 -1000005974405.8396`.
+/// Every listed variant must be a board `validate` accepts, in text and
+/// JSON.
+#[test]
+fn sensitivity_never_lists_a_variant_that_cannot_be_won() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("tests/design/unwinnable-variant.json");
+    let board: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let args = [
+        "analyze",
+        path.to_str().unwrap(),
+        "--sensitivity",
+        "--players",
+        "1",
+    ];
+    let trapped = serde_json::json!([7, 3]);
+    let spec_of = |before: &serde_json::Value, after: &serde_json::Value| {
+        let mut spec = board.clone();
+        let snakes = spec["snakes"].as_array_mut().unwrap();
+        let at = snakes.iter().position(|s| s == before).unwrap();
+        if after.is_null() {
+            snakes.remove(at);
+        } else {
+            snakes[at] = after.clone();
+        }
+        spec
+    };
+    // The trapped variant is a board validation refuses.
+    let moved = spec_of(&serde_json::json!([5, 3]), &trapped);
+    assert!(snakeladder::Board::from_json_str(&moved.to_string()).is_err());
+
+    let out = run_in(root, &[&args[..], &["--format", "json"]].concat());
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let s = &json["sensitivity"];
+    let variants = s["variants"].as_array().unwrap();
+    assert!(
+        !variants.is_empty() && s["invalid"].as_u64().unwrap() > 0,
+        "{s}"
+    );
+    for v in variants {
+        let (before, after) = (&v["change"]["before"], &v["change"]["after"]);
+        let pair = |j: &serde_json::Value| {
+            if j.is_null() {
+                j.clone()
+            } else {
+                serde_json::json!([j["from"], j["to"]])
+            }
+        };
+        let spec = spec_of(&pair(before), &pair(after));
+        assert!(
+            snakeladder::Board::from_json_str(&spec.to_string()).is_ok(),
+            "listed but not a valid board: {v}"
+        );
+        assert_ne!(pair(after), trapped, "{v}");
+    }
+
+    let out = run_in(root, &args);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.contains("snake 5→3") && l.contains("start +2")),
+        "{stdout}"
+    );
+}
