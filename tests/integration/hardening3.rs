@@ -788,7 +788,10 @@ fn sensitivity_never_lists_a_variant_that_cannot_be_won() {
             snakeladder::Board::from_json_str(&spec.to_string()).is_ok(),
             "listed but not a valid board: {v}"
         );
-        assert_ne!(pair(after), trapped, "{v}");
+        assert!(
+            !(pair(before) == serde_json::json!([5, 3]) && pair(after) == trapped),
+            "{v}"
+        );
     }
 
     let out = run_in(root, &args);
@@ -800,4 +803,138 @@ fn sensitivity_never_lists_a_variant_that_cannot_be_won() {
             .any(|l| l.contains("snake 5→3") && l.contains("start +2")),
         "{stdout}"
     );
+}
+
+/// The snake family at k = 24 (games of 1.7e19 turns, each mean within
+/// about 1e6 turns of the exact one, docs/figures.md §2b): starting on
+/// square 1 instead of 0 saves exactly one turn, far below the means' own
+/// error.
+fn snake_family_pair(dir: &Path) -> (String, String) {
+    let n = 6 * 24 + 4;
+    let snakes: Vec<String> = (2..n)
+        .filter(|s| (s - 1) % 6 != 0)
+        .map(|s| format!("[{s}, 1]"))
+        .collect();
+    let old = dir.join("family.json");
+    let new = dir.join("family-start-1.json");
+    let board = format!(r#""squares": {n}, "snakes": [{}]"#, snakes.join(", "));
+    std::fs::write(&old, format!("{{{board}}}")).unwrap();
+    std::fs::write(&new, format!(r#"{{{board}, "rules": {{"start": 1}}}}"#)).unwrap();
+    (
+        old.to_str().unwrap().to_string(),
+        new.to_str().unwrap().to_string(),
+    )
+}
+
+/// `diff` printed the change of two means of 1.7e19 turns to four
+/// decimals ("0" here, "-2048.0000" on another pair: one ulp of the mean),
+/// noise far below the means' own error. The change now carries both
+/// bounds, and one within them is said to be, in every format.
+#[test]
+fn diff_never_prints_a_mean_change_below_its_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = snake_family_pair(dir.path());
+    for format in ["text", "markdown", "html"] {
+        let out = run_in(dir.path(), &["diff", &old, &new, "--format", format]);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{stderr}");
+        let line = stdout
+            .lines()
+            .find(|l| l.contains("mean turns"))
+            .unwrap_or_else(|| panic!("{format}: no mean line:\n{stdout}"));
+        assert!(line.contains("within error (±"), "{format}: {line}");
+    }
+    let out = run_in(dir.path(), &["diff", &old, &new, "--format", "json"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mean = json["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "mean")
+        .unwrap();
+    let (o, n) = (mean["old"].as_f64().unwrap(), mean["new"].as_f64().unwrap());
+    let error = mean["change_error"].as_f64().unwrap();
+    // The exact change is −1 turn; the bound covers it and the noise.
+    assert!(error >= ((n - o) + 1.0).abs() && error > 1.0, "{mean}");
+    // An ordinary diff is unchanged: no bound where it is far below the
+    // digits shown.
+    let out = run_in(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &[
+            "diff",
+            "boards/milton-bradley.json",
+            "boards/seed-four-by-four.json",
+            "--format",
+            "json",
+        ],
+    );
+    let (stdout, _) = text(&out);
+    assert!(!stdout.contains("change_error"), "{stdout}");
+}
+
+/// `analyze --sensitivity` of a board whose own mean fails its accuracy
+/// check (square 5 is reached only by two 1s of chance 1e-200 in one turn,
+/// a path the float chain cuts) listed every variant's change against that
+/// mean with no word of it. Now every format says so; a trusted board's
+/// output has no such note.
+#[test]
+fn sensitivity_says_when_changes_are_against_an_untrusted_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("rare.json");
+    std::fs::write(
+        &board,
+        r#"{"squares": 10, "snakes": [[8, 3]], "rules": {"dice": {"weights": [1e-200, 0, 1]}, "extra_turn": {"on": 1}}}"#,
+    )
+    .unwrap();
+    let board = board.to_str().unwrap();
+    let note = "the board's own mean fails its accuracy check (error bound";
+    let out = run_in(dir.path(), &["analyze", board, "--sensitivity"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains(note), "{stdout}");
+    let out = run_in(
+        dir.path(),
+        &["analyze", board, "--sensitivity", "--format", "json"],
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    // The bound is infinite here, written as null as every infinite
+    // bound is; the key is absent on a trusted board.
+    let bound = json["sensitivity"]
+        .get("untrusted_mean_bound")
+        .unwrap_or_else(|| panic!("{}", json["sensitivity"]));
+    assert!(bound.is_null() || bound.as_f64().unwrap() > 1e-9, "{bound}");
+    for report in ["r.md", "r.html"] {
+        let out = run_in(
+            dir.path(),
+            &["report", board, "--sensitivity", "-o", report],
+        );
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{report}: {stderr}");
+        let written = std::fs::read_to_string(dir.path().join(report)).unwrap();
+        assert!(
+            written.contains("own mean fails its accuracy check (error bound"),
+            "{report}"
+        );
+    }
+    let trusted = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/milton-bradley.json");
+    let out = run_in(
+        dir.path(),
+        &["analyze", trusted.to_str().unwrap(), "--sensitivity"],
+    );
+    assert!(!text(&out).0.contains("accuracy check (error bound"));
+    let out = run_in(
+        dir.path(),
+        &[
+            "analyze",
+            trusted.to_str().unwrap(),
+            "--sensitivity",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(!text(&out).0.contains("untrusted_mean_bound"));
 }

@@ -246,6 +246,8 @@ enum RowEnd {
 pub struct Base {
     board: Board,
     mean: f64,
+    /// The relative error bound of `mean` (docs/figures.md §2b).
+    mean_bound: f64,
     update: Option<Dense>,
     /// Multiply-adds building it took, by the solver's own estimate of its
     /// factorisation and of a solve: the factorisation, and one solve per jump
@@ -319,8 +321,8 @@ impl Base {
         // The updates start from `t` and solves like it: only on a board
         // whose own mean passes the analysis' accuracy check
         // (docs/figures.md §2b), else every variant is solved and checked.
-        let trusted = crate::markov::analysis::accuracy::mean_error_bound(&chain, &solver, &t)
-            <= tolerance::MEAN_TRUST;
+        let mean_bound = crate::markov::analysis::accuracy::mean_error_bound(&chain, &solver, &t);
+        let trusted = mean_bound <= tolerance::MEAN_TRUST;
         let update = if trusted {
             dense(&board, &chain, solver, t)
         } else {
@@ -333,6 +335,7 @@ impl Base {
         Ok(Base {
             board,
             mean,
+            mean_bound,
             update,
             work: estimate.factor_work + solves as f64 * estimate.solve_work,
             solve_work: estimate.solve_work,
@@ -365,6 +368,13 @@ impl Base {
     /// Its mean length in turns.
     pub fn mean(&self) -> f64 {
         self.mean
+    }
+
+    /// The relative error bound of [`Base::mean`] (docs/figures.md §2b):
+    /// over [`tolerance::MEAN_TRUST`] the board's own analysis warns
+    /// about its mean.
+    pub fn mean_error_bound(&self) -> f64 {
+        self.mean_bound
     }
 
     /// Whether updates apply to this board at all.
@@ -567,7 +577,7 @@ pub const MAX_UPDATE_ERROR: f64 = tolerance::UPDATE_AGREEMENT / 2.0;
 fn checked(mean: Bounded) -> Update {
     if !(mean.v.is_finite() && mean.v >= 1.0 - tolerance::UPDATE_DENOMINATOR) {
         Update::Singular
-    } else if !(mean.relative() <= MAX_UPDATE_ERROR) {
+    } else if mean.relative().is_nan() || mean.relative() > MAX_UPDATE_ERROR {
         // Also a bound that is not a number.
         Update::Resolve
     } else {
