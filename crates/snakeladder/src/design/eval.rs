@@ -324,12 +324,12 @@ impl Base {
         let mean_bound = crate::markov::analysis::accuracy::mean_error_bound(&chain, &solver, &t);
         let trusted = mean_bound <= tolerance::MEAN_TRUST;
         let update = if trusted {
-            dense(&board, &chain, solver, t)
+            dense(&board, chain, solver, t)
         } else {
             None
         };
         let solves = match &update {
-            Some(d) => d.z.len() + if d.full() { chain.len() } else { 0 },
+            Some(d) => d.z.len() + if d.full() { d.t.len() } else { 0 },
             None => 0,
         };
         Ok(Base {
@@ -723,7 +723,7 @@ impl Check {
 }
 
 /// The parts of the update, or `None` when it does not apply.
-fn dense(board: &Board, chain: &Chain, solver: Solver, t: Vec<f64>) -> Option<Dense> {
+fn dense(board: &Board, chain: Chain, solver: Solver, t: Vec<f64>) -> Option<Dense> {
     let n = chain.len();
     let jumps = board.jumps();
     if board.rules().extra_turn().is_some()
@@ -750,17 +750,16 @@ fn dense(board: &Board, chain: &Chain, solver: Solver, t: Vec<f64>) -> Option<De
     if z.iter().flatten().any(|x| !x.is_finite()) {
         return None;
     }
-    let (check, t_error) = Check::new(chain, &solver, &t);
+    let (check, t_error) = Check::new(&chain, &solver, &t);
     let z_error = z
         .par_iter()
         .zip(&u)
-        .map(|(z, u)| check.of(chain, z, &|s| u[s]))
+        .map(|(z, u)| check.of(&chain, z, &|s| u[s]))
         .collect();
-    let inverse = if n <= MAX_UPDATE_STATES {
-        let (m, errors) = inverse_by_columns(&solver, chain, &check, n)?;
-        Inverse::Full(m, errors)
+    let full = if n <= MAX_UPDATE_STATES {
+        Some(inverse_by_columns(&solver, &chain, &check, n)?)
     } else {
-        Inverse::Solve(Arc::new(solver), Arc::new(chain.clone()))
+        None
     };
     let sink = n as u32 + 1;
     let mut entries = Vec::with_capacity(chain.probabilities().len());
@@ -800,8 +799,15 @@ fn dense(board: &Board, chain: &Chain, solver: Solver, t: Vec<f64>) -> Option<De
                 .collect()
         })
         .collect();
+    let start = chain.start().get();
+    // Past MAX_UPDATE_STATES a column is solved, and its bound checked
+    // against the chain, when an update asks for it.
+    let inverse = match full {
+        Some((m, errors)) => Inverse::Full(m, errors),
+        None => Inverse::Solve(Arc::new(solver), Arc::new(chain)),
+    };
     Some(Dense {
-        start: chain.start().get(),
+        start,
         last,
         inverse,
         check,
