@@ -724,3 +724,217 @@ fn reading_a_ten_million_square_board_stays_under_the_cap() {
         assert!(stderr.contains("over the limit of 500.0 MiB"), "{stderr}");
     }
 }
+
+/// `analyze --sensitivity` listed finite means for variants that cannot be
+/// won (issue 27). On this board a die rolls 2 or 3 once in a million, so
+/// games last 1e12 turns; moving the snake 5→3 to start on 7 leaves no way
+/// past 7 (a 3 from 4 lands on the snake, 5 and 6 are snakes too). The
+/// build the issue was filed against (2fe6bc3) took that variant's mean
+/// from the update, whose denominator is 0 in exact arithmetic but not
+/// after rounding, and printed
+/// `snake 5→3         start +2   25608.1606 -1000005974405.8396`.
+/// Every listed variant must be a board `validate` accepts, in text and
+/// JSON.
+#[test]
+fn sensitivity_never_lists_a_variant_that_cannot_be_won() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("tests/design/unwinnable-variant.json");
+    let board: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let args = [
+        "analyze",
+        path.to_str().unwrap(),
+        "--sensitivity",
+        "--players",
+        "1",
+    ];
+    let trapped = serde_json::json!([7, 3]);
+    let spec_of = |before: &serde_json::Value, after: &serde_json::Value| {
+        let mut spec = board.clone();
+        let snakes = spec["snakes"].as_array_mut().unwrap();
+        let at = snakes.iter().position(|s| s == before).unwrap();
+        if after.is_null() {
+            snakes.remove(at);
+        } else {
+            snakes[at] = after.clone();
+        }
+        spec
+    };
+    // The trapped variant is a board validation refuses.
+    let moved = spec_of(&serde_json::json!([5, 3]), &trapped);
+    assert!(snakeladder::Board::from_json_str(&moved.to_string()).is_err());
+
+    let out = run_in(root, &[&args[..], &["--format", "json"]].concat());
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let s = &json["sensitivity"];
+    let variants = s["variants"].as_array().unwrap();
+    assert!(
+        !variants.is_empty() && s["invalid"].as_u64().unwrap() > 0,
+        "{s}"
+    );
+    for v in variants {
+        let (before, after) = (&v["change"]["before"], &v["change"]["after"]);
+        let pair = |j: &serde_json::Value| {
+            if j.is_null() {
+                j.clone()
+            } else {
+                serde_json::json!([j["from"], j["to"]])
+            }
+        };
+        let spec = spec_of(&pair(before), &pair(after));
+        assert!(
+            snakeladder::Board::from_json_str(&spec.to_string()).is_ok(),
+            "listed but not a valid board: {v}"
+        );
+        assert!(
+            !(pair(before) == serde_json::json!([5, 3]) && pair(after) == trapped),
+            "{v}"
+        );
+    }
+
+    let out = run_in(root, &args);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.contains("snake 5→3") && l.contains("start +2")),
+        "{stdout}"
+    );
+}
+
+/// The snake family at k = 24 (games of 1.7e19 turns, each mean within
+/// about 1e6 turns of the exact one, docs/figures.md §2b): starting on
+/// square 1 instead of 0 saves exactly one turn, far below the means' own
+/// error.
+fn snake_family_pair(dir: &Path) -> (String, String) {
+    let n = 6 * 24 + 4;
+    let snakes: Vec<String> = (2..n)
+        .filter(|s| (s - 1) % 6 != 0)
+        .map(|s| format!("[{s}, 1]"))
+        .collect();
+    let old = dir.join("family.json");
+    let new = dir.join("family-start-1.json");
+    let board = format!(r#""squares": {n}, "snakes": [{}]"#, snakes.join(", "));
+    std::fs::write(&old, format!("{{{board}}}")).unwrap();
+    std::fs::write(&new, format!(r#"{{{board}, "rules": {{"start": 1}}}}"#)).unwrap();
+    (
+        old.to_str().unwrap().to_string(),
+        new.to_str().unwrap().to_string(),
+    )
+}
+
+/// `diff` printed the change of two means of 1.7e19 turns to four
+/// decimals ("0" here, "-2048.0000" on another pair: one ulp of the mean),
+/// noise far below the means' own error. The change now carries both
+/// bounds, and one within them is said to be, in every format.
+#[test]
+fn diff_never_prints_a_mean_change_below_its_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = snake_family_pair(dir.path());
+    for format in ["text", "markdown", "html"] {
+        let out = run_in(dir.path(), &["diff", &old, &new, "--format", format]);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{stderr}");
+        let line = stdout
+            .lines()
+            .find(|l| l.contains("mean turns"))
+            .unwrap_or_else(|| panic!("{format}: no mean line:\n{stdout}"));
+        assert!(line.contains("within error (±"), "{format}: {line}");
+    }
+    let out = run_in(dir.path(), &["diff", &old, &new, "--format", "json"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mean = json["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "mean")
+        .unwrap();
+    let (o, n) = (mean["old"].as_f64().unwrap(), mean["new"].as_f64().unwrap());
+    let error = mean["change_error"].as_f64().unwrap();
+    // The exact change is −1 turn; the bound covers it and the noise.
+    assert!(error >= ((n - o) + 1.0).abs() && error > 1.0, "{mean}");
+    // An ordinary diff is unchanged: no bound where it is far below the
+    // digits shown.
+    let out = run_in(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &[
+            "diff",
+            "boards/milton-bradley.json",
+            "boards/seed-four-by-four.json",
+            "--format",
+            "json",
+        ],
+    );
+    let (stdout, _) = text(&out);
+    assert!(!stdout.contains("change_error"), "{stdout}");
+}
+
+/// `analyze --sensitivity` of a board whose own mean fails its accuracy
+/// check (square 5 is reached only by two 1s of chance 1e-200 in one turn,
+/// a path the float chain cuts) listed every variant's change against that
+/// mean with no word of it. Now every format says so; a trusted board's
+/// output has no such note.
+#[test]
+fn sensitivity_says_when_changes_are_against_an_untrusted_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("rare.json");
+    std::fs::write(
+        &board,
+        r#"{"squares": 10, "snakes": [[8, 3]], "rules": {"dice": {"weights": [1e-200, 0, 1]}, "extra_turn": {"on": 1}}}"#,
+    )
+    .unwrap();
+    let board = board.to_str().unwrap();
+    let note = "the board's own mean fails its accuracy check (error bound";
+    let out = run_in(dir.path(), &["analyze", board, "--sensitivity"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains(note), "{stdout}");
+    let out = run_in(
+        dir.path(),
+        &["analyze", board, "--sensitivity", "--format", "json"],
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    // The bound is infinite here, written as null as every infinite
+    // bound is; the key is absent on a trusted board.
+    let bound = json["sensitivity"]
+        .get("untrusted_mean_bound")
+        .unwrap_or_else(|| panic!("{}", json["sensitivity"]));
+    assert!(bound.is_null() || bound.as_f64().unwrap() > 1e-9, "{bound}");
+    for report in ["r.md", "r.html"] {
+        let out = run_in(
+            dir.path(),
+            &["report", board, "--sensitivity", "-o", report],
+        );
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{report}: {stderr}");
+        let written = std::fs::read_to_string(dir.path().join(report)).unwrap();
+        assert!(
+            written.contains("own mean fails its accuracy check (error bound"),
+            "{report}"
+        );
+    }
+    let trusted = Path::new(env!("CARGO_MANIFEST_DIR")).join("boards/milton-bradley.json");
+    let out = run_in(
+        dir.path(),
+        &["analyze", trusted.to_str().unwrap(), "--sensitivity"],
+    );
+    assert!(!text(&out).0.contains("accuracy check (error bound"));
+    let out = run_in(
+        dir.path(),
+        &[
+            "analyze",
+            trusted.to_str().unwrap(),
+            "--sensitivity",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(!text(&out).0.contains("untrusted_mean_bound"));
+}

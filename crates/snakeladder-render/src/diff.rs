@@ -31,6 +31,10 @@ fn value(x: Option<f64>, name: &str) -> String {
 fn change(f: &FigureChange) -> String {
     match (f.change(), f.relative_change()) {
         (None, _) => "–".to_string(),
+        // A change within its figures' error: only the digits it leaves.
+        (Some(d), _) if f.change_error.is_some() => {
+            crate::numbers::change_with_error(d, f.change_error.unwrap_or(f64::INFINITY))
+        }
         (Some(0.0), _) => "0".to_string(),
         (Some(d), rel) => {
             let d = if f.name.starts_with("seat1") {

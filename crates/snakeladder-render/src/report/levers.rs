@@ -28,6 +28,16 @@ pub(crate) fn summary(s: &Sensitivity) -> String {
             s.uncertain
         );
     }
+    if let Some(bound) = s.untrusted_mean_bound {
+        let bound = if bound.is_finite() {
+            format!("{bound:.1e}")
+        } else {
+            "unknown".to_string()
+        };
+        line += &format!(
+            " The board's own mean fails its accuracy check (error bound {bound}): each change of the mean is measured from it and may be off by as much."
+        );
+    }
     if let Some(a) = s.first_seat_advantage {
         line += &format!(
             " The {} is P(seat 1 wins) − P(seat 2 wins) with two players ({} on this board).",

@@ -234,6 +234,13 @@ pub fn write_sensitivity(
             s.uncertain
         )?;
     }
+    if let Some(bound) = s.untrusted_mean_bound {
+        writeln!(
+            out,
+            "  note: the board's own mean fails its accuracy check (error bound {}); each change is measured from it and may be off by as much (analyze --exact)",
+            untrusted_bound(bound)
+        )?;
+    }
     let advantage = s.first_seat_advantage.is_some();
     let mut header = "  jump              change     mean turns    change".to_string();
     if advantage {
@@ -273,4 +280,13 @@ pub fn write_sensitivity(
         )?;
     }
     writeln!(out)
+}
+
+/// A relative error bound as the note of an untrusted mean says it.
+fn untrusted_bound(bound: f64) -> String {
+    if bound.is_finite() {
+        format!("{bound:.1e}")
+    } else {
+        "unknown".to_string()
+    }
 }

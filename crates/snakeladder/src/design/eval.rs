@@ -246,6 +246,8 @@ enum RowEnd {
 pub struct Base {
     board: Board,
     mean: f64,
+    /// The relative error bound of `mean` (docs/figures.md §2b).
+    mean_bound: f64,
     update: Option<Dense>,
     /// Multiply-adds building it took, by the solver's own estimate of its
     /// factorisation and of a solve: the factorisation, and one solve per jump
@@ -258,10 +260,12 @@ pub struct Base {
 /// How the evaluator reaches a column of `N = (I − Q)⁻¹`.
 #[derive(Clone, Debug)]
 enum Inverse {
-    /// All of N, column-major, solved column by column while building.
-    Full(DMatrix<f64>),
-    /// One column at a time, solved when asked for.
-    Solve(Arc<Solver>),
+    /// All of N, column-major, solved column by column while building,
+    /// and each column's error bound.
+    Full(DMatrix<f64>, Vec<InputError>),
+    /// One column at a time, solved when asked for, with its chain for
+    /// the column's error bound.
+    Solve(Arc<Solver>, Arc<Chain>),
 }
 
 /// What the updates need: the dense inverse and one solve per jump.
@@ -271,8 +275,13 @@ struct Dense {
     last: Square,
     /// N = (I − Q)⁻¹, held or solved by the column.
     inverse: Inverse,
-    /// The relative error of each solved entry ([`bound::input_error`]).
-    rel: f64,
+    /// Bounds for the solves with this factorisation: `t̂`'s residual and
+    /// the forward bound (`bound::InputError`).
+    check: Check,
+    /// The error bound of `t`.
+    t_error: InputError,
+    /// The error bound of each `z`.
+    z_error: Vec<InputError>,
     /// N·1.
     t: Vec<f64>,
     /// The state of each square 0..=N, or `NO_STATE`.
@@ -312,20 +321,21 @@ impl Base {
         // The updates start from `t` and solves like it: only on a board
         // whose own mean passes the analysis' accuracy check
         // (docs/figures.md §2b), else every variant is solved and checked.
-        let trusted = crate::markov::analysis::accuracy::mean_error_bound(&chain, &solver, &t)
-            <= tolerance::MEAN_TRUST;
+        let mean_bound = crate::markov::analysis::accuracy::mean_error_bound(&chain, &solver, &t);
+        let trusted = mean_bound <= tolerance::MEAN_TRUST;
         let update = if trusted {
-            dense(&board, &chain, solver, t)
+            dense(&board, chain, solver, t)
         } else {
             None
         };
         let solves = match &update {
-            Some(d) => d.z.len() + if d.full() { chain.len() } else { 0 },
+            Some(d) => d.z.len() + if d.full() { d.t.len() } else { 0 },
             None => 0,
         };
         Ok(Base {
             board,
             mean,
+            mean_bound,
             update,
             work: estimate.factor_work + solves as f64 * estimate.solve_work,
             solve_work: estimate.solve_work,
@@ -360,6 +370,13 @@ impl Base {
         self.mean
     }
 
+    /// The relative error bound of [`Base::mean`] (docs/figures.md §2b):
+    /// over [`tolerance::MEAN_TRUST`] the board's own analysis warns
+    /// about its mean.
+    pub fn mean_error_bound(&self) -> f64 {
+        self.mean_bound
+    }
+
     /// Whether updates apply to this board at all.
     pub fn updates(&self) -> bool {
         self.update.is_some()
@@ -375,8 +392,17 @@ impl Base {
     /// # Panics
     /// If `a` is not the position of a jump of the board.
     pub fn mean_after(&self, a: usize, after: Option<Jump>) -> Update {
+        match self.bounded_after(a, after) {
+            Ok(mean) => checked(mean),
+            Err(update) => update,
+        }
+    }
+
+    /// [`Base::mean_after`] before its check: the updated mean with its
+    /// error bound (`bound.rs`), or the answer that is not a mean.
+    fn bounded_after(&self, a: usize, after: Option<Jump>) -> Result<Bounded, Update> {
         let Some(d) = &self.update else {
-            return Update::Resolve;
+            return Err(Update::Resolve);
         };
         let before = self.board.jumps()[a];
         let (f, e) = (before.from(), before.to());
@@ -391,38 +417,39 @@ impl Base {
             }
         };
         let Some(ei) = index(e) else {
-            return Update::Resolve;
+            return Err(Update::Resolve);
         };
         let z = &d.z[a];
         let t = &d.t;
-        let at = |x: &[f64], i: Option<usize>| i.map_or(0.0, |i| x[i]);
         let s0 = d.start;
         let Some(j) = after else {
             return self.bordered(d, a, ei, None);
         };
         let (f2, e2) = (j.from(), j.to());
         if f2 >= d.last || e2 > d.last || f2.get() == 0 || e2.get() == 0 {
-            return Update::Resolve;
+            return Err(Update::Resolve);
         }
         // A new chain (the new end on a jump's start, or another jump's end
         // on the new start) is not a rank-one change.
         let others_ending = d.ends[f2.index()] - u16::from(f2 == e);
         if self.board.jump_index(e2).is_some_and(|b| b != a) || others_ending > 0 || e2 == f {
-            return Update::Resolve;
+            return Err(Update::Resolve);
         }
         let Some(e2i) = index(e2) else {
-            return Update::Resolve;
+            return Err(Update::Resolve);
         };
         if f2 != f {
             return self.bordered(d, a, ei, Some((j, e2i)));
         }
-        let b = |x: &[f64], i: Option<usize>| Bounded::solved(at(x, i), d.rel);
-        let denominator = Bounded::exact(1.0) - (b(z, e2i) - b(z, ei));
+        let ze = &d.z_error[a];
+        let bz = |i: Option<usize>| i.map_or(Bounded::exact(0.0), |i| ze.at(z[i], t[i]));
+        let bt = |i: Option<usize>| i.map_or(Bounded::exact(0.0), |i| d.t_error.at(t[i], t[i]));
+        let denominator = Bounded::exact(1.0) - (bz(e2i) - bz(ei));
         if denominator.v <= tolerance::UPDATE_DENOMINATOR {
-            return Update::Singular;
+            return Err(Update::Singular);
         }
-        let mean = b(t, Some(s0)) + b(z, Some(s0)) * (b(t, e2i) - b(t, ei)) / denominator;
-        checked(mean)
+        let mean = bt(Some(s0)) + bz(Some(s0)) * (bt(e2i) - bt(ei)) / denominator;
+        Ok(mean)
     }
 
     /// The start moved or the jump removed: Woodbury on the old states,
@@ -433,7 +460,7 @@ impl Base {
         a: usize,
         ei: Option<usize>,
         after: Option<(Jump, Option<usize>)>,
-    ) -> Update {
+    ) -> Result<Bounded, Update> {
         let e = self.board.jumps()[a].to();
         let z = &d.z[a];
         let t = &d.t;
@@ -445,13 +472,15 @@ impl Base {
         let f2_is_e = after.is_some_and(|(j, _)| j.from() == e);
         // N·q at state p, from column f′ of N.
         let column = f2i.map(|c| (c, d.column(c)));
-        let solved = |x: f64| Bounded::solved(x, d.rel);
+        let ze = &d.z_error[a];
         let exact = Bounded::exact;
+        let zf = |p: usize| ze.at(z[p], t[p]);
+        let tf = |p: usize| d.t_error.at(t[p], t[p]);
         let w = |p: usize| match &column {
-            Some((c, n)) => {
-                solved(n[p])
+            Some((c, (n, ne))) => {
+                ne.at(n[p], t[p])
                     - exact(f64::from(u8::from(p == *c)))
-                    - if f2_is_e { solved(z[p]) } else { exact(0.0) }
+                    - if f2_is_e { zf(p) } else { exact(0.0) }
             }
             None => exact(0.0),
         };
@@ -460,15 +489,13 @@ impl Base {
             Some((_, e2i)) => e2i.map_or(exact(0.0), x) - f2i.map_or(exact(0.0), x),
             None => exact(0.0),
         };
-        let zf = |p: usize| solved(z[p]);
-        let tf = |p: usize| solved(t[p]);
         let c00 = exact(1.0) + v1(&zf);
         let c01 = -v1(&w);
         let c10 = v2(&zf);
         let c11 = exact(1.0) - v2(&w);
         let det = c00 * c11 - c01 * c10;
         if det.v <= tolerance::UPDATE_DENOMINATOR {
-            return Update::Singular;
+            return Err(Update::Singular);
         }
         // k = C⁻¹·Vᵀ·β for β = t and β = z.
         let k = |beta: &dyn Fn(usize) -> Bounded| {
@@ -497,7 +524,7 @@ impl Base {
                 continue;
             }
             match d.state_at[square.index()] {
-                NO_STATE => return Update::Resolve,
+                NO_STATE => return Err(Update::Resolve),
                 i => {
                     rg = rg + exact(p) * g(i as usize);
                     rh = rh + exact(p) * h(i as usize);
@@ -506,10 +533,10 @@ impl Base {
         }
         let denominator = exact(1.0) - stay - rh;
         if denominator.v <= tolerance::UPDATE_DENOMINATOR {
-            return Update::Singular;
+            return Err(Update::Singular);
         }
         let y = (exact(1.0) + rg) / denominator;
-        checked(g(d.start) + h(d.start) * y)
+        Ok(g(d.start) + h(d.start) * y)
     }
 }
 
@@ -550,7 +577,8 @@ pub const MAX_UPDATE_ERROR: f64 = tolerance::UPDATE_AGREEMENT / 2.0;
 fn checked(mean: Bounded) -> Update {
     if !(mean.v.is_finite() && mean.v >= 1.0 - tolerance::UPDATE_DENOMINATOR) {
         Update::Singular
-    } else if mean.relative() > MAX_UPDATE_ERROR {
+    } else if mean.relative().is_nan() || mean.relative() > MAX_UPDATE_ERROR {
+        // Also a bound that is not a number.
         Update::Resolve
     } else {
         Update::Mean(mean.v)
@@ -560,20 +588,23 @@ fn checked(mean: Bounded) -> Update {
 impl Dense {
     /// Whether all of N is held.
     fn full(&self) -> bool {
-        matches!(self.inverse, Inverse::Full(_))
+        matches!(self.inverse, Inverse::Full(..))
     }
 
-    /// Column `c` of N: the expected visits to state `c` from each state.
-    fn column(&self, c: usize) -> Cow<'_, [f64]> {
+    /// Column `c` of N: the expected visits to state `c` from each state,
+    /// and its error bound.
+    fn column(&self, c: usize) -> (Cow<'_, [f64]>, InputError) {
         match &self.inverse {
-            Inverse::Full(m) => {
+            Inverse::Full(m, errors) => {
                 let n = m.nrows();
-                Cow::Borrowed(&m.as_slice()[c * n..(c + 1) * n])
+                (Cow::Borrowed(&m.as_slice()[c * n..(c + 1) * n]), errors[c])
             }
-            Inverse::Solve(solver) => {
+            Inverse::Solve(solver, chain) => {
                 let mut b = vec![0.0; solver.len()];
                 b[c] = 1.0;
-                Cow::Owned(solver.solve(&b))
+                let x = solver.solve(&b);
+                let error = self.check.of(chain, &x, &|s| f64::from(u8::from(s == c)));
+                (Cow::Owned(x), error)
             }
         }
     }
@@ -600,9 +631,14 @@ fn solve_all(solver: &Solver, bs: &[Vec<f64>]) -> Vec<Vec<f64>> {
 
 /// `N = (I − Q)⁻¹` solved column by column: `N·δ_c` for each state `c`,
 /// non-negative right-hand sides, which the sparse solver takes without
-/// subtraction (module docs of `markov::sparse::sweep`). `None` if some
-/// entry is not finite.
-fn inverse_by_columns(solver: &Solver, n: usize) -> Option<DMatrix<f64>> {
+/// subtraction (module docs of `markov::sparse::sweep`), and each column's
+/// error bound. `None` if some entry is not finite.
+fn inverse_by_columns(
+    solver: &Solver,
+    chain: &Chain,
+    check: &Check,
+    n: usize,
+) -> Option<(DMatrix<f64>, Vec<InputError>)> {
     let mut data = Vec::with_capacity(n * n);
     for first in (0..n).step_by(SOLVE_GROUP * 64) {
         let units: Vec<Vec<f64>> = (first..(first + SOLVE_GROUP * 64).min(n))
@@ -616,13 +652,78 @@ fn inverse_by_columns(solver: &Solver, n: usize) -> Option<DMatrix<f64>> {
             data.extend(column);
         }
     }
-    data.iter()
-        .all(|x| x.is_finite())
-        .then(|| DMatrix::from_vec(n, n, data))
+    if !data.iter().all(|x| x.is_finite()) {
+        return None;
+    }
+    let errors = data
+        .par_chunks(n.max(1))
+        .enumerate()
+        .map(|(c, column)| check.of(chain, column, &|s| f64::from(u8::from(s == c))))
+        .collect();
+    Some((DMatrix::from_vec(n, n, data), errors))
+}
+
+/// What bounds the error of a solve with one factorisation
+/// ([`InputError`]): `t̂`'s residual and the solver's forward bound.
+#[derive(Clone, Debug)]
+struct Check {
+    /// `1/(1 − ρₜ)`, with `ρₜ` the bound on `t̂`'s residual: `tₚ` is at most
+    /// `t̂ₚ` times this (infinite when `ρₜ ≥ 1/2`).
+    t_scale: f64,
+    /// `τ`, the forward bound relative to the solution for the stored
+    /// kernel (docs/figures.md §2b with the kernel's own rounding left
+    /// out), or infinite.
+    tau: f64,
+}
+
+impl Check {
+    /// The check of `t̂` solved with `solver`, and `t̂`'s own bound. A
+    /// residual of `t̂` of 1/2 or more bounds nothing (a game of 10¹⁹
+    /// turns leaves one of about 10³); then only the forward bound speaks.
+    fn new(chain: &Chain, solver: &Solver, t: &[f64]) -> (Check, InputError) {
+        let (rho, _) = accuracy::residual_bound_of(chain, t, &|_| 1.0);
+        let e = accuracy::stored_forward_bound(chain, solver);
+        let tau = if e.is_finite() && e < 0.5 {
+            e.exp_m1()
+        } else {
+            f64::INFINITY
+        };
+        let check = Check {
+            t_scale: if rho < 0.5 {
+                1.0 / (1.0 - rho)
+            } else {
+                f64::INFINITY
+            },
+            tau,
+        };
+        let t_error = check.of(chain, t, &|_| 1.0);
+        (check, t_error)
+    }
+
+    /// The error bound of `x̂`, solved from the right-hand side `b`: its
+    /// residual (one pass over the kernel in double-double, rounding
+    /// bounded) times `t`'s bound, or the forward bound where the residual
+    /// is consistent with it.
+    fn of(&self, chain: &Chain, x: &[f64], b: &dyn Fn(usize) -> f64) -> InputError {
+        let (r, of_terms) = accuracy::residual_bound_of(chain, x, b);
+        let relative = if self.tau.is_finite() && accuracy::consistent_with(of_terms, self.tau) {
+            self.tau / (1.0 - self.tau)
+        } else {
+            f64::INFINITY
+        };
+        InputError {
+            residual: if self.t_scale.is_finite() {
+                r * self.t_scale
+            } else {
+                f64::INFINITY
+            },
+            relative,
+        }
+    }
 }
 
 /// The parts of the update, or `None` when it does not apply.
-fn dense(board: &Board, chain: &Chain, solver: Solver, t: Vec<f64>) -> Option<Dense> {
+fn dense(board: &Board, chain: Chain, solver: Solver, t: Vec<f64>) -> Option<Dense> {
     let n = chain.len();
     let jumps = board.jumps();
     if board.rules().extra_turn().is_some()
@@ -649,10 +750,16 @@ fn dense(board: &Board, chain: &Chain, solver: Solver, t: Vec<f64>) -> Option<De
     if z.iter().flatten().any(|x| !x.is_finite()) {
         return None;
     }
-    let inverse = if n <= MAX_UPDATE_STATES {
-        Inverse::Full(inverse_by_columns(&solver, n)?)
+    let (check, t_error) = Check::new(&chain, &solver, &t);
+    let z_error = z
+        .par_iter()
+        .zip(&u)
+        .map(|(z, u)| check.of(&chain, z, &|s| u[s]))
+        .collect();
+    let full = if n <= MAX_UPDATE_STATES {
+        Some(inverse_by_columns(&solver, &chain, &check, n)?)
     } else {
-        Inverse::Solve(Arc::new(solver))
+        None
     };
     let sink = n as u32 + 1;
     let mut entries = Vec::with_capacity(chain.probabilities().len());
@@ -692,11 +799,20 @@ fn dense(board: &Board, chain: &Chain, solver: Solver, t: Vec<f64>) -> Option<De
                 .collect()
         })
         .collect();
+    let start = chain.start().get();
+    // Past MAX_UPDATE_STATES a column is solved, and its bound checked
+    // against the chain, when an update asks for it.
+    let inverse = match full {
+        Some((m, errors)) => Inverse::Full(m, errors),
+        None => Inverse::Solve(Arc::new(solver), Arc::new(chain)),
+    };
     Some(Dense {
-        start: chain.start().get(),
+        start,
         last,
         inverse,
-        rel: bound::input_error(n),
+        check,
+        t_error,
+        z_error,
         t,
         state_at,
         ends,
@@ -770,7 +886,8 @@ pub fn admissible(board: &Board, a: usize, after: Jump) -> bool {
 mod bound;
 mod lanes;
 
-use bound::Bounded;
+use crate::markov::analysis::accuracy;
+use bound::{Bounded, InputError};
 
 #[cfg(test)]
 mod tests;

@@ -103,6 +103,14 @@ pub struct Sensitivity {
     /// the analysis of that board would warn about.
     #[serde(skip_serializing_if = "is_zero")]
     pub uncertain: usize,
+    /// The relative error bound of the board's own mean when it fails the
+    /// accuracy check of its analysis (over
+    /// [`MEAN_TRUST`](crate::markov::tolerance::MEAN_TRUST), docs/figures.md
+    /// §2b): every `mean_change` is then measured from a mean that may be
+    /// off by this much of itself (in JSON `null` when infinite). Absent
+    /// when the board's mean is trusted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub untrusted_mean_bound: Option<f64>,
     /// Variants whose mean came from an update.
     pub rank_one: usize,
     /// Variants compiled and solved.
@@ -240,6 +248,10 @@ pub fn sensitivity_within(
         variants,
         invalid,
         uncertain,
+        untrusted_mean_bound: {
+            let bound = base.mean_error_bound();
+            (bound.is_nan() || bound > crate::markov::tolerance::MEAN_TRUST).then_some(bound)
+        },
     })
 }
 

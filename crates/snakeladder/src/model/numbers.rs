@@ -180,6 +180,45 @@ pub fn fixed(x: f64, decimals: usize, sign: bool) -> String {
     }
 }
 
+/// The unit of the last digit [`fixed`]`(x, decimals, _)` writes:
+/// `10^−decimals`, or from [`QUANTITY_SCIENTIFIC_FROM`] up the unit of the
+/// mantissa's last decimal.
+pub fn last_digit(x: f64, decimals: usize) -> f64 {
+    let decimals = decimals as i32;
+    if x.is_finite() && x.abs() >= QUANTITY_SCIENTIFIC_FROM {
+        10f64.powi(x.abs().log10().floor() as i32 - decimals)
+    } else {
+        10f64.powi(-decimals)
+    }
+}
+
+/// A change `x` whose distance from the exact change is at most `error`,
+/// written only to the digits the error leaves: "within error (±e)" when
+/// `|x| ≤ error` (its sign is not known), else `x` in scientific notation
+/// to the last digit above the error's, followed by `(±e)`.
+///
+/// # Example
+/// ```
+/// use snakeladder::internals::numbers::change_with_error;
+/// assert_eq!(change_with_error(-2048.0, 3.4e6), "within error (±3.4e6)");
+/// assert_eq!(change_with_error(2.5e9, 3.4e6), "+2.500e9 (±3.4e6)");
+/// assert_eq!(change_with_error(-123.456, 0.05), "-1.2346e2 (±5.0e-2)");
+/// assert_eq!(change_with_error(1.0, f64::INFINITY), "within error (±inf)");
+/// ```
+pub fn change_with_error(x: f64, error: f64) -> String {
+    let e = if error.is_finite() {
+        format!("{error:.1e}")
+    } else {
+        "inf".to_string()
+    };
+    if error.is_nan() || x.abs() <= error {
+        return format!("within error (±{e})");
+    }
+    // Digits of x down to the error's leading digit.
+    let digits = (x.abs().log10().floor() - error.log10().floor()).clamp(0.0, 16.0) as usize;
+    format!("{x:+.digits$e} (±{e})")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

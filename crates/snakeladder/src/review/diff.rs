@@ -51,6 +51,13 @@ pub struct FigureChange {
     pub old: Option<f64>,
     /// Its value on the new board.
     pub new: Option<f64>,
+    /// A bound on how far `new − old` may be from the exact change: the
+    /// two figures' own error bounds added (the mean's, docs/figures.md
+    /// §2b). Given only where it reaches half a unit of the last digit the
+    /// change is printed with (four decimals, or four of the mantissa from
+    /// 1e12 up): a change printed below its own error is noise (issue 27).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_error: Option<f64>,
 }
 
 impl FigureChange {
@@ -193,6 +200,7 @@ impl Diff {
                 label: label.to_string(),
                 old: f(oa),
                 new: f(na),
+                change_error: None,
             })
         };
         let turns = |t: Option<usize>| t.map(|t| t as f64);
@@ -214,6 +222,16 @@ impl Diff {
                 &format!("{}, {n} players", ROUNDS.name),
                 &|a| players(a).map(|p| p.expected_rounds),
             );
+        }
+        // The mean's change carries both means' absolute error bounds.
+        let error = |a: &Analysis| a.turns.mean_error_bound * a.turns.mean.abs();
+        if let Some(mean) = figures.iter_mut().find(|f| f.name == "mean") {
+            let bound = error(oa) + error(na);
+            let change = na.turns.mean - oa.turns.mean;
+            let shown = crate::model::numbers::last_digit(change, 4);
+            if bound.is_nan() || bound >= shown / 2.0 {
+                mean.change_error = Some(if bound.is_nan() { f64::INFINITY } else { bound });
+            }
         }
         Diff {
             old: side(oa, osrc),

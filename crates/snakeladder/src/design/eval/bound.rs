@@ -4,15 +4,16 @@
 //!
 //! # The bound
 //! The update's inputs are entries of `t = N·1`, `z = N·u` and columns of
-//! `N`, each solved from non-negative right-hand sides by the sparse solver,
-//! which never subtracts (module docs of `markov::sparse::sweep`): every
-//! entry is a sum of non-negative products reached through at most one
-//! backward sweep over the `n` states and the subtraction-free elimination
-//! of the Schur complement, so it carries a relative error of at most a
-//! few roundings per state it depends on. An input `x` is given the error
-//! [`input_error`]`(n)·|x|`. The probabilities of a row of the board are
-//! exact inputs (they are the chain's own numbers; the fresh solve reads
-//! the same ones).
+//! `N`, each solved by the sparse solver from a non-negative right-hand
+//! side `b`. Each carries an absolute error bound of its own
+//! ([`InputError`]), a posteriori from its residual, or from the solver's
+//! forward bound where that is smaller (docs/sparse-solver.md, "The
+//! update's inputs"): for `x̂` solved from `(I − Q)·x = b`, with
+//! `N = (I − Q)⁻¹ ≥ 0`, `x̂ − x = −N·r` for `r = b − (I − Q)·x̂`, so
+//! `|x̂ − x| ≤ ‖r‖∞·t` entrywise. The target `x` is the solution for the
+//! chain's own `f64` kernel and right-hand side, which the update and a
+//! fresh solve of the changed board read alike; the probabilities of a
+//! row of the board are exact inputs in the same sense.
 //!
 //! The error is then carried through the update's own arithmetic to first
 //! order: `e(a ± b) = e(a) + e(b)`, `e(a·b) = |a|·e(b) + |b|·e(a)`,
@@ -23,12 +24,37 @@
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-/// The relative error given to each solved input on a chain of `n`
-/// states: sixteen roundings per state (a backward sweep is, per state, a
-/// row of at most a few multiply-adds and one division; the Schur
-/// complement adds as many again).
-pub(super) fn input_error(n: usize) -> f64 {
-    16.0 * n.max(1) as f64 * f64::EPSILON
+/// The error bound of every entry of one solved input vector `x̂`
+/// (module docs): entry `p` is within `min(residual·t̂ₚ, relative·|x̂ₚ|)`
+/// of the solution for the chain's kernel, `t̂` the computed `N·1`.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct InputError {
+    /// `‖r‖∞ / (1 − ρₜ)`: the residual of `x̂` against its right-hand side,
+    /// scaled by the bound `tₚ ≤ t̂ₚ/(1 − ρₜ)` (`ρₜ` the residual of `t̂`).
+    pub residual: f64,
+    /// `τ/(1 − τ)` for the solver's forward bound `τ` relative to the
+    /// solution (docs/figures.md §2b, with the kernel taken as exact), or
+    /// infinite where that bound does not apply.
+    pub relative: f64,
+}
+
+impl InputError {
+    /// Entry `x` of the vector, at a state whose `t̂` is `t`.
+    pub fn at(&self, x: f64, t: f64) -> Bounded {
+        let by_residual = self.residual * t;
+        let by_forward = self.relative * x.abs();
+        let e = if x == 0.0 && self.relative.is_finite() {
+            // The forward bound is a factor within exp(±E): an entry
+            // computed as 0 is exactly 0.
+            0.0
+        } else {
+            by_residual.min(by_forward)
+        };
+        Bounded {
+            v: x,
+            e: if e.is_nan() { f64::INFINITY } else { e },
+        }
+    }
 }
 
 /// A value and a bound on its distance from the exact value.
@@ -47,6 +73,7 @@ impl Bounded {
     }
 
     /// A solved input with relative error `rel`.
+    #[cfg(test)]
     pub fn solved(v: f64, rel: f64) -> Bounded {
         Bounded {
             v,
@@ -59,15 +86,26 @@ impl Bounded {
     pub fn relative(&self) -> f64 {
         if self.e == 0.0 {
             0.0
+        } else if self.e.is_nan() {
+            f64::INFINITY
         } else {
             self.e / self.v.abs()
         }
     }
 
+    /// Whether this is exactly 0.
+    fn is_exact_zero(&self) -> bool {
+        self.v == 0.0 && self.e == 0.0
+    }
+
+    /// `v` with the error `e` and its own rounding; a bound that is not a
+    /// number (an infinite error times a zero value, an infinite value) is
+    /// infinite.
     fn rounded(v: f64, e: f64) -> Bounded {
+        let e = e + f64::EPSILON * v.abs();
         Bounded {
             v,
-            e: e + f64::EPSILON * v.abs(),
+            e: if e.is_nan() { f64::INFINITY } else { e },
         }
     }
 }
@@ -99,6 +137,11 @@ impl Neg for Bounded {
 impl Mul for Bounded {
     type Output = Bounded;
     fn mul(self, o: Bounded) -> Bounded {
+        // An exact 0 makes the product exactly 0, whatever the other
+        // factor's error (`0·∞` would be NaN).
+        if self.is_exact_zero() || o.is_exact_zero() {
+            return Bounded::exact(0.0);
+        }
         Bounded::rounded(self.v * o.v, self.v.abs() * o.e + o.v.abs() * self.e)
     }
 }

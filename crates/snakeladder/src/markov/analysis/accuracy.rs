@@ -139,6 +139,19 @@ const U: f64 = (f64::EPSILON / 2.0) / (1.0 - f64::EPSILON / 2.0);
 ///   the back substitution `Σ (j + 2)·U`;
 /// - the second sweep adds `f·c + ε + (m + k + 4)·U`.
 pub(crate) fn forward_bound(chain: &Chain, solver: &Solver) -> f64 {
+    forward_bound_with(chain, solver, chain.entry_rounding() + chain.dropped())
+}
+
+/// [`forward_bound`] against the solution for the *stored* kernel (the
+/// chain's own `f64` entries taken as exact): the same count of roundings
+/// with the kernel's error `ε` set to 0.
+pub(crate) fn stored_forward_bound(chain: &Chain, solver: &Solver) -> f64 {
+    forward_bound_with(chain, solver, 0.0)
+}
+
+/// [`forward_bound`] for a kernel whose entries are off by at most `data`
+/// (relative).
+fn forward_bound_with(chain: &Chain, solver: &Solver, data: f64) -> f64 {
     let n = chain.len();
     let dense = solver.dense_states().min(n);
     let swept = (n - dense) as f64;
@@ -148,7 +161,6 @@ pub(crate) fn forward_bound(chain: &Chain, solver: &Solver) -> f64 {
         .map(|s| offsets[s + 1] - offsets[s])
         .max()
         .unwrap_or(0) as f64;
-    let data = chain.entry_rounding() + chain.dropped();
     if !(0.0..0.5).contains(&data) {
         return f64::INFINITY;
     }
@@ -186,11 +198,73 @@ fn checked_forward_bound(
     // exact one, so within 2τ/(1 − τ) of each other; twice that leaves
     // room for the rounding of the residual's own sums.
     let (_, of_terms) = residuals(chain, x, b);
-    if of_terms <= 4.0 * tau / (1.0 - tau) + 8.0 * U {
+    if consistent_with(of_terms, tau) {
         tau
     } else {
         f64::INFINITY
     }
+}
+
+/// A rigorous bound on the residual of a computed solution `x̂` of
+/// `(I − Q)·x = b` against the stored kernel, and the largest ratio of a
+/// row's residual to the size of its terms (as [`residuals`], 0 for a row
+/// whose terms are all 0).
+///
+/// # Formula
+/// Row `s` of `b − (I − Q)·x̂` is summed in double-double ([`Acc`]): every
+/// `two_sum` and `two_product` is exact, and the only roundings are the
+/// `2m + 2` additions into the low word (`m` the row's entries) and the
+/// final `hi + lo`. Each error term added to the low word is at most `u`
+/// of a partial sum, so at most `u·S` with `S = |bₛ| + |x̂ₛ| + Σ q·|x̂ₑ|`,
+/// and the low word stays below `(2m + 3)·u·S`; its `2m + 2` roundings are
+/// then below `(2m + 2)(2m + 3)·u²·S`, and the last addition is within
+/// `u` of the result. So `|rₛ| ≤ (1 + u)·|r̂ₛ| + 2(2m + 3)²·u²·S`, the
+/// factor 2 covering the partial sums' own excess over `S` (at most
+/// `(2m + 3)·u`).
+pub(crate) fn residual_bound_of(chain: &Chain, x: &[f64], b: &dyn Fn(usize) -> f64) -> (f64, f64) {
+    let offsets = chain.row_offsets();
+    let targets = chain.targets();
+    let probabilities = chain.probabilities();
+    let u = f64::EPSILON / 2.0;
+    let mut worst = 0.0_f64;
+    let mut worst_of_terms = 0.0_f64;
+    for s in 0..chain.len() {
+        let mut acc = Acc::default();
+        let bs = b(s);
+        acc.add(bs);
+        acc.add(-x[s]);
+        let mut terms = x[s].abs();
+        let mut size = bs.abs() + x[s].abs();
+        for k in offsets[s]..offsets[s + 1] {
+            if let Target::State(e) = targets[k] {
+                acc.add_product(probabilities[k], x[e.get()]);
+                let term = probabilities[k] * x[e.get()].abs();
+                terms += term;
+                size += term;
+            }
+        }
+        let m = (offsets[s + 1] - offsets[s]) as f64;
+        let value = acc.value().abs();
+        // `size` is itself a rounded sum of non-negative terms: within a
+        // factor (1 + u)^(m + 2) of the exact one, covered by the factor 2.
+        let r = (1.0 + u) * value + 2.0 * (2.0 * m + 3.0).powi(2) * u * u * size;
+        worst = worst.max(r);
+        if terms > 0.0 {
+            worst_of_terms = worst_of_terms.max(value / terms);
+        } else if value > 0.0 {
+            worst_of_terms = f64::INFINITY;
+        }
+    }
+    let finite = |v: f64| if v.is_nan() { f64::INFINITY } else { v };
+    (finite(worst), finite(worst_of_terms))
+}
+
+/// Whether a computed solution whose rows have residuals of at most
+/// `of_terms` of their terms is consistent with being within `τ`
+/// (relative, componentwise) of the solution: the test
+/// [`checked_forward_bound`] makes before it trusts the forward bound.
+pub(crate) fn consistent_with(of_terms: f64, tau: f64) -> bool {
+    tau < 1.0 && of_terms <= 4.0 * tau / (1.0 - tau) + 8.0 * U
 }
 
 /// The residual `bₛ − Σ_{finish} p·Xₛ − Σ_{e≠s} q(s, e)·(Xₛ − Xₑ)` of the
