@@ -3,9 +3,10 @@
 //! truncated distributions.
 
 use num_traits::ToPrimitive;
+use snakeladder::AnalysisError;
 use snakeladder::analysis::{Figure, Warning};
 use snakeladder::internals::Chain;
-use snakeladder::internals::exact::{self, ExactError};
+use snakeladder::internals::exact;
 use snakeladder::{Analysis, Board, Options};
 
 fn board(json: &str) -> Board {
@@ -133,7 +134,7 @@ fn a_square_reached_only_below_f64_is_named_not_a_panic() {
     );
     let b = board(json);
     let err = exact::mean_turns(&b, &Chain::compile(&b).unwrap()).unwrap_err();
-    assert!(matches!(err, ExactError::Unlisted { .. }), "{err}");
+    assert!(matches!(err, AnalysisError::ExactUnlisted { .. }), "{err}");
 }
 
 /// From square 4 (a 1 leads down the snake 5 → 1 and rolls again, a 3
@@ -242,7 +243,7 @@ fn exact_mode_refuses_past_the_work_limit_with_its_estimate() {
     );
     let chain = Chain::compile(&b).unwrap();
     match exact::mean_turns_within(&b, &chain, 2e10) {
-        Err(ExactError::TooMuchWork { needed, limit }) => {
+        Err(AnalysisError::ExactTooMuchWork { needed, limit }) => {
             assert!(needed > limit && limit == 2e10);
         }
         other => panic!("{other:?}"),

@@ -68,7 +68,7 @@ fn exact_mode_answers_past_a_thousand_states() {
     assert!(chain.len() > 2900);
     assert!(matches!(
         exact::mean_turns(&board, &chain),
-        Err(exact::ExactError::TooLarge { .. })
+        Err(snakeladder::AnalysisError::ExactTooLarge { .. })
     ));
     let a = Analysis::new(&board, &Options::default().players([]).exact(true)).unwrap();
     let e = a.exact.as_ref().unwrap();
@@ -89,7 +89,7 @@ fn exact_mode_refuses_with_its_estimate() {
     let chain = Chain::compile(&board).unwrap();
     let e = modular::estimate(&board, &chain, false).unwrap();
     match modular::solve_within(&board, &chain, false, 1e3, u64::MAX) {
-        Err(exact::ExactError::TooMuchWork { needed, limit }) => {
+        Err(snakeladder::AnalysisError::ExactTooMuchWork { needed, limit }) => {
             assert_eq!((needed, limit), (e.work, 1e3));
         }
         other => panic!("{other:?}"),

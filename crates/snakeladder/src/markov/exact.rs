@@ -11,8 +11,9 @@
 //! matrix. The start state is eliminated last, so its unknown comes out of
 //! the last pivot alone without back substitution.
 
+use crate::markov::analysis::AnalysisError;
 use crate::markov::chain::{self, Chain};
-use crate::{Board, Square, markov::tolerance};
+use crate::{Board, markov::tolerance};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -30,91 +31,12 @@ pub const MAX_EXACT_STATES: usize = 1_000;
 /// cannot be summed in closed form).
 pub const MAX_EXACT_ROLLS_PER_TURN: usize = 100_000;
 
-/// Why the exact mean could not be computed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ExactError {
-    /// The chain has more states than [`MAX_EXACT_STATES`].
-    #[error("exact mode handles at most {limit} states; this board has {states}")]
-    TooLarge {
-        /// The chain's states.
-        states: usize,
-        /// The limit.
-        limit: usize,
-    },
-    /// A turn from `square` makes more than [`MAX_EXACT_ROLLS_PER_TURN`]
-    /// rolls along a path that does not repeat.
-    #[error(
-        "a turn from square {square} can make more than {limit} rolls; exact mode cannot sum it"
-    )]
-    TurnTooLong {
-        /// Where the turn starts.
-        square: Square,
-        /// The limit.
-        limit: usize,
-    },
-    /// A turn from `from` can end on `to`, which the floating-point chain
-    /// left out because every way there has a chance below the smallest
-    /// normal `f64` (2.2e-308): exact mode works on the floating-point
-    /// chain's squares and cannot add it.
-    #[error(
-        "a turn from square {from} can end on square {to} only with a chance below 2.2e-308, \
-         which the floating-point chain leaves out; exact mode cannot add the square"
-    )]
-    Unlisted {
-        /// Where the turn starts.
-        from: Square,
-        /// The square left out.
-        to: Square,
-    },
-    /// Eliminating the system would take more work than allowed.
-    #[error(
-        "exact mode would need about {needed:.1e} word operations, over the limit of {limit:.1e} (see --max-work)"
-    )]
-    TooMuchWork {
-        /// Estimated 64-bit word multiply-adds.
-        needed: f64,
-        /// The limit.
-        limit: f64,
-    },
-    /// The system is singular: some square never finishes.
-    #[error("the exact system is singular: some square never finishes")]
-    Singular,
-    /// The modular solver would hold more memory than allowed
-    /// (docs/exact-modular.md §6).
-    #[error(
-        "exact mode would need about {needed} bytes, over the limit of {limit} (see --max-memory)"
-    )]
-    TooMuchMemory {
-        /// Estimated bytes.
-        needed: u64,
-        /// The limit.
-        limit: u64,
-    },
-    /// The modular solver lifted as many digits as its bound allows
-    /// without a certified answer: a bug, reported rather than hidden.
-    #[error("the exact solution could not be certified after {digits} p-adic digits")]
-    Uncertified {
-        /// The p-adic digits lifted.
-        digits: usize,
-    },
-    /// The fraction and the `f64` mean disagree past
-    /// [`tolerance::EXACT_AGREEMENT`]: a bug, reported rather than hidden.
-    #[error("the exact mean {exact} and the floating-point mean {float} disagree")]
-    Disagrees {
-        /// The fraction, as `f64`.
-        exact: f64,
-        /// The `f64` figure.
-        float: f64,
-    },
-}
-
 /// The exact mean number of turns from the start, as a reduced fraction.
 ///
 /// # Errors
-/// [`ExactError`] when the board is too large for exact mode or its system
+/// [`AnalysisError`] when the board is too large for exact mode or its system
 /// is singular.
-pub fn mean_turns(board: &Board, chain: &Chain) -> Result<BigRational, ExactError> {
+pub fn mean_turns(board: &Board, chain: &Chain) -> Result<BigRational, AnalysisError> {
     mean_turns_within(board, chain, f64::INFINITY)
 }
 
@@ -135,12 +57,12 @@ pub fn elimination_work(n: usize, bits: u64) -> f64 {
         .sum()
 }
 
-/// The number of states of `chain`, or [`ExactError::TooLarge`] past
+/// The number of states of `chain`, or [`AnalysisError::ExactTooLarge`] past
 /// [`MAX_EXACT_STATES`].
-fn exact_size(chain: &Chain) -> Result<usize, ExactError> {
+fn exact_size(chain: &Chain) -> Result<usize, AnalysisError> {
     let n = chain.len();
     if n > MAX_EXACT_STATES {
-        return Err(ExactError::TooLarge {
+        return Err(AnalysisError::ExactTooLarge {
             states: n,
             limit: MAX_EXACT_STATES,
         });
@@ -166,12 +88,12 @@ fn start_last(chain: &Chain) -> impl Fn(usize) -> usize {
 /// work ([`elimination_work`]) is above `max_work`.
 ///
 /// # Errors
-/// As [`mean_turns`], and [`ExactError::TooMuchWork`].
+/// As [`mean_turns`], and [`AnalysisError::ExactTooMuchWork`].
 pub fn mean_turns_within(
     board: &Board,
     chain: &Chain,
     max_work: f64,
-) -> Result<BigRational, ExactError> {
+) -> Result<BigRational, AnalysisError> {
     let n = exact_size(chain)?;
     let position = start_last(chain);
     let mut rows: Vec<Vec<BigInt>> = Vec::with_capacity(n);
@@ -196,7 +118,7 @@ pub fn mean_turns_within(
         .unwrap_or(1);
     let needed = elimination_work(n, bits);
     if needed > max_work {
-        return Err(ExactError::TooMuchWork {
+        return Err(AnalysisError::ExactTooMuchWork {
             needed,
             limit: max_work,
         });
@@ -222,7 +144,7 @@ pub fn moments_within(
     board: &Board,
     chain: &Chain,
     max_work: f64,
-) -> Result<(BigRational, BigRational), ExactError> {
+) -> Result<(BigRational, BigRational), AnalysisError> {
     let n = exact_size(chain)?;
     let position = start_last(chain);
     // Each row of Q in integers over its own scale.
@@ -246,7 +168,7 @@ pub fn moments_within(
         + 1;
     let needed = elimination_work(n, bits) + elimination_work(2 * n, bits);
     if needed > max_work {
-        return Err(ExactError::TooMuchWork {
+        return Err(AnalysisError::ExactTooMuchWork {
             needed,
             limit: max_work,
         });
@@ -287,18 +209,18 @@ pub fn moments_within(
 /// The exact mean, checked against the `f64` mean `float`.
 ///
 /// # Errors
-/// As [`mean_turns`], and [`ExactError::Disagrees`] past
+/// As [`mean_turns`], and [`AnalysisError::ExactDisagrees`] past
 /// [`tolerance::EXACT_AGREEMENT`].
 pub fn checked_mean_turns(
     board: &Board,
     chain: &Chain,
     float: f64,
-) -> Result<BigRational, ExactError> {
+) -> Result<BigRational, AnalysisError> {
     let exact = mean_turns(board, chain)?;
     let value = exact.to_f64().unwrap_or(f64::NAN);
     let gap = ((value - float) / value).abs();
     if gap.is_nan() || gap > tolerance::EXACT_AGREEMENT {
-        return Err(ExactError::Disagrees {
+        return Err(AnalysisError::ExactDisagrees {
             exact: value,
             float,
         });
@@ -323,9 +245,9 @@ impl IntegerKernel {
     /// The exact kernel of a compiled chain, built like [`mean_turns`]'s.
     ///
     /// # Errors
-    /// [`ExactError::TooLarge`] past [`MAX_EXACT_STATES`],
-    /// [`ExactError::TurnTooLong`] for a turn that cannot be summed.
-    pub fn new(board: &Board, chain: &Chain) -> Result<IntegerKernel, ExactError> {
+    /// [`AnalysisError::ExactTooLarge`] past [`MAX_EXACT_STATES`],
+    /// [`AnalysisError::ExactTurnTooLong`] for a turn that cannot be summed.
+    pub fn new(board: &Board, chain: &Chain) -> Result<IntegerKernel, AnalysisError> {
         let n = exact_size(chain)?;
         let mut rows = Vec::with_capacity(n);
         let mut finish = Vec::with_capacity(n);
@@ -413,7 +335,7 @@ impl IntegerKernel {
 /// assert_eq!(p[1].to_string(), "1/10");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn pmf(board: &Board, chain: &Chain, terms: usize) -> Result<Vec<BigRational>, ExactError> {
+pub fn pmf(board: &Board, chain: &Chain, terms: usize) -> Result<Vec<BigRational>, AnalysisError> {
     let kernel = IntegerKernel::new(board, chain)?;
     let mut power = BigInt::one();
     Ok(kernel
@@ -432,8 +354,8 @@ pub fn pmf(board: &Board, chain: &Chain, terms: usize) -> Result<Vec<BigRational
 /// (tests and exact checks): the work is cubic in the states.
 ///
 /// # Errors
-/// As [`IntegerKernel::new`], and [`ExactError::Singular`].
-pub fn moments(board: &Board, chain: &Chain) -> Result<(BigRational, BigRational), ExactError> {
+/// As [`IntegerKernel::new`], and [`AnalysisError::ExactSingular`].
+pub fn moments(board: &Board, chain: &Chain) -> Result<(BigRational, BigRational), AnalysisError> {
     let n = exact_size(chain)?;
     let rows: Vec<Vec<(usize, BigRational)>> = chain
         .states()
@@ -447,13 +369,13 @@ pub fn moments(board: &Board, chain: &Chain) -> Result<(BigRational, BigRational
             a[i][*e] -= p;
         }
     }
-    let solve = |b: Vec<BigRational>| -> Result<Vec<BigRational>, ExactError> {
+    let solve = |b: Vec<BigRational>| -> Result<Vec<BigRational>, AnalysisError> {
         let mut a = a.clone();
         let mut b = b;
         for k in 0..n {
             let pivot = (k..n)
                 .find(|&i| !a[i][k].is_zero())
-                .ok_or(ExactError::Singular)?;
+                .ok_or(AnalysisError::ExactSingular)?;
             a.swap(k, pivot);
             b.swap(k, pivot);
             let inv = a[k][k].recip();
@@ -496,16 +418,16 @@ pub(crate) fn exact_row(
     board: &Board,
     chain: &Chain,
     s: usize,
-) -> Result<Vec<(usize, BigRational)>, ExactError> {
+) -> Result<Vec<(usize, BigRational)>, AnalysisError> {
     let outcomes = board.rules().dice().exact_outcomes();
     let square = chain.square(chain::StateIndex::new(s));
     chain::exact_row(board, chain, square, &outcomes, MAX_EXACT_ROLLS_PER_TURN).map_err(|gap| {
         match gap {
-            chain::ExactRowGap::TooLong => ExactError::TurnTooLong {
+            chain::ExactRowGap::TooLong => AnalysisError::ExactTurnTooLong {
                 square,
                 limit: MAX_EXACT_ROLLS_PER_TURN,
             },
-            chain::ExactRowGap::Unlisted(to) => ExactError::Unlisted { from: square, to },
+            chain::ExactRowGap::Unlisted(to) => AnalysisError::ExactUnlisted { from: square, to },
         }
     })
 }
@@ -518,14 +440,14 @@ pub(crate) fn exact_row(
 /// every division exact. After the last step, row n − 1 reads
 /// `a·x = b`. Entries that are zero and stay zero (`aᵢⱼ = aₖⱼ = 0`) are
 /// skipped.
-fn bareiss_last(mut a: Vec<Vec<BigInt>>) -> Result<(BigInt, BigInt), ExactError> {
+fn bareiss_last(mut a: Vec<Vec<BigInt>>) -> Result<(BigInt, BigInt), AnalysisError> {
     let n = a.len();
     let mut previous = BigInt::one();
     for k in 0..n.saturating_sub(1) {
         if a[k][k].is_zero() {
             let swap = (k + 1..n)
                 .find(|&i| !a[i][k].is_zero())
-                .ok_or(ExactError::Singular)?;
+                .ok_or(AnalysisError::ExactSingular)?;
             a.swap(k, swap);
         }
         let (done, rest) = a.split_at_mut(k + 1);
@@ -548,7 +470,7 @@ fn bareiss_last(mut a: Vec<Vec<BigInt>>) -> Result<(BigInt, BigInt), ExactError>
     }
     let last = &a[n - 1];
     if last[n - 1].is_zero() {
-        return Err(ExactError::Singular);
+        return Err(AnalysisError::ExactSingular);
     }
     let (mut num, mut den) = (last[n].clone(), last[n - 1].clone());
     if den.is_negative() {
@@ -622,7 +544,7 @@ mod tests {
         );
         assert!(matches!(
             moments_within(&b, &c, 1.0),
-            Err(ExactError::TooMuchWork { .. })
+            Err(AnalysisError::ExactTooMuchWork { .. })
         ));
     }
 

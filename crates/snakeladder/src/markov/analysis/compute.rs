@@ -8,8 +8,8 @@ use super::plan::{DistributionPlan, Plan};
 use super::solve::Solver;
 use super::ties::{self, Decided};
 use super::{
-    AnalysisError, Exact, ExactError, JumpFigures, Options, PlayersFigures, Skipped, Warning,
-    accuracy, jumps, limits, moments, players,
+    AnalysisError, Exact, JumpFigures, Options, PlayersFigures, Skipped, Warning, accuracy, jumps,
+    limits, moments, players,
 };
 use crate::Board;
 use crate::markov::chain::Chain;
@@ -233,7 +233,7 @@ pub(super) fn certified_mean(
                     mean: fraction,
                 })
             }
-            Err(e) if options.exact => return Err(e.into()),
+            Err(e) if options.exact => return Err(e),
             Err(e) => {
                 warnings.push(Warning::MeanUncertain {
                     bound: mean_error_bound,
@@ -287,7 +287,7 @@ pub(super) fn certified_variance(
         .and_then(|s| {
             s.variance()
                 .cloned()
-                .ok_or(ExactError::Uncertified { digits: 0 })
+                .ok_or(AnalysisError::ExactUncertified { digits: 0 })
         }) {
             Ok(fraction) => {
                 let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);

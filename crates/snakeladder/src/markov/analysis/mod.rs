@@ -30,18 +30,14 @@ use plan::Plan;
 use serde::Serialize;
 use solve::{Estimate, Solver};
 
-pub(crate) use crate::markov::chain::ChainError;
-pub(crate) use crate::markov::exact::ExactError;
 pub use distribution::Decay;
 pub use jumps::JumpFigures;
 pub use limits::{Cost, Figure, Limits, Skipped};
 pub use moments::Summary;
-pub(crate) use odds::OddsError;
 pub use odds::{BoundedOdds, LiveOdds};
 pub use players::PlayersFigures;
 pub use shortest::{Shortest, probability_text};
 pub use solve::Method;
-pub(crate) use solve::SolveError;
 pub use squares::SquareFigures;
 
 /// Why a board could not be analysed.
@@ -227,69 +223,6 @@ pub enum AnalysisError {
         /// The limit.
         limit: u64,
     },
-}
-
-impl From<ChainError> for AnalysisError {
-    fn from(e: ChainError) -> AnalysisError {
-        match e {
-            ChainError::RowSum { square, sum } => AnalysisError::RowSum { square, sum },
-        }
-    }
-}
-
-impl From<SolveError> for AnalysisError {
-    fn from(e: SolveError) -> AnalysisError {
-        match e {
-            SolveError::Trapped { trapped } => AnalysisError::Trapped { trapped },
-            SolveError::TooLarge { states, limit } => {
-                AnalysisError::DenseTooLarge { states, limit }
-            }
-            SolveError::IllConditioned { pivot } => AnalysisError::IllConditioned { pivot },
-            SolveError::BelowFloat { squares } => AnalysisError::BelowFloat { squares },
-            SolveError::SparseIllConditioned { state } => {
-                AnalysisError::SparseIllConditioned { state }
-            }
-        }
-    }
-}
-
-impl From<ExactError> for AnalysisError {
-    fn from(e: ExactError) -> AnalysisError {
-        match e {
-            ExactError::TooLarge { states, limit } => {
-                AnalysisError::ExactTooLarge { states, limit }
-            }
-            ExactError::TurnTooLong { square, limit } => {
-                AnalysisError::ExactTurnTooLong { square, limit }
-            }
-            ExactError::Unlisted { from, to } => AnalysisError::ExactUnlisted { from, to },
-            ExactError::TooMuchWork { needed, limit } => {
-                AnalysisError::ExactTooMuchWork { needed, limit }
-            }
-            ExactError::Singular => AnalysisError::ExactSingular,
-            ExactError::TooMuchMemory { needed, limit } => {
-                AnalysisError::ExactTooMuchMemory { needed, limit }
-            }
-            ExactError::Uncertified { digits } => AnalysisError::ExactUncertified { digits },
-            ExactError::Disagrees { exact, float } => {
-                AnalysisError::ExactDisagrees { exact, float }
-            }
-        }
-    }
-}
-
-impl From<OddsError> for AnalysisError {
-    fn from(e: OddsError) -> AnalysisError {
-        match e {
-            OddsError::NoPlayers => AnalysisError::NoPlayers,
-            OddsError::NoSuchPlayer { to_move, players } => {
-                AnalysisError::NoSuchPlayer { to_move, players }
-            }
-            OddsError::NotARestSquare { player, square } => {
-                AnalysisError::NotARestSquare { player, square }
-            }
-        }
-    }
 }
 
 fn exact_text(exact: &Result<(String, f64), String>) -> String {
@@ -776,17 +709,17 @@ impl Analysis {
         // Validation found a way to the finish from every square; a trap in
         // the f64 chain is then a way whose chance fell below f64.
         let solved = match Solver::new(&chain) {
-            Err(SolveError::Trapped { trapped }) if chain.cut_paths() => {
-                Err(SolveError::BelowFloat { squares: trapped })
+            Err(AnalysisError::Trapped { trapped }) if chain.cut_paths() => {
+                Err(AnalysisError::BelowFloat { squares: trapped })
             }
             other => other,
         };
         let solver = match solved {
             Ok(solver) => solver,
             Err(
-                source @ (SolveError::IllConditioned { .. }
-                | SolveError::SparseIllConditioned { .. }
-                | SolveError::BelowFloat { .. }),
+                source @ (AnalysisError::IllConditioned { .. }
+                | AnalysisError::SparseIllConditioned { .. }
+                | AnalysisError::BelowFloat { .. }),
             ) => {
                 let exact = crate::markov::modular::solve_within(
                     board,
@@ -802,11 +735,11 @@ impl Analysis {
                 })
                 .map_err(|e| e.to_string());
                 return Err(AnalysisError::Numerical {
-                    source: Box::new(source.into()),
+                    source: Box::new(source),
                     exact,
                 });
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         };
         Self::with_estimate(board, &chain, &solver, options, estimate)
     }

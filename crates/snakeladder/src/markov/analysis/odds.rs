@@ -16,33 +16,6 @@ use crate::Board;
 use crate::Square;
 use crate::markov::chain::Chain;
 
-/// Why odds could not be given.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum OddsError {
-    /// No players.
-    #[error("no players")]
-    NoPlayers,
-    /// The player to move is not one of the players.
-    #[error("player {to_move} is to move, but there are {players} players")]
-    NoSuchPlayer {
-        /// The player to move.
-        to_move: usize,
-        /// How many players there are.
-        players: usize,
-    },
-    /// A token is on a square it cannot stand on between turns (a jump
-    /// start, a square no turn ends on), or a token has finished and the
-    /// game is over.
-    #[error("player {player} stands on square {square}, where no turn can end a game still going")]
-    NotARestSquare {
-        /// The player.
-        player: usize,
-        /// The square.
-        square: Square,
-    },
-}
-
 /// The exact winning chances of players between turns, for any squares
 /// they stand on: the board compiled once, asked as often as needed.
 ///
@@ -82,7 +55,7 @@ impl LiveOdds {
     /// `to_move` out of range, or [`AnalysisError::NotARestSquare`] for a
     /// token not on a square of the chain (a finished token means the game is over).
     pub fn odds(&self, squares: &[Square], to_move: usize) -> Result<Vec<f64>, AnalysisError> {
-        Ok(live_odds(&self.chain, squares, to_move)?)
+        live_odds(&self.chain, squares, to_move)
     }
 
     /// [`LiveOdds::odds`] following the race for at most
@@ -100,7 +73,7 @@ impl LiveOdds {
         to_move: usize,
         max_work: f64,
     ) -> Result<BoundedOdds, AnalysisError> {
-        Ok(live_odds_within(&self.chain, squares, to_move, max_work)?)
+        live_odds_within(&self.chain, squares, to_move, max_work)
     }
 }
 
@@ -124,7 +97,7 @@ pub(crate) fn live_odds(
     chain: &Chain,
     squares: &[Square],
     to_move: usize,
-) -> Result<Vec<f64>, OddsError> {
+) -> Result<Vec<f64>, AnalysisError> {
     live_odds_within(chain, squares, to_move, f64::INFINITY).map(|o| o.odds)
 }
 
@@ -134,12 +107,12 @@ pub(crate) fn live_odds_within(
     squares: &[Square],
     to_move: usize,
     max_work: f64,
-) -> Result<BoundedOdds, OddsError> {
+) -> Result<BoundedOdds, AnalysisError> {
     if squares.is_empty() {
-        return Err(OddsError::NoPlayers);
+        return Err(AnalysisError::NoPlayers);
     }
     if to_move >= squares.len() {
-        return Err(OddsError::NoSuchPlayer {
+        return Err(AnalysisError::NoSuchPlayer {
             to_move,
             players: squares.len(),
         });
@@ -150,10 +123,12 @@ pub(crate) fn live_odds_within(
     let states = order
         .iter()
         .map(|&p| {
-            chain.state_of(squares[p]).ok_or(OddsError::NotARestSquare {
-                player: p,
-                square: squares[p],
-            })
+            chain
+                .state_of(squares[p])
+                .ok_or(AnalysisError::NotARestSquare {
+                    player: p,
+                    square: squares[p],
+                })
         })
         .collect::<Result<Vec<_>, _>>()?;
     // Two sparse products a turn, a pass over the states, and the race's
@@ -288,11 +263,11 @@ mod tests {
     #[test]
     fn errors_name_the_player() {
         let chain = Chain::compile(&Board::builtin_default()).unwrap();
-        assert_eq!(live_odds(&chain, &[], 0), Err(OddsError::NoPlayers));
+        assert_eq!(live_odds(&chain, &[], 0), Err(AnalysisError::NoPlayers));
         let on_ladder = live_odds(&chain, &[Square::new(0), Square::new(1)], 0);
         assert_eq!(
             on_ladder,
-            Err(OddsError::NotARestSquare {
+            Err(AnalysisError::NotARestSquare {
                 player: 1,
                 square: Square::new(1)
             })

@@ -12,6 +12,7 @@
 //! forms an `n × n` matrix. Both are factored once and reused for every
 //! right-hand side.
 
+use super::AnalysisError;
 use crate::markov::chain::{Chain, StateIndex, Target};
 use crate::markov::gth::Gth;
 use crate::markov::sparse::{Csr, Plan, SparseError, Split, SweepSolver};
@@ -95,54 +96,6 @@ impl Estimate {
     }
 }
 
-/// Why `I − Q` could not be solved.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SolveError {
-    /// `I − Q` is singular: from these squares a token never finishes, so
-    /// the expected length of a game is infinite.
-    #[error("the game may never end: from {} a token can never finish", show(.trapped))]
-    Trapped {
-        /// The squares from which the finish cannot be reached.
-        trapped: Vec<Square>,
-    },
-    /// The chain is too large for the dense solver.
-    #[error("the board has {states} states; the dense solver handles at most {limit}")]
-    TooLarge {
-        /// The chain's states.
-        states: usize,
-        /// The limit, 4,000 states.
-        limit: usize,
-    },
-    /// `I − Q` is numerically singular although every state can finish: the
-    /// chance of finishing from some square is below what `f64` resolves.
-    #[error("the linear system is numerically singular (a pivot of {pivot:e})")]
-    IllConditioned {
-        /// The smallest pivot met.
-        pivot: f64,
-    },
-    /// From these squares the `f64` chain has no way to the finish, although
-    /// the board has one: every way there has a chance per turn below the
-    /// smallest normal `f64` (2.2e-308), so the chain left it out
-    /// ([`Chain::dropped`](crate::markov::chain::Chain::dropped)).
-    #[error(
-        "from {} every way to the finish has a chance per turn below 2.2e-308, which floating point cannot hold",
-        show(.squares)
-    )]
-    BelowFloat {
-        /// The squares the `f64` chain traps.
-        squares: Vec<Square>,
-    },
-    /// The sparse solver lost all accuracy although every state can finish.
-    #[error(
-        "the linear system is too badly conditioned to solve (the expected turns from state {state} came out meaningless)"
-    )]
-    SparseIllConditioned {
-        /// The first state whose result is meaningless.
-        state: usize,
-    },
-}
-
 pub(crate) fn show(squares: &[Square]) -> String {
     let numbers = squares.iter().map(|s| s.get()).collect();
     crate::model::problem::Squares(numbers).to_string()
@@ -170,10 +123,10 @@ impl Solver {
     /// Factors `I − Q` of `chain`.
     ///
     /// # Errors
-    /// [`SolveError::Trapped`] naming the squares that never finish when
-    /// `I − Q` is singular; [`SolveError::IllConditioned`] when it is
+    /// [`AnalysisError::Trapped`] naming the squares that never finish when
+    /// `I − Q` is singular; [`AnalysisError::IllConditioned`] when it is
     /// singular to working precision although every square can finish.
-    pub fn new(chain: &Chain) -> Result<Solver, SolveError> {
+    pub fn new(chain: &Chain) -> Result<Solver, AnalysisError> {
         Self::with_method(chain, Self::method_for(chain.len()))
     }
 
@@ -191,13 +144,13 @@ impl Solver {
     ///
     /// # Errors
     /// As [`Solver::new`].
-    pub fn with_method(chain: &Chain, method: Method) -> Result<Solver, SolveError> {
+    pub fn with_method(chain: &Chain, method: Method) -> Result<Solver, AnalysisError> {
         let trapped = || match chain.trapped() {
             trapped if trapped.is_empty() => None,
-            trapped => Some(SolveError::Trapped { trapped }),
+            trapped => Some(AnalysisError::Trapped { trapped }),
         };
         match method {
-            Method::Dense if chain.len() > MAX_DENSE_STATES => Err(SolveError::TooLarge {
+            Method::Dense if chain.len() > MAX_DENSE_STATES => Err(AnalysisError::DenseTooLarge {
                 states: chain.len(),
                 limit: MAX_DENSE_STATES,
             }),
@@ -219,8 +172,8 @@ impl Solver {
                 // beside the split copy; whole again only to name traps.
                 let trapped_states = || crate::markov::sparse::trapped_states(&chain_csr(chain));
                 let solver = match Self::sparse(chain_split(chain), &square, &trapped_states) {
-                    Err(SolveError::Trapped { trapped }) if chain.trapped().is_empty() => {
-                        Err(SolveError::SparseIllConditioned {
+                    Err(AnalysisError::Trapped { trapped }) if chain.trapped().is_empty() => {
+                        Err(AnalysisError::SparseIllConditioned {
                             state: trapped
                                 .first()
                                 .and_then(|&s| chain.state_of(s))
@@ -268,16 +221,16 @@ impl Solver {
         split: Split,
         square: &dyn Fn(usize) -> Square,
         trapped: &dyn Fn() -> Vec<usize>,
-    ) -> Result<Solver, SolveError> {
+    ) -> Result<Solver, AnalysisError> {
         match SweepSolver::from_split(split, trapped) {
             Ok(s) => Ok(Solver {
                 inner: Inner::Sparse(Box::new(s)),
             }),
-            Err(SparseError::Singular { trapped }) => Err(SolveError::Trapped {
+            Err(SparseError::Singular { trapped }) => Err(AnalysisError::Trapped {
                 trapped: trapped.into_iter().map(square).collect(),
             }),
             Err(SparseError::IllConditioned { state }) => {
-                Err(SolveError::SparseIllConditioned { state })
+                Err(AnalysisError::SparseIllConditioned { state })
             }
             Err(other) => unreachable!("a compiled chain is a valid sparse matrix: {other}"),
         }
@@ -288,12 +241,12 @@ impl Solver {
     /// modified chains (a jump made absorbing).
     ///
     /// # Errors
-    /// [`SolveError::IllConditioned`] when `I − Q` is singular to working
+    /// [`AnalysisError::IllConditioned`] when `I − Q` is singular to working
     /// precision.
     pub(crate) fn from_entries(
         n: usize,
         entries: impl IntoIterator<Item = (usize, usize, f64)>,
-    ) -> Result<Solver, SolveError> {
+    ) -> Result<Solver, AnalysisError> {
         match Self::method_for(n) {
             Method::Dense => Self::from_entries_dense(n, entries, tolerance::SINGULAR_PIVOT),
             Method::Sparse => {
@@ -306,7 +259,7 @@ impl Solver {
                     Ok(s) => Ok(Solver {
                         inner: Inner::Sparse(Box::new(s)),
                     }),
-                    Err(_) => Err(SolveError::IllConditioned { pivot: 0.0 }),
+                    Err(_) => Err(AnalysisError::IllConditioned { pivot: 0.0 }),
                 }
             }
         }
@@ -320,7 +273,7 @@ impl Solver {
         n: usize,
         entries: impl IntoIterator<Item = (usize, usize, f64)>,
         min_pivot: f64,
-    ) -> Result<Solver, SolveError> {
+    ) -> Result<Solver, AnalysisError> {
         let mut q = DMatrix::<f64>::zeros(n, n);
         for (s, t, p) in entries {
             q[(s, t)] += p;
@@ -335,12 +288,12 @@ impl Solver {
     fn factor_dense(
         (q, finish): (DMatrix<f64>, Vec<f64>),
         min_pivot: f64,
-    ) -> Result<Solver, SolveError> {
+    ) -> Result<Solver, AnalysisError> {
         match Gth::new(q, finish, min_pivot) {
             Ok(gth) => Ok(Solver {
                 inner: Inner::Dense(Dense { gth }),
             }),
-            Err(pivot) => Err(SolveError::IllConditioned { pivot }),
+            Err(pivot) => Err(AnalysisError::IllConditioned { pivot }),
         }
     }
 

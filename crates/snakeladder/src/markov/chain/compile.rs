@@ -3,7 +3,8 @@
 //! the parent module's docs).
 
 use super::turn::{Bonus, TurnPath, float_outcomes, keep_float, turn_rolls};
-use super::{Chain, ChainError, JumpUse, NO_NEXT, Rest, StateIndex, Target, merge_by};
+use super::{Chain, JumpUse, NO_NEXT, Rest, StateIndex, Target, merge_by};
+use crate::markov::analysis::AnalysisError;
 use crate::{Board, Square, markov::tolerance};
 
 /// Boards of fewer squares keep the rows of [`Chain::compile`]'s search
@@ -130,9 +131,9 @@ impl Chain {
     /// Compiles a board.
     ///
     /// # Errors
-    /// [`ChainError::RowSum`] if a row does not sum to 1 (a bug; every valid
+    /// [`AnalysisError::RowSum`] if a row does not sum to 1 (a bug; every valid
     /// board compiles).
-    pub fn compile(board: &Board) -> Result<Chain, ChainError> {
+    pub fn compile(board: &Board) -> Result<Chain, AnalysisError> {
         let keep = board.last().index() < KEEP_ROWS_BELOW;
         if keep && board.rules().extra_turn().is_none() {
             return Chain::compile_one_roll(board);
@@ -148,7 +149,7 @@ impl Chain {
     /// merges them, and the chain's arrays are written by index (78,000
     /// instructions on the built-in board against the general compile's
     /// 114,000; docs/board-to-chain.md §4).
-    pub(super) fn compile_one_roll(board: &Board) -> Result<Chain, ChainError> {
+    pub(super) fn compile_one_roll(board: &Board) -> Result<Chain, AnalysisError> {
         let last = board.last();
         let start = board.rules().start();
         let outcomes = float_outcomes(board);
@@ -222,7 +223,7 @@ impl Chain {
                 k += 1;
             }
             if (sum - 1.0).abs() > tolerance::ROW_SUM {
-                return Err(ChainError::RowSum { square, sum });
+                return Err(AnalysisError::RowSum { square, sum });
             }
             row_offsets[s + 1] = k;
             expected_rolls[s] = sum;
@@ -258,7 +259,7 @@ impl Chain {
 
     /// [`Chain::compile`], keeping the search's rows (`keep`) or building
     /// each row again.
-    pub(super) fn compile_keeping(board: &Board, keep: bool) -> Result<Chain, ChainError> {
+    pub(super) fn compile_keeping(board: &Board, keep: bool) -> Result<Chain, AnalysisError> {
         let last = board.last();
         let one_roll = board.rules().extra_turn().is_none();
         let outcomes = float_outcomes(board);
@@ -341,7 +342,7 @@ impl Chain {
     /// `one_roll` (no extra-turn rule) the chain stores no rolls or rests.
     ///
     /// # Errors
-    /// [`ChainError::RowSum`] if the row does not sum to 1 within the
+    /// [`AnalysisError::RowSum`] if the row does not sum to 1 within the
     /// tolerance and what its path dropped.
     #[inline]
     fn push_row(
@@ -351,7 +352,7 @@ impl Chain {
         r: usize,
         one_roll: bool,
         target: &impl Fn(Square) -> Target,
-    ) -> Result<(), ChainError> {
+    ) -> Result<(), AnalysisError> {
         let mut sum = 0.0;
         let mut rolls = 0.0;
         for &(end, p, w) in raw.ends(r) {
@@ -364,7 +365,7 @@ impl Chain {
             rolls += w;
         }
         if (sum - 1.0).abs() > tolerance::ROW_SUM + raw.dropped[r].unwrap_or(0.0) {
-            return Err(ChainError::RowSum { square, sum });
+            return Err(AnalysisError::RowSum { square, sum });
         }
         self.row_offsets.push(self.targets.len());
         self.expected_rolls.push(rolls);

@@ -133,21 +133,6 @@ pub struct Rest {
     pub expected: f64,
 }
 
-/// Why a board could not be compiled.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ChainError {
-    /// A row of the kernel does not sum to 1 within [`tolerance::ROW_SUM`]:
-    /// a bug, reported rather than analysed.
-    #[error("the turn kernel row of square {square} sums to {sum}, not 1")]
-    RowSum {
-        /// The row's square.
-        square: Square,
-        /// What it sums to.
-        sum: f64,
-    },
-}
-
 /// A board compiled to an absorbing Markov chain over turns, in sparse form.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chain {

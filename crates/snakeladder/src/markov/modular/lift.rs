@@ -5,7 +5,7 @@
 use super::factor::{Factors, Shape, Work};
 use super::field::{Field, primes};
 use super::system::{System, Values};
-use crate::markov::exact::ExactError;
+use crate::markov::analysis::AnalysisError;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
@@ -132,26 +132,26 @@ impl Residual {
 /// which reconstruction cannot fail, docs/exact-modular.md §6).
 ///
 /// # Errors
-/// [`ExactError::Singular`] when every prime tried leaves the matrix
-/// singular; [`ExactError::Uncertified`] if `max_digits` pass without a
+/// [`AnalysisError::ExactSingular`] when every prime tried leaves the matrix
+/// singular; [`AnalysisError::ExactUncertified`] if `max_digits` pass without a
 /// certificate (which the bound says cannot happen: a bug).
 pub(crate) fn solve(
     system: &System,
     shape: &Shape,
     moments: bool,
     max_digits: (usize, usize),
-) -> Result<Lifted, ExactError> {
+) -> Result<Lifted, AnalysisError> {
     let n = system.len();
     let scales: Vec<BigInt> = (0..n).map(|i| system.scale(i)).collect();
     if shape.back.is_empty() {
         // A triangular system: back substitution alone is the solution.
         let mean = substitute(system, shape, &[], BigInt::one(), &scales, &BigInt::one())
-            .ok_or(ExactError::Uncertified { digits: 0 })?;
+            .ok_or(AnalysisError::ExactUncertified { digits: 0 })?;
         let second = if moments {
             let g = second_rhs(&scales, &mean);
             Some(
                 substitute(system, shape, &[], BigInt::one(), &g, &mean.denominator)
-                    .ok_or(ExactError::Uncertified { digits: 0 })?,
+                    .ok_or(AnalysisError::ExactUncertified { digits: 0 })?,
             )
         } else {
             None
@@ -166,7 +166,7 @@ pub(crate) fn solve(
     let factors = primes()
         .take(PRIMES_TRIED)
         .find_map(|p| Factors::new(system, shape, Field::new(p)))
-        .ok_or(ExactError::Singular)?;
+        .ok_or(AnalysisError::ExactSingular)?;
     let field = factors.field;
     let p = field.prime();
     let k = shape.back.len();
@@ -199,12 +199,12 @@ pub(crate) fn solve(
                 *plain = field.leave(x);
             }
             if !r2.update(system, p, Some(&plain_u), &plain_v) {
-                return Err(ExactError::Uncertified { digits });
+                return Err(AnalysisError::ExactUncertified { digits });
             }
             digits_v.extend(shape.back.iter().map(|&j| plain_v[j]));
         }
         if !first.update(system, p, None, &plain_u) {
-            return Err(ExactError::Uncertified { digits });
+            return Err(AnalysisError::ExactUncertified { digits });
         }
         if mean.is_none() {
             digits_u.extend(shape.back.iter().map(|&j| plain_u[j]));
@@ -240,7 +240,7 @@ pub(crate) fn solve(
             }
         }
     }
-    Err(ExactError::Uncertified { digits })
+    Err(AnalysisError::ExactUncertified { digits })
 }
 
 /// The first checkpoint: half the digits the bound allows. On `boards/`

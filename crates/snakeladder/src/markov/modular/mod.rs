@@ -22,8 +22,8 @@ mod lift;
 mod system;
 
 use crate::Board;
+use crate::markov::analysis::AnalysisError;
 use crate::markov::chain::{Chain, StateIndex};
-pub use crate::markov::exact::ExactError;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
@@ -115,7 +115,7 @@ struct Prepared {
     estimate: Estimate,
 }
 
-fn prepare(board: &Board, chain: &Chain, moments: bool) -> Result<Prepared, ExactError> {
+fn prepare(board: &Board, chain: &Chain, moments: bool) -> Result<Prepared, AnalysisError> {
     let system = system::System::new(board, chain)?;
     let shape = factor::Shape::new(&system);
     let h = system.hadamard_log2();
@@ -167,8 +167,8 @@ fn prepare(board: &Board, chain: &Chain, moments: bool) -> Result<Prepared, Exac
 /// `moments`, the variance), without solving.
 ///
 /// # Errors
-/// As the exact rows: [`ExactError::TurnTooLong`], [`ExactError::Unlisted`].
-pub fn estimate(board: &Board, chain: &Chain, moments: bool) -> Result<Estimate, ExactError> {
+/// As the exact rows: [`AnalysisError::ExactTurnTooLong`], [`AnalysisError::ExactUnlisted`].
+pub fn estimate(board: &Board, chain: &Chain, moments: bool) -> Result<Estimate, AnalysisError> {
     Ok(prepare(board, chain, moments)?.estimate)
 }
 
@@ -177,9 +177,9 @@ pub fn estimate(board: &Board, chain: &Chain, moments: bool) -> Result<Estimate,
 /// `max_work` word operations or `max_memory` bytes.
 ///
 /// # Errors
-/// [`ExactError::TooMuchWork`], [`ExactError::TooMuchMemory`], as the
-/// exact rows ([`ExactError::TurnTooLong`], [`ExactError::Unlisted`]),
-/// [`ExactError::Singular`], and [`ExactError::Uncertified`] (a bug).
+/// [`AnalysisError::ExactTooMuchWork`], [`AnalysisError::ExactTooMuchMemory`], as the
+/// exact rows ([`AnalysisError::ExactTurnTooLong`], [`AnalysisError::ExactUnlisted`]),
+/// [`AnalysisError::ExactSingular`], and [`AnalysisError::ExactUncertified`] (a bug).
 ///
 /// # Example
 /// ```
@@ -201,17 +201,17 @@ pub fn solve_within(
     moments: bool,
     max_work: f64,
     max_memory: u64,
-) -> Result<Solution, ExactError> {
+) -> Result<Solution, AnalysisError> {
     let prepared = prepare(board, chain, moments)?;
     let e = prepared.estimate;
     if e.work > max_work {
-        return Err(ExactError::TooMuchWork {
+        return Err(AnalysisError::ExactTooMuchWork {
             needed: e.work,
             limit: max_work,
         });
     }
     if e.bytes > max_memory {
-        return Err(ExactError::TooMuchMemory {
+        return Err(AnalysisError::ExactTooMuchMemory {
             needed: e.bytes,
             limit: max_memory,
         });
@@ -253,7 +253,7 @@ pub fn mean_turns_within(
     board: &Board,
     chain: &Chain,
     max_work: f64,
-) -> Result<BigRational, ExactError> {
+) -> Result<BigRational, AnalysisError> {
     Ok(solve_within(board, chain, false, max_work, u64::MAX)?.mean)
 }
 
@@ -266,12 +266,12 @@ pub fn moments_within(
     board: &Board,
     chain: &Chain,
     max_work: f64,
-) -> Result<(BigRational, BigRational), ExactError> {
+) -> Result<(BigRational, BigRational), AnalysisError> {
     let s = solve_within(board, chain, true, max_work, u64::MAX)?;
     let variance = s
         .variance
         .clone()
-        .ok_or(ExactError::Uncertified { digits: 0 })?;
+        .ok_or(AnalysisError::ExactUncertified { digits: 0 })?;
     Ok((s.mean, variance))
 }
 
@@ -343,11 +343,11 @@ mod tests {
         assert!(e.work > 0.0 && e.bytes > 0 && e.digits > 0);
         assert!(matches!(
             solve_within(&b, &c, true, e.work / 2.0, u64::MAX),
-            Err(ExactError::TooMuchWork { needed, .. }) if needed == e.work
+            Err(AnalysisError::ExactTooMuchWork { needed, .. }) if needed == e.work
         ));
         assert!(matches!(
             solve_within(&b, &c, true, f64::INFINITY, e.bytes / 2),
-            Err(ExactError::TooMuchMemory { needed, .. }) if needed == e.bytes
+            Err(AnalysisError::ExactTooMuchMemory { needed, .. }) if needed == e.bytes
         ));
     }
 }

@@ -9,8 +9,9 @@
 //! added up by where each total ends.
 
 use crate::Board;
+use crate::markov::analysis::AnalysisError;
 use crate::markov::chain::Chain;
-use crate::markov::exact::{self, ExactError};
+use crate::markov::exact;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
@@ -61,9 +62,9 @@ impl System {
     /// The scaled system of `chain`.
     ///
     /// # Errors
-    /// As the exact rows: [`ExactError::TurnTooLong`],
-    /// [`ExactError::Unlisted`].
-    pub(crate) fn new(board: &Board, chain: &Chain) -> Result<System, ExactError> {
+    /// As the exact rows: [`AnalysisError::ExactTurnTooLong`],
+    /// [`AnalysisError::ExactUnlisted`].
+    pub(crate) fn new(board: &Board, chain: &Chain) -> Result<System, AnalysisError> {
         if board.rules().extra_turn().is_none() {
             if let Some(system) = one_roll(board, chain)? {
                 return Ok(system);
@@ -232,7 +233,7 @@ pub(crate) struct Hadamard {
 /// share a denominator below 2⁶²: every row has that scale, and its
 /// entries are sums of the totals' numerators. `None` sends the board to
 /// the general construction.
-fn one_roll(board: &Board, chain: &Chain) -> Result<Option<System>, ExactError> {
+fn one_roll(board: &Board, chain: &Chain) -> Result<Option<System>, AnalysisError> {
     let outcomes = board.rules().dice().exact_outcomes();
     let common = outcomes
         .iter()
@@ -269,7 +270,7 @@ fn one_roll(board: &Board, chain: &Chain) -> Result<Option<System>, ExactError> 
             }
             match chain.state_of(end) {
                 Some(e) => row.push((e.get() as u32, c)),
-                None => return Err(ExactError::Unlisted { from, to: end }),
+                None => return Err(AnalysisError::ExactUnlisted { from, to: end }),
             }
         }
         row.sort_unstable_by_key(|e| e.0);

@@ -55,7 +55,6 @@ use crate::markov::sparse::memory::Bytes;
 pub(crate) use stats::Histogram;
 pub use stats::{Quantile, SampleSummary};
 pub(crate) use table::MoveTable;
-pub(crate) use table::MoveTableError;
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::seed::Seed;
@@ -178,26 +177,6 @@ pub enum SimulateError {
         /// Rayon's reason.
         message: String,
     },
-}
-
-impl From<MoveTableError> for SimulateError {
-    fn from(e: MoveTableError) -> SimulateError {
-        match e {
-            MoveTableError::TooLarge {
-                squares,
-                rolls,
-                phases,
-                entries,
-                limit,
-            } => SimulateError::TooLarge {
-                squares,
-                rolls,
-                phases,
-                entries,
-                limit,
-            },
-        }
-    }
 }
 
 /// What to simulate: how many games, the master seed, players and threads.

@@ -19,6 +19,7 @@
 //! `rolls_before`; the test checks every `rolls_before` of every run up to
 //! a bound and both ends of each run.
 
+use super::SimulateError;
 use crate::{Board, Square};
 
 /// "No next jump" in [`MoveTable::next`].
@@ -75,28 +76,6 @@ impl TableEntry {
     }
 }
 
-/// Why a move table cannot be built.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub(crate) enum MoveTableError {
-    /// The board is too large for a table of every square, roll and phase.
-    #[error(
-        "a move table of {squares} squares × {rolls} rolls × {phases} phases has {entries} entries, more than the {limit} allowed"
-    )]
-    TooLarge {
-        /// Squares 0..=N.
-        squares: u64,
-        /// Distinct dice totals.
-        rolls: u64,
-        /// Layers for the extra-roll rule.
-        phases: u64,
-        /// Their product.
-        entries: u64,
-        /// The most a table holds, 2³² − 1 entries.
-        limit: u64,
-    },
-}
-
 /// Every roll from every square of a board, with its end square, the jumps
 /// it takes, whether it finishes and whether it grants another roll.
 #[derive(Clone, Debug)]
@@ -127,15 +106,15 @@ impl MoveTable {
     /// and jumps.
     ///
     /// # Errors
-    /// [`MoveTableError::TooLarge`] past [`MAX_TABLE_ENTRIES`].
-    pub fn new(board: &Board) -> Result<MoveTable, MoveTableError> {
+    /// [`SimulateError::TooLarge`] past [`MAX_TABLE_ENTRIES`].
+    pub fn new(board: &Board) -> Result<MoveTable, SimulateError> {
         let squares = board.last().index() + 1;
         let outcomes = board.rules().dice().outcomes();
         let rolls = outcomes.len();
         let phase_starts = phase_starts(board);
         let entries_needed = Self::entries_needed(board);
         if entries_needed > MAX_TABLE_ENTRIES {
-            return Err(MoveTableError::TooLarge {
+            return Err(SimulateError::TooLarge {
                 squares: squares as u64,
                 rolls: rolls as u64,
                 phases: phase_starts.len() as u64,
