@@ -116,9 +116,8 @@ pub use model::seed::Seed;
 pub use model::square::Square;
 pub use model::turn::RollStep;
 
-pub use play::game::{
-    Event, Finish, Game, GameError, Observer, Placing, RollResult, Standing, Status,
-};
+pub use play::error::GameError;
+pub use play::game::{Event, Finish, Game, Observer, Placing, RollResult, Standing, Status};
 pub use play::record::{GameRecord, ReplayError};
 pub use play::roller::{FairDice, LoadedDie, Roller, ScriptedDice, SeededDice};
 
@@ -146,7 +145,7 @@ pub mod internals {
     pub use crate::model::fingerprint::fingerprint;
     pub use crate::model::read::{FileReadError, read_regular_file};
     pub use crate::model::{numbers, vocabulary};
-    pub use crate::play::game::check_players;
+    pub use crate::play::error::check_players;
 
     /// The design search's pieces its benchmark times one by one.
     pub mod design {

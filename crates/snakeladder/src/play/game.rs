@@ -7,23 +7,13 @@
 //! only place the rules of movement live. Online play wraps a game in the
 //! server's `Table` (`snakeladder_serve::table`).
 
-use crate::model::limits::MAX_PLAYERS;
 use crate::model::movement::Blocked;
-use crate::model::problem::Problem;
+use crate::play::error::{GameError, check_players};
 use crate::play::roller::{Roller, SeededDice};
 use crate::{Board, Jump, Seed, Square};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
-
-/// Longest player id, in characters; ids are printed in every move line.
-pub(crate) const MAX_PLAYER_ID_CHARS: usize = 64;
-
-impl GameError {
-    /// Longest player id, in characters; ids are printed in every move
-    /// line.
-    pub const MAX_PLAYER_ID_CHARS: usize = MAX_PLAYER_ID_CHARS;
-}
 
 /// When the game stops.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -70,170 +60,6 @@ impl Status {
     pub fn is_over(&self) -> bool {
         !matches!(self, Status::InProgress)
     }
-}
-
-/// Why a game refused a request.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum GameError {
-    /// Fewer than two players.
-    #[error("a game needs at least 2 players, got {count}")]
-    TooFewPlayers {
-        /// Players given.
-        count: usize,
-    },
-    /// More than [`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS) players.
-    #[error("a game takes at most {max} players, got {count}")]
-    TooManyPlayers {
-        /// Players given.
-        count: usize,
-        /// The cap, [`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS).
-        max: usize,
-    },
-    /// A player id that is empty or only white space.
-    #[error("player {seat} has an empty id")]
-    EmptyPlayerId {
-        /// The seat (1-based).
-        seat: usize,
-    },
-    /// A player id with a control character (a newline would break every
-    /// transcript line it is printed in).
-    #[error(
-        "player {seat}'s id {player:?} has the character U+{code_point:04X}, which is not allowed in a player id (a control, bidirectional or invisible character)"
-    )]
-    PlayerIdControl {
-        /// The seat (1-based).
-        seat: usize,
-        /// The id.
-        player: String,
-        /// The first such character ([`Problem::hidden_character`](crate::Problem::hidden_character)).
-        code_point: u32,
-    },
-    /// A player id longer than [`GameError::MAX_PLAYER_ID_CHARS`](crate::GameError::MAX_PLAYER_ID_CHARS).
-    #[error("player id {player:?} is longer than {max} characters")]
-    PlayerIdTooLong {
-        /// The id.
-        player: String,
-        /// The cap.
-        max: usize,
-    },
-    /// Two players with one id.
-    #[error("player id {player:?} is used twice")]
-    DuplicatePlayer {
-        /// The id.
-        player: String,
-    },
-    /// No such player at this table.
-    #[error("no player {player:?} at this table")]
-    UnknownPlayer {
-        /// The id asked for.
-        player: String,
-    },
-    /// A roll or forfeit after the game ended.
-    #[error("the game is over")]
-    GameOver,
-    /// A roll by a player whose turn it is not.
-    #[error("it is {current}'s turn, not {player}'s")]
-    NotYourTurn {
-        /// Who asked.
-        player: String,
-        /// Whose turn it is.
-        current: String,
-    },
-    /// A roll by a player who has left the game.
-    #[error("{player} has forfeited and rolls no more")]
-    Forfeited {
-        /// Who asked.
-        player: String,
-    },
-    /// A forfeit by a player who already finished (playing to the last).
-    #[error("{player} has already finished")]
-    AlreadyFinished {
-        /// Who asked.
-        player: String,
-    },
-    /// The dice could not give a usable roll (the game did not change): a
-    /// scripted die ran out of rolls.
-    #[error("the scripted dice ran out after {rolled} rolls")]
-    Exhausted {
-        /// How many rolls it had handed out.
-        rolled: usize,
-    },
-    /// A roll the board's dice cannot make (a scripted 7 on one six-faced die).
-    #[error("a roll of {roll} is impossible with these dice ({min}..={max})")]
-    Impossible {
-        /// The roll.
-        roll: u32,
-        /// The dice's smallest total.
-        min: u32,
-        /// The dice's largest total.
-        max: u32,
-    },
-    /// Dice that board validation would refuse (no die, a die of fewer
-    /// than two faces, unusable weights): the problems it names.
-    #[error("cannot make these dice: {}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
-    BadDice {
-        /// What validation found.
-        problems: Vec<Problem>,
-    },
-    /// The game was still going after the turn limit.
-    #[error("the game did not end within {limit} rolls")]
-    TurnLimit {
-        /// The limit.
-        limit: u64,
-    },
-}
-
-/// Checks a list of player ids: 2..=[`Board::MAX_PLAYERS`](crate::Board::MAX_PLAYERS) of them, each non-empty,
-/// without control characters, at most [`GameError::MAX_PLAYER_ID_CHARS`](crate::GameError::MAX_PLAYER_ID_CHARS) long, no two
-/// alike.
-///
-/// # Errors
-/// The first problem found, as a [`GameError`].
-///
-/// # Example
-/// ```
-/// use snakeladder::GameError;
-/// use snakeladder::internals::check_players;
-/// assert!(check_players(&["Ana", "Bo"]).is_ok());
-/// assert_eq!(check_players(&["Ana", "Ana"]), Err(GameError::DuplicatePlayer { player: "Ana".into() }));
-/// ```
-pub fn check_players<S: AsRef<str>>(players: &[S]) -> Result<(), GameError> {
-    let count = players.len();
-    if count < 2 {
-        return Err(GameError::TooFewPlayers { count });
-    }
-    if count > MAX_PLAYERS {
-        return Err(GameError::TooManyPlayers {
-            count,
-            max: MAX_PLAYERS,
-        });
-    }
-    for (i, p) in players.iter().enumerate() {
-        let p = p.as_ref();
-        if p.trim().is_empty() {
-            return Err(GameError::EmptyPlayerId { seat: i + 1 });
-        }
-        if let Some(c) = crate::model::problem::hidden_character(p) {
-            return Err(GameError::PlayerIdControl {
-                seat: i + 1,
-                player: p.to_string(),
-                code_point: u32::from(c),
-            });
-        }
-        if p.chars().count() > MAX_PLAYER_ID_CHARS {
-            return Err(GameError::PlayerIdTooLong {
-                player: p.to_string(),
-                max: MAX_PLAYER_ID_CHARS,
-            });
-        }
-        if players[..i].iter().any(|q| q.as_ref() == p) {
-            return Err(GameError::DuplicatePlayer {
-                player: p.to_string(),
-            });
-        }
-    }
-    Ok(())
 }
 
 /// What one roll did: the answer of [`Game::roll`]. A copy; the game

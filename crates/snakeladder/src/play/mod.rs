@@ -2,6 +2,7 @@
 //! engine, its replayable record and the words of a transcript. Serving
 //! one game to many clients is the server's (`snakeladder_serve::table`).
 
+pub(crate) mod error;
 pub(crate) mod game;
 pub(crate) mod narrate;
 pub(crate) mod record;

@@ -7,7 +7,8 @@
 //! that every turn comes out identical.
 
 use crate::model::error::{FileWords, explain, must_be as board_must_be};
-use crate::play::game::{Event, Finish, Game, GameError, RollResult, Standing, Status};
+use crate::play::error::GameError;
+use crate::play::game::{Event, Finish, Game, RollResult, Standing, Status};
 use crate::play::roller::{Roller, ScriptedDice, SeededDice};
 use crate::{Board, BoardError, BoardSpec, Seed};
 use serde::{Deserialize, Serialize};

@@ -9,7 +9,7 @@
 use crate::Dice;
 use crate::model::dice::DiceSpec;
 use crate::model::seed::Seed;
-use crate::play::game::GameError;
+use crate::play::error::GameError;
 use rand::Rng;
 use rand::distr::Distribution;
 use rand::distr::weighted::WeightedIndex;
