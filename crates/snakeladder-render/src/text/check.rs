@@ -32,32 +32,18 @@ pub fn write_check(out: &mut impl Write, r: &CheckReport) -> std::io::Result<()>
         probability(r.comparison_error_rate, 6)
     )?;
     for c in &r.comparisons {
+        let both = || {
+            format!(
+                "  exact {}, simulated {}",
+                probability(c.exact, 6),
+                probability(c.simulated, 6)
+            )
+        };
         let (test, figures) = match c.test {
             Test::KolmogorovSmirnov => ("KS D", String::new()),
-            Test::ZMean => (
-                "|z|",
-                format!(
-                    "  exact {}, simulated {}",
-                    probability(c.exact, 6),
-                    probability(c.simulated, 6)
-                ),
-            ),
-            Test::StudentT => (
-                "|t|",
-                format!(
-                    "  exact {}, simulated {}",
-                    probability(c.exact, 6),
-                    probability(c.simulated, 6)
-                ),
-            ),
-            Test::BinomialZ => (
-                "|z| binomial",
-                format!(
-                    "  exact {}, simulated {}",
-                    probability(c.exact, 6),
-                    probability(c.simulated, 6)
-                ),
-            ),
+            Test::ZMean => ("|z|", both()),
+            Test::StudentT => ("|t|", both()),
+            Test::BinomialZ => ("|z| binomial", both()),
         };
         writeln!(
             out,

@@ -1,6 +1,18 @@
 use super::*;
 use crate::design::moves_of;
 
+/// Every admissible move of jump `a` of `board`, then its removal (`None`):
+/// the variants the sensitivity evaluates.
+fn variants(board: &Board, a: usize) -> Vec<Option<Jump>> {
+    let mut afters: Vec<Option<Jump>> = moves_of(board, a)
+        .into_iter()
+        .filter(|&j| admissible(board, a, j))
+        .map(Some)
+        .collect();
+    afters.push(None);
+    afters
+}
+
 /// Every admissible change of every jump (or a stride through them), by the
 /// update and by validating, compiling and solving the changed board.
 #[track_caller]
@@ -16,13 +28,7 @@ fn case_board(board: Board, stride: usize) -> (usize, usize) {
     let spec = board.spec();
     let (mut updated, mut singular, mut resolved) = (0, 0, 0);
     for (a, &before) in board.jumps().iter().enumerate() {
-        let mut afters: Vec<Option<Jump>> = moves_of(&board, a)
-            .into_iter()
-            .filter(|&j| admissible(&board, a, j))
-            .map(Some)
-            .collect();
-        afters.push(None);
-        for (k, after) in afters.into_iter().enumerate() {
+        for (k, after) in variants(&board, a).into_iter().enumerate() {
             if k % stride != 0 && after.is_some() {
                 continue;
             }
@@ -255,13 +261,7 @@ fn every_update_is_within_its_bound_of_the_exact_mean() {
         let spec = board.spec();
         let mut answered = 0;
         for (a, &before) in board.jumps().iter().enumerate() {
-            let mut afters: Vec<Option<Jump>> = moves_of(&board, a)
-                .into_iter()
-                .filter(|&j| admissible(&board, a, j))
-                .map(Some)
-                .collect();
-            afters.push(None);
-            for after in afters {
+            for after in variants(&board, a) {
                 let Update::Mean(_) = base.mean_after(a, after) else {
                     continue;
                 };
