@@ -99,12 +99,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         min_jump_use: args.min_jump_use,
         max_shortest_game_probability: args.max_shortest_game_probability,
     };
-    if let Some(bad) = flags.out_of_range().first() {
+    if let Some(snakeladder::Problem::LimitOutOfRange { key, value, range }) =
+        flags.out_of_range().first()
+    {
         return Err(CliError::Usage(format!(
-            "--{}: {} is out of range ({})",
-            bad.key.replace('_', "-"),
-            bad.value,
-            bad.range
+            "--{}: {value} is out of range ({range})",
+            key.replace('_', "-"),
         )));
     }
     let warn_only: BTreeSet<String> = args.warn_only.iter().cloned().collect();

@@ -4,7 +4,7 @@
 //! can be checked by hand from the roll and the layout.
 
 use snakeladder::{
-    Blocked, Board, Event, Finish, Game, GameError, GameRecord, Observer, Placing, ReplayError,
+    Blocked, Board, Event, Finish, Game, GameError, GameRecord, Observer, Placing,
     RollResult, ScriptedDice, Square, Standing, Status,
 };
 use std::sync::{Arc, Mutex};
@@ -654,7 +654,7 @@ fn a_record_replays_to_the_identical_game_and_catches_tampering() {
     forged.events[0] = Event::Roll(serde_json::from_value(value).unwrap());
     assert!(matches!(
         forged.replay(),
-        Err(ReplayError::Diverged { event: 0, .. })
+        Err(GameError::Diverged { event: 0, .. })
     ));
 
     let mut moved = record.clone();
@@ -665,11 +665,11 @@ fn a_record_replays_to_the_identical_game_and_catches_tampering() {
     future["format"] = serde_json::json!(99);
     assert!(matches!(
         GameRecord::from_json(&future.to_string()),
-        Err(ReplayError::Format { found: 99 })
+        Err(GameError::RecordFormat { found: 99 })
     ));
     assert!(matches!(
         GameRecord::from_json("{"),
-        Err(ReplayError::Json { .. })
+        Err(GameError::RecordJson { .. })
     ));
 }
 
@@ -721,7 +721,7 @@ fn record_type_errors_name_the_field_in_the_records_words() {
         let mut bad = record.clone();
         *bad.pointer_mut(pointer).unwrap() = value;
         let message = match GameRecord::from_json(&bad.to_string()) {
-            Err(e @ ReplayError::Json { .. }) => e.to_string(),
+            Err(e @ GameError::RecordJson { .. }) => e.to_string(),
             other => panic!("{pointer}: {other:?}"),
         };
         assert!(message.contains(expected), "{pointer}: {message}");

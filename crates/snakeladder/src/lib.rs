@@ -118,7 +118,7 @@ pub use model::turn::RollStep;
 
 pub use play::error::GameError;
 pub use play::game::{Event, Finish, Game, Observer, Placing, RollResult, Standing, Status};
-pub use play::record::{GameRecord, ReplayError};
+pub use play::record::GameRecord;
 pub use play::roller::{FairDice, LoadedDie, Roller, ScriptedDice, SeededDice};
 
 pub use markov::analysis::{Analysis, AnalysisError, Limits, Options};

@@ -55,7 +55,7 @@ fn prefix(path: &Option<PathBuf>) -> String {
         .unwrap_or_default()
 }
 
-fn summary(problems: &[Problem]) -> String {
+pub(crate) fn summary(problems: &[Problem]) -> String {
     match problems {
         [one] => one.to_string(),
         _ => {

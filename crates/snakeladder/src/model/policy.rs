@@ -17,6 +17,7 @@
 //! min_jump_use = 0.05
 //! ```
 
+use crate::model::problem::Problem;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -65,17 +66,9 @@ pub(crate) const KEYS: [&str; 6] = [
     "max_shortest_game_probability",
 ];
 
-/// A threshold whose value cannot be a limit.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("{key}: {value} is out of range ({range})")]
-pub struct BadThreshold {
-    /// The key.
-    pub key: &'static str,
-    /// The value given.
-    pub value: f64,
-    /// The values allowed.
-    pub range: &'static str,
-}
+/// A threshold whose value cannot be a limit: its key, its value and the
+/// values allowed.
+type BadThreshold = (&'static str, f64, &'static str);
 
 impl Thresholds {
     /// The name of a policy file, `snakeladder.toml`.
@@ -169,10 +162,27 @@ impl Thresholds {
         }
     }
 
-    /// Every threshold whose value cannot be a limit: turns must be finite
-    /// and not negative, fractions and probabilities in 0..=1, the seat
-    /// advantage in −1..=1.
-    pub fn out_of_range(&self) -> Vec<BadThreshold> {
+    /// Every threshold whose value cannot be a limit, as a
+    /// [`Problem::LimitOutOfRange`]: turns must be finite and not negative,
+    /// fractions and probabilities in 0..=1, the seat advantage in −1..=1.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::Problem;
+    /// use snakeladder::policy::Thresholds;
+    /// let limits = Thresholds { min_jump_use: Some(1.5), ..Thresholds::default() };
+    /// let problems = limits.out_of_range();
+    /// assert!(matches!(problems[..], [Problem::LimitOutOfRange { key: "min_jump_use", .. }]));
+    /// assert_eq!(problems[0].to_string(), "limits.min_jump_use: 1.5 is out of range (0..=1)");
+    /// ```
+    pub fn out_of_range(&self) -> Vec<Problem> {
+        self.bad_thresholds()
+            .into_iter()
+            .map(|(key, value, range)| Problem::LimitOutOfRange { key, value, range })
+            .collect()
+    }
+
+    fn bad_thresholds(&self) -> Vec<BadThreshold> {
         self.entries()
             .into_iter()
             .filter_map(|(key, value)| {
@@ -184,7 +194,7 @@ impl Thresholds {
                     "max_first_seat_advantage" => ((-1.0..=1.0).contains(&value), "-1..=1"),
                     _ => ((0.0..=1.0).contains(&value), "0..=1"),
                 };
-                (!ok).then_some(BadThreshold { key, value, range })
+                (!ok).then_some((key, value, range))
             })
             .collect()
     }
@@ -216,7 +226,7 @@ pub enum PolicyError {
         message: String,
     },
     /// A threshold out of its range, at its value's line and column.
-    #[error("{}:{line}:{column}: limits.{bad}", path.display())]
+    #[error("{}:{line}:{column}: {problem}", path.display())]
     Range {
         /// The file.
         path: PathBuf,
@@ -224,8 +234,8 @@ pub enum PolicyError {
         line: usize,
         /// 1-based column of the value, in characters.
         column: usize,
-        /// The threshold.
-        bad: BadThreshold,
+        /// The threshold, a [`Problem::LimitOutOfRange`].
+        problem: Problem,
     },
 }
 
@@ -265,13 +275,13 @@ pub fn parse_policy(text: &str, path: &Path) -> Result<Thresholds, PolicyError> 
             message: e.message().trim_end().to_string(),
         }
     })?;
-    if let Some(bad) = file.limits.out_of_range().into_iter().next() {
-        let (line, column) = value_position(text, bad.key).unwrap_or((1, 1));
+    if let Some((key, value, range)) = file.limits.bad_thresholds().into_iter().next() {
+        let (line, column) = value_position(text, key).unwrap_or((1, 1));
         return Err(PolicyError::Range {
             path: path.to_path_buf(),
             line,
             column,
-            bad,
+            problem: Problem::LimitOutOfRange { key, value, range },
         });
     }
     Ok(file.limits)

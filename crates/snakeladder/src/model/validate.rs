@@ -41,7 +41,7 @@ impl Board {
         Self::validate_spec(spec).err().unwrap_or_default()
     }
 
-    fn validate_spec(spec: &BoardSpec) -> Result<Board, Vec<Problem>> {
+    pub(crate) fn validate_spec(spec: &BoardSpec) -> Result<Board, Vec<Problem>> {
         let mut problems = Vec::new();
         if let Some(c) = spec
             .name
@@ -65,13 +65,7 @@ impl Board {
         let rules_spec = spec.rules.clone().unwrap_or_default();
         let rules = Rules::from_spec(&rules_spec, &mut problems);
         if let Some(limits) = &spec.limits {
-            problems.extend(limits.out_of_range().into_iter().map(|bad| {
-                Problem::LimitOutOfRange {
-                    key: bad.key,
-                    value: bad.value,
-                    range: bad.range,
-                }
-            }));
+            problems.extend(limits.out_of_range());
         }
         // Every check that can run does, whatever else is wrong: the start
         // square and the chain rule come straight from the spec, so an

@@ -3,6 +3,7 @@
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::problem::Problem;
+use crate::play::game::{RollResult, Status};
 
 /// Longest player id, in characters; ids are printed in every move line.
 pub(crate) const MAX_PLAYER_ID_CHARS: usize = 64;
@@ -116,6 +117,68 @@ pub enum GameError {
     BadDice {
         /// What validation found.
         problems: Vec<Problem>,
+    },
+    /// A game record that is not JSON of the expected shape. The message names the
+    /// field and what it must be, in the record's words.
+    #[error("not a game record: line {line}, column {column}: {message}")]
+    RecordJson {
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// What is wrong, naming the field (`events[3].turn.roll`).
+        message: String,
+    },
+    /// A game record of a format this version does not read.
+    #[error("record format {found} is not supported (this version reads {})", crate::play::record::RECORD_FORMAT)]
+    RecordFormat {
+        /// The record's format.
+        found: u32,
+    },
+    /// The board of a game record is invalid: the problems validation
+    /// found.
+    #[error("{}", crate::model::error::summary(problems))]
+    RecordBoard {
+        /// Every problem found, in file order.
+        problems: Vec<Problem>,
+    },
+    /// The replayed game refused a recorded event.
+    #[error("event {}: {source}", event + 1)]
+    Replay {
+        /// The event's index (0-based; messages count from 1).
+        event: usize,
+        /// The refusal.
+        source: Box<GameError>,
+    },
+    /// A replayed roll of a game record differs from the recorded one.
+    #[error("{}", crate::play::record::divergence(recorded, replayed))]
+    Diverged {
+        /// The event's index (0-based; messages name the turn, from 1).
+        event: usize,
+        /// What the record says.
+        recorded: Box<RollResult>,
+        /// What the replay did.
+        replayed: Box<RollResult>,
+    },
+    /// A forfeit event was recorded after a different number of turns.
+    #[error(
+        "event {}: the record has players leaving after turn {recorded}, the replay had played {replayed} turns", event + 1
+    )]
+    ForfeitMisplaced {
+        /// The event's index (0-based; messages count from 1).
+        event: usize,
+        /// The turn the record names.
+        recorded: u64,
+        /// The turn the replay had reached.
+        replayed: u64,
+    },
+    /// The replay ends with another status or ranking than the record.
+    #[error("{}", crate::play::record::ending(recorded, replayed))]
+    Ending {
+        /// What the record says.
+        recorded: Status,
+        /// What the replay reached.
+        replayed: Status,
     },
     /// The game was still going after the turn limit.
     #[error("the game did not end within {limit} rolls")]

@@ -10,7 +10,7 @@ use crate::model::error::{FileWords, explain, must_be as board_must_be};
 use crate::play::error::GameError;
 use crate::play::game::{Event, Finish, Game, RollResult, Standing, Status};
 use crate::play::roller::{Roller, ScriptedDice, SeededDice};
-use crate::{Board, BoardError, BoardSpec, Seed};
+use crate::{Board, BoardSpec, Seed};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -33,74 +33,10 @@ impl GameRecord {
     pub const MAX_BYTES: u64 = MAX_RECORD_BYTES;
 }
 
-/// Why a record could not be replayed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ReplayError {
-    /// The record is not JSON of the expected shape. The message names the
-    /// field and what it must be, in the record's words.
-    #[error("not a game record: line {line}, column {column}: {message}")]
-    Json {
-        /// 1-based line of the error.
-        line: usize,
-        /// 1-based column of the error.
-        column: usize,
-        /// What is wrong, naming the field (`events[3].turn.roll`).
-        message: String,
-    },
-    /// A format this version does not read.
-    #[error("record format {found} is not supported (this version reads {RECORD_FORMAT})")]
-    Format {
-        /// The record's format.
-        found: u32,
-    },
-    /// The recorded board is invalid.
-    #[error(transparent)]
-    Board(#[from] BoardError),
-    /// The game refused a recorded event.
-    #[error("event {}: {source}", event + 1)]
-    Game {
-        /// The event's index (0-based; messages count from 1).
-        event: usize,
-        /// The refusal.
-        source: GameError,
-    },
-    /// A replayed turn differs from the recorded one.
-    #[error("{}", divergence(recorded, replayed))]
-    Diverged {
-        /// The event's index (0-based; messages name the turn, from 1).
-        event: usize,
-        /// What the record says.
-        recorded: Box<RollResult>,
-        /// What the replay did.
-        replayed: Box<RollResult>,
-    },
-    /// A forfeit event was recorded after a different number of turns.
-    #[error(
-        "event {}: the record has players leaving after turn {recorded}, the replay had played {replayed} turns", event + 1
-    )]
-    ForfeitMisplaced {
-        /// The event's index (0-based; messages count from 1).
-        event: usize,
-        /// The turn the record names.
-        recorded: u64,
-        /// The turn the replay had reached.
-        replayed: u64,
-    },
-    /// The replay ends with another status or ranking than the record.
-    #[error("{}", ending(recorded, replayed))]
-    Ending {
-        /// What the record says.
-        recorded: Status,
-        /// What the replay reached.
-        replayed: Status,
-    },
-}
-
 /// Parses a record, with errors in the record's words: the field and what
 /// it must be, never a Rust type (as a board file's errors).
-fn parse_record(json: &str) -> Result<GameRecord, ReplayError> {
-    let located = |e: &serde_json::Error, message: String| ReplayError::Json {
+fn parse_record(json: &str) -> Result<GameRecord, GameError> {
+    let located = |e: &serde_json::Error, message: String| GameError::RecordJson {
         line: e.line(),
         column: e.column(),
         message,
@@ -165,7 +101,7 @@ fn record_must_be(path: &str) -> String {
 }
 
 /// A replayed ending against the recorded one, in words.
-fn ending(recorded: &Status, replayed: &Status) -> String {
+pub(crate) fn ending(recorded: &Status, replayed: &Status) -> String {
     if recorded == replayed {
         format!(
             "the replayed game is {replayed} as recorded, but its ranking differs from the record's"
@@ -177,7 +113,7 @@ fn ending(recorded: &Status, replayed: &Status) -> String {
 
 /// A replayed turn against the recorded one, in words:
 /// `turn 5 (Ana): the record says 3 → 44, the replay rolled 5 → 49`.
-fn divergence(recorded: &RollResult, replayed: &RollResult) -> String {
+pub(crate) fn divergence(recorded: &RollResult, replayed: &RollResult) -> String {
     let head = format!("turn {} ({})", recorded.number(), recorded.player());
     if recorded.roll() != replayed.roll() || recorded.end() != replayed.end() {
         return format!(
@@ -296,17 +232,25 @@ impl GameRecord {
     /// Reads a record.
     ///
     /// # Errors
-    /// [`ReplayError::Json`] for malformed JSON or a wrong shape (naming
+    /// [`GameError::RecordJson`] for malformed JSON or a wrong shape (naming
     /// the field and what it must be),
-    /// [`ReplayError::Format`] for another format version.
-    pub fn from_json(json: &str) -> Result<GameRecord, ReplayError> {
+    /// [`GameError::RecordFormat`] for another format version.
+    pub fn from_json(json: &str) -> Result<GameRecord, GameError> {
         let record = parse_record(json)?;
         if record.format != RECORD_FORMAT {
-            return Err(ReplayError::Format {
+            return Err(GameError::RecordFormat {
                 found: record.format,
             });
         }
         Ok(record)
+    }
+
+    /// The recorded board, validated.
+    ///
+    /// # Errors
+    /// [`GameError::RecordBoard`] when the recorded board is invalid.
+    pub fn board(&self) -> Result<Board, GameError> {
+        Board::validate_spec(&self.board).map_err(|problems| GameError::RecordBoard { problems })
     }
 
     /// Every roll of the game, in order.
@@ -324,9 +268,9 @@ impl GameRecord {
     /// recorded rolls) and checks every event against the record.
     ///
     /// # Errors
-    /// [`ReplayError`] naming the first event that does not replay.
-    pub fn replay(&self) -> Result<Game<Box<dyn Roller + Send>>, ReplayError> {
-        let board = Board::from_spec(&self.board)?;
+    /// [`GameError`] naming the first event that does not replay.
+    pub fn replay(&self) -> Result<Game<Box<dyn Roller + Send>>, GameError> {
+        let board = self.board()?;
         let dice: Box<dyn Roller + Send> = match self.seed {
             Some(seed) => Box::new(SeededDice::for_dice(board.rules().dice(), seed)),
             None => Box::new(ScriptedDice::new(self.rolls())),
@@ -338,8 +282,8 @@ impl GameRecord {
     ///
     /// # Errors
     /// As [`GameRecord::replay`].
-    pub fn replay_rolls(&self) -> Result<Game<Box<dyn Roller + Send>>, ReplayError> {
-        let board = Board::from_spec(&self.board)?;
+    pub fn replay_rolls(&self) -> Result<Game<Box<dyn Roller + Send>>, GameError> {
+        let board = self.board()?;
         self.replay_with(Arc::new(board), Box::new(ScriptedDice::new(self.rolls())))
     }
 
@@ -347,17 +291,17 @@ impl GameRecord {
         &self,
         board: Arc<Board>,
         dice: Box<dyn Roller + Send>,
-    ) -> Result<Game<Box<dyn Roller + Send>>, ReplayError> {
+    ) -> Result<Game<Box<dyn Roller + Send>>, GameError> {
         let mut game = Game::new(board, self.players.iter().cloned(), dice, self.finish)
-            .map_err(|source| ReplayError::Game { event: 0, source })?;
+            .map_err(|source| GameError::Replay { event: 0, source: Box::new(source) })?;
         for (event, e) in self.events.iter().enumerate() {
             match e {
                 Event::Roll(recorded) => {
                     let replayed = game
                         .roll()
-                        .map_err(|source| ReplayError::Game { event, source })?;
+                        .map_err(|source| GameError::Replay { event, source: Box::new(source) })?;
                     if &replayed != recorded {
-                        return Err(ReplayError::Diverged {
+                        return Err(GameError::Diverged {
                             event,
                             recorded: Box::new(recorded.clone()),
                             replayed: Box::new(replayed),
@@ -369,7 +313,7 @@ impl GameRecord {
                     after_turn,
                 } => {
                     if *after_turn != game.rolls_played() {
-                        return Err(ReplayError::ForfeitMisplaced {
+                        return Err(GameError::ForfeitMisplaced {
                             event,
                             recorded: *after_turn,
                             replayed: game.rolls_played(),
@@ -377,12 +321,12 @@ impl GameRecord {
                     }
                     let names: Vec<&str> = players.iter().map(String::as_str).collect();
                     game.forfeit_all(&names)
-                        .map_err(|source| ReplayError::Game { event, source })?;
+                        .map_err(|source| GameError::Replay { event, source: Box::new(source) })?;
                 }
             }
         }
         if game.status() != &self.status || game.ranking() != self.ranking {
-            return Err(ReplayError::Ending {
+            return Err(GameError::Ending {
                 recorded: self.status.clone(),
                 replayed: game.status().clone(),
             });
