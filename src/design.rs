@@ -8,7 +8,7 @@ use crate::common::CliError;
 use crate::output::Output;
 use indicatif::{ProgressBar, ProgressStyle};
 use snakeladder::Board;
-use snakeladder::RulesSpec;
+use snakeladder::internals::RulesSpec;
 use snakeladder::design::Layout;
 use snakeladder::design::{GenerateOptions, Sensitivity, Target};
 use std::io::IsTerminal;

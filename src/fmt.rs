@@ -1,5 +1,5 @@
 //! `snakeladder fmt [--check] PATHS…`: rewrite board files in the one
-//! layout every command writes ([`snakeladder::BoardSpec::to_json`]), or, with
+//! layout every command writes ([`snakeladder::internals::BoardSpec::to_json`]), or, with
 //! `--check`, fail when one is not in it (as `cargo fmt --check` does in
 //! CI).
 
@@ -43,7 +43,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 failed = true;
                 continue;
             }
-            match snakeladder::BoardSpec::format_json(&text) {
+            match snakeladder::internals::BoardSpec::format_json(&text) {
                 Ok(formatted) if args.check && formatted != text => {
                     writeln!(out, "<stdin>: not in the board layout")?;
                     failed = true;
@@ -106,7 +106,7 @@ fn format_file(path: &Path, check: bool, out: &mut impl Write) -> Result<Outcome
             return Ok(Outcome::Failed);
         }
     };
-    let formatted = match snakeladder::BoardSpec::format_json(&text) {
+    let formatted = match snakeladder::internals::BoardSpec::format_json(&text) {
         Ok(formatted) => formatted,
         Err(e) => {
             let _ = writeln!(err, "error: {}", e.with_path(path));

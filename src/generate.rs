@@ -3,7 +3,8 @@
 
 use crate::common::{CliError, EXIT_CANNOT, EXIT_FAILURE, Format};
 use crate::output::Output;
-use snakeladder::design::{DesignError, Layout, generate_spec};
+use snakeladder::design::{DesignError, Layout};
+use snakeladder::internals::design::generate_spec;
 use snakeladder::{Board, Seed};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -128,7 +129,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 pub fn write_json(
     output: &std::path::Path,
     board: &Board,
-    spec: &snakeladder::BoardSpec,
+    spec: &snakeladder::internals::BoardSpec,
     seed: Seed,
     search: Option<crate::outputs::Search>,
 ) -> Result<(), CliError> {

@@ -6,7 +6,8 @@
 
 use crate::common::BoardId;
 use snakeladder::design::{JumpChange, Target};
-use snakeladder::{BoardSpec, GameRecord, Seed};
+use snakeladder::{GameRecord, Seed};
+use snakeladder::internals::BoardSpec;
 
 /// `tune --format json`.
 #[derive(serde::Serialize, schemars::JsonSchema)]

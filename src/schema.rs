@@ -10,7 +10,8 @@ use schemars::{JsonSchema, Schema};
 use snakeladder::check::CheckReport;
 use snakeladder::review::diff::Diff;
 use snakeladder::simulate::SimulationReport;
-use snakeladder::{BoardSpec, GameRecord};
+use snakeladder::GameRecord;
+use snakeladder::internals::BoardSpec;
 use snakeladder_render::validate as output;
 use std::io::Write;
 use std::process::ExitCode;
@@ -133,7 +134,7 @@ pub fn text(kind: Kind) -> String {
     if kind == Kind::Board {
         // The reader skips a board file's "$schema", so an editor can be
         // pointed at this schema from the file itself.
-        value["properties"][snakeladder::BoardSpec::SCHEMA_KEY] = serde_json::json!({
+        value["properties"][snakeladder::internals::BoardSpec::SCHEMA_KEY] = serde_json::json!({
             "description": "The JSON Schema of this file, for an editor (ignored by snakeladder), e.g. the path of docs/schema/board.schema.json.",
             "type": "string"
         });

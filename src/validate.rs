@@ -248,7 +248,7 @@ impl Policies {
             None => match self.found.get(dir) {
                 Some(t) => t.clone(),
                 None => {
-                    let found = policy::find_policy_file(dir)
+                    let found = snakeladder::internals::find_policy_file(dir)
                         .map_err(|e| CliError::Usage(format!("policy file {e}")))?;
                     let t = match found {
                         Some(file) => policy::read_policy(&file)

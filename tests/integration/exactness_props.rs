@@ -14,7 +14,8 @@ use num_traits::{ToPrimitive, Zero};
 use proptest::prelude::*;
 use snakeladder::analysis::Figure;
 use snakeladder::internals::{Chain, exact};
-use snakeladder::{Analysis, Board, DiceSpec, Options};
+use snakeladder::{Analysis, Board, Options};
+use snakeladder::internals::DiceSpec;
 
 /// Relative agreement asked of the `f64` figures (the figure).
 const RELATIVE: f64 = 1e-12;

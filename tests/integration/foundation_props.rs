@@ -2,11 +2,11 @@
 //! validating constructor; specs are random, so most break some rule.
 
 use proptest::prelude::*;
-use snakeladder::BoardSpec;
-use snakeladder::DiceSpec;
+use snakeladder::internals::BoardSpec;
+use snakeladder::internals::DiceSpec;
 use snakeladder::JumpList;
 use snakeladder::{Board, Chains, Entry, JumpRef, Overshoot, Problem, Square};
-use snakeladder::{ExtraTurnSpec, RulesSpec};
+use snakeladder::internals::{ExtraTurnSpec, RulesSpec};
 use std::collections::BTreeSet;
 
 fn overshoot() -> impl Strategy<Value = Option<Overshoot>> {

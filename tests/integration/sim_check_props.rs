@@ -13,7 +13,8 @@ use proptest::test_runner::{Config, RngSeed};
 use snakeladder::Seed;
 use snakeladder::check::check;
 use snakeladder::simulate::SimulationConfig;
-use snakeladder::{Board, DiceSpec};
+use snakeladder::Board;
+use snakeladder::internals::DiceSpec;
 
 /// Games per case: enough that means are compared to about 1% and that
 /// every jump used by one token in ten is compared too, small enough that

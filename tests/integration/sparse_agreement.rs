@@ -3,7 +3,7 @@
 //! dropping them.
 
 use serde_json::Value;
-use snakeladder::RulesSpec;
+use snakeladder::internals::RulesSpec;
 use snakeladder::Seed;
 use snakeladder::design::{Layout, generate};
 use snakeladder::internals;

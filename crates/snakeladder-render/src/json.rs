@@ -150,14 +150,13 @@ pub fn analyze(
     })
 }
 
-/// A board file as `generate`, `tune` and `fmt` write it: the board's own
-/// [`BoardSpec`](snakeladder::BoardSpec) in the one canonical layout
-/// ([`BoardSpec::to_json`](snakeladder::BoardSpec::to_json)).
+/// A board file as `generate`, `tune` and `fmt` write it: the board in the
+/// one canonical layout ([`Board::to_json`](snakeladder::Board::to_json)).
 ///
 /// # Errors
 /// None today; the `Result` keeps the signature of the other writers here.
 pub fn board_file(board: &snakeladder::Board) -> Result<Vec<u8>, serde_json::Error> {
-    Ok(board.spec().to_json().into_bytes())
+    Ok(board.to_json().into_bytes())
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ use snakeladder::design::{self, JumpChange, Target, TuneOptions};
 use snakeladder::policy::{self, Thresholds};
 use snakeladder::review::diff::Diff;
 use snakeladder::review::{self, Review};
-use snakeladder::{Analysis, Board, BoardSpec, Options, Seed};
+use snakeladder::{Analysis, Board, Options, Seed};
+use snakeladder::internals::BoardSpec;
 use snakeladder_render::{Report, json};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -134,7 +135,7 @@ fn policy_dir(state: &State) -> &Path {
 
 /// The policy found as `validate` finds it, and its file.
 fn find_policy(state: &State) -> Result<(Option<String>, Thresholds), ApiError> {
-    let found = policy::find_policy_file(policy_dir(state)).map_err(|e| {
+    let found = snakeladder::internals::find_policy_file(policy_dir(state)).map_err(|e| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "policy",

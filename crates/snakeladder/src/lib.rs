@@ -105,13 +105,16 @@ pub mod analysis {
     };
 }
 
-pub use model::board::{Board, BoardSpec};
-pub use model::dice::{Dice, DiceSpec, Outcome};
+pub use model::board::Board;
+// The board file's type, behind `internals`, by its old path for the
+// crate's own modules.
+pub(crate) use model::board::BoardSpec;
+pub use model::dice::{Dice, Outcome};
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::movement::{Blocked, Move};
 pub use model::problem::{JumpList, JumpRef, Problem, Squares};
-pub use model::rules::{Chains, Entry, ExtraTurn, ExtraTurnSpec, Overshoot, Rules, RulesSpec};
+pub use model::rules::{Chains, Entry, ExtraTurn, Overshoot, Rules};
 pub use model::seed::Seed;
 pub use model::square::Square;
 pub use model::turn::RollStep;
@@ -142,7 +145,15 @@ pub mod internals {
     pub use crate::markov::exact;
     pub use crate::markov::modular;
     pub use crate::markov::tolerance;
+    /// The board file as written, plain data not yet validated; users read
+    /// and write boards as JSON ([`Board::from_json_str`],
+    /// [`Board::to_json`]).
+    pub use crate::model::board::BoardSpec;
+    pub use crate::model::dice::DiceSpec;
+    pub use crate::model::rules::{ExtraTurnSpec, RulesSpec};
     pub use crate::model::fingerprint::fingerprint;
+    /// How the command finds a board's `snakeladder.toml`.
+    pub use crate::model::policy::find_policy_file;
     pub use crate::model::read::{FileReadError, read_regular_file};
     pub use crate::model::{numbers, vocabulary};
     pub use crate::play::error::check_players;
@@ -150,6 +161,7 @@ pub mod internals {
     /// The design search's pieces its benchmark times one by one.
     pub mod design {
         pub use crate::design::eval::{Base, Update, admissible};
+        pub use crate::design::random::generate_spec;
         use crate::{Board, Jump};
 
         /// Every move of jump `a` the search tries.

@@ -9,7 +9,8 @@
 //! same boards.
 
 use proptest::prelude::*;
-use snakeladder::{Board, BoardSpec, Chains, DiceSpec, Entry, ExtraTurnSpec, Overshoot, RulesSpec};
+use snakeladder::{Board, Chains, Entry, Overshoot};
+use snakeladder::internals::{BoardSpec, DiceSpec, ExtraTurnSpec, RulesSpec};
 use std::ops::{Range, RangeInclusive};
 
 /// How the total that earns an extra roll (drawn from 1 to 12) is fitted

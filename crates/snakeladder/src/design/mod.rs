@@ -44,7 +44,7 @@
 
 mod budget;
 pub(crate) mod eval;
-mod random;
+pub(crate) mod random;
 mod search;
 mod sensitivity;
 mod target;
@@ -53,7 +53,7 @@ mod tune;
 pub use budget::Budget;
 pub use eval::JumpChange;
 pub(crate) use eval::MAX_UPDATE_STATES;
-pub use random::{Layout, generate, generate_spec};
+pub use random::{Layout, generate};
 pub use sensitivity::{Edit, Evaluation, Sensitivity, Variant, sensitivity, sensitivity_within};
 pub use target::{GenerateOptions, Generated, generate_to_target};
 pub use tune::{TuneOptions, Tuned, tune};

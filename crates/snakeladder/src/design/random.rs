@@ -67,11 +67,29 @@ impl Layout {
     }
 
     /// The same layout under `rules` (instead of the default rules).
+    #[doc(hidden)]
     pub fn with_rules(self, rules: RulesSpec) -> Layout {
         Layout {
             rules: Some(rules),
             ..self
         }
+    }
+
+    /// The same layout under the rules of a validated rule set (instead of
+    /// the default rules).
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::design::{Layout, generate};
+    /// use snakeladder::{Board, Overshoot, Seed};
+    ///
+    /// let bounce = Board::from_json_str(r#"{"squares": 10, "rules": {"overshoot": "bounce"}}"#)?;
+    /// let layout = Layout::new(60, 4, 4, Seed::new(1)).with_board_rules(bounce.rules());
+    /// assert_eq!(generate(&layout)?.rules().overshoot(), Overshoot::Bounce);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_board_rules(self, rules: &crate::Rules) -> Layout {
+        self.with_rules(rules.spec())
     }
 
     /// The same layout with the board named `name`.

@@ -3,7 +3,7 @@
 //!
 //! # The search
 //! Random starts, then local moves. Start r lays the jumps out at random
-//! ([`generate_spec`](super::generate_spec), seeded from the seed and r), then
+//! ([`generate_spec`](super::random::generate_spec), seeded from the seed and r), then
 //! moves one jump at a time: each step evaluates every admissible move of
 //! every jump ([`Base::mean_after`]), takes an answer in the band if there
 //! is one (checked afresh), and otherwise the move that brings the mean
@@ -110,6 +110,7 @@ pub struct Generated {
 impl Generated {
     /// The board as a file writes it, with the layout's name (if any) and
     /// rules as given.
+    #[doc(hidden)]
     pub fn spec(&self) -> BoardSpec {
         let mut spec = self.board.spec();
         spec.width = None;

@@ -183,6 +183,7 @@ impl Board {
 
     /// The board written back as a spec, every rule default filled in. A
     /// board keeps no policy limits, so `limits` is `None`.
+    #[doc(hidden)]
     pub fn spec(&self) -> BoardSpec {
         let pairs = |kind| {
             self.jumps

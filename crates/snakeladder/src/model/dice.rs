@@ -225,6 +225,7 @@ impl Dice {
     }
 
     /// The spec with every default filled in, as the effective rules show it.
+    #[doc(hidden)]
     pub fn spec(&self) -> DiceSpec {
         match &self.kind {
             DiceKind::Fair { count, faces } => DiceSpec {

@@ -7,7 +7,7 @@
 //!
 //! A policy file is found the way rustfmt and clippy find theirs: the first
 //! [`Thresholds::FILE_NAME`] in the board's directory or any parent
-//! ([`find_policy_file`]). Its one table, `[limits]`, has the keys of
+//! (how `snakeladder validate` finds it). Its one table, `[limits]`, has the keys of
 //! [`Thresholds`]; an unknown key is an error, so a typo never passes a
 //! layout silently.
 //!
@@ -326,6 +326,7 @@ pub fn read_policy(path: &Path) -> Result<Thresholds, PolicyError> {
 /// regular file: a directory, a broken symbolic link, a link loop, a FIFO
 /// or a device is an error, never silently passed over for a policy
 /// further up.
+#[doc(hidden)]
 pub fn find_policy_file(dir: &Path) -> Result<Option<PathBuf>, PolicyError> {
     let home = std::env::var_os("HOME")
         .filter(|h| !h.is_empty())

@@ -290,6 +290,7 @@ impl Rules {
     }
 
     /// The rules written back as a spec with every default filled in.
+    #[doc(hidden)]
     pub fn spec(&self) -> RulesSpec {
         RulesSpec {
             overshoot: Some(self.overshoot),

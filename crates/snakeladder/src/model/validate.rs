@@ -29,6 +29,7 @@ impl Board {
     ///
     /// # Errors
     /// [`BoardError::Invalid`] listing every problem found (see [`Problem`]).
+    #[doc(hidden)]
     pub fn from_spec(spec: &BoardSpec) -> Result<Board, BoardError> {
         Self::validate_spec(spec).map_err(|problems| BoardError::Invalid {
             path: None,
@@ -37,6 +38,7 @@ impl Board {
     }
 
     /// Every problem of a spec; empty when it makes a valid board.
+    #[doc(hidden)]
     pub fn problems(spec: &BoardSpec) -> Vec<Problem> {
         Self::validate_spec(spec).err().unwrap_or_default()
     }
@@ -369,7 +371,8 @@ mod tests {
     //! that rule and asserts the one problem found, with what it names.
 
     use super::*;
-    use crate::{BoardSpec, DiceSpec};
+    use crate::BoardSpec;
+    use crate::model::dice::DiceSpec;
 
     fn problems(json: &str) -> Vec<Problem> {
         let spec: BoardSpec = serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));

@@ -50,6 +50,25 @@ const INLINE_KEYS: [&str; 6] = [
     "forfeit_after",
 ];
 
+impl crate::Board {
+    /// The board as a board file in the canonical layout, every rule
+    /// default filled in, ending with a newline: [`Board::from_json_str`]
+    /// reads it back as the same board.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::Board;
+    /// let board = Board::from_json_str(r#"{"squares": 10, "ladders": [[2, 7]], "snakes": [[9, 3]]}"#)?;
+    /// let text = board.to_json();
+    /// assert!(text.contains("\"ladders\": [\n    [2, 7]\n  ],"));
+    /// assert_eq!(Board::from_json_str(&text)?, board);
+    /// # Ok::<(), snakeladder::BoardError>(())
+    /// ```
+    pub fn to_json(&self) -> String {
+        self.spec().to_json()
+    }
+}
+
 impl BoardSpec {
     /// A board spec in the canonical layout, ending with a newline.
     ///
@@ -84,7 +103,7 @@ impl BoardSpec {
     ///
     /// # Example
     /// ```
-    /// let text = snakeladder::BoardSpec::format_json(r#"{"snakes": [[9, 3]], "squares": 10}"#)?;
+    /// let text = snakeladder::internals::BoardSpec::format_json(r#"{"snakes": [[9, 3]], "squares": 10}"#)?;
     /// assert_eq!(text, "{\n  \"squares\": 10,\n  \"snakes\": [\n    [9, 3]\n  ]\n}\n");
     /// # Ok::<(), snakeladder::BoardError>(())
     /// ```

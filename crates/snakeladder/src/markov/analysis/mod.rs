@@ -618,7 +618,9 @@ pub struct Analysis {
     /// The fingerprint of the layout and effective rules
     /// ([`Board::fingerprint`](crate::Board::fingerprint)).
     pub fingerprint: String,
-    /// The effective rules, every default filled in.
+    /// The effective rules, every default filled in (as the analysed
+    /// [`Board::rules`](crate::Board::rules) has them).
+    #[doc(hidden)]
     pub rules: RulesSpec,
     /// Turns of one player.
     pub turns: Turns,
