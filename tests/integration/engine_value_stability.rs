@@ -4,7 +4,7 @@
 //! changed: that breaks every saved seed and needs a new record format, not
 //! new numbers pasted in.
 
-use snakeladder::{Board, FairDice, Finish, Game, LoadedDie, Roller, Seed, SeededDice, Square};
+use snakeladder::{Board, Finish, Game, Roller, Seed, SeededDice, Square};
 use std::sync::Arc;
 
 fn rolls(mut r: impl Roller, n: usize) -> Vec<u32> {
@@ -14,7 +14,7 @@ fn rolls(mut r: impl Roller, n: usize) -> Vec<u32> {
 #[test]
 fn fair_dice_rolls_are_pinned() {
     let case =
-        |count, faces, seed| rolls(FairDice::new(count, faces, Seed::new(seed)).unwrap(), 20);
+        |count, faces, seed| rolls(SeededDice::fair(count, faces, Seed::new(seed)).unwrap(), 20);
     assert_eq!(
         case(1, 6, 0),
         [2, 3, 3, 1, 3, 1, 6, 6, 2, 1, 2, 1, 1, 1, 1, 3, 4, 1, 2, 3]
@@ -37,7 +37,7 @@ fn fair_dice_rolls_are_pinned() {
 
 #[test]
 fn loaded_die_rolls_are_pinned() {
-    let die = LoadedDie::new(&[1.0, 2.0, 3.0, 4.0], Seed::new(5)).unwrap();
+    let die = SeededDice::loaded(&[1.0, 2.0, 3.0, 4.0], Seed::new(5)).unwrap();
     assert_eq!(
         rolls(die, 20),
         [2, 4, 1, 1, 3, 4, 3, 1, 4, 4, 4, 4, 4, 3, 3, 4, 4, 4, 1, 3]
@@ -53,13 +53,13 @@ fn a_boards_seeded_dice_are_the_same_as_the_dice_they_name() {
     let from_board = rolls(SeededDice::for_dice(board.rules().dice(), Seed::new(7)), 50);
     assert_eq!(
         from_board,
-        rolls(FairDice::new(2, 6, Seed::new(7)).unwrap(), 50)
+        rolls(SeededDice::fair(2, 6, Seed::new(7)).unwrap(), 50)
     );
     let board =
         Board::from_json_str(r#"{"squares": 50, "rules": {"dice": {"weights": [1, 2, 3, 4]}}}"#)
             .unwrap();
     let from_board = rolls(SeededDice::for_dice(board.rules().dice(), Seed::new(5)), 50);
-    let die = LoadedDie::new(&[1.0, 2.0, 3.0, 4.0], Seed::new(5)).unwrap();
+    let die = SeededDice::loaded(&[1.0, 2.0, 3.0, 4.0], Seed::new(5)).unwrap();
     assert_eq!(from_board, rolls(die, 50));
 }
 

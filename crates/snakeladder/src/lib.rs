@@ -38,7 +38,7 @@
 //!   (positions, policy, the diff of two boards). Rendering any of it for a
 //!   person (reports, charts, SARIF) is the `snakeladder-render` crate's.
 //! - A [`Game`] plays real games: dice are injected through the [`Roller`]
-//!   trait (seeded [`FairDice`] or [`LoadedDie`], [`ScriptedDice`] for
+//!   trait ([`SeededDice`], fair or loaded, or [`ScriptedDice`] for
 //!   tests), every roll yields a [`RollResult`], and a [`GameRecord`]
 //!   replays the game exactly.
 //!
@@ -122,7 +122,7 @@ pub use model::turn::RollStep;
 pub use play::error::GameError;
 pub use play::game::{Event, Finish, Game, Observer, Placing, RollResult, Standing, Status};
 pub use play::record::GameRecord;
-pub use play::roller::{FairDice, LoadedDie, Roller, ScriptedDice, SeededDice};
+pub use play::roller::{Roller, ScriptedDice, SeededDice};
 
 pub use markov::analysis::{Analysis, AnalysisError, Limits, Options};
 

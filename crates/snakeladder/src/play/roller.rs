@@ -43,43 +43,12 @@ impl<R: Roller + ?Sized> Roller for Box<R> {
 
 /// `count` fair dice of `faces` faces, summed; each die is sampled on its own
 /// with `random_range(1..=faces)` from a seeded [`Xoshiro256PlusPlus`].
-///
-/// # Example
-/// ```
-/// use snakeladder::{FairDice, Roller, Seed};
-/// let mut a = FairDice::new(2, 6, Seed::new(7))?;
-/// let mut b = FairDice::new(2, 6, Seed::new(7))?;
-/// for _ in 0..10 {
-///     let roll = a.roll()?;
-///     assert!((2..=12).contains(&roll));
-///     assert_eq!(roll, b.roll()?);
-/// }
-/// # Ok::<(), snakeladder::GameError>(())
-/// ```
 #[derive(Clone, Debug)]
-pub struct FairDice {
+struct FairDice {
     count: u32,
     faces: u32,
     seed: Seed,
     rng: Xoshiro256PlusPlus,
-}
-
-impl FairDice {
-    /// Fair dice driven by a generator started from `seed`.
-    ///
-    /// # Errors
-    /// [`GameError::BadDice`] when `count` is 0 or `faces` is below 2.
-    pub fn new(count: u32, faces: u32, seed: Seed) -> Result<FairDice, GameError> {
-        let spec = DiceSpec {
-            count: Some(i64::from(count)),
-            faces: Some(i64::from(faces)),
-            weights: None,
-        };
-        match SeededDice::for_dice(&validated(&spec)?, seed) {
-            SeededDice::Fair(dice) => Ok(dice),
-            SeededDice::Loaded(_) => unreachable!("a spec without weights makes fair dice"),
-        }
-    }
 }
 
 impl Roller for FairDice {
@@ -98,43 +67,11 @@ impl Roller for FairDice {
 /// One loaded die: face `i` (1-based) comes up with probability
 /// `weights[i-1] / sum(weights)`, sampled with rand's `WeightedIndex` from a
 /// seeded [`Xoshiro256PlusPlus`].
-///
-/// # Example
-/// ```
-/// use snakeladder::{LoadedDie, Roller, Seed};
-/// let mut die = LoadedDie::new(&[0.0, 1.0, 0.0], Seed::new(1))?;
-/// assert_eq!(die.roll()?, 2);
-/// # Ok::<(), snakeladder::GameError>(())
-/// ```
 #[derive(Clone, Debug)]
-pub struct LoadedDie {
+struct LoadedDie {
     index: WeightedIndex<f64>,
     seed: Seed,
     rng: Xoshiro256PlusPlus,
-}
-
-impl LoadedDie {
-    /// A loaded die with the given face weights.
-    ///
-    /// # Errors
-    /// [`GameError::BadDice`] when the weights are fewer than two, or any is
-    /// negative or not finite, or all are zero.
-    pub fn new(weights: &[f64], seed: Seed) -> Result<LoadedDie, GameError> {
-        let spec = DiceSpec {
-            weights: Some(weights.to_vec()),
-            ..DiceSpec::default()
-        };
-        match SeededDice::for_dice(&validated(&spec)?, seed) {
-            SeededDice::Loaded(die) => Ok(die),
-            SeededDice::Fair(_) => unreachable!("a spec of weights makes a loaded die"),
-        }
-    }
-}
-
-/// Dice made by the one validation every board's dice go through.
-fn validated(spec: &DiceSpec) -> Result<Dice, GameError> {
-    let mut problems = Vec::new();
-    Dice::from_spec(spec, &mut problems).ok_or(GameError::BadDice { problems })
 }
 
 impl Roller for LoadedDie {
@@ -146,7 +83,19 @@ impl Roller for LoadedDie {
     }
 }
 
-/// The seeded dice a board's rules name: [`FairDice`] or a [`LoadedDie`].
+/// Dice made by the one validation every board's dice go through.
+fn validated(spec: &DiceSpec) -> Result<Dice, GameError> {
+    let mut problems = Vec::new();
+    Dice::from_spec(spec, &mut problems).ok_or(GameError::BadDice { problems })
+}
+
+/// Seeded dice: the dice a board's rules name ([`SeededDice::for_dice`]),
+/// or fair dice ([`SeededDice::fair`]) or one loaded die
+/// ([`SeededDice::loaded`]) given directly. Fair dice are summed, each die
+/// sampled on its own with `random_range(1..=faces)`; a loaded die's face
+/// `i` (1-based) comes up with probability `weights[i-1] / sum(weights)`
+/// (rand's `WeightedIndex`); both draw from a [`Xoshiro256PlusPlus`]
+/// started from the seed, so one seed always rolls the same.
 ///
 /// # Example
 /// ```
@@ -158,24 +107,26 @@ impl Roller for LoadedDie {
 /// # Ok::<(), snakeladder::GameError>(())
 /// ```
 #[derive(Clone, Debug)]
-pub enum SeededDice {
-    /// Fair dice, summed.
+pub struct SeededDice(Seeded);
+
+/// The two kinds of seeded dice.
+#[derive(Clone, Debug)]
+enum Seeded {
     Fair(FairDice),
-    /// One loaded die.
     Loaded(LoadedDie),
 }
 
 impl SeededDice {
     /// The dice of a validated rule set, driven from `seed`.
     pub fn for_dice(dice: &Dice, seed: Seed) -> SeededDice {
-        match (dice.fair(), dice.weights()) {
-            (Some((count, faces)), _) => SeededDice::Fair(FairDice {
+        SeededDice(match (dice.fair(), dice.weights()) {
+            (Some((count, faces)), _) => Seeded::Fair(FairDice {
                 count,
                 faces,
                 seed,
                 rng: seed.generator(),
             }),
-            (None, Some(weights)) => SeededDice::Loaded(LoadedDie {
+            (None, Some(weights)) => Seeded::Loaded(LoadedDie {
                 // Validated weights: at least two, finite, non-negative, positive sum.
                 index: WeightedIndex::new(weights)
                     .expect("a validated loaded die has usable weights"),
@@ -183,21 +134,69 @@ impl SeededDice {
                 rng: seed.generator(),
             }),
             (None, None) => unreachable!("dice are either fair or loaded"),
-        }
+        })
+    }
+
+    /// `count` fair dice of `faces` faces, summed, driven from `seed`: the
+    /// dice of a board whose rules name them.
+    ///
+    /// # Errors
+    /// [`GameError::BadDice`] when `count` is 0 or `faces` is below 2.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::{Roller, Seed, SeededDice};
+    /// let mut a = SeededDice::fair(2, 6, Seed::new(7))?;
+    /// let mut b = SeededDice::fair(2, 6, Seed::new(7))?;
+    /// for _ in 0..10 {
+    ///     let roll = a.roll()?;
+    ///     assert!((2..=12).contains(&roll));
+    ///     assert_eq!(roll, b.roll()?);
+    /// }
+    /// # Ok::<(), snakeladder::GameError>(())
+    /// ```
+    pub fn fair(count: u32, faces: u32, seed: Seed) -> Result<SeededDice, GameError> {
+        let spec = DiceSpec {
+            count: Some(i64::from(count)),
+            faces: Some(i64::from(faces)),
+            weights: None,
+        };
+        Ok(SeededDice::for_dice(&validated(&spec)?, seed))
+    }
+
+    /// One loaded die with the given face weights, driven from `seed`.
+    ///
+    /// # Errors
+    /// [`GameError::BadDice`] when the weights are fewer than two, or any is
+    /// negative or not finite, or all are zero.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::{Roller, Seed, SeededDice};
+    /// let mut die = SeededDice::loaded(&[0.0, 1.0, 0.0], Seed::new(1))?;
+    /// assert_eq!(die.roll()?, 2);
+    /// # Ok::<(), snakeladder::GameError>(())
+    /// ```
+    pub fn loaded(weights: &[f64], seed: Seed) -> Result<SeededDice, GameError> {
+        let spec = DiceSpec {
+            weights: Some(weights.to_vec()),
+            ..DiceSpec::default()
+        };
+        Ok(SeededDice::for_dice(&validated(&spec)?, seed))
     }
 }
 
 impl Roller for SeededDice {
     fn roll(&mut self) -> Result<u32, GameError> {
-        match self {
-            SeededDice::Fair(d) => d.roll(),
-            SeededDice::Loaded(d) => d.roll(),
+        match &mut self.0 {
+            Seeded::Fair(d) => d.roll(),
+            Seeded::Loaded(d) => d.roll(),
         }
     }
     fn seed(&self) -> Option<Seed> {
-        match self {
-            SeededDice::Fair(d) => d.seed(),
-            SeededDice::Loaded(d) => d.seed(),
+        match &self.0 {
+            Seeded::Fair(d) => d.seed(),
+            Seeded::Loaded(d) => d.seed(),
         }
     }
 }
@@ -251,7 +250,7 @@ mod tests {
 
     #[test]
     fn fair_dice_stay_in_range_and_hit_every_total() {
-        let mut dice = FairDice::new(2, 3, Seed::new(9)).unwrap();
+        let mut dice = SeededDice::fair(2, 3, Seed::new(9)).unwrap();
         let mut seen = [false; 7];
         for _ in 0..500 {
             let r = dice.roll().unwrap();
@@ -264,21 +263,21 @@ mod tests {
     #[test]
     fn bad_dice_are_refused() {
         assert_eq!(
-            FairDice::new(0, 6, Seed::new(1)).unwrap_err(),
+            SeededDice::fair(0, 6, Seed::new(1)).unwrap_err(),
             GameError::BadDice {
                 problems: vec![crate::Problem::DiceCount { count: 0 }]
             }
         );
-        assert!(FairDice::new(1, 1, Seed::new(1)).is_err());
-        assert!(LoadedDie::new(&[1.0], Seed::new(1)).is_err());
-        assert!(LoadedDie::new(&[0.0, 0.0], Seed::new(1)).is_err());
-        assert!(LoadedDie::new(&[1.0, -1.0], Seed::new(1)).is_err());
-        assert!(LoadedDie::new(&[1.0, f64::NAN], Seed::new(1)).is_err());
+        assert!(SeededDice::fair(1, 1, Seed::new(1)).is_err());
+        assert!(SeededDice::loaded(&[1.0], Seed::new(1)).is_err());
+        assert!(SeededDice::loaded(&[0.0, 0.0], Seed::new(1)).is_err());
+        assert!(SeededDice::loaded(&[1.0, -1.0], Seed::new(1)).is_err());
+        assert!(SeededDice::loaded(&[1.0, f64::NAN], Seed::new(1)).is_err());
     }
 
     #[test]
     fn loaded_die_never_rolls_a_zero_weight_face() {
-        let mut die = LoadedDie::new(&[1.0, 0.0, 3.0], Seed::new(5)).unwrap();
+        let mut die = SeededDice::loaded(&[1.0, 0.0, 3.0], Seed::new(5)).unwrap();
         let rolls: Vec<u32> = (0..200).map(|_| die.roll().unwrap()).collect();
         assert!(rolls.iter().all(|&r| r == 1 || r == 3));
         assert!(rolls.contains(&1) && rolls.contains(&3));
@@ -286,8 +285,8 @@ mod tests {
 
     #[test]
     fn different_seeds_give_different_streams() {
-        let mut a = FairDice::new(1, 6, Seed::new(1)).unwrap();
-        let mut b = FairDice::new(1, 6, Seed::new(2)).unwrap();
+        let mut a = SeededDice::fair(1, 6, Seed::new(1)).unwrap();
+        let mut b = SeededDice::fair(1, 6, Seed::new(2)).unwrap();
         let a: Vec<u32> = (0..20).map(|_| a.roll().unwrap()).collect();
         let b: Vec<u32> = (0..20).map(|_| b.roll().unwrap()).collect();
         assert_ne!(a, b);
