@@ -3,8 +3,8 @@
 use crate::args::{Source, parse_source};
 use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
 use crate::memory;
-use snakeladder::review::Gate;
-use snakeladder::review::diff::Diff;
+use snakeladder_render::diff::Gate;
+use snakeladder_render::diff::Diff;
 use snakeladder::{Analysis, Limits, Options};
 use snakeladder::{Board, BoardError};
 use snakeladder_render::RenderDiff;

@@ -8,7 +8,7 @@ use crate::common::{self, CliError, OfBoard, Versioned};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema};
 use snakeladder::check::CheckReport;
-use snakeladder::review::diff::Diff;
+use snakeladder_render::diff::Diff;
 use snakeladder::simulate::SimulationReport;
 use snakeladder::GameRecord;
 use snakeladder::internals::BoardSpec;

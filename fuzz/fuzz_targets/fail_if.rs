@@ -3,8 +3,8 @@
 //! evaluating it on a real diff never panics.
 #![no_main]
 
-use snakeladder::review::diff::Diff;
-use snakeladder::review::Gate;
+use snakeladder_render::diff::Diff;
+use snakeladder_render::diff::Gate;
 use snakeladder::{Analysis, Board, Options};
 use std::sync::OnceLock;
 

@@ -1,9 +1,22 @@
-//! A layout change rendered for a reviewer: [`RenderDiff`] turns the
-//! core's [`Diff`] into plain text, Markdown (a pull-request comment or a
-//! step summary) or a self-contained HTML page.
+//! What a layout change does to the game, for a reviewer of the change
+//! (`snakeladder diff OLD NEW`): [`Diff::new`] compares the exact analyses
+//! of two boards, [`RenderDiff`] shows the comparison as plain text,
+//! Markdown (a pull-request comment or a step summary) or a self-contained
+//! HTML page, and a [`Gate`] (`--fail-if`) fails a CI step when the change
+//! goes too far.
+//!
+//! The comparison is built from the analyses' public figures alone, and
+//! everything in it is chosen for a person reading it (labels, the squares
+//! worth showing, rule changes as JSON text, a change's error only where it
+//! reaches the printed digits), so it lives here, beside its renderings.
+
+mod data;
+mod gate;
+
+pub use data::{Diff, FigureChange, JumpDiff, JumpDiffKind, JumpSide, RuleDiff, Side, SquareDiff};
+pub use gate::{Gate, GateError};
 
 use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, JUMP_USED};
-use snakeladder::review::diff::{Diff, FigureChange, JumpSide, Side};
 use snakeladder::{Board, JumpKind};
 use std::fmt::Write as _;
 

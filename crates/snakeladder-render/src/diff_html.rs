@@ -6,7 +6,7 @@
 use crate::report::charts::{self, JumpMark, Size};
 use crate::report::marks;
 use snakeladder::Board;
-use snakeladder::review::diff::{JumpChange, JumpDiff};
+use crate::diff::{JumpDiff, JumpDiffKind};
 
 /// The caption of the overlay chart.
 const OVERLAY_TITLE: &str = "Game length: P(T = t), old and new";
@@ -28,9 +28,9 @@ pub(crate) fn jump_marks(
                 let side = if new_side { d.new } else { d.old };
                 side.filter(|s| s.from == from && s.to == to)?;
                 Some(match d.change {
-                    JumpChange::Added => JumpMark::Added,
-                    JumpChange::Removed => JumpMark::Removed,
-                    JumpChange::Moved => JumpMark::Moved,
+                    JumpDiffKind::Added => JumpMark::Added,
+                    JumpDiffKind::Removed => JumpMark::Removed,
+                    JumpDiffKind::Moved => JumpMark::Moved,
                 })
             })
         })
@@ -184,7 +184,7 @@ pub(crate) fn overlay_figure(old: &[f64], new: &[f64], mass: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snakeladder::review::diff::JumpSide;
+    use crate::diff::JumpSide;
 
     #[test]
     fn each_board_marks_its_side_of_a_change() {
@@ -205,19 +205,19 @@ mod tests {
         };
         let jumps = vec![
             JumpDiff {
-                change: JumpChange::Removed,
+                change: JumpDiffKind::Removed,
                 kind: snakeladder::JumpKind::Ladder,
                 old: side(5, 20),
                 new: None,
             },
             JumpDiff {
-                change: JumpChange::Added,
+                change: JumpDiffKind::Added,
                 kind: snakeladder::JumpKind::Ladder,
                 old: None,
                 new: side(6, 25),
             },
             JumpDiff {
-                change: JumpChange::Moved,
+                change: JumpDiffKind::Moved,
                 kind: snakeladder::JumpKind::Snake,
                 old: side(27, 7),
                 new: side(27, 9),

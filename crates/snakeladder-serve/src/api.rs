@@ -15,7 +15,7 @@ use serde::Serialize;
 use snakeladder::Limits;
 use snakeladder::design::{self, JumpChange, Target, TuneOptions};
 use snakeladder::policy::{self, Thresholds};
-use snakeladder::review::diff::Diff;
+use snakeladder_render::diff::Diff;
 use snakeladder::review::{self, Review};
 use snakeladder::{Analysis, Board, Options, Seed};
 use snakeladder::internals::BoardSpec;

@@ -35,8 +35,9 @@
 //!   [`check`] compares every exact figure with them.
 //! - [`design`] makes seeded random layouts, ranks each jump's effect and
 //!   tunes a layout toward a target; [`review`] holds layout review as data
-//!   (positions, policy, the diff of two boards). Rendering any of it for a
-//!   person (reports, charts, SARIF) is the `snakeladder-render` crate's.
+//!   (every problem at its position, policy checks). Rendering any of it
+//!   for a person (reports, charts, SARIF), and the diff of two boards for
+//!   a reviewer, is the `snakeladder-render` crate's.
 //! - A [`Game`] plays real games: dice are injected through the [`Roller`]
 //!   trait ([`SeededDice`], fair or loaded, or [`ScriptedDice`] for
 //!   tests), every roll yields a [`RollResult`], and a [`GameRecord`]

@@ -7,7 +7,7 @@
 //! [`Figure::format`], so a reviewer meets one name and one unit for one
 //! figure everywhere. The table lives in the core rather than the render
 //! crate because the core's own messages (policy violations, the design
-//! searches' errors, the labels of a [`crate::review::diff::Diff`]) name
+//! searches' errors, the labels of a diff of two boards) name
 //! figures too. JSON keys are not names from this table: they are an API
 //! and keep their spelling (`first_seat_advantage`, `use_probability`,
 //! `p90`).

@@ -7,13 +7,9 @@
 //! it is about, and, for a valid board, the
 //! policy violations.
 
-pub mod diff;
 mod enforce;
-mod gate;
 mod lenient;
 mod locate;
-
-pub use gate::{Gate, GateError};
 
 use crate::markov::analysis::Limits;
 use crate::policy::Thresholds;

@@ -5,15 +5,11 @@
 //! lists the headline figures side by side with their change, the jumps
 //! added, removed and moved (with their use before and after), the squares
 //! whose probability of being rested on changed most, and the rule changes.
-//! The rendering layer (`snakeladder_render::RenderDiff`) shows it as text,
-//! Markdown or HTML; it
-//! serialises as `diff --format json`.
+//! [`RenderDiff`](super::RenderDiff) shows it as text, Markdown or HTML;
+//! it serialises as `diff --format json`.
 
-use crate::markov::analysis::Analysis;
-use crate::model::vocabulary::{
-    FIRST_SEAT_ADVANTAGE, MEAN_TURNS, MEDIAN, P90, P99, ROUNDS, SHORTEST,
-};
-use crate::{Board, JumpKind};
+use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, MEAN_TURNS, MEDIAN, P90, P99, ROUNDS, SHORTEST};
+use snakeladder::{Analysis, Board, JumpKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -73,11 +69,13 @@ impl FigureChange {
     }
 }
 
-/// How a jump changed.
+/// How a jump changed: the kind of a [`JumpDiff`].
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+// The schema keeps the name it was published under.
+#[cfg_attr(feature = "schema", schemars(rename = "JumpChange"))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum JumpChange {
+pub enum JumpDiffKind {
     /// Only on the new board.
     Added,
     /// Only on the old board.
@@ -105,7 +103,7 @@ pub struct JumpSide {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct JumpDiff {
     /// Added, removed or moved.
-    pub change: JumpChange,
+    pub change: JumpDiffKind,
     /// Snake or ladder.
     pub kind: JumpKind,
     /// On the old board.
@@ -170,19 +168,19 @@ pub struct Diff {
 
 impl Diff {
     /// Compares two analysed boards. Both analyses should have seat odds
-    /// for 2..=6 players ([`crate::Options::default`]).
+    /// for 2..=6 players ([`snakeladder::Options::default`]).
     ///
     /// # Example
     /// ```
-    /// use snakeladder::review::diff::{Diff, JumpChange};
     /// use snakeladder::{Analysis, Board, Options};
+    /// use snakeladder_render::diff::{Diff, JumpDiffKind};
     ///
     /// let old = Board::from_json_str(r#"{"squares": 30, "ladders": [[3, 11]], "snakes": [[27, 7]]}"#)?;
     /// let new = Board::from_json_str(r#"{"squares": 30, "ladders": [[3, 11]], "snakes": [[27, 9]]}"#)?;
     /// let (a, b) = (Analysis::new(&old, &Options::default())?, Analysis::new(&new, &Options::default())?);
     /// let diff = Diff::new((&old, &a, "old.json".into()), (&new, &b, "new.json".into()));
     /// assert_eq!(diff.jumps.len(), 1);
-    /// assert_eq!(diff.jumps[0].change, JumpChange::Moved);
+    /// assert_eq!(diff.jumps[0].change, JumpDiffKind::Moved);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(old: (&Board, &Analysis, String), new: (&Board, &Analysis, String)) -> Diff {
@@ -204,7 +202,7 @@ impl Diff {
             })
         };
         let turns = |t: Option<usize>| t.map(|t| t as f64);
-        let label = |f: &crate::model::vocabulary::Figure| f.name.to_string();
+        let label = |f: &crate::vocabulary::Figure| f.name.to_string();
         fig("mean", &label(&MEAN_TURNS), &|a| Some(a.turns.mean));
         fig("median", &label(&MEDIAN), &|a| turns(a.turns.median));
         fig("p90", &label(&P90), &|a| turns(a.turns.p90));
@@ -228,7 +226,7 @@ impl Diff {
         if let Some(mean) = figures.iter_mut().find(|f| f.name == "mean") {
             let bound = error(oa) + error(na);
             let change = na.turns.mean - oa.turns.mean;
-            let shown = crate::model::numbers::last_digit(change, 4);
+            let shown = crate::numbers::last_digit(change, 4);
             if bound.is_nan() || bound >= shown / 2.0 {
                 mean.change_error = Some(if bound.is_nan() { f64::INFINITY } else { bound });
             }
@@ -303,7 +301,7 @@ fn jump_changes(ob: &Board, oa: &Analysis, nb: &Board, na: &Analysis) -> Vec<Jum
                     let (a, (_, ap)) = added.remove(m);
                     removed.remove(i);
                     out.push(JumpDiff {
-                        change: JumpChange::Moved,
+                        change: JumpDiffKind::Moved,
                         kind,
                         old: Some(use_of(r, rp)),
                         new: Some(use_of(a, ap)),
@@ -314,13 +312,13 @@ fn jump_changes(ob: &Board, oa: &Analysis, nb: &Board, na: &Analysis) -> Vec<Jum
         }
     }
     out.extend(removed.into_iter().map(|(r, (kind, p))| JumpDiff {
-        change: JumpChange::Removed,
+        change: JumpDiffKind::Removed,
         kind,
         old: Some(use_of(r, p)),
         new: None,
     }));
     out.extend(added.into_iter().map(|(a, (kind, p))| JumpDiff {
-        change: JumpChange::Added,
+        change: JumpDiffKind::Added,
         kind,
         old: None,
         new: Some(use_of(a, p)),

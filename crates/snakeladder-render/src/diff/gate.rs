@@ -17,14 +17,14 @@
 //!
 //! # Example
 //! ```
-//! use snakeladder::review::Gate;
+//! use snakeladder_render::diff::Gate;
 //! let gate: Gate = "mean_change > 10%".parse()?;
 //! assert_eq!(gate.to_string(), "mean_change > 10%");
 //! assert!("mean > 10".parse::<Gate>().is_err());
-//! # Ok::<(), snakeladder::review::GateError>(())
+//! # Ok::<(), snakeladder_render::diff::GateError>(())
 //! ```
 
-use super::diff::Diff;
+use super::data::Diff;
 use std::fmt;
 use std::str::FromStr;
 
@@ -64,7 +64,7 @@ impl Op {
 /// What a gate measures.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Metric {
-    /// The change of a headline figure ([`super::diff::FigureChange::name`]).
+    /// The change of a headline figure ([`super::FigureChange::name`]).
     Change(String),
     /// Jumps added, removed or moved.
     JumpsChanged,
