@@ -101,7 +101,7 @@ pub use sim::{check, simulate};
 /// ```
 pub mod analysis {
     pub use crate::markov::analysis::{
-        BoardSummary, BoundedOdds, Cost, Decay, Exact, Figure, JumpFigures, LiveOdds, Method,
+        BoardSummary, BoundedOdds, Cost, Decay, Exact, Figure, JumpFigures, LiveOdds,
         PlayersFigures, Shortest, Skipped, SquareFigures, Stage, Summary, Turns, Warning,
     };
 }
@@ -147,8 +147,8 @@ pub mod internals {
     pub use crate::markov::modular;
     pub use crate::markov::tolerance;
     /// The board file as written, plain data not yet validated; users read
-    /// and write boards as JSON ([`Board::from_json_str`],
-    /// [`Board::to_json`]).
+    /// and write boards as JSON ([`Board::from_json_str`](crate::Board::from_json_str),
+    /// [`Board::to_json`](crate::Board::to_json)).
     pub use crate::model::board::BoardSpec;
     pub use crate::model::dice::DiceSpec;
     pub use crate::model::rules::{ExtraTurnSpec, RulesSpec};
@@ -163,6 +163,7 @@ pub mod internals {
     pub mod design {
         pub use crate::design::eval::{Base, Update, admissible};
         pub use crate::design::random::generate_spec;
+        pub use crate::design::sensitivity::Evaluation;
         use crate::{Board, Jump};
 
         /// Every move of jump `a` the search tries.

@@ -46,7 +46,7 @@ mod budget;
 pub(crate) mod eval;
 pub(crate) mod random;
 mod search;
-mod sensitivity;
+pub(crate) mod sensitivity;
 mod target;
 mod tune;
 
@@ -54,7 +54,7 @@ pub use budget::Budget;
 pub use eval::JumpChange;
 pub(crate) use eval::MAX_UPDATE_STATES;
 pub use random::{Layout, generate};
-pub use sensitivity::{Edit, Evaluation, Sensitivity, Variant, sensitivity, sensitivity_within};
+pub use sensitivity::{Edit, Sensitivity, Variant, sensitivity, sensitivity_within};
 pub use target::{GenerateOptions, Generated, generate_to_target};
 pub use tune::{TuneOptions, Tuned, tune};
 

@@ -636,7 +636,9 @@ pub struct Analysis {
     pub players: Vec<PlayersFigures>,
     /// The exact mean, in exact mode.
     pub exact: Option<Exact>,
-    /// How `I − Q` was solved: `dense` or `sparse` (large chains).
+    /// How `I − Q` was solved: `dense` or `sparse` (large chains); the
+    /// same figures either way, so a detail of the JSON output only.
+    #[doc(hidden)]
     pub solver: Method,
     /// Figures left out because they would pass a limit (large boards),
     /// each with its estimated cost; empty when everything was computed.
