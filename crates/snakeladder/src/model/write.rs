@@ -52,7 +52,7 @@ const INLINE_KEYS: [&str; 6] = [
 
 impl crate::Board {
     /// The board as a board file in the canonical layout, every rule
-    /// default filled in, ending with a newline: [`Board::from_json_str`]
+    /// default filled in, ending with a newline: [`Board::from_json_str`](crate::Board::from_json_str)
     /// reads it back as the same board.
     ///
     /// # Example
