@@ -69,7 +69,7 @@ impl FigureChange {
     }
 }
 
-/// How a jump changed: the kind of a [`JumpDiff`].
+/// How a jump changed.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 // The schema keeps the name it was published under.
 #[cfg_attr(feature = "schema", schemars(rename = "JumpChange"))]

@@ -79,7 +79,8 @@ pub struct Variant {
     pub mean_change: f64,
     /// `P(seat 1 wins) − P(seat 2 wins)` with two players, when asked for.
     pub first_seat_advantage: Option<f64>,
-    /// How `mean_turns` was found (a detail of the JSON output).
+    /// How `mean_turns` was found.
+    // A detail of the JSON output, not of the API.
     #[doc(hidden)]
     pub method: Evaluation,
 }

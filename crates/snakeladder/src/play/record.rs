@@ -186,7 +186,8 @@ pub(crate) fn divergence(recorded: &RollResult, replayed: &RollResult) -> String
 pub struct GameRecord {
     /// [`GameRecord::FORMAT`](crate::GameRecord::FORMAT) when written.
     pub format: u32,
-    /// The board, every rule filled in ([`GameRecord::board`] validates it).
+    /// The board, every rule filled in.
+    // `GameRecord::board` validates it.
     #[doc(hidden)]
     pub board: BoardSpec,
     /// The players in seat order.

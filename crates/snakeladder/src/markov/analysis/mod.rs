@@ -618,8 +618,8 @@ pub struct Analysis {
     /// The fingerprint of the layout and effective rules
     /// ([`Board::fingerprint`](crate::Board::fingerprint)).
     pub fingerprint: String,
-    /// The effective rules, every default filled in (as the analysed
-    /// [`Board::rules`](crate::Board::rules) has them).
+    /// The effective rules, every default filled in.
+    // In the API, the analysed board's `Board::rules`.
     #[doc(hidden)]
     pub rules: RulesSpec,
     /// Turns of one player.
@@ -636,8 +636,8 @@ pub struct Analysis {
     pub players: Vec<PlayersFigures>,
     /// The exact mean, in exact mode.
     pub exact: Option<Exact>,
-    /// How `I − Q` was solved: `dense` or `sparse` (large chains); the
-    /// same figures either way, so a detail of the JSON output only.
+    /// How `I − Q` was solved: `dense` or `sparse` (large chains).
+    // The same figures either way: a detail of the JSON output only.
     #[doc(hidden)]
     pub solver: Method,
     /// Figures left out because they would pass a limit (large boards),
