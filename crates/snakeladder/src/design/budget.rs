@@ -20,6 +20,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The limits of one design search.
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::{Budget, Target, TuneOptions, tune};
+/// use std::time::Duration;
+///
+/// let budget = Budget { time_limit: Some(Duration::from_secs(600)), ..Budget::default() };
+/// let options = TuneOptions::new(Target::new(42.0, 43.0)?, 1).with_budget(budget);
+/// let tuned = tune(&Board::builtin_default(), &options)?;
+/// assert!((42.0..=43.0).contains(&tuned.mean_turns));
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Budget {
     /// Most multiply-adds, counted as the module docs say.

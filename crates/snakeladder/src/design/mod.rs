@@ -175,6 +175,16 @@ fn out_of_reach_why(target: &Target, closest: f64, fairest: Option<f64>) -> Stri
 }
 
 /// Why a design tool could not do what was asked.
+///
+/// # Example
+/// ```
+/// use snakeladder::design::{DesignError, Target};
+///
+/// let err = Target::new(40.0, 30.0).unwrap_err();
+/// assert!(matches!(err, DesignError::Target { .. }));
+/// assert_eq!(err.to_string(), "target: 40:30 is not a band of mean turns (need 1 ≤ A ≤ B)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DesignError {

@@ -155,6 +155,19 @@ const MAX_ATTEMPTS: u32 = 100;
 /// # Errors
 /// [`DesignError`] for a size out of range, too many jumps, no layout
 /// found, or a layout the rules refuse (then try another seed).
+///
+/// # Example
+/// ```
+/// use snakeladder::Seed;
+/// use snakeladder::design::{Layout, generate};
+///
+/// let board = generate(&Layout::new(100, 8, 6, Seed::new(7)).with_name("seven"))?;
+/// assert_eq!((board.snakes().count(), board.ladders().count()), (8, 6));
+/// assert_eq!(board.name(), Some("seven"));
+/// // The same seed, the same board.
+/// assert_eq!(generate(&Layout::new(100, 8, 6, Seed::new(7)).with_name("seven"))?, board);
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
 pub fn generate(layout: &Layout) -> Result<Board, DesignError> {
     Ok(Board::from_spec(&generate_spec(layout)?)?)
 }

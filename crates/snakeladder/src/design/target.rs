@@ -35,7 +35,19 @@ pub const MAX_STEPS: usize = 60;
 /// advantage is capped).
 pub const CHECKS_PER_STEP: usize = 16;
 
-/// What to generate.
+/// What to generate: a [`Layout`] for the random starts and the
+/// [`Target`] to reach from them.
+///
+/// # Example
+/// ```
+/// use snakeladder::Seed;
+/// use snakeladder::design::{GenerateOptions, Layout, Target, generate_to_target};
+///
+/// let layout = Layout::new(100, 8, 8, Seed::new(1));
+/// let options = GenerateOptions::new(layout, Target::new(30.0, 31.0)?).with_max_restarts(16);
+/// assert!((30.0..=31.0).contains(&generate_to_target(&options)?.mean_turns));
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct GenerateOptions {
     /// Squares, jump counts, longest jump of the random starts, seed, rules
@@ -88,6 +100,18 @@ impl GenerateOptions {
 }
 
 /// A generated board.
+///
+/// # Example
+/// ```
+/// use snakeladder::Seed;
+/// use snakeladder::design::{GenerateOptions, Layout, Target, generate_to_target};
+///
+/// let options = GenerateOptions::new(Layout::new(100, 8, 8, Seed::new(1)), Target::new(30.0, 31.0)?);
+/// let found = generate_to_target(&options)?;
+/// assert_eq!(found.board.jumps().len(), 16);
+/// assert!(found.restart < 64 && found.evaluated > 0);
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Generated {

@@ -31,7 +31,23 @@ pub const BEAM: usize = 16;
 /// distribution).
 pub const FAIRNESS_CHECKS: usize = 64;
 
-/// What to tune a board toward.
+/// What to tune a board toward: a [`Target`](super::Target), how many jumps may move, which
+/// must not, and the seed that picks among equally good answers.
+///
+/// # Example
+/// ```
+/// use snakeladder::design::{Target, TuneOptions, tune};
+/// use snakeladder::{Board, Seed};
+///
+/// let board = Board::builtin_default();
+/// // Keep the ladder 1→38 where it is.
+/// let options = TuneOptions::new(Target::new(42.0, 43.0)?, 1)
+///     .with_keep(vec![(1, 38)])
+///     .with_seed(Seed::new(3));
+/// let tuned = tune(&board, &options)?;
+/// assert!(tuned.changes.iter().all(|c| (c.before.from().get(), c.before.to().get()) != (1, 38)));
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct TuneOptions {
     /// The target.
@@ -89,6 +105,21 @@ impl TuneOptions {
 }
 
 /// A tuned board.
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::{Target, TuneOptions, tune};
+///
+/// let board = Board::builtin_default();
+/// let tuned = tune(&board, &TuneOptions::new(Target::new(42.0, 43.0)?, 1))?;
+/// let change = tuned.changes[0];
+/// // The jump moved is on the old board, its new place on the tuned one.
+/// assert!(board.jumps().contains(&change.before));
+/// assert!(tuned.board.jumps().contains(&change.after.unwrap()));
+/// assert!(tuned.mean_before < 42.0);
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Tuned {
@@ -125,6 +156,18 @@ struct Node {
 /// was found, [`DesignError::KeepNotOnBoard`] for a kept jump the board does
 /// not have, [`DesignError::TooLarge`] past 1,500
 /// squares, and [`DesignError::Analysis`] if the board cannot be analysed.
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::{Target, TuneOptions, tune};
+///
+/// // Two moves that make the classic game last 30 to 32 turns.
+/// let tuned = tune(&Board::builtin_default(), &TuneOptions::new(Target::new(30.0, 32.0)?, 2))?;
+/// assert!(tuned.changes.len() <= 2);
+/// assert!((30.0..=32.0).contains(&tuned.mean_turns));
+/// # Ok::<(), snakeladder::design::DesignError>(())
+/// ```
 pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> {
     let progress = |n| {
         if let Some(f) = options.progress.get() {

@@ -6,6 +6,18 @@ use std::path::{Path, PathBuf};
 
 /// Why a board could not be loaded. Every variant names the file when there
 /// is one.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Board, BoardError, Problem};
+///
+/// let err = Board::from_json_str(r#"{"squares": 10, "ladders": [[5, 3]]}"#).unwrap_err();
+/// assert!(matches!(err, BoardError::Invalid { .. }));
+/// assert!(matches!(err.problems(), [Problem::LadderDescends { .. }]));
+/// let err = Board::from_json_str(r#"{"squares": 10, "ladder": []}"#).unwrap_err();
+/// assert!(matches!(err, BoardError::Json { line: 1, .. }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]

@@ -174,6 +174,21 @@ impl RulesSpec {
 
 /// A validated rule set. Serialises as the effective rules, every default
 /// filled in.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Board, Chains, Entry, Overshoot, Square};
+///
+/// let board = Board::from_json_str(r#"{"squares": 20, "rules": {"overshoot": "bounce"}}"#)?;
+/// let rules = board.rules();
+/// assert_eq!(rules.overshoot(), Overshoot::Bounce);
+/// // Every rule not written has its default.
+/// assert_eq!(rules.chains(), Chains::Forbid);
+/// assert_eq!(rules.entry(), Entry::Free);
+/// assert_eq!(rules.start(), Square::OFF_BOARD);
+/// assert!(rules.extra_turn().is_none());
+/// # Ok::<(), snakeladder::BoardError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rules {
     overshoot: Overshoot,

@@ -14,7 +14,21 @@ impl GameError {
     pub const MAX_PLAYER_ID_CHARS: usize = MAX_PLAYER_ID_CHARS;
 }
 
-/// Why a game refused a request.
+/// Why a game refused a request, or a game record could not be replayed.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Board, Finish, Game, GameError, GameRecord, Seed};
+/// use std::sync::Arc;
+///
+/// let board = Arc::new(Board::builtin_default());
+/// let mut game = Game::seeded(board, ["Ana", "Bo"], Seed::new(1), Finish::FirstWinner)?;
+/// assert_eq!(game.roll_as("Bo"), Err(GameError::NotYourTurn { player: "Bo".into(), current: "Ana".into() }));
+/// // A record of another format is refused before it is replayed.
+/// let record = game.record().to_json().replace("\"format\": 1", "\"format\": 9");
+/// assert!(matches!(GameRecord::from_json(&record), Err(GameError::RecordFormat { found: 9 })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum GameError {

@@ -218,6 +218,26 @@ pub struct Standing {
 
 /// Something that wants to hear about a game: a printer, a log, a socket.
 /// The game calls it and never prints.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Board, Finish, Game, Observer, RollResult, Seed};
+/// use std::sync::{Arc, Mutex};
+///
+/// struct Count(Arc<Mutex<u64>>);
+/// impl Observer for Count {
+///     fn on_roll(&mut self, _roll: &RollResult) {
+///         *self.0.lock().unwrap() += 1;
+///     }
+/// }
+/// let rolls = Arc::new(Mutex::new(0));
+/// let board = Arc::new(Board::builtin_default());
+/// let mut game = Game::seeded(board, ["Ana", "Bo"], Seed::new(1), Finish::FirstWinner)?;
+/// game.observe(Box::new(Count(rolls.clone())));
+/// game.play_out(10_000)?;
+/// assert_eq!(*rolls.lock().unwrap(), game.rolls_played());
+/// # Ok::<(), snakeladder::GameError>(())
+/// ```
 pub trait Observer: Send {
     /// After every roll.
     fn on_roll(&mut self, _turn: &RollResult) {}

@@ -19,6 +19,25 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 ///
 /// The game checks every total against the board's [`Dice`] and refuses one
 /// they cannot roll, so a roller need not know the board.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Board, Finish, Game, GameError, Roller, Square};
+/// use std::sync::Arc;
+///
+/// /// Dice that always roll a six.
+/// struct Sixes;
+/// impl Roller for Sixes {
+///     fn roll(&mut self) -> Result<u32, GameError> {
+///         Ok(6)
+///     }
+/// }
+/// let mut game = Game::new(Arc::new(Board::builtin_default()), ["Ana", "Bo"], Sixes, Finish::FirstWinner)?;
+/// let first = game.roll()?;
+/// assert_eq!(first.roll(), 6);
+/// assert_eq!(first.end(), Square::new(6));
+/// # Ok::<(), snakeladder::GameError>(())
+/// ```
 pub trait Roller {
     /// The next total.
     ///

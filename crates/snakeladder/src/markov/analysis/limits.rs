@@ -51,6 +51,19 @@ pub const GEOMETRIC_AFTER: f64 = 4.0;
 pub const PROBE_SHARE: f64 = 0.1;
 
 /// Memory and work allowed to one analysis.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Analysis, Board, Limits, Options};
+///
+/// // Tight limits: the figures every analysis has still come, optional ones
+/// // that would pass a limit are skipped and say why.
+/// let limits = Limits { max_memory: 64 << 20, max_work: 1e3 };
+/// let analysis = Analysis::new(&Board::builtin_default(), &Options::default().limits(limits))?;
+/// assert!(analysis.turns.mean > 39.0);
+/// assert!(!analysis.skipped.is_empty());
+/// # Ok::<(), snakeladder::AnalysisError>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Limits {
     /// Bytes the analysis may allocate (estimated before allocating).

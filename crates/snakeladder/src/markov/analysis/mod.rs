@@ -41,6 +41,16 @@ pub use solve::Method;
 pub use squares::SquareFigures;
 
 /// Why a board could not be analysed.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Analysis, AnalysisError, Board, Options};
+///
+/// let board = Board::builtin_default();
+/// let err = Analysis::new(&board, &Options::default().players([0])).unwrap_err();
+/// assert_eq!(err, AnalysisError::Players { count: 0 });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnalysisError {

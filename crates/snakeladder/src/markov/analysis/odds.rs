@@ -78,6 +78,18 @@ impl LiveOdds {
 }
 
 /// Live odds computed within a budget of work, and what they leave out.
+///
+/// # Example
+/// ```
+/// use snakeladder::analysis::LiveOdds;
+/// use snakeladder::{Board, Square};
+///
+/// let odds = LiveOdds::new(&Board::builtin_default())?;
+/// let bounded = odds.odds_within(&[Square::new(10), Square::new(99)], 1, 1e9)?;
+/// assert!(bounded.left_out < 1e-12);
+/// assert!(bounded.odds[1] > bounded.odds[0]);
+/// # Ok::<(), snakeladder::AnalysisError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct BoundedOdds {

@@ -80,6 +80,16 @@ pub(crate) const MAX_THREADS: usize = 1_024;
 pub(crate) const MAX_ROLLS_PER_TOKEN: u64 = 1 << 32;
 
 /// Why a simulation, or a check of an analysis against one, could not run.
+///
+/// # Example
+/// ```
+/// use snakeladder::Seed;
+/// use snakeladder::simulate::{SimulateError, SimulationConfig};
+///
+/// let err = SimulationConfig::new(0, Seed::new(1)).unwrap_err();
+/// assert_eq!(err, SimulateError::Games { games: 0 });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SimulateError {
@@ -317,6 +327,26 @@ impl SimulationConfig {
 }
 
 /// Told how far a simulation has got; shared by the worker threads.
+///
+/// # Example
+/// ```
+/// use snakeladder::simulate::{Progress, SimulationConfig, simulate};
+/// use snakeladder::{Board, Seed};
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicU64, Ordering};
+///
+/// struct Done(Arc<AtomicU64>);
+/// impl Progress for Done {
+///     fn advance(&self, games: u64) {
+///         self.0.fetch_add(games, Ordering::Relaxed);
+///     }
+/// }
+/// let done = Arc::new(AtomicU64::new(0));
+/// let config = SimulationConfig::new(20_000, Seed::new(1))?.with_progress(Done(done.clone()));
+/// simulate(&Board::builtin_default(), &config)?;
+/// assert_eq!(done.load(Ordering::Relaxed), 20_000);
+/// # Ok::<(), snakeladder::simulate::SimulateError>(())
+/// ```
 pub trait Progress: Sync {
     /// `games` more games are done.
     fn advance(&self, games: u64);
@@ -502,6 +532,18 @@ impl SimulationReport {
 /// [`SimulateError::GameTooLong`] when a token does not finish within
 /// [`SimulationConfig::MAX_ROLLS_PER_TOKEN`] rolls, [`SimulateError::Pool`] when the threads
 /// cannot start.
+///
+/// # Example
+/// ```
+/// use snakeladder::simulate::{SimulationConfig, simulate};
+/// use snakeladder::{Board, Seed};
+///
+/// let report = simulate(&Board::builtin_default(), &SimulationConfig::new(100_000, Seed::new(1))?)?;
+/// assert_eq!(report.games, 100_000);
+/// // The exact mean is 39.2251 turns; the estimate is within a few standard errors.
+/// assert!((report.turns.mean - 39.2251).abs() < 5.0 * report.turns.std_error);
+/// # Ok::<(), snakeladder::simulate::SimulateError>(())
+/// ```
 pub fn simulate(
     board: &Board,
     config: &SimulationConfig,
