@@ -7,10 +7,10 @@
 //! the Markov compile and solve. Any
 //! broken invariant panics, which is what the fuzzer reports.
 
+use snakeladder::internals::BoardSpec;
 use snakeladder::internals::Chain;
 use snakeladder::internals::tolerance::ROW_SUM;
 use snakeladder::{Blocked, Board, Chains, Square};
-use snakeladder::internals::BoardSpec;
 
 /// Boards with more squares than this skip the per-square move checks, so one
 /// input stays well under a millisecond or so and the fuzzer keeps its pace.

@@ -3,11 +3,11 @@
 use crate::args::{Source, parse_source};
 use crate::common::{self, CliError, EXIT_FAILURE, EXIT_OK};
 use crate::memory;
-use snakeladder_render::diff::Gate;
-use snakeladder_render::diff::Diff;
 use snakeladder::{Analysis, Limits, Options};
 use snakeladder::{Board, BoardError};
 use snakeladder_render::RenderDiff;
+use snakeladder_render::diff::Diff;
+use snakeladder_render::diff::Gate;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};

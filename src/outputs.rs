@@ -6,8 +6,8 @@
 
 use crate::common::BoardId;
 use snakeladder::design::{JumpChange, Target};
-use snakeladder::{GameRecord, Seed};
 use snakeladder::internals::BoardSpec;
+use snakeladder::{GameRecord, Seed};
 
 /// `tune --format json`.
 #[derive(serde::Serialize, schemars::JsonSchema)]

@@ -7,11 +7,11 @@
 use crate::common::{self, CliError, OfBoard, Versioned};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema};
-use snakeladder::check::CheckReport;
-use snakeladder_render::diff::Diff;
-use snakeladder::simulate::SimulationReport;
 use snakeladder::GameRecord;
+use snakeladder::check::CheckReport;
 use snakeladder::internals::BoardSpec;
+use snakeladder::simulate::SimulationReport;
+use snakeladder_render::diff::Diff;
 use snakeladder_render::validate as output;
 use std::io::Write;
 use std::process::ExitCode;

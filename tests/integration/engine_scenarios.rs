@@ -4,8 +4,8 @@
 //! can be checked by hand from the roll and the layout.
 
 use snakeladder::{
-    Blocked, Board, Event, Finish, Game, GameError, GameRecord, Observer, Placing,
-    RollResult, ScriptedDice, Square, Standing, Status,
+    Blocked, Board, Event, Finish, Game, GameError, GameRecord, Observer, Placing, RollResult,
+    ScriptedDice, Square, Standing, Status,
 };
 use std::sync::{Arc, Mutex};
 

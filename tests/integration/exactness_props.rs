@@ -13,9 +13,9 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use proptest::prelude::*;
 use snakeladder::analysis::Figure;
+use snakeladder::internals::DiceSpec;
 use snakeladder::internals::{Chain, exact};
 use snakeladder::{Analysis, Board, Options};
-use snakeladder::internals::DiceSpec;
 
 /// Relative agreement asked of the `f64` figures (the figure).
 const RELATIVE: f64 = 1e-12;

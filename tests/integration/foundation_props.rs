@@ -2,11 +2,11 @@
 //! validating constructor; specs are random, so most break some rule.
 
 use proptest::prelude::*;
+use snakeladder::JumpList;
 use snakeladder::internals::BoardSpec;
 use snakeladder::internals::DiceSpec;
-use snakeladder::JumpList;
-use snakeladder::{Board, Chains, Entry, JumpRef, Overshoot, Problem, Square};
 use snakeladder::internals::{ExtraTurnSpec, RulesSpec};
+use snakeladder::{Board, Chains, Entry, JumpRef, Overshoot, Problem, Square};
 use std::collections::BTreeSet;
 
 fn overshoot() -> impl Strategy<Value = Option<Overshoot>> {

@@ -10,11 +10,11 @@
 use crate::support::boards::{self, ExtraRollOn};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
+use snakeladder::Board;
 use snakeladder::Seed;
 use snakeladder::check::check;
-use snakeladder::simulate::SimulationConfig;
-use snakeladder::Board;
 use snakeladder::internals::DiceSpec;
+use snakeladder::simulate::SimulationConfig;
 
 /// Games per case: enough that means are compared to about 1% and that
 /// every jump used by one token in ten is compared too, small enough that

@@ -3,11 +3,11 @@
 //! dropping them.
 
 use serde_json::Value;
-use snakeladder::internals::RulesSpec;
 use snakeladder::Seed;
 use snakeladder::design::{Layout, generate};
 use snakeladder::internals;
 use snakeladder::internals::Chain;
+use snakeladder::internals::RulesSpec;
 use snakeladder::internals::{Method, Solver};
 use snakeladder::{Analysis, Options};
 

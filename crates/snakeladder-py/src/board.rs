@@ -281,10 +281,8 @@ impl PyBoard {
             ))
         });
         let (old_a, new_a) = analyses.map_err(|e| errors::analysis_error(py, &e))?;
-        let diff = snakeladder_render::diff::Diff::new(
-            (&old, &old_a, old_name),
-            (&new, &new_a, new_name),
-        );
+        let diff =
+            snakeladder_render::diff::Diff::new((&old, &old_a, old_name), (&new, &new_a, new_name));
         Ok(PyDiff { diff, old, new })
     }
 

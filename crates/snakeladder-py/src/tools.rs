@@ -6,11 +6,11 @@ use crate::errors;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use snakeladder::design::{GenerateOptions, Layout, Target};
-use snakeladder::review::{self, Review};
-use snakeladder_render::diff::Diff;
-use snakeladder::{Board, Seed};
 use snakeladder::internals::RulesSpec;
+use snakeladder::review::{self, Review};
+use snakeladder::{Board, Seed};
 use snakeladder_render::RenderDiff;
+use snakeladder_render::diff::Diff;
 use std::path::PathBuf;
 use std::sync::Arc;
 

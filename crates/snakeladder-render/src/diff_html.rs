@@ -3,10 +3,10 @@
 //! with its legend below the plot, and the changed jumps marked on both
 //! board drawings.
 
+use crate::diff::{JumpDiff, JumpDiffKind};
 use crate::report::charts::{self, JumpMark, Size};
 use crate::report::marks;
 use snakeladder::Board;
-use crate::diff::{JumpDiff, JumpDiffKind};
 
 /// The caption of the overlay chart.
 const OVERLAY_TITLE: &str = "Game length: P(T = t), old and new";

@@ -134,8 +134,9 @@ pub use num_rational::BigRational;
 /// The pieces the crate's own front ends (the command, the rendering
 /// crate, the server, the Python package), benchmarks, fuzz target and
 /// white-box tests reach into: the compiled chain, the solver, the rational
-/// mode, the tolerances, and the wording the core's own messages share
-/// with the renderers. Not part of the public API and under no semver
+/// mode, the tolerances, the wording the core's own messages share
+/// with the renderers, and the board file's plain-data input types (which
+/// the schema, the formatter and the tests' board strategies need). Not part of the public API and under no semver
 /// promise.
 #[doc(hidden)]
 pub mod internals {
@@ -151,15 +152,17 @@ pub mod internals {
     /// [`Board::to_json`](crate::Board::to_json)).
     pub use crate::model::board::BoardSpec;
     pub use crate::model::dice::DiceSpec;
-    pub use crate::model::rules::{ExtraTurnSpec, RulesSpec};
     pub use crate::model::fingerprint::fingerprint;
     /// How the command finds a board's `snakeladder.toml`.
     pub use crate::model::policy::find_policy_file;
     pub use crate::model::read::{FileReadError, read_regular_file};
+    pub use crate::model::rules::{ExtraTurnSpec, RulesSpec};
     pub use crate::model::{numbers, vocabulary};
     pub use crate::play::error::check_players;
 
-    /// The design search's pieces its benchmark times one by one.
+    /// The design search's pieces its benchmark times one by one, the
+    /// unvalidated board `generate` writes, and how a sensitivity variant
+    /// was evaluated.
     pub mod design {
         pub use crate::design::eval::{Base, Update, admissible};
         pub use crate::design::random::generate_spec;

@@ -9,8 +9,8 @@
 //! same boards.
 
 use proptest::prelude::*;
-use snakeladder::{Board, Chains, Entry, Overshoot};
 use snakeladder::internals::{BoardSpec, DiceSpec, ExtraTurnSpec, RulesSpec};
+use snakeladder::{Board, Chains, Entry, Overshoot};
 use std::ops::{Range, RangeInclusive};
 
 /// How the total that earns an extra roll (drawn from 1 to 12) is fitted

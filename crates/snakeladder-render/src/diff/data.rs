@@ -9,8 +9,8 @@
 //! it serialises as `diff --format json`.
 
 use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, MEAN_TURNS, MEDIAN, P90, P99, ROUNDS, SHORTEST};
-use snakeladder::{Analysis, Board, JumpKind};
 use serde::Serialize;
+use snakeladder::{Analysis, Board, JumpKind};
 use std::collections::BTreeMap;
 
 /// How many squares [`Diff::squares`] lists.

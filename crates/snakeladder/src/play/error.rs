@@ -144,7 +144,10 @@ pub enum GameError {
         message: String,
     },
     /// A game record of a format this version does not read.
-    #[error("record format {found} is not supported (this version reads {})", crate::play::record::RECORD_FORMAT)]
+    #[error(
+        "record format {found} is not supported (this version reads {})",
+        crate::play::record::RECORD_FORMAT
+    )]
     RecordFormat {
         /// The record's format.
         found: u32,

@@ -294,14 +294,19 @@ impl GameRecord {
         board: Arc<Board>,
         dice: Box<dyn Roller + Send>,
     ) -> Result<Game<Box<dyn Roller + Send>>, GameError> {
-        let mut game = Game::new(board, self.players.iter().cloned(), dice, self.finish)
-            .map_err(|source| GameError::Replay { event: 0, source: Box::new(source) })?;
+        let mut game = Game::new(board, self.players.iter().cloned(), dice, self.finish).map_err(
+            |source| GameError::Replay {
+                event: 0,
+                source: Box::new(source),
+            },
+        )?;
         for (event, e) in self.events.iter().enumerate() {
             match e {
                 Event::Roll(recorded) => {
-                    let replayed = game
-                        .roll()
-                        .map_err(|source| GameError::Replay { event, source: Box::new(source) })?;
+                    let replayed = game.roll().map_err(|source| GameError::Replay {
+                        event,
+                        source: Box::new(source),
+                    })?;
                     if &replayed != recorded {
                         return Err(GameError::Diverged {
                             event,
@@ -323,7 +328,10 @@ impl GameRecord {
                     }
                     let names: Vec<&str> = players.iter().map(String::as_str).collect();
                     game.forfeit_all(&names)
-                        .map_err(|source| GameError::Replay { event, source: Box::new(source) })?;
+                        .map_err(|source| GameError::Replay {
+                            event,
+                            source: Box::new(source),
+                        })?;
                 }
             }
         }
