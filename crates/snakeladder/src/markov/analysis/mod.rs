@@ -45,11 +45,8 @@ pub use squares::SquareFigures;
 /// # Example
 /// ```
 /// use snakeladder::{Analysis, AnalysisError, Board, Options};
-///
-/// let board = Board::builtin_default();
-/// let err = Analysis::new(&board, &Options::default().players([0])).unwrap_err();
-/// assert_eq!(err, AnalysisError::Players { count: 0 });
-/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// let err = Analysis::new(&Board::builtin_default(), &Options::default().players([0]));
+/// assert_eq!(err.unwrap_err(), AnalysisError::Players { count: 0 });
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
