@@ -13,12 +13,29 @@ root="$(cd "$here/../.." && pwd)"
 python="${PYTHON:-python3}"
 start=$SECONDS
 
+# `ci.sh --prepare DIR` only makes the fresh venv at DIR with the packages
+# from PyPI (network-bound, so .ci/run does it while cargo compiles);
+# `SNAKELADDER_PY_VENV=DIR ci.sh` then tests in that venv.
+pypi_packages=(maturin numpy pandas pytest hypothesis)
+if [ "${1:-}" = --prepare ]; then
+    [ -n "${2:-}" ] || { echo "usage: ci.sh --prepare DIR" >&2; exit 2; }
+    "$python" -m venv "$2"
+    "$2/bin/python" -m pip install -q --disable-pip-version-check "${pypi_packages[@]}"
+    echo "py-ci: venv with ${pypi_packages[*]} ready in $((SECONDS - start)) s"
+    exit 0
+fi
+
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-"$python" -m venv "$work/venv"
-py="$work/venv/bin/python"
-echo "py-ci: $("$py" --version) in a fresh venv"
-"$py" -m pip install -q --disable-pip-version-check maturin numpy pandas pytest hypothesis
+if [ -n "${SNAKELADDER_PY_VENV:-}" ]; then
+    py="$SNAKELADDER_PY_VENV/bin/python"
+    echo "py-ci: $("$py" --version) in the venv ci.sh --prepare made"
+else
+    "$python" -m venv "$work/venv"
+    py="$work/venv/bin/python"
+    echo "py-ci: $("$py" --version) in a fresh venv"
+    "$py" -m pip install -q --disable-pip-version-check "${pypi_packages[@]}"
+fi
 "$py" -m pip install -q --disable-pip-version-check "$here"
 
 if [ -z "${SNAKELADDER_BIN:-}" ]; then
