@@ -799,13 +799,19 @@ impl Analysis {
         let mut warnings: Vec<Warning> = truncated.into_iter().collect();
         let mean =
             compute::certified_mean(board, chain, solver, options, &turns.mean, &mut warnings)?;
+        let variance_bound = accuracy::variance_error_bound(
+            chain,
+            solver,
+            &turns.mean,
+            &turns_left,
+            mean.float_bound,
+            start,
+        );
         let (variance, variance_error_bound) = compute::certified_variance(
             board,
             chain,
-            solver,
             &options.limits,
-            &turns,
-            &turns_left,
+            (turns.variance[start], variance_bound),
             &mut warnings,
         );
         let shortest = shortest::shortest(board);
