@@ -769,7 +769,20 @@ impl Analysis {
     ) -> Result<Analysis, AnalysisError> {
         let start = chain.start().get();
         let (turns, turns_left) = moments::turns_and_visits(solver);
-        let rolls = moments::rolls(chain, solver);
+        // One roll a turn: the rolls are the turns, and need no solves of
+        // their own.
+        let rolls = if board.rules().extra_turn().is_none() {
+            Summary {
+                mean: turns.mean[start],
+                variance: turns.variance[start],
+            }
+        } else {
+            let rolls = moments::rolls(chain, solver);
+            Summary {
+                mean: rolls.mean[start],
+                variance: rolls.variance[start],
+            }
+        };
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
@@ -845,10 +858,7 @@ impl Analysis {
                     .filter(|d| d.from_turn.is_some() || d.high - d.low <= DECAY_PRINTED),
                 pmf: dist.pmf,
             },
-            rolls: Summary {
-                mean: rolls.mean[start],
-                variance: rolls.variance[start],
-            },
+            rolls,
             squares: squares::figures_with_diagonal(
                 chain,
                 &squares.visits,
