@@ -769,20 +769,7 @@ impl Analysis {
     ) -> Result<Analysis, AnalysisError> {
         let start = chain.start().get();
         let (turns, turns_left) = moments::turns_and_visits(solver);
-        // One roll a turn: the rolls are the turns, and need no solves of
-        // their own.
-        let rolls = if board.rules().extra_turn().is_none() {
-            Summary {
-                mean: turns.mean[start],
-                variance: turns.variance[start],
-            }
-        } else {
-            let rolls = moments::rolls(chain, solver);
-            Summary {
-                mean: rolls.mean[start],
-                variance: rolls.variance[start],
-            }
-        };
+        let rolls = moments::rolls_from_start(board, chain, solver, &turns);
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
