@@ -360,7 +360,8 @@ pub fn mean_error_bound_listed(chain: &Chain, solver: &Solver, x: &[f64], listed
     if !listed {
         return residual_bound(chain, x, r);
     }
-    let bound = residual_bound(chain, x, r).min(checked_forward_bound(chain, solver, of_terms, 0.0));
+    let bound =
+        residual_bound(chain, x, r).min(checked_forward_bound(chain, solver, of_terms, 0.0));
     if bound <= crate::markov::tolerance::MEAN_TRUST {
         return bound;
     }
