@@ -16,6 +16,11 @@
 //! the fastest blocks.
 //!
 //! `cargo bench --bench ratios` (about 5 s; `-- 100` for 100 rounds).
+//!
+//! `… --bench ratios -- only lu|mean|full CALLS` makes CALLS calls of one
+//! of the three and nothing else, for callgrind: run it at 20 and at 120
+//! calls, and the difference over 100 is the instructions of one call with
+//! start-up cancelled (docs/performance.md).
 
 use nalgebra::{DMatrix, DVector};
 use snakeladder::Board;
@@ -50,15 +55,29 @@ fn block_calls(micros: f64) -> u32 {
 }
 
 fn main() {
-    let rounds: usize = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(600);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rounds: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(600);
     let board = Board::builtin_default();
     let n = Chain::compile(&board).expect("compiles").len();
     let matrix = DMatrix::<f64>::from_fn(n, n, |i, j| if i == j { 2.0 } else { 1.0 / n as f64 });
     let ones = DVector::from_element(n, 1.0);
     let options = Options::default();
+    if let Some(at) = args.iter().position(|a| a == "only") {
+        let which = args.get(at + 1).map_or("", String::as_str);
+        let calls: u32 = args
+            .get(at + 2)
+            .and_then(|c| c.parse().ok())
+            .expect("only lu|mean|full CALLS");
+        for _ in 0..calls {
+            match which {
+                "lu" => drop(black_box(black_box(matrix.clone()).lu().solve(&ones))),
+                "mean" => drop(black_box(Analysis::mean_turns(black_box(&board)))),
+                "full" => drop(black_box(Analysis::new(black_box(&board), &options))),
+                other => panic!("only lu|mean|full CALLS, not {other:?}"),
+            }
+        }
+        return;
+    }
     let lu = || {
         black_box(black_box(matrix.clone()).lu().solve(&ones));
     };

@@ -326,14 +326,38 @@ impl Gth {
         y
     }
 
-    /// The diagonal of `(I − Q)⁻¹`, a column at a time.
+    /// The diagonal of `(I − Q)⁻¹`, a column at a time: entry j is entry j
+    /// of [`Gth::solve`] of the unit vector `e_j`, with the same digits.
+    /// `L` being unit lower triangular, that solve's `y` is zero above j,
+    /// and `x(j)` needs `x` below j only: each column is solved on the
+    /// states `j..n` alone, so the diagonal costs about `n³/3` multiply-adds
+    /// rather than `n³`. The products skipped are exact zeros (`+0` terms
+    /// added to a sum leave it as it was), and every other sum runs in the
+    /// order of [`Gth::solve`].
     pub fn inverse_diagonal(&self) -> Vec<f64> {
+        let a = &self.factors;
         let n = self.len();
+        let mut x = vec![0.0; n];
         (0..n)
             .map(|j| {
-                let mut e = vec![0.0; n];
-                e[j] = 1.0;
-                self.solve(&e)[j]
+                x[j] = 1.0;
+                for i in j + 1..n {
+                    let column = a.column(i);
+                    let mut s = 0.0;
+                    for k in j..i {
+                        s += column[k] * x[k];
+                    }
+                    x[i] = s;
+                }
+                for i in (j..n).rev() {
+                    let column = a.column(i);
+                    let mut s = x[i];
+                    for k in i + 1..n {
+                        s += column[k] * x[k];
+                    }
+                    x[i] = s / column[i];
+                }
+                x[j]
             })
             .collect()
     }

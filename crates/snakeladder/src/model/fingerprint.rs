@@ -26,24 +26,23 @@ pub(crate) fn canonical_text(board: &Board) -> String {
     let rules = board.rules();
     let mut text = String::from("snakeladder-board-v1\n");
     let _ = writeln!(text, "squares={}", board.last());
-    let jumps: Vec<String> = board
-        .jumps()
-        .iter()
-        .map(|j| format!("{}>{}", j.from(), j.to()))
-        .collect();
-    let _ = writeln!(text, "jumps={}", jumps.join(","));
+    text.push_str("jumps=");
+    for (i, j) in board.jumps().iter().enumerate() {
+        let comma = if i > 0 { "," } else { "" };
+        let _ = write!(text, "{comma}{}>{}", j.from(), j.to());
+    }
+    text.push('\n');
     let overshoot: &str = rules.overshoot().into();
     let chains: &str = rules.chains().into();
     let entry: &str = rules.entry().into();
     let _ = writeln!(text, "overshoot={overshoot}");
     let _ = writeln!(text, "chains={chains}");
-    let dice: Vec<String> = rules
-        .dice()
-        .exact_outcomes()
-        .iter()
-        .map(|(total, p)| format!("{total}:{}/{}", p.numer(), p.denom()))
-        .collect();
-    let _ = writeln!(text, "dice={}", dice.join(","));
+    text.push_str("dice=");
+    for (i, (total, p)) in rules.dice().exact_outcomes().iter().enumerate() {
+        let comma = if i > 0 { "," } else { "" };
+        let _ = write!(text, "{comma}{total}:{}/{}", p.numer(), p.denom());
+    }
+    text.push('\n');
     match rules.extra_turn() {
         None => text.push_str("extra_turn=none\n"),
         Some(x) => {

@@ -77,19 +77,8 @@ impl Acc {
     }
 }
 
-/// The largest residual `|1 − x̂ₛ + Σₑ Q(s, e)·x̂ₑ|` over the states,
-/// computed in double-double.
-pub fn residual(chain: &Chain, x: &[f64]) -> f64 {
-    relative_residual(chain, x, None)
-}
-
 /// The largest `|bₛ − x̂ₛ + Σₑ Q(s, e)·x̂ₑ| / bₛ` over the states (b = 1 when
-/// `None`), computed in double-double.
-fn relative_residual(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> f64 {
-    residuals(chain, x, b).0
-}
-
-/// [`relative_residual`], and the largest ratio of a residual to the size
+/// `None`), computed in double-double, and the largest ratio of a residual to the size
 /// of its row's terms, `|rₛ| / (x̂ₛ + Σₑ Q(s, e)·x̂ₑ)`: what a componentwise
 /// relative error `τ` of `x̂` can produce is at most about `τ` of the latter.
 fn residuals(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> (f64, f64) {
@@ -177,18 +166,12 @@ fn forward_bound_with(chain: &Chain, solver: &Solver, data: f64) -> f64 {
 }
 
 /// The relative error bound `exp(E) − 1` of [`forward_bound`]'s `E` (plus
-/// `rhs`, the log error of the right-hand side) for a computed `x̂` with
-/// right-hand side `b` (ones when `None`), or infinity when `x̂`'s residual
-/// is larger than a solution that close could leave (then an assumption
-/// of the argument, no underflow, failed). The caller makes sure no square
-/// is missing from the chain.
-fn checked_forward_bound(
-    chain: &Chain,
-    solver: &Solver,
-    x: &[f64],
-    b: Option<&[f64]>,
-    rhs: f64,
-) -> f64 {
+/// `rhs`, the log error of the right-hand side) for a computed `x̂` whose
+/// rows have residuals of at most `of_terms` of their terms ([`residuals`]),
+/// or infinity when that residual is larger than a solution that close
+/// could leave (then an assumption of the argument, no underflow, failed).
+/// The caller makes sure no square is missing from the chain.
+fn checked_forward_bound(chain: &Chain, solver: &Solver, of_terms: f64, rhs: f64) -> f64 {
     let e = forward_bound(chain, solver) + rhs;
     if !e.is_finite() || e >= 0.5 {
         return f64::INFINITY;
@@ -197,7 +180,6 @@ fn checked_forward_bound(
     // x̂ and the solution for the stored kernel are each within τ of the
     // exact one, so within 2τ/(1 − τ) of each other; twice that leaves
     // room for the rounding of the residual's own sums.
-    let (_, of_terms) = residuals(chain, x, b);
     if consistent_with(of_terms, tau) {
         tau
     } else {
@@ -373,10 +355,13 @@ pub fn mean_error_bound_listed(chain: &Chain, solver: &Solver, x: &[f64], listed
         // summed from its row may exceed 1 by an ulp).
         return f64::INFINITY;
     }
+    // One pass gives both the residual and its ratio to the rows' terms.
+    let (r, of_terms) = residuals(chain, x, None);
     if !listed {
-        return residual_bound(chain, x);
+        return residual_bound(chain, x, r);
     }
-    let bound = residual_bound(chain, x).min(checked_forward_bound(chain, solver, x, None, 0.0));
+    let bound =
+        residual_bound(chain, x, r).min(checked_forward_bound(chain, solver, of_terms, 0.0));
     if bound <= crate::markov::tolerance::MEAN_TRUST {
         return bound;
     }
@@ -385,9 +370,9 @@ pub fn mean_error_bound_listed(chain: &Chain, solver: &Solver, x: &[f64], listed
     bound.min(refined_bound(chain, solver, x, &vec![1.0; x.len()]))
 }
 
-/// The residual bound of the module docs alone.
-fn residual_bound(chain: &Chain, x: &[f64]) -> f64 {
-    let r = residual(chain, x);
+/// The residual bound of the module docs alone, given `r`, the largest
+/// residual of `x` ([`residuals`]).
+fn residual_bound(chain: &Chain, x: &[f64], r: f64) -> f64 {
     if r >= 0.5 {
         return f64::INFINITY;
     }
@@ -436,12 +421,12 @@ pub fn variance_error_bound(
     let e1 = mean_bound;
     // `y` solved from `t̂`, whose log error is at most `−ln(1 − e₁)` (a
     // chain that may miss a square has no forward bound, as for the mean).
+    let (r, of_terms) = residuals(chain, y, Some(t));
     let forward = if e1 < 0.5 && !chain.cut_paths() {
-        checked_forward_bound(chain, solver, y, Some(t), -(1.0 - e1).ln())
+        checked_forward_bound(chain, solver, of_terms, -(1.0 - e1).ln())
     } else {
         f64::INFINITY
     };
-    let r = relative_residual(chain, y, Some(t));
     let ey = if r < 0.5 {
         let eps = chain.entry_rounding() + chain.dropped();
         let ratio = y.iter().zip(t).map(|(y, t)| y / t).fold(0.0_f64, f64::max);

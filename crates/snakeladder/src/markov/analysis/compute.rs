@@ -9,7 +9,7 @@ use super::solve::Solver;
 use super::ties::{self, Decided};
 use super::{
     AnalysisError, Exact, JumpFigures, Options, PlayersFigures, Skipped, Warning, accuracy, jumps,
-    limits, moments, players,
+    limits, players,
 };
 use crate::Board;
 use crate::markov::chain::Chain;
@@ -172,6 +172,10 @@ pub(super) struct MeanFigure {
     pub error_bound: f64,
     /// The exact mean, in exact mode or when the `f64` one was untrusted.
     pub exact: Option<Exact>,
+    /// The bound on the relative error of every component of the `f64`
+    /// mean turns ([`accuracy::mean_error_bound`]), which the variance's
+    /// bound builds on.
+    pub float_bound: f64,
 }
 
 /// The mean turns from the start (`turns` from each state), bounded, and
@@ -192,7 +196,8 @@ pub(super) fn certified_mean(
 ) -> Result<MeanFigure, AnalysisError> {
     let limits = &options.limits;
     let mut mean = turns[chain.start().get()];
-    let mut mean_error_bound = accuracy::mean_error_bound(chain, solver, turns);
+    let float_bound = accuracy::mean_error_bound(chain, solver, turns);
+    let mut mean_error_bound = float_bound;
     if mean_error_bound > crate::markov::tolerance::MEAN_TRUST
         && chain.cut_paths()
         && crate::markov::modular::lists_every_square(board, chain)
@@ -249,33 +254,23 @@ pub(super) fn certified_mean(
         mean,
         error_bound: mean_error_bound,
         exact,
+        float_bound,
     })
 }
 
-/// The variance of the turns from the start and a bound on its relative
-/// error, from the moments `turns` and the expected turns left
-/// `turns_left`; recomputed exactly when the bound passes
+/// The variance of the turns from the start, `variance`, and the bound on
+/// its relative error, `bound` ([`accuracy::variance_error_bound`]);
+/// recomputed exactly when the bound passes
 /// [`MEAN_TRUST`](crate::markov::tolerance::MEAN_TRUST), with a warning
 /// either way.
 pub(super) fn certified_variance(
     board: &Board,
     chain: &Chain,
-    solver: &Solver,
     limits: &limits::Limits,
-    turns: &moments::Moments,
-    turns_left: &[f64],
+    (variance, bound): (f64, f64),
     warnings: &mut Vec<Warning>,
 ) -> (f64, f64) {
-    let start = chain.start().get();
-    let mut variance = turns.variance[start];
-    let mut variance_error_bound = accuracy::variance_error_bound(
-        chain,
-        solver,
-        &turns.mean,
-        turns_left,
-        accuracy::mean_error_bound(chain, solver, &turns.mean),
-        start,
-    );
+    let (mut variance, mut variance_error_bound) = (variance, bound);
     if variance_error_bound > crate::markov::tolerance::MEAN_TRUST {
         match crate::markov::modular::solve_within(
             board,

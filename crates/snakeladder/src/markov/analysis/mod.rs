@@ -780,7 +780,7 @@ impl Analysis {
     ) -> Result<Analysis, AnalysisError> {
         let start = chain.start().get();
         let (turns, turns_left) = moments::turns_and_visits(solver);
-        let rolls = moments::rolls(chain, solver);
+        let rolls = moments::rolls_from_start(board, chain, solver, &turns);
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
@@ -810,13 +810,19 @@ impl Analysis {
         let mut warnings: Vec<Warning> = truncated.into_iter().collect();
         let mean =
             compute::certified_mean(board, chain, solver, options, &turns.mean, &mut warnings)?;
+        let variance_bound = accuracy::variance_error_bound(
+            chain,
+            solver,
+            &turns.mean,
+            &turns_left,
+            mean.float_bound,
+            start,
+        );
         let (variance, variance_error_bound) = compute::certified_variance(
             board,
             chain,
-            solver,
             &options.limits,
-            &turns,
-            &turns_left,
+            (turns.variance[start], variance_bound),
             &mut warnings,
         );
         let shortest = shortest::shortest(board);
@@ -850,10 +856,7 @@ impl Analysis {
                     .filter(|d| d.from_turn.is_some() || d.high - d.low <= DECAY_PRINTED),
                 pmf: dist.pmf,
             },
-            rolls: Summary {
-                mean: rolls.mean[start],
-                variance: rolls.variance[start],
-            },
+            rolls,
             squares: squares::figures_with_diagonal(
                 chain,
                 &squares.visits,

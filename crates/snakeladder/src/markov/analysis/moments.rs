@@ -44,6 +44,29 @@ pub(crate) fn turns_and_visits(solver: &Solver) -> (Moments, Vec<f64>) {
     (Moments { mean: t, variance }, nt)
 }
 
+/// The rolls' mean and variance from the start, given the turns' `turns`:
+/// without extra rolls a turn is one roll, and the rolls are the turns
+/// (no solves of their own); with them, [`rolls`].
+pub(crate) fn rolls_from_start(
+    board: &crate::Board,
+    chain: &Chain,
+    solver: &Solver,
+    turns: &Moments,
+) -> Summary {
+    let start = chain.start().get();
+    let rolls;
+    let moments = if board.rules().extra_turn().is_none() {
+        turns
+    } else {
+        rolls = self::rolls(chain, solver);
+        &rolls
+    };
+    Summary {
+        mean: moments.mean[start],
+        variance: moments.variance[start],
+    }
+}
+
 /// Rolls until the finish (equal to turns without extra rolls).
 ///
 /// # Formula
