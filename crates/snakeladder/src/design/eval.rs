@@ -55,8 +55,11 @@ use std::sync::Arc;
 /// factorisation, `N` solves of a few multiply-adds per state each, in
 /// parallel; past it a column is solved when an update needs one (a moved
 /// start), which suits [`sensitivity`](super::sensitivity) (six columns
-/// per jump) but not the searches over every placement of a jump, so
-/// `tune` and `generate --target-turns` refuse larger boards
+/// per jump) and `tune`'s first level taken in order of displacement
+/// (a few columns per jump when an answer is near), but not a search over
+/// every placement of a jump: `tune` charges each candidate of a larger
+/// board as it goes and stops at its limits, and `generate
+/// --target-turns` refuses larger boards
 /// ([`DesignError::TooLarge`](super::DesignError::TooLarge)).
 pub const MAX_UPDATE_STATES: usize = 1_500;
 
@@ -564,7 +567,9 @@ impl Base {
     #[cfg(test)]
     pub(crate) fn advantages_after(&self, a: usize, afters: &[Option<Jump>]) -> Option<Vec<f64>> {
         let changes: Vec<(usize, Option<Jump>)> = afters.iter().map(|&j| (a, j)).collect();
-        self.advantages_of(&changes).into_iter().collect()
+        self.advantages_of(&changes, &|_| (), &|| false)
+            .into_iter()
+            .collect()
     }
 }
 

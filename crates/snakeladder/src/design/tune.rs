@@ -20,6 +20,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+#[cfg(test)]
+mod large_tests;
 mod level;
 mod ordered;
 
@@ -123,8 +125,9 @@ struct Node {
 /// # Errors
 /// [`DesignError::OutOfReach`] when no set of at most `max_changes` moves
 /// was found, [`DesignError::KeepNotOnBoard`] for a kept jump the board does
-/// not have, [`DesignError::TooLarge`] past 1,500
-/// squares, and [`DesignError::Analysis`] if the board cannot be analysed.
+/// not have, [`DesignError::Stopped`] when its evaluators would not fit in
+/// the budget's memory or a limit is spent, and [`DesignError::Analysis`] if
+/// the board cannot be analysed.
 pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> {
     let progress = |n| {
         if let Some(f) = options.progress.get() {
@@ -133,13 +136,13 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
     };
     let progress: &(dyn Fn(u64) + Sync) = &progress;
     let clock = Instant::now();
-    super::check_size(board.last().get())?;
     let target = &options.target;
     let squares = board.last().get();
-    options.budget.check_memory(
+    options.budget.check_search_memory(
         squares,
+        board.jumps().len(),
         crate::par::current_num_threads().min(BEAM),
-        Some(target),
+        target,
     )?;
     let meter = super::budget::Meter::new(options.budget);
     let kept = kept_jumps(board, &options.keep)?;
@@ -327,10 +330,13 @@ impl Tuner<'_> {
                     &movable,
                     true,
                     options.seed.get(),
+                    Some(meter),
                     &|a, cands| level::summarise(i, a, cands, target, &total, keep),
                 );
                 if first {
-                    if base.updates() {
+                    if squares as usize > super::MAX_UPDATE_STATES {
+                        // Charged candidate by candidate.
+                    } else if base.updates() {
                         meter.charge_candidates(squares, found, 0);
                     } else {
                         meter.charge_candidates(squares, 0, found);
@@ -374,11 +380,23 @@ impl Tuner<'_> {
             .filter(|&a| movable(a))
             .map(|a| ordered::count_admissible(&node.board, a))
             .sum();
-        meter.charge_candidates(squares, count, 0);
+        // Past MAX_UPDATE_STATES squares each candidate is charged as it
+        // is evaluated (a moved start solves a column of the inverse), and
+        // the order stops once a limit is spent.
+        let large = squares as usize > super::MAX_UPDATE_STATES;
+        if !large {
+            meter.charge_candidates(squares, count, 0);
+        }
         (self.progress)(self.evaluated.fetch_add(count, Ordering::Relaxed) + count);
         out.charged = true;
-        let mut answers =
-            ordered::Answers::new(&base, &movable, options.target, options.seed.get(), count);
+        let mut answers = ordered::Answers::new(
+            &base,
+            &movable,
+            options.target,
+            options.seed.get(),
+            count,
+            large.then_some(meter),
+        );
         let mut pending: Vec<Candidate> = Vec::new();
         let mut all_seen = false;
         loop {
