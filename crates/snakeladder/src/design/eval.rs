@@ -395,7 +395,20 @@ impl Base {
     /// # Panics
     /// If `a` is not the position of a jump of the board.
     pub fn mean_after(&self, a: usize, after: Option<Jump>) -> Update {
-        match self.bounded_after(a, after) {
+        self.mean_after_kept(a, after, &mut ColumnKept::default())
+    }
+
+    /// [`Base::mean_after`], keeping in `kept` the last column of the
+    /// inverse it solved (boards past [`MAX_UPDATE_STATES`] states), so
+    /// that the next update with the same moved start does not solve it
+    /// again: the same column, so the same mean to the last bit.
+    pub(crate) fn mean_after_kept(
+        &self,
+        a: usize,
+        after: Option<Jump>,
+        kept: &mut ColumnKept,
+    ) -> Update {
+        match self.bounded_after(a, after, kept) {
             Ok(mean) => checked(mean),
             Err(update) => update,
         }
@@ -403,7 +416,12 @@ impl Base {
 
     /// [`Base::mean_after`] before its check: the updated mean with its
     /// error bound (`bound.rs`), or the answer that is not a mean.
-    fn bounded_after(&self, a: usize, after: Option<Jump>) -> Result<Bounded, Update> {
+    fn bounded_after(
+        &self,
+        a: usize,
+        after: Option<Jump>,
+        kept: &mut ColumnKept,
+    ) -> Result<Bounded, Update> {
         let Some(d) = &self.update else {
             return Err(Update::Resolve);
         };
@@ -426,7 +444,7 @@ impl Base {
         let t = &d.t;
         let s0 = d.start;
         let Some(j) = after else {
-            return self.bordered(d, a, ei, None);
+            return self.bordered(d, a, ei, None, kept);
         };
         let (f2, e2) = (j.from(), j.to());
         if f2 >= d.last || e2 > d.last || f2.get() == 0 || e2.get() == 0 {
@@ -442,7 +460,7 @@ impl Base {
             return Err(Update::Resolve);
         };
         if f2 != f {
-            return self.bordered(d, a, ei, Some((j, e2i)));
+            return self.bordered(d, a, ei, Some((j, e2i)), kept);
         }
         let ze = &d.z_error[a];
         let bz = |i: Option<usize>| i.map_or(Bounded::exact(0.0), |i| ze.at(z[i], t[i]));
@@ -463,6 +481,7 @@ impl Base {
         a: usize,
         ei: Option<usize>,
         after: Option<(Jump, Option<usize>)>,
+        kept: &mut ColumnKept,
     ) -> Result<Bounded, Update> {
         let e = self.board.jumps()[a].to();
         let z = &d.z[a];
@@ -474,7 +493,7 @@ impl Base {
         });
         let f2_is_e = after.is_some_and(|(j, _)| j.from() == e);
         // N·q at state p, from column f′ of N.
-        let column = f2i.map(|c| (c, d.column(c)));
+        let column = f2i.map(|c| (c, d.column_kept(c, kept)));
         let ze = &d.z_error[a];
         let exact = Bounded::exact;
         let zf = |p: usize| ze.at(z[p], t[p]);
@@ -590,7 +609,30 @@ fn checked(mean: Bounded) -> Update {
     }
 }
 
+/// The last column of `N` an update solved, and its error bound
+/// ([`Base::mean_after_kept`]).
+#[derive(Default)]
+pub(crate) struct ColumnKept(Option<(usize, Vec<f64>, InputError)>);
+
 impl Dense {
+    /// [`Dense::column`], from `kept` when it holds column `c`; a column
+    /// solved is kept there in place of the one before.
+    fn column_kept<'k>(
+        &'k self,
+        c: usize,
+        kept: &'k mut ColumnKept,
+    ) -> (Cow<'k, [f64]>, InputError) {
+        if self.full() {
+            return self.column(c);
+        }
+        if kept.0.as_ref().is_none_or(|(k, _, _)| *k != c) {
+            let (x, error) = self.column(c);
+            kept.0 = Some((c, x.into_owned(), error));
+        }
+        let (_, x, error) = kept.0.as_ref().expect("kept above");
+        (Cow::Borrowed(x), *error)
+    }
+
     /// Whether all of N is held.
     fn full(&self) -> bool {
         matches!(self.inverse, Inverse::Full(..))

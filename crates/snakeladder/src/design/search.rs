@@ -3,7 +3,7 @@
 //! solved board, with its mean) and the fresh check of a chosen board.
 
 use super::budget::Meter;
-use super::eval::{self, Base, JumpChange, Update};
+use super::eval::{self, Base, ColumnKept, JumpChange, Update};
 use super::{
     DesignError, MAX_UPDATE_STATES, Target, mix, moves_of, placements_iter, placements_of,
 };
@@ -102,6 +102,8 @@ fn jump_candidates(
     let mut out = Vec::new();
     let mut evaluated = 0;
     let from = board.jumps()[a].from();
+    let mut kept = ColumnKept::default();
+    let mut last_start = from;
     let mut evaluate = |after: Jump, tie: u64| -> bool {
         if let Some(m) = meter {
             if m.spent().is_some() {
@@ -111,13 +113,15 @@ fn jump_candidates(
                 m.charge_candidates(squares, 0, 1);
             } else {
                 m.charge_candidates(squares, 1, 0);
-                if after.from() != from {
+                // A column solved per new start (kept for the next move).
+                if after.from() != from && after.from() != last_start {
                     m.charge(base.column_work());
                 }
+                last_start = after.from();
             }
         }
         evaluated += 1;
-        if let Some(mean) = mean_of(base, spec, a, after) {
+        if let Some(mean) = mean_of(base, spec, a, after, &mut kept) {
             out.push(Candidate {
                 jump: a,
                 after,
@@ -164,9 +168,17 @@ fn jump_candidates(
 
 /// The mean of `base`'s board with jump `a` moved to `after`: by the
 /// update, else (when it does not apply) validated, compiled and solved;
-/// `None` when that board is not valid or cannot be won.
-pub(crate) fn mean_of(base: &Base, spec: &BoardSpec, a: usize, after: Jump) -> Option<f64> {
-    match base.mean_after(a, Some(after)) {
+/// `None` when that board is not valid or cannot be won. A column of the
+/// inverse the update solves is left in `kept` for the next call
+/// ([`Base::mean_after_kept`]): moves with the same start share it.
+pub(crate) fn mean_of(
+    base: &Base,
+    spec: &BoardSpec,
+    a: usize,
+    after: Jump,
+    kept: &mut ColumnKept,
+) -> Option<f64> {
+    match base.mean_after_kept(a, Some(after), kept) {
         Update::Mean(m) => Some(m),
         Update::Singular => None,
         Update::Resolve => {

@@ -199,7 +199,7 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
         let mut charged = false;
         if depth == 0 && target.max_first_seat_advantage.is_none() && tuner.meter.spent().is_none()
         {
-            let first = tuner.ordered_first_level(&beam[0], &mut note)?;
+            let first = tuner.ordered_first_level(&beam[0], &start, &mut note)?;
             if let Some((node, k)) = first.answer {
                 return Ok(done(&node, k, tuner.evaluated()));
             }
@@ -357,11 +357,13 @@ impl Tuner<'_> {
     /// The first level from `node` (the original board) in order of
     /// preference ([`ordered::Answers`]), checked eight answers at a time
     /// until one checks out or the order runs short of eight; each checked
-    /// board that fails goes to `note`. Only when the board's evaluation
-    /// updates a solve; otherwise nothing is checked or charged.
+    /// board that fails goes to `note`. `base` is the evaluator of `node`'s
+    /// board. Only when it updates a solve; otherwise nothing is checked or
+    /// charged.
     fn ordered_first_level(
         &self,
         node: &Node,
+        base: &Base,
         note: &mut impl FnMut(&search::Checked),
     ) -> Result<OrderedLevel, DesignError> {
         let (options, meter, squares) = (self.options, &self.meter, self.squares);
@@ -370,10 +372,11 @@ impl Tuner<'_> {
             checked: 0,
             charged: false,
         };
-        let base = Base::new(node.board.clone())?;
         if !base.updates() {
             return Ok(out);
         }
+        // The evaluator of the board is built once, but charged to this
+        // level as well, as when the level built its own.
         meter.charge(base.work());
         let movable = |a: usize| !self.kept.contains(&node.board.jumps()[a]);
         let count: u64 = (0..node.board.jumps().len())
@@ -390,7 +393,7 @@ impl Tuner<'_> {
         (self.progress)(self.evaluated.fetch_add(count, Ordering::Relaxed) + count);
         out.charged = true;
         let mut answers = ordered::Answers::new(
-            &base,
+            base,
             &movable,
             options.target,
             options.seed.get(),

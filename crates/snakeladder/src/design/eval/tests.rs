@@ -265,7 +265,9 @@ fn every_update_is_within_its_bound_of_the_exact_mean() {
                 let Update::Mean(_) = base.mean_after(a, after) else {
                     continue;
                 };
-                let mean = base.bounded_after(a, after).unwrap();
+                let mean = base
+                    .bounded_after(a, after, &mut Default::default())
+                    .unwrap();
                 let Ok(changed) = Board::from_spec(&apply(&spec, &[JumpChange { before, after }]))
                 else {
                     panic!(

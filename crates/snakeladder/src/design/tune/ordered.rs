@@ -19,7 +19,7 @@
 
 use super::super::Target;
 use super::super::budget::Meter;
-use super::super::eval::{Base, admissible};
+use super::super::eval::{Base, ColumnKept, admissible};
 #[cfg(any(test, doc))]
 use super::super::placements_of;
 use super::super::search::{self, Candidate};
@@ -176,14 +176,20 @@ impl<'a> Answers<'a> {
                         return (Vec::new(), 0);
                     }
                     let from = base.board().jumps()[a].from();
-                    let columns = moves.iter().filter(|j| j.from() != from).count();
+                    // One solve per start other than the jump's own.
+                    let mut starts: Vec<_> = moves.iter().map(|j| j.from()).collect();
+                    starts.dedup();
+                    let columns = starts.iter().filter(|&&f| f != from).count();
                     m.charge_candidates(squares, n, 0);
                     m.charge(columns as f64 * base.column_work());
                 }
+                // Moves are listed by start: those with one start share
+                // its column of the inverse.
+                let mut kept = ColumnKept::default();
                 let inside = moves
                     .into_iter()
                     .filter_map(|after| {
-                        let mean = search::mean_of(base, spec, a, after)?;
+                        let mean = search::mean_of(base, spec, a, after, &mut kept)?;
                         target.contains(mean).then(|| Candidate {
                             jump: a,
                             after,
