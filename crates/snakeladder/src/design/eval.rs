@@ -562,36 +562,6 @@ impl Base {
     }
 }
 
-impl Base {
-    /// The first seat's advantage with two players ([`first_seat_advantage`])
-    /// after jump `a` becomes each of `afters`, from the chain of the board
-    /// before with the change patched in, rather than a validation and a
-    /// compile per variant; `None` when some change is not one
-    /// [`Base::mean_after`] answers with a mean (the caller then analyses
-    /// that variant afresh).
-    ///
-    /// # Formula
-    /// The changed chain is the one the update of [`Base::mean_after`]
-    /// describes (module docs): from each state the chance `u(s)` of taking
-    /// jump `a` leaves column e for e′ (an end moved) or for the old start f,
-    /// a new state with the row of f on the board before (start moved or
-    /// jump removed), and every landing on a moved start f′ goes on to e′.
-    /// `Σ_t P(T = t)²` is then summed along the forward recursion exactly as
-    /// [`first_seat_advantage`] does, to the same tail, many variants at a
-    /// time ([`Base::advantages_of`]). The tests compare every variant with a
-    /// fresh analysis.
-    ///
-    /// # Panics
-    /// If `a` is not the position of a jump of the board.
-    #[cfg(test)]
-    pub(crate) fn advantages_after(&self, a: usize, afters: &[Option<Jump>]) -> Option<Vec<f64>> {
-        let changes: Vec<(usize, Option<Jump>)> = afters.iter().map(|&j| (a, j)).collect();
-        self.advantages_of(&changes, &|_| (), &|| false)
-            .into_iter()
-            .collect()
-    }
-}
-
 /// Most relative error bound (`src/design/eval/bound.rs`) an updated mean
 /// may carry; one with a larger bound is [`Update::Resolve`]d. Half of
 /// [`tolerance::UPDATE_AGREEMENT`], so that an updated mean and a fresh
@@ -609,30 +579,7 @@ fn checked(mean: Bounded) -> Update {
     }
 }
 
-/// The last column of `N` an update solved, and its error bound
-/// ([`Base::mean_after_kept`]).
-#[derive(Default)]
-pub(crate) struct ColumnKept(Option<(usize, Vec<f64>, InputError)>);
-
 impl Dense {
-    /// [`Dense::column`], from `kept` when it holds column `c`; a column
-    /// solved is kept there in place of the one before.
-    fn column_kept<'k>(
-        &'k self,
-        c: usize,
-        kept: &'k mut ColumnKept,
-    ) -> (Cow<'k, [f64]>, InputError) {
-        if self.full() {
-            return self.column(c);
-        }
-        if kept.0.as_ref().is_none_or(|(k, _, _)| *k != c) {
-            let (x, error) = self.column(c);
-            kept.0 = Some((c, x.into_owned(), error));
-        }
-        let (_, x, error) = kept.0.as_ref().expect("kept above");
-        (Cow::Borrowed(x), *error)
-    }
-
     /// Whether all of N is held.
     fn full(&self) -> bool {
         matches!(self.inverse, Inverse::Full(..))
@@ -931,10 +878,12 @@ pub fn admissible(board: &Board, a: usize, after: Jump) -> bool {
 }
 
 mod bound;
+mod kept;
 mod lanes;
 
 use crate::markov::analysis::accuracy;
 use bound::{Bounded, InputError};
+pub(crate) use kept::ColumnKept;
 
 #[cfg(test)]
 mod tests;
