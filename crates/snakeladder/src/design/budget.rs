@@ -117,17 +117,57 @@ impl Budget {
         if squares as usize <= super::MAX_UPDATE_STATES {
             return self.check_memory(squares, 1, None);
         }
+        self.check_vectors(squares, jumps, 1, None)
+    }
+
+    /// Refuses a search ([`tune`](super::tune)) whose evaluators would not
+    /// fit in [`Budget::max_memory`], `at_once` of them built at a time and
+    /// one more held: up to
+    /// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) states each holds
+    /// the dense inverse ([`Budget::check_memory`]); past it, each holds
+    /// the vectors [`Budget::check_sensitivity_memory`] counts.
+    ///
+    /// # Errors
+    /// [`DesignError::Stopped`] naming the estimate and the limit.
+    pub(crate) fn check_search_memory(
+        &self,
+        squares: u32,
+        jumps: usize,
+        at_once: usize,
+        target: &Target,
+    ) -> Result<(), DesignError> {
+        if squares as usize <= super::MAX_UPDATE_STATES {
+            return self.check_memory(squares, at_once, Some(target));
+        }
+        self.check_vectors(squares, jumps, at_once.max(1) as u64 + 1, Some(target))
+    }
+
+    /// `evaluators` evaluators past
+    /// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) states, each
+    /// `8·n·(2·jumps + 2·threads)` bytes, against [`Budget::max_memory`].
+    fn check_vectors(
+        &self,
+        squares: u32,
+        jumps: usize,
+        evaluators: u64,
+        target: Option<&Target>,
+    ) -> Result<(), DesignError> {
         let n = u64::from(squares) + 1;
         let vectors = 2 * jumps as u64 + 2 * crate::par::current_num_threads() as u64;
-        let needed = (8 * n).saturating_mul(vectors);
+        let needed = (8 * n).saturating_mul(vectors).saturating_mul(evaluators);
         if needed > self.max_memory {
+            let times = if evaluators == 1 {
+                String::new()
+            } else {
+                format!("{evaluators} evaluators of ")
+            };
             return Err(DesignError::Stopped {
                 limit: format!(
-                    "it needs about {} for {vectors} vectors of {n} states (two per jump, two per thread), over the limit of {} (--max-memory)",
+                    "it needs about {} for {times}{vectors} vectors of {n} states (two per jump, two per thread), over the limit of {} (--max-memory)",
                     crate::markov::sparse::memory::Bytes(needed),
                     crate::markov::sparse::memory::Bytes(self.max_memory)
                 ),
-                target: None,
+                target: target.copied(),
                 closest: None,
                 evaluated: 0,
             });

@@ -55,8 +55,11 @@ use std::sync::Arc;
 /// factorisation, `N` solves of a few multiply-adds per state each, in
 /// parallel; past it a column is solved when an update needs one (a moved
 /// start), which suits [`sensitivity`](super::sensitivity) (six columns
-/// per jump) but not the searches over every placement of a jump, so
-/// `tune` and `generate --target-turns` refuse larger boards
+/// per jump) and `tune`'s first level taken in order of displacement
+/// (a few columns per jump when an answer is near), but not a search over
+/// every placement of a jump: `tune` charges each candidate of a larger
+/// board as it goes and stops at its limits, and `generate
+/// --target-turns` refuses larger boards
 /// ([`DesignError::TooLarge`](super::DesignError::TooLarge)).
 pub const MAX_UPDATE_STATES: usize = 1_500;
 
@@ -392,7 +395,20 @@ impl Base {
     /// # Panics
     /// If `a` is not the position of a jump of the board.
     pub fn mean_after(&self, a: usize, after: Option<Jump>) -> Update {
-        match self.bounded_after(a, after) {
+        self.mean_after_kept(a, after, &mut ColumnKept::default())
+    }
+
+    /// [`Base::mean_after`], keeping in `kept` the last column of the
+    /// inverse it solved (boards past [`MAX_UPDATE_STATES`] states), so
+    /// that the next update with the same moved start does not solve it
+    /// again: the same column, so the same mean to the last bit.
+    pub(crate) fn mean_after_kept(
+        &self,
+        a: usize,
+        after: Option<Jump>,
+        kept: &mut ColumnKept,
+    ) -> Update {
+        match self.bounded_after(a, after, kept) {
             Ok(mean) => checked(mean),
             Err(update) => update,
         }
@@ -400,7 +416,12 @@ impl Base {
 
     /// [`Base::mean_after`] before its check: the updated mean with its
     /// error bound (`bound.rs`), or the answer that is not a mean.
-    fn bounded_after(&self, a: usize, after: Option<Jump>) -> Result<Bounded, Update> {
+    fn bounded_after(
+        &self,
+        a: usize,
+        after: Option<Jump>,
+        kept: &mut ColumnKept,
+    ) -> Result<Bounded, Update> {
         let Some(d) = &self.update else {
             return Err(Update::Resolve);
         };
@@ -423,7 +444,7 @@ impl Base {
         let t = &d.t;
         let s0 = d.start;
         let Some(j) = after else {
-            return self.bordered(d, a, ei, None);
+            return self.bordered(d, a, ei, None, kept);
         };
         let (f2, e2) = (j.from(), j.to());
         if f2 >= d.last || e2 > d.last || f2.get() == 0 || e2.get() == 0 {
@@ -439,7 +460,7 @@ impl Base {
             return Err(Update::Resolve);
         };
         if f2 != f {
-            return self.bordered(d, a, ei, Some((j, e2i)));
+            return self.bordered(d, a, ei, Some((j, e2i)), kept);
         }
         let ze = &d.z_error[a];
         let bz = |i: Option<usize>| i.map_or(Bounded::exact(0.0), |i| ze.at(z[i], t[i]));
@@ -460,6 +481,7 @@ impl Base {
         a: usize,
         ei: Option<usize>,
         after: Option<(Jump, Option<usize>)>,
+        kept: &mut ColumnKept,
     ) -> Result<Bounded, Update> {
         let e = self.board.jumps()[a].to();
         let z = &d.z[a];
@@ -471,7 +493,7 @@ impl Base {
         });
         let f2_is_e = after.is_some_and(|(j, _)| j.from() == e);
         // N·q at state p, from column f′ of N.
-        let column = f2i.map(|c| (c, d.column(c)));
+        let column = f2i.map(|c| (c, d.column_kept(c, kept)));
         let ze = &d.z_error[a];
         let exact = Bounded::exact;
         let zf = |p: usize| ze.at(z[p], t[p]);
@@ -537,34 +559,6 @@ impl Base {
         }
         let y = (exact(1.0) + rg) / denominator;
         Ok(g(d.start) + h(d.start) * y)
-    }
-}
-
-impl Base {
-    /// The first seat's advantage with two players ([`first_seat_advantage`])
-    /// after jump `a` becomes each of `afters`, from the chain of the board
-    /// before with the change patched in, rather than a validation and a
-    /// compile per variant; `None` when some change is not one
-    /// [`Base::mean_after`] answers with a mean (the caller then analyses
-    /// that variant afresh).
-    ///
-    /// # Formula
-    /// The changed chain is the one the update of [`Base::mean_after`]
-    /// describes (module docs): from each state the chance `u(s)` of taking
-    /// jump `a` leaves column e for e′ (an end moved) or for the old start f,
-    /// a new state with the row of f on the board before (start moved or
-    /// jump removed), and every landing on a moved start f′ goes on to e′.
-    /// `Σ_t P(T = t)²` is then summed along the forward recursion exactly as
-    /// [`first_seat_advantage`] does, to the same tail, many variants at a
-    /// time ([`Base::advantages_of`]). The tests compare every variant with a
-    /// fresh analysis.
-    ///
-    /// # Panics
-    /// If `a` is not the position of a jump of the board.
-    #[cfg(test)]
-    pub(crate) fn advantages_after(&self, a: usize, afters: &[Option<Jump>]) -> Option<Vec<f64>> {
-        let changes: Vec<(usize, Option<Jump>)> = afters.iter().map(|&j| (a, j)).collect();
-        self.advantages_of(&changes).into_iter().collect()
     }
 }
 
@@ -884,10 +878,12 @@ pub fn admissible(board: &Board, a: usize, after: Jump) -> bool {
 }
 
 mod bound;
+mod kept;
 mod lanes;
 
 use crate::markov::analysis::accuracy;
 use bound::{Bounded, InputError};
+pub(crate) use kept::ColumnKept;
 
 #[cfg(test)]
 mod tests;

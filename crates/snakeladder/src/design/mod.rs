@@ -311,16 +311,16 @@ pub enum DesignError {
         /// Candidate boards evaluated.
         evaluated: u64,
     },
-    /// The board is larger than the searches handle.
+    /// The board is larger than generating to a target handles.
     #[error(
-        "the design searches (tune, generate --target-turns) handle boards of at most {limit} squares: \
-         they hold the inverse of the solved chain densely, 8·N² bytes built in about N³ operations \
+        "generate --target-turns handles boards of at most {limit} squares: \
+         each step moves every jump to every square, which needs the inverse of the solved chain densely, 8·N² bytes built in about N³ operations \
          (at {limit} squares 18 MB and 3.4e9), and this board of {squares} squares would need {megabytes} MB and {operations:.1e}"
     )]
     TooLarge {
         /// The board's squares.
         squares: u32,
-        /// The largest board the searches take, 1,500 squares.
+        /// The largest board generating to a target takes, 1,500 squares.
         limit: usize,
         /// The dense inverse of this board's chain, in MB (8·N² bytes).
         megabytes: u64,
@@ -368,9 +368,8 @@ pub(crate) fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
     out
 }
 
-/// Whether the design searches (tune, generate to a target) take a board
-/// of `squares` squares, checked before any work so that a
-/// front end can refuse up front.
+/// Whether generating to a target takes a board of `squares` squares,
+/// checked before any work so that a front end can refuse up front.
 ///
 /// # Errors
 /// [`DesignError::TooLarge`] for a board of more than
@@ -392,24 +391,24 @@ pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
 /// that keep its kind (about N²/2 on N squares). `tune` tries all of them
 /// for one move; `generate` takes the smaller [`moves_of`] per step.
 pub(crate) fn placements_of(board: &Board, a: usize) -> Vec<Jump> {
+    placements_iter(board, a).collect()
+}
+
+/// [`placements_of`] one at a time, in the same order.
+pub(crate) fn placements_iter(board: &Board, a: usize) -> impl Iterator<Item = Jump> {
     let jump = board.jumps()[a];
     let last = board.last().get();
     let ladder = jump.kind() == JumpKind::Ladder;
-    let mut out = Vec::new();
-    for from in 1..last {
-        let ends = if ladder {
-            from + 1..=last
-        } else {
-            1..=from - 1
-        };
-        for to in ends {
-            let j = Jump::new(Square::new(from), Square::new(to));
-            if j != jump {
-                out.push(j);
-            }
-        }
-    }
-    out
+    (1..last)
+        .flat_map(move |from| {
+            let ends = if ladder {
+                from + 1..=last
+            } else {
+                1..=from - 1
+            };
+            ends.map(move |to| Jump::new(Square::new(from), Square::new(to)))
+        })
+        .filter(move |&j| j != jump)
 }
 
 /// A 64-bit mix of a seed and a number (SplitMix64's finaliser): ties in the

@@ -2,8 +2,11 @@
 //! candidates of one step (every admissible move of every movable jump of a
 //! solved board, with its mean) and the fresh check of a chosen board.
 
-use super::eval::{self, Base, JumpChange, Update};
-use super::{DesignError, Target, mix, moves_of, placements_of};
+use super::budget::Meter;
+use super::eval::{self, Base, ColumnKept, JumpChange, Update};
+use super::{
+    DesignError, MAX_UPDATE_STATES, Target, mix, moves_of, placements_iter, placements_of,
+};
 use crate::markov::tolerance;
 use crate::par::*;
 use crate::{Board, BoardSpec, Jump};
@@ -43,7 +46,7 @@ pub(crate) fn candidates(
     wide: bool,
     seed: u64,
 ) -> (Vec<Candidate>, u64) {
-    let (each, evaluated) = candidates_by_jump(base, movable, wide, seed, &|_, c| c);
+    let (each, evaluated) = candidates_by_jump(base, movable, wide, seed, None, &|_, c| c);
     (each.into_iter().flatten().collect(), evaluated)
 }
 
@@ -53,11 +56,19 @@ pub(crate) fn candidates(
 /// the candidates of all jumps are never held at once (on a board of 1,500
 /// squares a jump has about a million placements). The results come back
 /// in the order of the jumps, with how many boards were evaluated.
+///
+/// With `meter`, on a board of more than [`MAX_UPDATE_STATES`] squares
+/// (where a moved start solves a column of the inverse, and a jump has
+/// tens of millions of placements), each candidate is charged to it as it
+/// is evaluated and a jump's candidates stop once it is spent, so that a
+/// limit stops the step within one candidate; up to that size the caller
+/// charges the step as a whole, as before.
 pub(crate) fn candidates_by_jump<R: Send>(
     base: &Base,
     movable: &(dyn Fn(usize) -> bool + Sync),
     wide: bool,
     seed: u64,
+    meter: Option<&Meter>,
     each: &(dyn Fn(usize, Vec<Candidate>) -> R + Sync),
 ) -> (Vec<R>, u64) {
     let board = base.board();
@@ -66,7 +77,7 @@ pub(crate) fn candidates_by_jump<R: Send>(
     let found: Vec<(R, u64)> = jumps
         .par_iter()
         .map(|&a| {
-            let (out, evaluated) = jump_candidates(base, &spec, a, wide, seed);
+            let (out, evaluated) = jump_candidates(base, &spec, a, wide, seed, meter);
             (each(a, out), evaluated)
         })
         .collect();
@@ -75,17 +86,64 @@ pub(crate) fn candidates_by_jump<R: Send>(
 }
 
 /// The candidates of jump `a` of `base`'s board (whose spec is `spec`), and
-/// how many boards were evaluated.
+/// how many boards were evaluated; with `meter` on a large board, each
+/// charged as it goes and none after it is spent ([`candidates_by_jump`]).
 fn jump_candidates(
     base: &Base,
     spec: &BoardSpec,
     a: usize,
     wide: bool,
     seed: u64,
+    meter: Option<&Meter>,
 ) -> (Vec<Candidate>, u64) {
     let board = base.board();
+    let squares = board.last().get();
+    let meter = meter.filter(|_| squares as usize > MAX_UPDATE_STATES);
     let mut out = Vec::new();
     let mut evaluated = 0;
+    let from = board.jumps()[a].from();
+    let mut kept = ColumnKept::default();
+    let mut last_start = from;
+    let mut evaluate = |after: Jump, tie: u64| -> bool {
+        if let Some(m) = meter {
+            if m.spent().is_some() {
+                return false;
+            }
+            if !base.updates() {
+                m.charge_candidates(squares, 0, 1);
+            } else {
+                m.charge_candidates(squares, 1, 0);
+                // A column solved per new start (kept for the next move).
+                if after.from() != from && after.from() != last_start {
+                    m.charge(base.column_work());
+                }
+                last_start = after.from();
+            }
+        }
+        evaluated += 1;
+        if let Some(mean) = mean_of(base, spec, a, after, &mut kept) {
+            out.push(Candidate {
+                jump: a,
+                after,
+                mean,
+                tie,
+            });
+        }
+        true
+    };
+    if wide && base.updates() {
+        // Not listed first: a jump of a large board has tens of millions
+        // of placements.
+        for after in placements_iter(board, a).filter(|&j| eval::admissible(board, a, j)) {
+            if !evaluate(after, tie(seed, a, after)) {
+                break;
+            }
+        }
+        return (out, evaluated);
+    }
+    if meter.is_some_and(|m| m.spent().is_some()) {
+        return (out, evaluated);
+    }
     let all = if wide {
         placements_of(board, a)
     } else {
@@ -101,25 +159,26 @@ fn jump_candidates(
         moves.truncate(RESOLVE_SAMPLE);
     }
     for (after, tie) in moves {
-        evaluated += 1;
-        let Some(mean) = mean_of(base, spec, a, after) else {
-            continue;
-        };
-        out.push(Candidate {
-            jump: a,
-            after,
-            mean,
-            tie,
-        });
+        if !evaluate(after, tie) {
+            break;
+        }
     }
     (out, evaluated)
 }
 
 /// The mean of `base`'s board with jump `a` moved to `after`: by the
 /// update, else (when it does not apply) validated, compiled and solved;
-/// `None` when that board is not valid or cannot be won.
-pub(crate) fn mean_of(base: &Base, spec: &BoardSpec, a: usize, after: Jump) -> Option<f64> {
-    match base.mean_after(a, Some(after)) {
+/// `None` when that board is not valid or cannot be won. A column of the
+/// inverse the update solves is left in `kept` for the next call
+/// ([`Base::mean_after_kept`]): moves with the same start share it.
+pub(crate) fn mean_of(
+    base: &Base,
+    spec: &BoardSpec,
+    a: usize,
+    after: Jump,
+    kept: &mut ColumnKept,
+) -> Option<f64> {
+    match base.mean_after_kept(a, Some(after), kept) {
         Update::Mean(m) => Some(m),
         Update::Singular => None,
         Update::Resolve => {

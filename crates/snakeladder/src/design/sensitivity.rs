@@ -150,9 +150,12 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
 
 /// [`sensitivity`] within a [`Budget`](super::Budget): the variants are
 /// evaluated while the budget lasts, and a spent one stops the whole with
-/// the limit named. With `progress`, calls `progress(done, total)` as the
-/// variants are evaluated (from any thread), for a front end's progress
-/// bar.
+/// the limit named, the first seat's advantages included. With
+/// `progress`, calls `progress(done, total)` as the variants are evaluated
+/// (from any thread), for a front end's progress bar; with `advantage`,
+/// the valid variants are counted again as their advantages are found
+/// (most of the time), `total` growing by their number once the means
+/// are done.
 ///
 /// # Errors
 /// As [`sensitivity`], and [`DesignError::Stopped`] when a limit is spent
@@ -230,7 +233,20 @@ pub fn sensitivity_within(
         });
     }
     if advantage {
-        advantages(&base, &spec, &jump_of, &mut variants)?;
+        // The advantages take most of the time: the bar goes on over them,
+        // each variant counted again when its advantage is known.
+        let total = total + variants.len() as u64;
+        let tick = |k: u64| progress(done.fetch_add(k, Ordering::Relaxed) + k, total);
+        let stop = || meter.spent().is_some();
+        advantages(&base, &spec, &jump_of, &mut variants, &tick, &stop)?;
+        if let Some(limit) = meter.spent() {
+            return Err(DesignError::Stopped {
+                limit,
+                target: None,
+                closest: None,
+                evaluated: variants.len() as u64,
+            });
+        }
     }
     // Stable: equal effects keep board order (jump, then edit).
     variants.sort_by(|x, y| y.mean_change.abs().total_cmp(&x.mean_change.abs()));
@@ -358,12 +374,16 @@ fn evaluate(
 
 /// Fills in every variant's first-seat advantage: those the update answered
 /// all together from the patched chain of the board
-/// ([`Base::advantages_of`]), the rest each from its own compiled chain.
+/// ([`Base::advantages_of`]), the rest each from its own compiled chain;
+/// `tick(k)` is told of `k` more done. Once `stop()` says so, the rest are
+/// left `None` (the caller reports the limit).
 fn advantages(
     base: &Base,
     spec: &crate::BoardSpec,
     jump_of: &[usize],
     variants: &mut [Variant],
+    tick: &(dyn Fn(u64) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<(), AnalysisError> {
     let updated: Vec<usize> = (0..variants.len())
         .filter(|&i| variants[i].method == Evaluation::RankOne)
@@ -372,22 +392,32 @@ fn advantages(
         .iter()
         .map(|&i| (jump_of[i], variants[i].change.after))
         .collect();
-    for (&i, value) in updated.iter().zip(base.advantages_of(&changes)) {
+    for (&i, value) in updated.iter().zip(base.advantages_of(&changes, tick, stop)) {
         variants[i].first_seat_advantage = value;
+    }
+    if stop() {
+        return Ok(());
     }
     let fresh: Vec<usize> = (0..variants.len())
         .filter(|&i| variants[i].first_seat_advantage.is_none())
         .collect();
-    let computed: Vec<Result<f64, AnalysisError>> = fresh
+    let computed: Vec<Option<Result<f64, AnalysisError>>> = fresh
         .par_iter()
         .map(|&i| {
+            if stop() {
+                return None;
+            }
             let moved = Board::from_spec(&eval::apply(spec, &[variants[i].change]))
                 .expect("a variant is a valid board");
-            eval::first_seat_advantage(&moved)
+            let value = eval::first_seat_advantage(&moved);
+            tick(1);
+            Some(value)
         })
         .collect();
     for (&i, value) in fresh.iter().zip(computed) {
-        variants[i].first_seat_advantage = Some(value?);
+        if let Some(value) = value {
+            variants[i].first_seat_advantage = Some(value?);
+        }
     }
     Ok(())
 }
@@ -524,6 +554,40 @@ mod tests {
             }
         }
         assert!(patched > 300, "{patched}");
+    }
+
+    /// The advantages stop between passes when told to: the passes begun
+    /// are finished and counted, the rest left `None` for the caller to
+    /// report the limit.
+    #[test]
+    fn advantages_stop_between_passes() {
+        let board = Board::builtin_default();
+        let base = Base::new(board.clone()).unwrap();
+        let changes: Vec<(usize, Option<Jump>)> = (0..board.jumps().len())
+            .flat_map(|a| [(a, None), (a, Some(board.jumps()[a]))])
+            .filter(|&(a, after)| after.is_none_or(|j| eval::admissible(&board, a, j)))
+            .collect();
+        let all = base.advantages_of(&changes, &|_| (), &|| false);
+        let known = all.iter().filter(|v| v.is_some()).count();
+        // More than one pass of sixteen.
+        assert!(known > 16, "{known}");
+        let counted = AtomicU64::new(0);
+        let passes = AtomicU64::new(0);
+        let some = base.advantages_of(
+            &changes,
+            &|k| {
+                counted.fetch_add(k, Ordering::Relaxed);
+            },
+            &|| passes.fetch_add(1, Ordering::Relaxed) >= 1,
+        );
+        let kept = some.iter().filter(|v| v.is_some()).count();
+        assert_eq!(kept as u64, counted.into_inner());
+        assert!(kept >= 1 && kept < known, "{kept} of {known}");
+        for (x, y) in some.iter().zip(&all) {
+            if x.is_some() {
+                assert_eq!(x, y);
+            }
+        }
     }
 
     #[test]

@@ -20,6 +20,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+#[cfg(test)]
+mod large_tests;
 mod level;
 mod ordered;
 
@@ -154,8 +156,9 @@ struct Node {
 /// # Errors
 /// [`DesignError::OutOfReach`] when no set of at most `max_changes` moves
 /// was found, [`DesignError::KeepNotOnBoard`] for a kept jump the board does
-/// not have, [`DesignError::TooLarge`] past 1,500
-/// squares, and [`DesignError::Analysis`] if the board cannot be analysed.
+/// not have, [`DesignError::Stopped`] when its evaluators would not fit in
+/// the budget's memory or a limit is spent, and [`DesignError::Analysis`] if
+/// the board cannot be analysed.
 ///
 /// # Example
 /// ```
@@ -176,13 +179,13 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
     };
     let progress: &(dyn Fn(u64) + Sync) = &progress;
     let clock = Instant::now();
-    super::check_size(board.last().get())?;
     let target = &options.target;
     let squares = board.last().get();
-    options.budget.check_memory(
+    options.budget.check_search_memory(
         squares,
+        board.jumps().len(),
         crate::par::current_num_threads().min(BEAM),
-        Some(target),
+        target,
     )?;
     let meter = super::budget::Meter::new(options.budget);
     let kept = kept_jumps(board, &options.keep)?;
@@ -239,7 +242,7 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
         let mut charged = false;
         if depth == 0 && target.max_first_seat_advantage.is_none() && tuner.meter.spent().is_none()
         {
-            let first = tuner.ordered_first_level(&beam[0], &mut note)?;
+            let first = tuner.ordered_first_level(&beam[0], &start, &mut note)?;
             if let Some((node, k)) = first.answer {
                 return Ok(done(&node, k, tuner.evaluated()));
             }
@@ -370,10 +373,13 @@ impl Tuner<'_> {
                     &movable,
                     true,
                     options.seed.get(),
+                    Some(meter),
                     &|a, cands| level::summarise(i, a, cands, target, &total, keep),
                 );
                 if first {
-                    if base.updates() {
+                    if squares as usize > super::MAX_UPDATE_STATES {
+                        // Charged candidate by candidate.
+                    } else if base.updates() {
                         meter.charge_candidates(squares, found, 0);
                     } else {
                         meter.charge_candidates(squares, 0, found);
@@ -394,11 +400,13 @@ impl Tuner<'_> {
     /// The first level from `node` (the original board) in order of
     /// preference ([`ordered::Answers`]), checked eight answers at a time
     /// until one checks out or the order runs short of eight; each checked
-    /// board that fails goes to `note`. Only when the board's evaluation
-    /// updates a solve; otherwise nothing is checked or charged.
+    /// board that fails goes to `note`. `base` is the evaluator of `node`'s
+    /// board. Only when it updates a solve; otherwise nothing is checked or
+    /// charged.
     fn ordered_first_level(
         &self,
         node: &Node,
+        base: &Base,
         note: &mut impl FnMut(&search::Checked),
     ) -> Result<OrderedLevel, DesignError> {
         let (options, meter, squares) = (self.options, &self.meter, self.squares);
@@ -407,21 +415,34 @@ impl Tuner<'_> {
             checked: 0,
             charged: false,
         };
-        let base = Base::new(node.board.clone())?;
         if !base.updates() {
             return Ok(out);
         }
+        // The evaluator of the board is built once, but charged to this
+        // level as well, as when the level built its own.
         meter.charge(base.work());
         let movable = |a: usize| !self.kept.contains(&node.board.jumps()[a]);
         let count: u64 = (0..node.board.jumps().len())
             .filter(|&a| movable(a))
             .map(|a| ordered::count_admissible(&node.board, a))
             .sum();
-        meter.charge_candidates(squares, count, 0);
+        // Past MAX_UPDATE_STATES squares each candidate is charged as it
+        // is evaluated (a moved start solves a column of the inverse), and
+        // the order stops once a limit is spent.
+        let large = squares as usize > super::MAX_UPDATE_STATES;
+        if !large {
+            meter.charge_candidates(squares, count, 0);
+        }
         (self.progress)(self.evaluated.fetch_add(count, Ordering::Relaxed) + count);
         out.charged = true;
-        let mut answers =
-            ordered::Answers::new(&base, &movable, options.target, options.seed.get(), count);
+        let mut answers = ordered::Answers::new(
+            base,
+            &movable,
+            options.target,
+            options.seed.get(),
+            count,
+            large.then_some(meter),
+        );
         let mut pending: Vec<Candidate> = Vec::new();
         let mut all_seen = false;
         loop {

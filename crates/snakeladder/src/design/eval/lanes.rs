@@ -71,11 +71,18 @@ impl Base {
     /// The changes are ordered by their mean length (from the update) and
     /// cut into passes of [`LANES`] in that order, so that the lanes of a
     /// pass stop at about the same turn; the passes run in parallel. The
-    /// values do not depend on the order or the cut.
+    /// values do not depend on the order or the cut. `done(k)` is told of
+    /// each pass's `k` variants as it ends; once `stop()` says so, the
+    /// passes not yet begun are skipped and their changes left `None`.
     ///
     /// # Panics
     /// If a change's jump is not the position of a jump of the board.
-    pub(crate) fn advantages_of(&self, changes: &[(usize, Option<Jump>)]) -> Vec<Option<f64>> {
+    pub(crate) fn advantages_of(
+        &self,
+        changes: &[(usize, Option<Jump>)],
+        done: &(dyn Fn(u64) + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Vec<Option<f64>> {
         let Some(d) = &self.update else {
             return vec![None; changes.len()];
         };
@@ -89,15 +96,21 @@ impl Base {
             .collect();
         // Stable, and a total order: the same passes on every run.
         ready.sort_by(|x, y| x.1.total_cmp(&y.1));
-        let values: Vec<[f64; LANES]> = ready
+        let values: Vec<Option<[f64; LANES]>> = ready
             .par_chunks(LANES)
             .map(|pass| {
+                if stop() {
+                    return None;
+                }
                 let patches: Vec<&Patch> = pass.iter().map(|(_, _, p)| p).collect();
-                lanes_advantage(d, &patches)
+                let values = lanes_advantage(d, &patches);
+                done(pass.len() as u64);
+                Some(values)
             })
             .collect();
         let mut out = vec![None; changes.len()];
         for (pass, values) in ready.chunks(LANES).zip(values) {
+            let Some(values) = values else { continue };
             for ((i, _, _), value) in pass.iter().zip(values) {
                 out[*i] = Some(value);
             }

@@ -265,7 +265,9 @@ fn every_update_is_within_its_bound_of_the_exact_mean() {
                 let Update::Mean(_) = base.mean_after(a, after) else {
                     continue;
                 };
-                let mean = base.bounded_after(a, after).unwrap();
+                let mean = base
+                    .bounded_after(a, after, &mut Default::default())
+                    .unwrap();
                 let Ok(changed) = Board::from_spec(&apply(&spec, &[JumpChange { before, after }]))
                 else {
                     panic!(
@@ -301,4 +303,33 @@ fn every_update_is_within_its_bound_of_the_exact_mean() {
     }
     eprintln!("{checked} updates checked; the largest error is {worst:.3} of its bound");
     assert!(checked > 500, "{checked}");
+}
+
+impl Base {
+    /// The first seat's advantage with two players ([`first_seat_advantage`])
+    /// after jump `a` becomes each of `afters`, from the chain of the board
+    /// before with the change patched in, rather than a validation and a
+    /// compile per variant; `None` when some change is not one
+    /// [`Base::mean_after`] answers with a mean (the caller then analyses
+    /// that variant afresh).
+    ///
+    /// # Formula
+    /// The changed chain is the one the update of [`Base::mean_after`]
+    /// describes (module docs): from each state the chance `u(s)` of taking
+    /// jump `a` leaves column e for e′ (an end moved) or for the old start f,
+    /// a new state with the row of f on the board before (start moved or
+    /// jump removed), and every landing on a moved start f′ goes on to e′.
+    /// `Σ_t P(T = t)²` is then summed along the forward recursion exactly as
+    /// [`first_seat_advantage`] does, to the same tail, many variants at a
+    /// time ([`Base::advantages_of`]). The tests compare every variant with a
+    /// fresh analysis.
+    ///
+    /// # Panics
+    /// If `a` is not the position of a jump of the board.
+    pub(crate) fn advantages_after(&self, a: usize, afters: &[Option<Jump>]) -> Option<Vec<f64>> {
+        let changes: Vec<(usize, Option<Jump>)> = afters.iter().map(|&j| (a, j)).collect();
+        self.advantages_of(&changes, &|_| (), &|| false)
+            .into_iter()
+            .collect()
+    }
 }

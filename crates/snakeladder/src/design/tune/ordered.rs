@@ -18,7 +18,8 @@
 //! checking from where this left off.
 
 use super::super::Target;
-use super::super::eval::{Base, admissible};
+use super::super::budget::Meter;
+use super::super::eval::{Base, ColumnKept, admissible};
 #[cfg(any(test, doc))]
 use super::super::placements_of;
 use super::super::search::{self, Candidate};
@@ -111,17 +112,22 @@ pub(super) struct Answers<'a> {
     max_d: u32,
     evaluated: u64,
     budget: u64,
+    meter: Option<&'a Meter>,
 }
 
 impl<'a> Answers<'a> {
     /// The answers of `base`'s board moving the jumps `movable` allows, of
-    /// which there are `count` admissible placements in all.
+    /// which there are `count` admissible placements in all. With `meter`,
+    /// each candidate is charged to it as it is evaluated (a moved start
+    /// at the cost of a solve, [`Base::column_work`]) and the order stops
+    /// once it is spent.
     pub fn new(
         base: &'a Base,
         movable: &dyn Fn(usize) -> bool,
         target: Target,
         seed: u64,
         count: u64,
+        meter: Option<&'a Meter>,
     ) -> Answers<'a> {
         let board = base.board();
         Answers {
@@ -134,6 +140,7 @@ impl<'a> Answers<'a> {
             max_d: 2 * board.last().get(),
             evaluated: 0,
             budget: count / GIVE_UP_SHARE,
+            meter,
         }
     }
 
@@ -147,21 +154,42 @@ impl<'a> Answers<'a> {
     /// is none left to try or the share is spent (the caller then runs the
     /// full level).
     pub fn next_displacement(&mut self) -> Option<Vec<Candidate>> {
-        if self.d >= self.max_d || self.evaluated > self.budget {
+        if self.d >= self.max_d
+            || self.evaluated > self.budget
+            || self.meter.is_some_and(|m| m.spent().is_some())
+        {
             return None;
         }
         self.d += 1;
         let (base, spec, target, seed, d) = (self.base, &self.spec, self.target, self.seed, self.d);
+        let meter = self.meter;
+        let squares = base.board().last().get();
         let found: Vec<(Vec<Candidate>, u64)> = self
             .movable
             .par_iter()
             .map(|&a| {
                 let moves = at_displacement(base.board(), a, d);
                 let n = moves.len() as u64;
+                if let Some(m) = meter {
+                    // A displacement a limit cut short is dropped below.
+                    if m.spent().is_some() {
+                        return (Vec::new(), 0);
+                    }
+                    let from = base.board().jumps()[a].from();
+                    // One solve per start other than the jump's own.
+                    let mut starts: Vec<_> = moves.iter().map(|j| j.from()).collect();
+                    starts.dedup();
+                    let columns = starts.iter().filter(|&&f| f != from).count();
+                    m.charge_candidates(squares, n, 0);
+                    m.charge(columns as f64 * base.column_work());
+                }
+                // Moves are listed by start: those with one start share
+                // its column of the inverse.
+                let mut kept = ColumnKept::default();
                 let inside = moves
                     .into_iter()
                     .filter_map(|after| {
-                        let mean = search::mean_of(base, spec, a, after)?;
+                        let mean = search::mean_of(base, spec, a, after, &mut kept)?;
                         target.contains(mean).then(|| Candidate {
                             jump: a,
                             after,
@@ -173,6 +201,10 @@ impl<'a> Answers<'a> {
                 (inside, n)
             })
             .collect();
+        if self.meter.is_some_and(|m| m.spent().is_some()) {
+            // Some jumps may be missing: not the level's order.
+            return None;
+        }
         let mut answers = Vec::new();
         for (inside, n) in found {
             self.evaluated += n;
