@@ -200,7 +200,7 @@ pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> 
             }
             for k in offsets[s]..offsets[s + 1] {
                 let moved = mass * probabilities[k];
-                match targets[k] {
+                match targets.get(k) {
                     Target::State(e) => {
                         next[e.get()] += moved;
                         left += moved;

@@ -105,7 +105,7 @@ fn residuals(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> (f64, f64) {
         acc.add(-x[s]);
         let mut terms = x[s].abs();
         for k in offsets[s]..offsets[s + 1] {
-            if let Target::State(e) = targets[k] {
+            if let Target::State(e) = targets.get(k) {
                 acc.add_product(probabilities[k], x[e.get()]);
                 terms += probabilities[k] * x[e.get()].abs();
             }
@@ -236,7 +236,7 @@ pub(crate) fn residual_bound_of(chain: &Chain, x: &[f64], b: &dyn Fn(usize) -> f
         let mut terms = x[s].abs();
         let mut size = bs.abs() + x[s].abs();
         for k in offsets[s]..offsets[s + 1] {
-            if let Target::State(e) = targets[k] {
+            if let Target::State(e) = targets.get(k) {
                 acc.add_product(probabilities[k], x[e.get()]);
                 let term = probabilities[k] * x[e.get()].abs();
                 terms += term;
@@ -284,7 +284,7 @@ fn gth_residuals(chain: &Chain, hi: &[f64], lo: &[f64], b: &[f64]) -> Vec<(f64, 
             for k in offsets[s]..offsets[s + 1] {
                 let p = probabilities[k];
                 // The difference Xₛ − Xₑ (or Xₛ, for a finish) as hi + lo.
-                let (dh, dl) = match targets[k] {
+                let (dh, dl) = match targets.get(k) {
                     Target::Finish => (hi[s], lo[s]),
                     Target::State(e) if e.get() == s => continue,
                     Target::State(e) => {
@@ -296,7 +296,7 @@ fn gth_residuals(chain: &Chain, hi: &[f64], lo: &[f64], b: &[f64]) -> Vec<(f64, 
                 acc.add_product(-p, dh);
                 acc.add(-p * dl);
                 size += p * (hi[s].abs() + lo[s].abs());
-                if let Target::State(e) = targets[k] {
+                if let Target::State(e) = targets.get(k) {
                     size += p * (hi[e.get()].abs() + lo[e.get()].abs());
                 }
             }

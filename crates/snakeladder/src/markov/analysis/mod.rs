@@ -769,7 +769,13 @@ impl Analysis {
     ) -> Result<Analysis, AnalysisError> {
         let start = chain.start().get();
         let (turns, turns_left) = moments::turns_and_visits(solver);
+        // Only the start's figures are kept: on ten million states each
+        // vector of a state is 80 MB.
         let rolls = moments::rolls(chain, solver);
+        let rolls = Summary {
+            mean: rolls.mean[start],
+            variance: rolls.variance[start],
+        };
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
@@ -839,10 +845,7 @@ impl Analysis {
                     .filter(|d| d.from_turn.is_some() || d.high - d.low <= DECAY_PRINTED),
                 pmf: dist.pmf,
             },
-            rolls: Summary {
-                mean: rolls.mean[start],
-                variance: rolls.variance[start],
-            },
+            rolls,
             squares: squares::figures_with_diagonal(
                 chain,
                 &squares.visits,

@@ -424,7 +424,7 @@ fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
     let (targets, probabilities) = (chain.targets(), chain.probabilities());
     for s in 0..n {
         for k in offsets[s]..offsets[s + 1] {
-            if let Target::State(t) = targets[k] {
+            if let Target::State(t) = targets.get(k) {
                 if t.get() != s {
                     q[(s, t.get())] += probabilities[k];
                 }
@@ -458,8 +458,8 @@ fn chain_split(chain: &Chain) -> Split {
     for s in 0..n {
         // As `Iterator::sum` adds: from -0.0, in the row's order.
         let (mut leaves, mut moves) = (-0.0, -0.0);
-        for (&to, &p) in targets[offsets[s]..offsets[s + 1]]
-            .iter()
+        for (to, &p) in targets
+            .range(offsets[s]..offsets[s + 1])
             .zip(&probabilities[offsets[s]..offsets[s + 1]])
         {
             match to {
