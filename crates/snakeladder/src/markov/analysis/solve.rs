@@ -56,8 +56,10 @@ pub enum Method {
 pub struct Estimate {
     /// The implementation [`Solver::new`] will use.
     pub method: Method,
-    /// Bytes the factorisation holds.
+    /// Bytes the factorisation holds at its peak.
     pub bytes: u64,
+    /// Bytes the factored solver keeps for the solves after it.
+    pub held_bytes: u64,
     /// Extra bytes [`Solver::inverse_diagonal`] needs.
     pub diagonal_bytes: u64,
     /// Multiply-adds of one solve.
@@ -77,6 +79,7 @@ impl Estimate {
             method: Method::Dense,
             // The matrix factored in place, then L and U kept apart.
             bytes: 3 * n2 * 8,
+            held_bytes: 3 * n2 * 8,
             diagonal_bytes: n2 * 8,
             solve_work: 2.0 * nf * nf,
             factor_work: nf * nf * nf / 3.0,
@@ -88,6 +91,7 @@ impl Estimate {
         Estimate {
             method: Method::Sparse,
             bytes: plan.factor_bytes,
+            held_bytes: plan.held_bytes,
             diagonal_bytes: plan.diagonal_bytes,
             solve_work: plan.solve_work,
             factor_work: plan.factor_work,
