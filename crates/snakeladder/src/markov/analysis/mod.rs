@@ -26,10 +26,10 @@ use crate::model::numbers::{quantity, tiny};
 use crate::model::rules::RulesSpec;
 use crate::{Board, Square, model::fingerprint};
 use num_rational::BigRational;
-use std::borrow::Cow;
 use plan::Plan;
 use serde::Serialize;
 use solve::{Estimate, Solver};
+use std::borrow::Cow;
 
 pub use distribution::Decay;
 pub use jumps::JumpFigures;
