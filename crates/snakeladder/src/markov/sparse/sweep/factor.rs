@@ -154,22 +154,8 @@ impl SweepSolver {
             }
             (g, Some(ones_swept))
         };
-        let absorbed: Vec<f64> = solver
-            .j
-            .iter()
-            .map(|&j| {
-                let j = j as usize;
-                finish[j]
-                    + solver
-                        .off
-                        .row(j)
-                        .filter(|&(c, _)| !solver.in_j[c])
-                        .map(|(c, v)| v * g[c])
-                        .sum::<f64>()
-            })
-            .collect();
-        drop(g);
-        drop(finish);
+        let absorbed = solver.absorbed(&finish, &g);
+        drop((g, finish));
         // Off its diagonal S is minus the chances of going from one state of
         // J to another (directly or through F): Gth takes their magnitudes,
         // transposed in place so that the k × k matrix is held once.
@@ -209,6 +195,24 @@ impl SweepSolver {
         }
         solver.steps = t;
         Ok(solver)
+    }
+
+    /// S's chance of absorption from each state of J: `finish` at once, or
+    /// through F, whose chances `g = U⁻¹ finish_F` are given.
+    fn absorbed(&self, finish: &[f64], g: &[f64]) -> Vec<f64> {
+        self.j
+            .iter()
+            .map(|&j| {
+                let j = j as usize;
+                finish[j]
+                    + self
+                        .off
+                        .row(j)
+                        .filter(|&(c, _)| !self.in_j[c])
+                        .map(|(c, v)| v * g[c])
+                        .sum::<f64>()
+            })
+            .collect()
     }
 
     /// `U⁻¹ Q_FJ e_a` for the `a`-th state of `J`, left in `x` (which must be
