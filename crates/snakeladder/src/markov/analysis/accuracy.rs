@@ -104,10 +104,11 @@ fn residuals(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> (f64, f64) {
         acc.add(bs);
         acc.add(-x[s]);
         let mut terms = x[s].abs();
-        for k in offsets[s]..offsets[s + 1] {
+        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
+        {
             if let Target::State(e) = targets.get(k) {
-                acc.add_product(probabilities[k], x[e.get()]);
-                terms += probabilities[k] * x[e.get()].abs();
+                acc.add_product(p, x[e.get()]);
+                terms += p * x[e.get()].abs();
             }
         }
         let r = acc.value().abs();
@@ -235,10 +236,11 @@ pub(crate) fn residual_bound_of(chain: &Chain, x: &[f64], b: &dyn Fn(usize) -> f
         acc.add(-x[s]);
         let mut terms = x[s].abs();
         let mut size = bs.abs() + x[s].abs();
-        for k in offsets[s]..offsets[s + 1] {
+        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
+        {
             if let Target::State(e) = targets.get(k) {
-                acc.add_product(probabilities[k], x[e.get()]);
-                let term = probabilities[k] * x[e.get()].abs();
+                acc.add_product(p, x[e.get()]);
+                let term = p * x[e.get()].abs();
                 terms += term;
                 size += term;
             }
@@ -286,8 +288,8 @@ fn gth_residuals<'a>(
         let mut acc = Acc::default();
         acc.add(b[s]);
         let mut size = b[s].abs();
-        for k in offsets[s]..offsets[s + 1] {
-            let p = probabilities[k];
+        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
+        {
             // The difference Xₛ − Xₑ (or Xₛ, for a finish) as hi + lo.
             let (dh, dl) = match targets.get(k) {
                 Target::Finish => (hi[s], lo[s]),

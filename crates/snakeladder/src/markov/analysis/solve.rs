@@ -427,10 +427,11 @@ fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
     let offsets = chain.row_offsets();
     let (targets, probabilities) = (chain.targets(), chain.probabilities());
     for s in 0..n {
-        for k in offsets[s]..offsets[s + 1] {
+        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
+        {
             if let Target::State(t) = targets.get(k) {
                 if t.get() != s {
-                    q[(s, t.get())] += probabilities[k];
+                    q[(s, t.get())] += p;
                 }
             }
         }
