@@ -201,9 +201,11 @@ pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> 
             if mass == 0.0 {
                 continue;
             }
-            for k in offsets[s]..offsets[s + 1] {
-                let moved = mass * probabilities[k];
-                match targets[k] {
+            for (k, &p) in
+                (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
+            {
+                let moved = mass * p;
+                match targets.get(k) {
                     Target::State(e) => {
                         next[e.get()] += moved;
                         left += moved;

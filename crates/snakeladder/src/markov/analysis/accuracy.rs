@@ -93,10 +93,11 @@ fn residuals(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> (f64, f64) {
         acc.add(bs);
         acc.add(-x[s]);
         let mut terms = x[s].abs();
-        for k in offsets[s]..offsets[s + 1] {
-            if let Target::State(e) = targets[k] {
-                acc.add_product(probabilities[k], x[e.get()]);
-                terms += probabilities[k] * x[e.get()].abs();
+        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
+        {
+            if let Target::State(e) = targets.get(k) {
+                acc.add_product(p, x[e.get()]);
+                terms += p * x[e.get()].abs();
             }
         }
         let r = acc.value().abs();
@@ -217,10 +218,11 @@ pub(crate) fn residual_bound_of(chain: &Chain, x: &[f64], b: &dyn Fn(usize) -> f
         acc.add(-x[s]);
         let mut terms = x[s].abs();
         let mut size = bs.abs() + x[s].abs();
-        for k in offsets[s]..offsets[s + 1] {
-            if let Target::State(e) = targets[k] {
-                acc.add_product(probabilities[k], x[e.get()]);
-                let term = probabilities[k] * x[e.get()].abs();
+        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
+        {
+            if let Target::State(e) = targets.get(k) {
+                acc.add_product(p, x[e.get()]);
+                let term = p * x[e.get()].abs();
                 terms += term;
                 size += term;
             }
@@ -252,41 +254,45 @@ pub(crate) fn consistent_with(of_terms: f64, tau: f64) -> bool {
 /// The residual `bₛ − Σ_{finish} p·Xₛ − Σ_{e≠s} q(s, e)·(Xₛ − Xₑ)` of the
 /// GTH form of the stored kernel (docs/figures.md §2c) for `X = hi + lo`,
 /// in double-double, with a bound on its own rounding: for every state,
-/// `(residual, rounding bound)`.
-fn gth_residuals(chain: &Chain, hi: &[f64], lo: &[f64], b: &[f64]) -> Vec<(f64, f64)> {
+/// `(residual, rounding bound)`, state by state as they are read (never
+/// held together: 160 MB on ten million states).
+fn gth_residuals<'a>(
+    chain: &'a Chain,
+    hi: &'a [f64],
+    lo: &'a [f64],
+    b: &'a [f64],
+) -> impl Iterator<Item = (f64, f64)> + 'a {
     let offsets = chain.row_offsets();
     let targets = chain.targets();
     let probabilities = chain.probabilities();
     let u = f64::EPSILON / 2.0;
-    (0..chain.len())
-        .map(|s| {
-            let mut acc = Acc::default();
-            acc.add(b[s]);
-            let mut size = b[s].abs();
-            for k in offsets[s]..offsets[s + 1] {
-                let p = probabilities[k];
-                // The difference Xₛ − Xₑ (or Xₛ, for a finish) as hi + lo.
-                let (dh, dl) = match targets[k] {
-                    Target::Finish => (hi[s], lo[s]),
-                    Target::State(e) if e.get() == s => continue,
-                    Target::State(e) => {
-                        let e = e.get();
-                        let (h, l) = two_sum(hi[s], -hi[e]);
-                        (h, l + (lo[s] - lo[e]))
-                    }
-                };
-                acc.add_product(-p, dh);
-                acc.add(-p * dl);
-                size += p * (hi[s].abs() + lo[s].abs());
-                if let Target::State(e) = targets[k] {
-                    size += p * (hi[e.get()].abs() + lo[e.get()].abs());
+    (0..chain.len()).map(move |s| {
+        let mut acc = Acc::default();
+        acc.add(b[s]);
+        let mut size = b[s].abs();
+        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
+        {
+            // The difference Xₛ − Xₑ (or Xₛ, for a finish) as hi + lo.
+            let (dh, dl) = match targets.get(k) {
+                Target::Finish => (hi[s], lo[s]),
+                Target::State(e) if e.get() == s => continue,
+                Target::State(e) => {
+                    let e = e.get();
+                    let (h, l) = two_sum(hi[s], -hi[e]);
+                    (h, l + (lo[s] - lo[e]))
                 }
+            };
+            acc.add_product(-p, dh);
+            acc.add(-p * dl);
+            size += p * (hi[s].abs() + lo[s].abs());
+            if let Target::State(e) = targets.get(k) {
+                size += p * (hi[e.get()].abs() + lo[e.get()].abs());
             }
-            // Each of the few roundings of a double-double step is below
-            // u² of the magnitudes involved; 64 of them is generous.
-            (acc.value(), 64.0 * u * u * size + u * acc.value().abs())
-        })
-        .collect()
+        }
+        // Each of the few roundings of a double-double step is below
+        // u² of the magnitudes involved; 64 of them is generous.
+        (acc.value(), 64.0 * u * u * size + u * acc.value().abs())
+    })
 }
 
 /// A bound on the relative error of every component of `x̂`, the computed
@@ -304,19 +310,21 @@ pub(crate) fn refined_bound(chain: &Chain, solver: &Solver, x: &[f64], b: &[f64]
     if x.len() != n || x.iter().any(|v| !v.is_finite() || *v <= 0.0) {
         return f64::INFINITY;
     }
+    // Each vector of a state is freed once used: on ten million states
+    // each is 80 MB.
     let zeros = vec![0.0; n];
-    let first: Vec<f64> = gth_residuals(chain, x, &zeros, b)
-        .iter()
-        .map(|r| r.0)
-        .collect();
+    let first: Vec<f64> = gth_residuals(chain, x, &zeros, b).map(|r| r.0).collect();
+    drop(zeros);
     let d = solver.solve(&first);
+    drop(first);
     let (mut hi, mut lo) = (vec![0.0; n], vec![0.0; n]);
     for s in 0..n {
         (hi[s], lo[s]) = two_sum(x[s], d[s]);
     }
+    drop(d);
     let mut settled = 0.0_f64;
     let mut moved = 0.0_f64;
-    for (s, (r, rounding)) in gth_residuals(chain, &hi, &lo, b).into_iter().enumerate() {
+    for (s, (r, rounding)) in gth_residuals(chain, &hi, &lo, b).enumerate() {
         settled = settled.max((r.abs() + rounding) / b[s]);
         let refined = hi[s] + lo[s];
         // |x̂ − X| in double-double, relative to X.

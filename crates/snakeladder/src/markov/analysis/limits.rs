@@ -370,6 +370,18 @@ pub fn chain_bytes(board: &Board) -> u64 {
     }
 }
 
+/// The bytes an analysis holds beside the chain and the factored solver
+/// for the figures every analysis has, at their peak: the expected turns
+/// from each state, their variance and `N·t`, the expected visits
+/// (32 bytes a state), and while the per-square figures are gathered the
+/// expected rests and flags of every square and the figures themselves
+/// (8 + 1 + 48 bytes a square). The error bounds of the mean and the
+/// variance, the rolls and the solves hold at most as much at a time.
+pub fn figure_bytes(chain: &Chain) -> u64 {
+    let squares = chain.finish().index() as u64;
+    32 * chain.len() as u64 + 57 * squares
+}
+
 /// The bytes a compiled chain holds ([`Chain::held_bytes`]).
 pub fn held_bytes(chain: &Chain) -> u64 {
     chain.held_bytes()

@@ -29,6 +29,7 @@ use num_rational::BigRational;
 use plan::Plan;
 use serde::Serialize;
 use solve::{Estimate, Solver};
+use std::borrow::Cow;
 
 pub use distribution::Decay;
 pub use jumps::JumpFigures;
@@ -709,7 +710,12 @@ impl Analysis {
         }
         let chain = Chain::compile(board)?;
         let estimate = Solver::estimate(&chain);
-        let needed = limits::held_bytes(&chain) + estimate.bytes;
+        // The factorisation's peak, or what the solver keeps after it with
+        // the figures every analysis computes, whichever is larger.
+        let needed = limits::held_bytes(&chain)
+            + estimate
+                .bytes
+                .max(estimate.held_bytes + limits::figure_bytes(&chain));
         if needed > limits.max_memory {
             return Err(AnalysisError::Memory {
                 stage: Stage::Factor,
@@ -752,7 +758,9 @@ impl Analysis {
             }
             Err(e) => return Err(e),
         };
-        Self::with_estimate(board, &chain, &solver, options, estimate)
+        // The solver is handed over, so that it is freed before the
+        // per-square figures are gathered.
+        Self::with_estimate(board, &chain, Cow::Owned(solver), options, estimate)
     }
 
     /// Analyses a board already compiled and factored, within the limits of
@@ -766,7 +774,13 @@ impl Analysis {
         solver: &Solver,
         options: &Options,
     ) -> Result<Analysis, AnalysisError> {
-        Self::with_estimate(board, chain, solver, options, Solver::estimate(chain))
+        Self::with_estimate(
+            board,
+            chain,
+            Cow::Borrowed(solver),
+            options,
+            Solver::estimate(chain),
+        )
     }
 
     /// [`Analysis::with_chain`] given the solver's [`Solver::estimate`] for
@@ -774,13 +788,13 @@ impl Analysis {
     fn with_estimate(
         board: &Board,
         chain: &Chain,
-        solver: &Solver,
+        solver: Cow<'_, Solver>,
         options: &Options,
         estimate: Estimate,
     ) -> Result<Analysis, AnalysisError> {
         let start = chain.start().get();
-        let (turns, turns_left) = moments::turns_and_visits(solver);
-        let rolls = moments::rolls_from_start(board, chain, solver, &turns);
+        let (turns, turns_left) = moments::turns_and_visits(&solver);
+        let rolls = moments::rolls_from_start(board, chain, &solver, &turns);
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
@@ -793,7 +807,7 @@ impl Analysis {
         // each other: each side is computed by the same sequential code on
         // its own core, so every digit is the same on any number of threads.
         let length_side = || compute::length_side(board, chain, options, &plan.distribution);
-        let squares_side = || compute::squares_side(board, chain, solver, &turns.mean, &plan);
+        let squares_side = || compute::squares_side(board, chain, &solver, &turns.mean, &plan);
         let (length, squares) = if plan.parallel {
             crate::par::join(length_side, squares_side)
         } else {
@@ -809,10 +823,10 @@ impl Analysis {
         skipped.extend(squares.skipped);
         let mut warnings: Vec<Warning> = truncated.into_iter().collect();
         let mean =
-            compute::certified_mean(board, chain, solver, options, &turns.mean, &mut warnings)?;
+            compute::certified_mean(board, chain, &solver, options, &turns.mean, &mut warnings)?;
         let variance_bound = accuracy::variance_error_bound(
             chain,
-            solver,
+            &solver,
             &turns.mean,
             &turns_left,
             mean.float_bound,
@@ -825,6 +839,13 @@ impl Analysis {
             (turns.variance[start], variance_bound),
             &mut warnings,
         );
+        // Every solve is done: an analysis that owns its solver frees it
+        // here (1.7 GB on ten million states), before the per-square
+        // figures are gathered.
+        let method = solver.method();
+        drop(solver);
+        drop(turns_left);
+        drop(turns.variance);
         let shortest = shortest::shortest(board);
         Ok(Analysis {
             board: BoardSummary {
@@ -867,7 +888,7 @@ impl Analysis {
             shortest,
             players,
             exact: mean.exact,
-            solver: solver.method(),
+            solver: method,
             skipped,
             warnings,
         })

@@ -56,8 +56,10 @@ pub enum Method {
 pub struct Estimate {
     /// The implementation [`Solver::new`] will use.
     pub method: Method,
-    /// Bytes the factorisation holds.
+    /// Bytes the factorisation holds at its peak.
     pub bytes: u64,
+    /// Bytes the factored solver keeps for the solves after it.
+    pub held_bytes: u64,
     /// Extra bytes [`Solver::inverse_diagonal`] needs.
     pub diagonal_bytes: u64,
     /// Multiply-adds of one solve.
@@ -77,6 +79,7 @@ impl Estimate {
             method: Method::Dense,
             // The matrix factored in place, then L and U kept apart.
             bytes: 3 * n2 * 8,
+            held_bytes: 3 * n2 * 8,
             diagonal_bytes: n2 * 8,
             solve_work: 2.0 * nf * nf,
             factor_work: nf * nf * nf / 3.0,
@@ -88,6 +91,7 @@ impl Estimate {
         Estimate {
             method: Method::Sparse,
             bytes: plan.factor_bytes,
+            held_bytes: plan.held_bytes,
             diagonal_bytes: plan.diagonal_bytes,
             solve_work: plan.solve_work,
             factor_work: plan.factor_work,
@@ -423,10 +427,11 @@ fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
     let offsets = chain.row_offsets();
     let (targets, probabilities) = (chain.targets(), chain.probabilities());
     for s in 0..n {
-        for k in offsets[s]..offsets[s + 1] {
-            if let Target::State(t) = targets[k] {
+        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
+        {
+            if let Target::State(t) = targets.get(k) {
                 if t.get() != s {
-                    q[(s, t.get())] += probabilities[k];
+                    q[(s, t.get())] += p;
                 }
             }
         }
@@ -458,8 +463,8 @@ fn chain_split(chain: &Chain) -> Split {
     for s in 0..n {
         // As `Iterator::sum` adds: from -0.0, in the row's order.
         let (mut leaves, mut moves) = (-0.0, -0.0);
-        for (&to, &p) in targets[offsets[s]..offsets[s + 1]]
-            .iter()
+        for (to, &p) in targets
+            .range(offsets[s]..offsets[s + 1])
             .zip(&probabilities[offsets[s]..offsets[s + 1]])
         {
             match to {

@@ -3,7 +3,7 @@
 //! the parent module's docs).
 
 use super::turn::{Bonus, TurnPath, float_outcomes, keep_float, turn_rolls};
-use super::{Chain, JumpUse, NO_NEXT, Rest, StateIndex, Target, merge_by};
+use super::{Chain, JumpUse, NO_NEXT, Rest, StateIndex, Target, Targets, merge_by};
 use crate::markov::analysis::AnalysisError;
 use crate::{Board, Square, markov::tolerance};
 
@@ -197,7 +197,7 @@ impl Chain {
         // the last one's store.
         let n = squares.len();
         let mut row_offsets = vec![0; n + 1];
-        let mut targets = vec![Target::Finish; ends.len()];
+        let mut targets = Targets::finishes(ends.len());
         let mut probabilities = vec![0.0; ends.len()];
         let mut expected_rolls = vec![0.0; n];
         // A turn is one roll: its square is 1 whatever the roll, so its
@@ -213,11 +213,14 @@ impl Chain {
             let (from, to) = (row_at[r], row_at[r + 1]);
             let mut sum = 0.0;
             for &(end, p) in &ends[from.0 as usize..to.0 as usize] {
-                targets[k] = if end == last.get() {
-                    Target::Finish
-                } else {
-                    Target::State(StateIndex(state_at[end as usize]))
-                };
+                targets.set(
+                    k,
+                    if end == last.get() {
+                        Target::Finish
+                    } else {
+                        Target::State(StateIndex(state_at[end as usize]))
+                    },
+                );
                 probabilities[k] = p;
                 sum += p;
                 k += 1;
@@ -313,7 +316,7 @@ impl Chain {
             start,
             finish: board.last(),
             row_offsets: Vec::with_capacity(n + 1),
-            targets: Vec::with_capacity(sizes.ends),
+            targets: Targets::with_capacity(sizes.ends),
             probabilities: Vec::with_capacity(sizes.ends),
             rolls: Vec::with_capacity(if one_roll { 0 } else { sizes.ends }),
             expected_rolls: Vec::with_capacity(n),

@@ -111,6 +111,71 @@ pub struct Transition {
     pub rolls: f64,
 }
 
+/// The targets of a chain's entries, four bytes each (a [`Target`] takes
+/// eight): a state's index, or `u32::MAX` for the finish. On the
+/// 10,000,000-square board the difference is 240 MB.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Targets(Vec<u32>);
+
+impl Targets {
+    /// The code of [`Target::Finish`].
+    const FINISH: u32 = u32::MAX;
+
+    /// Room for `entries` targets.
+    pub(crate) fn with_capacity(entries: usize) -> Targets {
+        Targets(Vec::with_capacity(entries))
+    }
+
+    /// `entries` targets, each the finish.
+    pub(crate) fn finishes(entries: usize) -> Targets {
+        Targets(vec![Targets::FINISH; entries])
+    }
+
+    fn code(target: Target) -> u32 {
+        match target {
+            Target::State(s) => s.0,
+            Target::Finish => Targets::FINISH,
+        }
+    }
+
+    /// The target of entry `k`.
+    ///
+    /// # Panics
+    /// If there is no entry `k`.
+    #[inline]
+    pub fn get(&self, k: usize) -> Target {
+        match self.0[k] {
+            Targets::FINISH => Target::Finish,
+            s => Target::State(StateIndex(s)),
+        }
+    }
+
+    /// The targets of the entries `range`, in order.
+    pub fn range(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = Target> + '_ {
+        range.map(|k| self.get(k))
+    }
+
+    /// Sets the target of entry `k`.
+    pub(crate) fn set(&mut self, k: usize, target: Target) {
+        self.0[k] = Targets::code(target);
+    }
+
+    /// Adds an entry's target.
+    pub(crate) fn push(&mut self, target: Target) {
+        self.0.push(Targets::code(target));
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Expected uses of one jump within one turn.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
@@ -142,7 +207,7 @@ pub struct Chain {
     finish: Square,
     /// Row s is `row_offsets[s]..row_offsets[s + 1]` of the next three.
     row_offsets: Vec<usize>,
-    targets: Vec<Target>,
+    targets: Targets,
     probabilities: Vec<f64>,
     /// Each entry's rolls-weighted probability; empty when every turn is
     /// one roll (no extra-turn rule), where it equals the probability.
@@ -228,7 +293,7 @@ impl Chain {
     pub fn row(&self, state: StateIndex) -> impl Iterator<Item = Transition> + '_ {
         let range = self.row_offsets[state.get()]..self.row_offsets[state.get() + 1];
         range.map(|k| Transition {
-            to: self.targets[k],
+            to: self.targets.get(k),
             probability: self.probabilities[k],
             rolls: self.rolls.get(k).copied().unwrap_or(self.probabilities[k]),
         })
@@ -241,7 +306,7 @@ impl Chain {
     }
 
     /// CSR column of every entry.
-    pub fn targets(&self) -> &[Target] {
+    pub fn targets(&self) -> &Targets {
         &self.targets
     }
 
@@ -259,7 +324,7 @@ impl Chain {
     /// probability)` of the turns that end on a state, the finish left out.
     pub fn q_row(&self, state: StateIndex) -> impl Iterator<Item = (usize, f64)> + '_ {
         let range = self.row_offsets[state.get()]..self.row_offsets[state.get() + 1];
-        range.filter_map(|k| match self.targets[k] {
+        range.filter_map(|k| match self.targets.get(k) {
             Target::State(e) => Some((e.get(), self.probabilities[k])),
             Target::Finish => None,
         })
@@ -335,7 +400,7 @@ impl Chain {
                 0..0,
             )
         };
-        let from_row = ends.filter_map(move |k| match self.targets[k] {
+        let from_row = ends.filter_map(move |k| match self.targets.get(k) {
             Target::State(e) => Some(Rest {
                 square: self.squares[e.get()],
                 expected: self.probabilities[k],
@@ -352,7 +417,7 @@ impl Chain {
         }
         bytes(&self.squares)
             + bytes(&self.row_offsets)
-            + bytes(&self.targets)
+            + bytes(&self.targets.0)
             + bytes(&self.probabilities)
             + bytes(&self.rolls)
             + bytes(&self.expected_rolls)
@@ -397,7 +462,7 @@ impl Chain {
         let mut finishes = vec![false; n];
         for (s, finishes_now) in finishes.iter_mut().enumerate() {
             for k in self.row_offsets[s]..self.row_offsets[s + 1] {
-                match self.targets[k] {
+                match self.targets.get(k) {
                     _ if self.probabilities[k] <= 0.0 => {}
                     Target::State(t) => by_target[t.get() + 1] += 1,
                     Target::Finish => *finishes_now = true,
@@ -411,7 +476,7 @@ impl Chain {
         let mut from = vec![0_u32; by_target[n] as usize];
         for s in 0..n {
             for k in self.row_offsets[s]..self.row_offsets[s + 1] {
-                if let Target::State(t) = self.targets[k] {
+                if let Target::State(t) = self.targets.get(k) {
                     if self.probabilities[k] > 0.0 {
                         from[fill[t.get()] as usize] = s as u32;
                         fill[t.get()] += 1;

@@ -118,17 +118,6 @@ struct Prepared {
 fn prepare(board: &Board, chain: &Chain, moments: bool) -> Result<Prepared, AnalysisError> {
     let system = system::System::new(board, chain)?;
     let shape = factor::Shape::new(&system);
-    let h = system.hadamard_log2();
-    // Symmetric reconstruction is certain once p^K > 2·max(N, D)².
-    let digits = |log2: f64| (((2.0 * log2 + 1.0) / DIGIT_BITS).ceil() as usize).max(1) + 1;
-    let max_digits = (
-        digits(h.cramer.max(h.det)),
-        digits((h.cramer + h.second).max(2.0 * h.det)),
-    );
-    let k = if moments { max_digits.1 } else { max_digits.0 };
-    let n = system.len() as f64;
-    let j = shape.back.len() as f64;
-    let nnz = system.entries() as f64 + n;
     // Words of the system's numbers (1 unless a loaded die's weights make
     // them wide).
     let entry_words = match &system.values {
@@ -137,6 +126,40 @@ fn prepare(board: &Board, chain: &Chain, moments: bool) -> Result<Prepared, Anal
             scale.iter().map(|s| s.bits()).max().unwrap_or(64) as f64 / 64.0 + 1.0
         }
     };
+    let sizes = system::Sizes {
+        states: system.len(),
+        back_states: shape.back.len(),
+        entries: system.entries(),
+        hadamard: system.hadamard_log2(),
+    };
+    let (estimate, max_digits) = estimate_of(&sizes, entry_words, moments);
+    Ok(Prepared {
+        estimate,
+        system,
+        shape,
+        max_digits,
+    })
+}
+
+/// The estimate of a solve of a system of `sizes` whose numbers take
+/// `entry_words` words each, and the most digits of the mean and of the
+/// second moment.
+fn estimate_of(
+    sizes: &system::Sizes,
+    entry_words: f64,
+    moments: bool,
+) -> (Estimate, (usize, usize)) {
+    let h = sizes.hadamard;
+    // Symmetric reconstruction is certain once p^K > 2·max(N, D)².
+    let digits = |log2: f64| (((2.0 * log2 + 1.0) / DIGIT_BITS).ceil() as usize).max(1) + 1;
+    let max_digits = (
+        digits(h.cramer.max(h.det)),
+        digits((h.cramer + h.second).max(2.0 * h.det)),
+    );
+    let k = if moments { max_digits.1 } else { max_digits.0 };
+    let n = sizes.states as f64;
+    let j = sizes.back_states as f64;
+    let nnz = sizes.entries as f64 + n;
     let blocks = if moments { 2.0 } else { 1.0 };
     let kf = k as f64;
     let factor_work = j * nnz + j * j * j / 3.0 + n;
@@ -149,19 +172,35 @@ fn prepare(board: &Board, chain: &Chain, moments: bool) -> Result<Prepared, Anal
     let work = factor_work + kf * digit_work + reconstruct + substitute;
     let bytes = 8.0 * (j * j + 10.0 * n + blocks * j * kf + (blocks + 1.0) * n * kf)
         + 16.0 * nnz * entry_words;
-    Ok(Prepared {
-        estimate: Estimate {
-            states: system.len(),
-            back_states: shape.back.len(),
-            digits: k,
-            work,
-            bytes: bytes as u64,
-        },
-        system,
-        shape,
-        max_digits,
-    })
+    let estimate = Estimate {
+        states: sizes.states,
+        back_states: sizes.back_states,
+        digits: k,
+        work,
+        bytes: bytes as u64,
+    };
+    (estimate, max_digits)
 }
+
+/// The estimate of a solve, from the rows one at a time when the chain
+/// is large and its board allows ([`system::one_roll_sizes`]); `None`
+/// when the system must be built to know it.
+fn estimate_by_rows(
+    board: &Board,
+    chain: &Chain,
+    moments: bool,
+) -> Result<Option<Estimate>, AnalysisError> {
+    if chain.len() < BY_ROWS_STATES {
+        return Ok(None);
+    }
+    Ok(system::one_roll_sizes(board, chain)?.map(|sizes| estimate_of(&sizes, 1.0, moments).0))
+}
+
+/// States from which a solve is estimated row by row before its system is
+/// built ([`estimate_by_rows`]): the system then takes over 6 MB, and a
+/// solve refused on its estimate never builds it. Below, the one pass
+/// that builds it also estimates it (the rows cost as much again).
+const BY_ROWS_STATES: usize = 1 << 16;
 
 /// The size of the modular solve of `chain` for the mean (and, with
 /// `moments`, the variance), without solving.
@@ -169,7 +208,10 @@ fn prepare(board: &Board, chain: &Chain, moments: bool) -> Result<Prepared, Anal
 /// # Errors
 /// As the exact rows: [`AnalysisError::ExactTurnTooLong`], [`AnalysisError::ExactUnlisted`].
 pub fn estimate(board: &Board, chain: &Chain, moments: bool) -> Result<Estimate, AnalysisError> {
-    Ok(prepare(board, chain, moments)?.estimate)
+    match estimate_by_rows(board, chain, moments)? {
+        Some(estimate) => Ok(estimate),
+        None => Ok(prepare(board, chain, moments)?.estimate),
+    }
 }
 
 /// The certified exact mean (and, with `moments`, the variance) of the
@@ -202,20 +244,13 @@ pub fn solve_within(
     max_work: f64,
     max_memory: u64,
 ) -> Result<Solution, AnalysisError> {
+    // Refused, when it can be, before the system is built.
+    if let Some(e) = estimate_by_rows(board, chain, moments)? {
+        check_limits(&e, max_work, max_memory)?;
+    }
     let prepared = prepare(board, chain, moments)?;
     let e = prepared.estimate;
-    if e.work > max_work {
-        return Err(AnalysisError::ExactTooMuchWork {
-            needed: e.work,
-            limit: max_work,
-        });
-    }
-    if e.bytes > max_memory {
-        return Err(AnalysisError::ExactTooMuchMemory {
-            needed: e.bytes,
-            limit: max_memory,
-        });
-    }
+    check_limits(&e, max_work, max_memory)?;
     let lifted = lift::solve(
         &prepared.system,
         &prepared.shape,
@@ -242,6 +277,24 @@ pub fn solve_within(
             back_states: e.back_states,
         },
     })
+}
+
+/// [`AnalysisError::ExactTooMuchWork`] or [`AnalysisError::ExactTooMuchMemory`]
+/// when `e` passes `max_work` or `max_memory`.
+fn check_limits(e: &Estimate, max_work: f64, max_memory: u64) -> Result<(), AnalysisError> {
+    if e.work > max_work {
+        return Err(AnalysisError::ExactTooMuchWork {
+            needed: e.work,
+            limit: max_work,
+        });
+    }
+    if e.bytes > max_memory {
+        return Err(AnalysisError::ExactTooMuchMemory {
+            needed: e.bytes,
+            limit: max_memory,
+        });
+    }
+    Ok(())
 }
 
 /// The certified exact mean number of turns, refused past `max_work`
@@ -332,6 +385,30 @@ mod tests {
         for state in c.states() {
             let exact = num_traits::ToPrimitive::to_f64(&s.turns_left(state)).unwrap();
             assert!((exact - t[state.get()]).abs() <= 1e-12 * exact, "{state}");
+        }
+    }
+
+    /// The estimate found row by row, without the system, is the one of
+    /// the system built (on boards with snakes, a stay, a bounce, a loaded
+    /// die and two dice).
+    #[test]
+    fn rows_one_at_a_time_give_the_estimate_of_the_built_system() {
+        let boards = [
+            Board::builtin_default(),
+            Board::from_json_str(r#"{"squares": 30, "snakes": [[29, 3], [17, 4]], "rules": {"overshoot": "stay"}}"#).unwrap(),
+            Board::from_json_str(r#"{"squares": 40, "snakes": [[33, 2]], "ladders": [[3, 20]], "rules": {"overshoot": "bounce"}}"#).unwrap(),
+            Board::from_json_str(r#"{"squares": 12, "snakes": [[4, 1], [10, 1]], "rules": {"dice": {"weights": [1, 0.001]}}}"#).unwrap(),
+            Board::from_json_str(r#"{"squares": 50, "snakes": [[47, 5]], "rules": {"dice": {"count": 2}, "overshoot": "win"}}"#).unwrap(),
+        ];
+        for b in &boards {
+            let c = Chain::compile(b).unwrap();
+            for moments in [false, true] {
+                let by_rows = system::one_roll_sizes(b, &c)
+                    .unwrap()
+                    .map(|sizes| estimate_of(&sizes, 1.0, moments).0);
+                let built = prepare(b, &c, moments).unwrap().estimate;
+                assert_eq!(by_rows, Some(built), "{:?}", b.name());
+            }
         }
     }
 

@@ -10,7 +10,7 @@
 
 use crate::Board;
 use crate::markov::analysis::AnalysisError;
-use crate::markov::chain::Chain;
+use crate::markov::chain::{Chain, StateIndex};
 use crate::markov::exact;
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -166,18 +166,9 @@ impl System {
     /// the second-moment block's rows `[−2C | A | s]`.
     pub(crate) fn hadamard_log2(&self) -> Hadamard {
         let mut h = Hadamard::default();
-        let log2 = |x: &BigInt| -> f64 {
-            let bits = x.bits();
-            if bits <= 1000 {
-                x.to_f64().unwrap_or(0.0).abs().log2()
-            } else {
-                let shifted: BigInt = x >> (bits - 64);
-                shifted.to_f64().unwrap_or(1.0).log2() + (bits - 64) as f64
-            }
-        };
         for i in 0..self.len() {
             // Squares summed in log space: Σ 2^(2·log₂ v).
-            let mut terms: Vec<f64> = self
+            let terms: Vec<f64> = self
                 .row(i)
                 .map(|(k, _)| {
                     2.0 * match &self.values {
@@ -190,20 +181,40 @@ impl System {
                 Values::Small { diag, .. } => BigInt::from(diag[i]),
                 Values::Big { diag, .. } => diag[i].clone(),
             };
-            let pivot = 2.0 * log2(&self.pivot(i));
-            let rhs = 2.0 * log2(&self.scale(i));
-            let row_a = log_sum(&terms, pivot);
-            h.det += row_a / 2.0;
-            h.cramer += log_sum(&[row_a], rhs) / 2.0;
-            // [−2C | A | s]: 2C has every cᵢⱼ twice over, and cᵢᵢ.
-            terms.iter_mut().for_each(|t| *t += 2.0);
-            if !diag_c.is_zero() {
-                terms.push(2.0 + 2.0 * log2(&diag_c));
-            }
-            let c2 = log_sum(&terms, f64::NEG_INFINITY);
-            h.second += log_sum(&[row_a, c2], rhs) / 2.0;
+            h.add_row(terms, &diag_c, &self.pivot(i), &self.scale(i));
         }
         h
+    }
+}
+
+/// log₂ of `|x|`, also past `f64`'s range.
+fn log2(x: &BigInt) -> f64 {
+    let bits = x.bits();
+    if bits <= 1000 {
+        x.to_f64().unwrap_or(0.0).abs().log2()
+    } else {
+        let shifted: BigInt = x >> (bits - 64);
+        shifted.to_f64().unwrap_or(1.0).log2() + (bits - 64) as f64
+    }
+}
+
+impl Hadamard {
+    /// Adds one row to the bounds: `terms` are twice the log₂ of its
+    /// entries off the diagonal, in the row's order, `diag_c` its `cᵢᵢ`,
+    /// `pivot` its `Aᵢᵢ` and `scale` its `sᵢ`.
+    fn add_row(&mut self, mut terms: Vec<f64>, diag_c: &BigInt, pivot: &BigInt, scale: &BigInt) {
+        let pivot = 2.0 * log2(pivot);
+        let rhs = 2.0 * log2(scale);
+        let row_a = log_sum(&terms, pivot);
+        self.det += row_a / 2.0;
+        self.cramer += log_sum(&[row_a], rhs) / 2.0;
+        // [−2C | A | s]: 2C has every cᵢⱼ twice over, and cᵢᵢ.
+        terms.iter_mut().for_each(|t| *t += 2.0);
+        if !diag_c.is_zero() {
+            terms.push(2.0 + 2.0 * log2(diag_c));
+        }
+        let c2 = log_sum(&terms, f64::NEG_INFINITY);
+        self.second += log_sum(&[row_a, c2], rhs) / 2.0;
     }
 }
 
@@ -229,43 +240,55 @@ pub(crate) struct Hadamard {
     pub second: f64,
 }
 
-/// The system of a board without extra rolls, if its dice's probabilities
+/// The rows of a board without extra rolls whose dice's probabilities
 /// share a denominator below 2⁶²: every row has that scale, and its
-/// entries are sums of the totals' numerators. `None` sends the board to
-/// the general construction.
-fn one_roll(board: &Board, chain: &Chain) -> Result<Option<System>, AnalysisError> {
-    let outcomes = board.rules().dice().exact_outcomes();
-    let common = outcomes
-        .iter()
-        .fold(BigInt::one(), |l, (_, p)| l.lcm(p.denom()));
-    let Some(scale) = common.to_u64().filter(|&s| s < SMALL_LIMIT) else {
-        return Ok(None);
-    };
-    let totals: Vec<(u32, u64)> = outcomes
-        .iter()
-        .map(|(t, p)| {
-            (
-                *t,
-                (p.numer() * (&common / p.denom())).to_u64().unwrap_or(0),
-            )
-        })
-        .filter(|&(_, c)| c > 0)
-        .collect();
-    let n = chain.len();
-    let last = board.last();
-    let mut offsets = Vec::with_capacity(n + 1);
-    offsets.push(0);
-    let mut cols = Vec::with_capacity(n * totals.len());
-    let mut off = Vec::with_capacity(n * totals.len());
-    let mut diag = Vec::with_capacity(n);
-    let mut row: Vec<(u32, u64)> = Vec::with_capacity(totals.len());
-    for s in chain.states() {
-        let i = s.get();
-        let from = chain.square(s);
+/// entries are sums of the totals' numerators.
+struct OneRoll {
+    /// The common denominator, every row's `sᵢ`.
+    scale: u64,
+    /// Each dice total with its numerator over `scale` (none of them 0).
+    totals: Vec<(u32, u64)>,
+}
+
+impl OneRoll {
+    /// The rows of `board`, `None` when its dice's denominators are too
+    /// large (the board then takes the general construction).
+    fn of(board: &Board) -> Option<OneRoll> {
+        let outcomes = board.rules().dice().exact_outcomes();
+        let common = outcomes
+            .iter()
+            .fold(BigInt::one(), |l, (_, p)| l.lcm(p.denom()));
+        let scale = common.to_u64().filter(|&s| s < SMALL_LIMIT)?;
+        let totals = outcomes
+            .iter()
+            .map(|(t, p)| {
+                (
+                    *t,
+                    (p.numer() * (&common / p.denom())).to_u64().unwrap_or(0),
+                )
+            })
+            .filter(|&(_, c)| c > 0)
+            .collect();
+        Some(OneRoll { scale, totals })
+    }
+
+    /// Row `i` of `chain`: its entries off the diagonal, increasing by
+    /// column and each column once, left in `out` (`row` is room for the
+    /// totals' ends); returns its `cᵢᵢ`.
+    fn row(
+        &self,
+        board: &Board,
+        chain: &Chain,
+        i: usize,
+        row: &mut Vec<(u32, u64)>,
+        out: &mut Vec<(u32, u64)>,
+    ) -> Result<u64, AnalysisError> {
+        let from = chain.square(StateIndex::new(i));
         row.clear();
-        for &(total, c) in &totals {
+        out.clear();
+        for &(total, c) in &self.totals {
             let end = board.walk(from, total).end;
-            if end == last {
+            if end == board.last() {
                 continue;
             }
             match chain.state_of(end) {
@@ -286,21 +309,100 @@ fn one_roll(board: &Board, chain: &Chain) -> Result<Option<System>, AnalysisErro
             if e as usize == i {
                 d = c;
             } else {
-                cols.push(e);
-                off.push(c);
+                out.push((e, c));
             }
         }
-        diag.push(d);
+        Ok(d)
+    }
+}
+
+/// The system of a board without extra rolls, if its dice's probabilities
+/// share a denominator below 2⁶² ([`OneRoll`]). `None` sends the board to
+/// the general construction.
+fn one_roll(board: &Board, chain: &Chain) -> Result<Option<System>, AnalysisError> {
+    let Some(rows) = OneRoll::of(board) else {
+        return Ok(None);
+    };
+    let n = chain.len();
+    let width = rows.totals.len();
+    let mut offsets = Vec::with_capacity(n + 1);
+    offsets.push(0);
+    let mut cols = Vec::with_capacity(n * width);
+    let mut off = Vec::with_capacity(n * width);
+    let mut diag = Vec::with_capacity(n);
+    let (mut row, mut out) = (Vec::with_capacity(width), Vec::with_capacity(width));
+    for i in 0..n {
+        diag.push(rows.row(board, chain, i, &mut row, &mut out)?);
+        for &(e, c) in &out {
+            cols.push(e);
+            off.push(c);
+        }
         offsets.push(cols.len());
     }
     Ok(Some(System {
         offsets,
         cols,
         values: Values::Small {
-            scale: vec![scale; n],
+            scale: vec![rows.scale; n],
             diag,
             off,
         },
         start: chain.start().get(),
     }))
+}
+
+/// What the estimate of a modular solve needs of its system
+/// ([`System::hadamard_log2`], the entries, the states of J), found row by
+/// row without holding the system: for a board without extra rolls
+/// ([`OneRoll`]), `None` otherwise. On ten million states the system holds
+/// about 1 GB, which a solve refused on its estimate never needed.
+pub(crate) fn one_roll_sizes(board: &Board, chain: &Chain) -> Result<Option<Sizes>, AnalysisError> {
+    if board.rules().extra_turn().is_some() {
+        return Ok(None);
+    }
+    let Some(rows) = OneRoll::of(board) else {
+        return Ok(None);
+    };
+    let n = chain.len();
+    let width = rows.totals.len();
+    let scale = BigInt::from(rows.scale);
+    let mut back = vec![false; n];
+    let mut sizes = Sizes {
+        states: n,
+        back_states: 0,
+        entries: 0,
+        hadamard: Hadamard::default(),
+    };
+    let (mut row, mut out) = (Vec::with_capacity(width), Vec::with_capacity(width));
+    for i in 0..n {
+        let d = rows.row(board, chain, i, &mut row, &mut out)?;
+        let terms: Vec<f64> = out.iter().map(|&(_, c)| 2.0 * (c as f64).log2()).collect();
+        sizes.hadamard.add_row(
+            terms,
+            &BigInt::from(d),
+            &BigInt::from(rows.scale - d),
+            &scale,
+        );
+        sizes.entries += out.len();
+        for &(e, _) in &out {
+            if (e as usize) < i {
+                back[e as usize] = true;
+            }
+        }
+    }
+    sizes.back_states = back.iter().filter(|&&b| b).count();
+    Ok(Some(sizes))
+}
+
+/// The sizes of a system of machine words, as [`one_roll_sizes`] finds them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sizes {
+    /// The states.
+    pub states: usize,
+    /// The states some later state goes back to (J).
+    pub back_states: usize,
+    /// The entries off the diagonal.
+    pub entries: usize,
+    /// [`System::hadamard_log2`].
+    pub hadamard: Hadamard,
 }

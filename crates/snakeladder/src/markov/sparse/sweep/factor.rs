@@ -132,7 +132,9 @@ impl SweepSolver {
         // or first through F (`g = U⁻¹ finish_F`, a sweep with J held at 0)
         // before coming back to J. A small chain sweeps it with W and with
         // the first half of the solve of ones, all in one pass over Q.
-        let ones = vec![1.0; n];
+        // The ones are needed while S is built only by a small chain's
+        // block; a large one makes them after S, when less is held.
+        let mut ones = Vec::new();
         let (g, ones_swept) = if use_sites(n, k) {
             let mut g = finish.clone();
             for &j in &solver.j {
@@ -143,6 +145,7 @@ impl SweepSolver {
             }
             (g, None)
         } else {
+            ones = vec![1.0; n];
             let (w, [g, ones_swept]) = solver.sweep_block([&finish, &ones], &jpos);
             if k > 0 {
                 // Without J there is no W: the block is the two columns.
@@ -151,21 +154,8 @@ impl SweepSolver {
             }
             (g, Some(ones_swept))
         };
-        let absorbed: Vec<f64> = solver
-            .j
-            .iter()
-            .map(|&j| {
-                let j = j as usize;
-                finish[j]
-                    + solver
-                        .off
-                        .row(j)
-                        .filter(|&(c, _)| !solver.in_j[c])
-                        .map(|(c, v)| v * g[c])
-                        .sum::<f64>()
-            })
-            .collect();
-        drop(g);
+        let absorbed = solver.absorbed(&finish, &g);
+        drop((g, finish));
         // Off its diagonal S is minus the chances of going from one state of
         // J to another (directly or through F): Gth takes their magnitudes,
         // transposed in place so that the k × k matrix is held once.
@@ -192,8 +182,9 @@ impl SweepSolver {
         // else means the factorisation lost all accuracy.
         let t = match ones_swept {
             Some(swept) => solver.solve_from(&ones, swept),
-            None => solver.solve(&ones),
+            None => solver.solve(&vec![1.0; n]),
         };
+        drop(ones);
         if let Some(state) = t.iter().position(|x| !x.is_finite() || *x < 0.0) {
             let trapped = trapped();
             return Err(if trapped.is_empty() {
@@ -204,6 +195,24 @@ impl SweepSolver {
         }
         solver.steps = t;
         Ok(solver)
+    }
+
+    /// S's chance of absorption from each state of J: `finish` at once, or
+    /// through F, whose chances `g = U⁻¹ finish_F` are given.
+    fn absorbed(&self, finish: &[f64], g: &[f64]) -> Vec<f64> {
+        self.j
+            .iter()
+            .map(|&j| {
+                let j = j as usize;
+                finish[j]
+                    + self
+                        .off
+                        .row(j)
+                        .filter(|&(c, _)| !self.in_j[c])
+                        .map(|(c, v)| v * g[c])
+                        .sum::<f64>()
+            })
+            .collect()
     }
 
     /// `U⁻¹ Q_FJ e_a` for the `a`-th state of `J`, left in `x` (which must be

@@ -81,6 +81,11 @@ pub struct Plan {
     /// the column sweeps that build it: their work vectors per thread,
     /// and their stretches when they skip any).
     pub factor_bytes: u64,
+    /// Bytes the factored solver keeps for the solves after it: `Q` off
+    /// its diagonal, the diagonal, J's flags and states, the factors of
+    /// `S`, `Q_FJ` by columns (or `W`, for a small chain), and the
+    /// expected steps it solved while factoring.
+    pub held_bytes: u64,
     /// Multiply-adds to build and factor `S`.
     pub factor_work: f64,
     /// Multiply-adds of one solve after factoring.

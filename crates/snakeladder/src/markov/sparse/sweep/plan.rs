@@ -46,7 +46,7 @@ impl SweepSolver {
             })
         });
         let sites = sites.filter(|layout| skips_enough(n, layout));
-        let tops = sweep_tops(n, &in_j, &row);
+        let (tops, fj_entries) = sweep_tops(n, &in_j, &row);
         let sweeps = SweepCost::count(n, &row, &in_j, &tops, sites.as_ref());
         let no_stretches = Vec::new();
         let (window, stretches) = sites
@@ -79,6 +79,15 @@ impl SweepSolver {
                 + k * 4
                 + k * k * 8
                 + sweep_bytes,
+            held_bytes: Csr::bytes_for(n, nnz)
+                + n64 * (8 + 1 + 8)
+                + k * 4
+                + k * k * 8
+                + if use_sites(n, k as usize) {
+                    (k + 1) * 8 + fj_entries as u64 * 12
+                } else {
+                    n64 * (k + 2) * 8
+                },
             factor_work: sweeps.work + matrix_work + kf * kf * 6.0 + kf * kf * kf / 3.0,
             // One sweep and a product with the kept `W`, or two sweeps.
             solve_work: if use_sites(n, k as usize) {
@@ -114,24 +123,28 @@ fn back_targets<I: Iterator<Item = (usize, f64)>>(
 
 /// For each column of J, the highest row of F with an entry there: the
 /// sweep for that column runs from that row down. Returned sorted, one
-/// per column of J that F reaches.
+/// per column of J that F reaches, with the number of entries of `Q_FJ`.
 fn sweep_tops<I: Iterator<Item = (usize, f64)>>(
     n: usize,
     in_j: &[bool],
     row: &impl Fn(usize) -> I,
-) -> Vec<u32> {
+) -> (Vec<u32>, usize) {
     const NONE: u32 = u32::MAX;
     let mut top = vec![NONE; n];
+    let mut entries = 0;
     for i in (0..n).filter(|&i| !in_j[i]) {
         for (c, _) in row(i) {
-            if in_j[c] && c != i && (top[c] == NONE || (top[c] as usize) < i) {
-                top[c] = i as u32;
+            if in_j[c] && c != i {
+                entries += 1;
+                if top[c] == NONE || (top[c] as usize) < i {
+                    top[c] = i as u32;
+                }
             }
         }
     }
     let mut tops: Vec<u32> = top.into_iter().filter(|&t| t != NONE).collect();
     tops.sort_unstable();
-    tops
+    (tops, entries)
 }
 
 /// The work of the column sweeps, and the sizes of the compact sweep's
