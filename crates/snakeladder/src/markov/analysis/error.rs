@@ -181,7 +181,7 @@ pub enum AnalysisError {
         /// The exact mean as `(fraction, value)`, or why it is missing.
         exact: Result<(String, f64), String>,
     },
-    /// An essential step would need more memory than [`Limits::max_memory`].
+    /// An essential step would need more memory than [`Limits::max_memory`](super::Limits::max_memory).
     #[error(
         "{stage} would need about {} of memory, over the limit of {} (see --max-memory)",
         crate::markov::sparse::memory::Bytes(*needed),
