@@ -224,14 +224,17 @@ pub fn sensitivity_within(
             None => invalid += 1,
         }
     }
-    if let Some(limit) = meter.spent() {
-        return Err(DesignError::Stopped {
+    // A spent limit stops the ranking, saying how many variants it had.
+    let check_limits = |evaluated: usize| match meter.spent() {
+        Some(limit) => Err(DesignError::Stopped {
             limit,
             target: None,
             closest: None,
-            evaluated: variants.len() as u64,
-        });
-    }
+            evaluated: evaluated as u64,
+        }),
+        None => Ok(()),
+    };
+    check_limits(variants.len())?;
     if advantage {
         // The advantages take most of the time: the bar goes on over them,
         // each variant counted again when its advantage is known.
@@ -239,14 +242,7 @@ pub fn sensitivity_within(
         let tick = |k: u64| progress(done.fetch_add(k, Ordering::Relaxed) + k, total);
         let stop = || meter.spent().is_some();
         advantages(&base, &spec, &jump_of, &mut variants, &tick, &stop)?;
-        if let Some(limit) = meter.spent() {
-            return Err(DesignError::Stopped {
-                limit,
-                target: None,
-                closest: None,
-                evaluated: variants.len() as u64,
-            });
-        }
+        check_limits(variants.len())?;
     }
     // Stable: equal effects keep board order (jump, then edit).
     variants.sort_by(|x, y| y.mean_change.abs().total_cmp(&x.mean_change.abs()));
