@@ -517,25 +517,49 @@ fn scratch() -> tempfile::TempDir {
     dir
 }
 
-fn run(command: &[&str], input: &Input, dir: &Path) -> (String, Output) {
-    let (path, stdin): (PathBuf, Option<&[u8]>) = match input {
+/// Where a case's board is read from, as the command is given it and as
+/// its messages name it; and the file made for it, if any.
+struct Prepared {
+    path: PathBuf,
+    shown: String,
+    made: Option<PathBuf>,
+}
+
+fn prepare(input: &Input, dir: &Path) -> Prepared {
+    let (path, made) = match input {
         Input::Hostile(name) => (
             Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/hostile")
                 .join(name),
-            None,
+            false,
         ),
         Input::Made(name, make) => {
             let path = dir.join(name);
             std::fs::write(&path, make()).unwrap();
-            (path, None)
+            (path, true)
         }
-        Input::Path(p) => (dir.join(p), None),
-        Input::Stdin(bytes) => (PathBuf::from("-"), Some(bytes)),
+        Input::Path(p) => (dir.join(p), false),
+        Input::Stdin(_) => (PathBuf::from("-"), false),
+    };
+    let shown = match input {
+        Input::Stdin(_) => "<stdin>".to_string(),
+        _ => path.display().to_string(),
+    };
+    Prepared {
+        made: made.then(|| path.clone()),
+        path,
+        shown,
+    }
+}
+
+fn run(command: &[&str], input: &Input, path: &Path, dir: &Path) -> Output {
+    let stdin = match input {
+        Input::Stdin(bytes) => Some(*bytes),
+        _ => None,
     };
     let mut child = Command::new(BIN)
         .args(command)
-        .arg(&path)
+        .arg(path)
         .current_dir(dir)
         .stdin(if stdin.is_some() {
             Stdio::piped()
@@ -550,15 +574,7 @@ fn run(command: &[&str], input: &Input, dir: &Path) -> (String, Output) {
         // The command may stop reading early; a closed pipe is fine here.
         let _ = child.stdin.take().unwrap().write_all(bytes);
     }
-    let output = child.wait_with_output().unwrap();
-    if let Input::Made(..) = input {
-        std::fs::remove_file(&path).unwrap();
-    }
-    let shown = match input {
-        Input::Stdin(_) => "<stdin>".to_string(),
-        _ => path.display().to_string(),
-    };
-    (shown, output)
+    child.wait_with_output().unwrap()
 }
 
 #[test]
@@ -567,17 +583,29 @@ fn hostile_inputs() {
     let cases = cases();
     assert!(cases.len() >= 30);
     let mut failures = Vec::new();
-    for command in COMMANDS {
-        for case in &cases {
-            if cfg!(not(target_os = "linux")) && case.name == "unreadable file" {
-                continue;
-            }
+    for case in &cases {
+        if cfg!(not(target_os = "linux")) && case.name == "unreadable file" {
+            continue;
+        }
+        // Each case's file is made once, and the commands read it side by
+        // side: the large cases are most of this test's time.
+        let Prepared { path, shown, made } = prepare(&case.input, dir.path());
+        let outputs: Vec<Output> = std::thread::scope(|scope| {
+            let runs: Vec<_> = COMMANDS
+                .iter()
+                .map(|command| scope.spawn(|| run(command, &case.input, &path, dir.path())))
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        if let Some(made) = made {
+            std::fs::remove_file(made).unwrap();
+        }
+        for (command, out) in COMMANDS.iter().zip(&outputs) {
             let expect = case
                 .except
                 .iter()
                 .find(|(c, _)| *c == command[0])
                 .map_or(case.expect, |(_, e)| *e);
-            let (shown, out) = run(command, &case.input, dir.path());
             let stdout = String::from_utf8_lossy(&out.stdout);
             let stderr = String::from_utf8_lossy(&out.stderr);
             let all = format!("{stdout}{stderr}");
