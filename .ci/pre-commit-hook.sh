@@ -4,13 +4,26 @@
 # that `cargo test` built on the PATH: a valid board passes, an invalid one
 # fails and is named. tests/integration/action_script.rs runs the hook's
 # entry the same way without pre-commit. Called by .ci/run.
+#
+# `pre-commit-hook.sh --prepare DIR` only makes the virtual environment at
+# DIR (network-bound, so .ci/run does it while cargo compiles);
+# SL_PRECOMMIT_VENV=DIR then uses it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ "${1:-}" = --prepare ]; then
+    [ -n "${2:-}" ] || { echo "usage: pre-commit-hook.sh --prepare DIR" >&2; exit 2; }
+    python3 -m venv "$2"
+    "$2/bin/pip" install --quiet --disable-pip-version-check pre-commit
+    exit 0
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install --quiet pre-commit
+venv="${SL_PRECOMMIT_VENV:-$work/venv}"
+if [ -z "${SL_PRECOMMIT_VENV:-}" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check pre-commit
+fi
 export PATH="$root/target/debug:$PATH" PRE_COMMIT_HOME="$work/cache"
 
 repo="$work/repo"
@@ -22,7 +35,7 @@ git -C "$repo" add .
 
 cd "$repo"
 try() {
-    "$work/venv/bin/pre-commit" try-repo "$root" snakeladder-validate-system --files "$@"
+    "$venv/bin/pre-commit" try-repo "$root" snakeladder-validate-system --files "$@"
 }
 try boards/good.json >"$work/good.log" 2>&1 || {
     cat "$work/good.log"
