@@ -552,11 +552,11 @@ mod tests {
         assert!(patched > 300, "{patched}");
     }
 
-    /// The advantages stop between passes when told to: the passes begun
-    /// are finished and counted, the rest left `None` for the caller to
-    /// report the limit.
+    /// The advantages stop between variants when told to: the variants
+    /// begun are finished and counted, the rest left `None` for the caller
+    /// to report the limit.
     #[test]
-    fn advantages_stop_between_passes() {
+    fn advantages_stop_between_variants() {
         let board = Board::builtin_default();
         let base = Base::new(board.clone()).unwrap();
         let changes: Vec<(usize, Option<Jump>)> = (0..board.jumps().len())
@@ -565,16 +565,16 @@ mod tests {
             .collect();
         let all = base.advantages_of(&changes, &|_| (), &|| false);
         let known = all.iter().filter(|v| v.is_some()).count();
-        // More than one pass of sixteen.
+        // More than one lane's worth.
         assert!(known > 16, "{known}");
         let counted = AtomicU64::new(0);
-        let passes = AtomicU64::new(0);
+        let begun = AtomicU64::new(0);
         let some = base.advantages_of(
             &changes,
             &|k| {
                 counted.fetch_add(k, Ordering::Relaxed);
             },
-            &|| passes.fetch_add(1, Ordering::Relaxed) >= 1,
+            &|| begun.fetch_add(1, Ordering::Relaxed) >= 1,
         );
         let kept = some.iter().filter(|v| v.is_some()).count();
         assert_eq!(kept as u64, counted.into_inner());
