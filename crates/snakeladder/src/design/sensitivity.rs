@@ -552,6 +552,33 @@ mod tests {
         assert!(patched > 300, "{patched}");
     }
 
+    /// Every advantage the lanes give, against the chain of its variant
+    /// compiled afresh and stepped to the end ([`eval::first_seat_advantage`]),
+    /// on random boards with more variants than one stream, so that lanes
+    /// take new variants mid-run and the streams split the work.
+    #[test]
+    fn advantages_agree_with_fresh_chains_on_random_boards() {
+        use crate::Seed;
+        use crate::design::{Layout, generate};
+        for (squares, jumps, seed) in [(60, 5, 1), (150, 12, 2), (300, 22, 3)] {
+            let board = generate(&Layout::new(squares, jumps, jumps, Seed::new(seed))).unwrap();
+            let s = sensitivity(&board, true).unwrap();
+            let mut patched = 0;
+            for v in s.variants.iter().filter(|v| v.method == Evaluation::RankOne) {
+                let moved = Board::from_spec(&eval::apply(&board.spec(), &[v.change])).unwrap();
+                let fresh = eval::first_seat_advantage(&moved).unwrap();
+                let value = v.first_seat_advantage.unwrap();
+                assert!(
+                    (value - fresh).abs() < 1e-12,
+                    "{squares}: {}: {value} {fresh}",
+                    v.change
+                );
+                patched += 1;
+            }
+            assert!(patched > 8 * jumps as usize, "{squares}: {patched}");
+        }
+    }
+
     /// The advantages stop between variants when told to: the variants
     /// begun are finished and counted, the rest left `None` for the caller
     /// to report the limit.

@@ -390,10 +390,12 @@ fn board_columns_plain(d: &Dense, pi: &[[f64; LANES]], next: &mut [[f64; LANES]]
 /// − t` turns, as the length distribution does (docs/figures.md §4a): every
 /// later term is `P(T = t + jm + i + 1) = Rʲ·P(T = t + i + 1) + δ`, j ≥ 1,
 /// with `Σ|δ| ≤ E`, its `error`. Then `Σ_{τ>now} P(T = τ)² = b·R²/(1 − R²)`
-/// up to `Σ|δ|·(2·P + |δ|) ≤ E·(2·top + E)`, as every later term is at
-/// most `top`, the largest of the block (R⁺ < 1); that is required below
-/// `GEOMETRIC_ERROR`, 1e-13, under the 1e-12 that stopping on a survival
-/// of 1e-6 may leave out.
+/// up to `Σ|δ|·(2·Rʲ·P(T = t + i + 1) + |δ|) ≤ E·(2·R·top + E)`, as
+/// `P² − (P − δ)² = δ·(2·(P − δ) + δ)` for each closed-form term `P − δ
+/// = Rʲ·P(T = t + i + 1) ≤ R·top`, `top` the largest of the block and R
+/// (clamped to `[R⁻, R⁺]`, R⁺ < 1) the ratio over the block; that is
+/// required below `GEOMETRIC_ERROR`, 1e-13, under the 1e-12 that stopping
+/// on a survival of 1e-6 may leave out.
 fn closed_tail(
     old: &[f64],
     new: &[f64],
@@ -403,7 +405,7 @@ fn closed_tail(
     let (decay, ratio) = test_decay(old, new, t, survival)?;
     let error = decay.error;
     Some(move |b: f64, top: f64| {
-        let bound = error * (2.0 * top + error);
+        let bound = error * (2.0 * ratio * top + error);
         (bound <= tolerance::GEOMETRIC_ERROR).then(|| {
             let square = ratio * ratio;
             b * square / (1.0 - square)
