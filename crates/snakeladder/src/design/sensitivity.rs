@@ -564,7 +564,11 @@ mod tests {
             let board = generate(&Layout::new(squares, jumps, jumps, Seed::new(seed))).unwrap();
             let s = sensitivity(&board, true).unwrap();
             let mut patched = 0;
-            for v in s.variants.iter().filter(|v| v.method == Evaluation::RankOne) {
+            for v in s
+                .variants
+                .iter()
+                .filter(|v| v.method == Evaluation::RankOne)
+            {
                 let moved = Board::from_spec(&eval::apply(&board.spec(), &[v.change])).unwrap();
                 let fresh = eval::first_seat_advantage(&moved).unwrap();
                 let value = v.first_seat_advantage.unwrap();

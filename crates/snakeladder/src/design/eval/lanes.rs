@@ -182,7 +182,6 @@ impl Base {
     }
 }
 
-
 /// How many variants one stream of lanes ([`stream_advantages`]) is given:
 /// enough that the lanes left idle while its last variants drain are a few
 /// per cent of its run, few enough that the streams spread over the threads.
