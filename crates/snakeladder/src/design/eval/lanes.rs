@@ -41,7 +41,7 @@ use crate::par::*;
 #[cfg(doc)]
 use super::first_seat_advantage;
 
-/// How many variants one pass of the recursion carries: sixteen `f64` per
+/// How many variants the recursion carries at once: sixteen `f64` per
 /// state, so that each transition of the board is read once for sixteen
 /// variants and its multiply-adds run as independent vector instructions.
 pub(super) const LANES: usize = 16;
