@@ -282,7 +282,7 @@ fn stream_advantages(
         }
         let (item, patch) = queue.next()?;
         pi[d.start][l] = 1.0;
-        Some(Lane::new(item, *patch))
+        Some(Lane::new(item, patch))
     };
     let mut lanes: Vec<Option<Lane>> = (0..LANES).map(|l| begin(&mut pi, l)).collect();
     while lanes.iter().any(Option::is_some) {
