@@ -552,11 +552,42 @@ mod tests {
         assert!(patched > 300, "{patched}");
     }
 
-    /// The advantages stop between passes when told to: the passes begun
-    /// are finished and counted, the rest left `None` for the caller to
-    /// report the limit.
+    /// Every advantage the lanes give, against the chain of its variant
+    /// compiled afresh and stepped to the end ([`eval::first_seat_advantage`]),
+    /// on random boards with more variants than one stream, so that lanes
+    /// take new variants mid-run and the streams split the work.
     #[test]
-    fn advantages_stop_between_passes() {
+    fn advantages_agree_with_fresh_chains_on_random_boards() {
+        use crate::Seed;
+        use crate::design::{Layout, generate};
+        for (squares, jumps, seed) in [(60, 5, 1), (150, 12, 2), (300, 22, 3)] {
+            let board = generate(&Layout::new(squares, jumps, jumps, Seed::new(seed))).unwrap();
+            let s = sensitivity(&board, true).unwrap();
+            let mut patched = 0;
+            for v in s
+                .variants
+                .iter()
+                .filter(|v| v.method == Evaluation::RankOne)
+            {
+                let moved = Board::from_spec(&eval::apply(&board.spec(), &[v.change])).unwrap();
+                let fresh = eval::first_seat_advantage(&moved).unwrap();
+                let value = v.first_seat_advantage.unwrap();
+                assert!(
+                    (value - fresh).abs() < 1e-12,
+                    "{squares}: {}: {value} {fresh}",
+                    v.change
+                );
+                patched += 1;
+            }
+            assert!(patched > 8 * jumps as usize, "{squares}: {patched}");
+        }
+    }
+
+    /// The advantages stop between variants when told to: the variants
+    /// begun are finished and counted, the rest left `None` for the caller
+    /// to report the limit.
+    #[test]
+    fn advantages_stop_between_variants() {
         let board = Board::builtin_default();
         let base = Base::new(board.clone()).unwrap();
         let changes: Vec<(usize, Option<Jump>)> = (0..board.jumps().len())
@@ -565,16 +596,16 @@ mod tests {
             .collect();
         let all = base.advantages_of(&changes, &|_| (), &|| false);
         let known = all.iter().filter(|v| v.is_some()).count();
-        // More than one pass of sixteen.
+        // More than one lane's worth.
         assert!(known > 16, "{known}");
         let counted = AtomicU64::new(0);
-        let passes = AtomicU64::new(0);
+        let begun = AtomicU64::new(0);
         let some = base.advantages_of(
             &changes,
             &|k| {
                 counted.fetch_add(k, Ordering::Relaxed);
             },
-            &|| passes.fetch_add(1, Ordering::Relaxed) >= 1,
+            &|| begun.fetch_add(1, Ordering::Relaxed) >= 1,
         );
         let kept = some.iter().filter(|v| v.is_some()).count();
         assert_eq!(kept as u64, counted.into_inner());
