@@ -229,8 +229,8 @@ proptest! {
                 prop_assert_eq!(&mv, &twin.move_token(Square::new(s), roll));
                 for before in 0..3 {
                     let step = board.play_roll(Square::new(s), before, roll);
-                    prop_assert!(step.mv.end <= last, "{:?}", step);
-                    prop_assert_eq!(step.mv.finished, step.mv.end == last);
+                    prop_assert!(step.end <= last, "{:?}", step);
+                    prop_assert_eq!(step.finished, step.end == last);
                     prop_assert_eq!(&step, &board.play_roll(Square::new(s), before, roll));
                 }
             }

@@ -118,7 +118,6 @@ pub use model::problem::{JumpList, JumpRef, Problem, Squares};
 pub use model::rules::{Chains, Entry, ExtraTurn, Overshoot, Rules};
 pub use model::seed::Seed;
 pub use model::square::Square;
-pub use model::turn::RollStep;
 
 pub use play::error::GameError;
 pub use play::game::{Event, Finish, Game, Observer, Placing, RollResult, Standing, Status};

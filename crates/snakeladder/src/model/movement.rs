@@ -46,6 +46,10 @@ pub struct Move {
     pub blocked: Option<Blocked>,
     /// Whether the token ended on the last square.
     pub finished: bool,
+    /// Whether the same player rolls again in this turn: only
+    /// [`Board::play_roll`], which applies the extra-roll rule, grants
+    /// one; [`Board::move_token`] never does.
+    pub extra_roll: bool,
 }
 
 impl Board {
@@ -164,6 +168,7 @@ impl Walk {
             end: self.end,
             blocked: self.blocked,
             finished: self.end == board.last(),
+            extra_roll: false,
         }
     }
 
@@ -210,6 +215,7 @@ mod tests {
                 end: sq(1),
                 blocked: None,
                 finished: false,
+                extra_roll: false,
             }
         );
         assert_eq!(ten().move_token(sq(3), 5).end, sq(8));

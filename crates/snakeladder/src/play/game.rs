@@ -451,10 +451,10 @@ impl<R: Roller> Game<R> {
             .board
             .play_roll(self.positions[seat], self.rolls_before, roll);
         let roll_in_turn = self.rolls_before + 1;
-        self.positions[seat] = step.mv.end;
+        self.positions[seat] = step.end;
         self.turns += 1;
         let mut place = None;
-        if step.mv.finished {
+        if step.finished {
             self.states[seat] = SeatState::Finished;
             self.placed.push((seat, Placing::Reached));
             place = Some(self.placed.len());
@@ -486,12 +486,12 @@ impl<R: Roller> Game<R> {
             seat,
             roll_in_turn,
             roll,
-            start: step.mv.start,
-            landing: step.mv.landing,
-            jumps: step.mv.jumps,
-            end: step.mv.end,
-            blocked: step.mv.blocked,
-            finished: step.mv.finished,
+            start: step.start,
+            landing: step.landing,
+            jumps: step.jumps,
+            end: step.end,
+            blocked: step.blocked,
+            finished: step.finished,
             place,
             extra_roll: step.extra_roll,
             next_player: self.current().map(str::to_string),
