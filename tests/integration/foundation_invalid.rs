@@ -2,7 +2,7 @@
 //! it gives exactly that one problem, naming exactly those squares and jumps.
 
 use snakeladder::{Board, JumpRef, Problem};
-use snakeladder::{JumpList, Squares};
+use snakeladder::{JumpKind, Squares};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -12,7 +12,7 @@ fn dir() -> PathBuf {
 
 fn ladder(index: usize, from: i64, to: i64) -> JumpRef {
     JumpRef {
-        list: JumpList::Ladders,
+        list: JumpKind::Ladder,
         index,
         from,
         to,
@@ -21,7 +21,7 @@ fn ladder(index: usize, from: i64, to: i64) -> JumpRef {
 
 fn snake(index: usize, from: i64, to: i64) -> JumpRef {
     JumpRef {
-        list: JumpList::Snakes,
+        list: JumpKind::Snake,
         index,
         from,
         to,

@@ -2,7 +2,7 @@
 //! validating constructor; specs are random, so most break some rule.
 
 use proptest::prelude::*;
-use snakeladder::JumpList;
+use snakeladder::JumpKind;
 use snakeladder::internals::BoardSpec;
 use snakeladder::internals::DiceSpec;
 use snakeladder::internals::{ExtraTurnSpec, RulesSpec};
@@ -133,7 +133,7 @@ fn board() -> impl Strategy<Value = Board> {
 /// of shuffled lists can be compared.
 fn normalised(p: &Problem) -> String {
     fn jump(j: &JumpRef) -> String {
-        let list = if j.list == JumpList::Ladders {
+        let list = if j.list == JumpKind::Ladder {
             "ladder"
         } else {
             "snake"
@@ -252,7 +252,7 @@ proptest! {
 /// test does not predict.
 fn located(p: &Problem) -> Option<String> {
     fn at(j: &JumpRef) -> String {
-        let list = if j.list == JumpList::Ladders {
+        let list = if j.list == JumpKind::Ladder {
             "ladders"
         } else {
             "snakes"

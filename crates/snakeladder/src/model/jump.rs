@@ -6,7 +6,7 @@ use std::fmt;
 
 /// Whether a jump climbs or descends. Derived from its direction, never stored.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JumpKind {
     /// A jump that goes up (`from < to`).

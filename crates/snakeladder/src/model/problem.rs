@@ -2,28 +2,23 @@
 //! fault, each naming the field, the jump or the squares involved. The
 //! checks that find them are in the validation module.
 
+use crate::JumpKind;
 use crate::model::limits::{MAX_DICE, MAX_FACES, MAX_SQUARES, MAX_TOTALS};
 use serde::Serialize;
 use std::fmt;
-
-/// Which list of a board file a jump was written in.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum JumpList {
-    /// The `ladders` list: each must go up.
-    Ladders,
-    /// The `snakes` list: each must go down.
-    Snakes,
-}
 
 /// A jump as written in a board file, named by its list and position so an
 /// error can point at it.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct JumpRef {
-    /// The list it was written in.
-    pub list: JumpList,
+    /// The list it was written in, by the kind that list declares: a jump
+    /// of the `ladders` list is declared a [`JumpKind::Ladder`] (and must
+    /// go up), one of `snakes` a [`JumpKind::Snake`] (and must go down).
+    /// (In JSON the list's name: `"ladders"` or `"snakes"`.)
+    #[serde(serialize_with = "list_name")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub list: JumpKind,
     /// Its 0-based position in that list.
     pub index: usize,
     /// Its first number.
@@ -34,12 +29,27 @@ pub struct JumpRef {
 
 impl fmt::Display for JumpRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let list = match self.list {
-            JumpList::Ladders => "ladders",
-            JumpList::Snakes => "snakes",
-        };
-        write!(f, "{list}[{}] {}→{}", self.index, self.from, self.to)
+        write!(f, "{}[{}] {}→{}", self.list_name(), self.index, self.from, self.to)
     }
+}
+
+impl JumpRef {
+    /// The name of the board file's list the jump was written in:
+    /// `"ladders"` or `"snakes"`.
+    pub fn list_name(&self) -> &'static str {
+        match self.list {
+            JumpKind::Ladder => "ladders",
+            JumpKind::Snake => "snakes",
+        }
+    }
+}
+
+/// [`JumpRef::list`] as its list's name.
+fn list_name<S: serde::Serializer>(list: &JumpKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match list {
+        JumpKind::Ladder => "ladders",
+        JumpKind::Snake => "snakes",
+    })
 }
 
 /// A list of squares, printed compactly (`94, 95, 97..99`).

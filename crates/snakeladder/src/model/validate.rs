@@ -8,7 +8,8 @@
 use crate::model::board::{Board, BoardSpec, default_width};
 use crate::model::error::BoardError;
 use crate::model::limits::{MAX_MOVES_TO_CHECK, MAX_SQUARES};
-use crate::model::problem::{JumpList, JumpRef, Problem, Squares};
+use crate::JumpKind;
+use crate::model::problem::{JumpRef, Problem, Squares};
 use crate::model::rules::{Chains, Rules};
 use crate::{Jump, Square};
 use std::collections::HashMap;
@@ -135,12 +136,12 @@ fn each_jump(
         .ladders
         .iter()
         .enumerate()
-        .map(|(i, j)| (JumpList::Ladders, i, j))
+        .map(|(i, j)| (JumpKind::Ladder, i, j))
         .chain(
             spec.snakes
                 .iter()
                 .enumerate()
-                .map(|(i, j)| (JumpList::Snakes, i, j)),
+                .map(|(i, j)| (JumpKind::Snake, i, j)),
         );
     for (list, index, &[from, to]) in written {
         let jump = JumpRef {
@@ -174,9 +175,9 @@ fn each_jump(
         let positioned = problems.len() == before;
         if from == to {
             problems.push(Problem::JumpGoesNowhere { jump });
-        } else if list == JumpList::Snakes && to > from {
+        } else if list == JumpKind::Snake && to > from {
             problems.push(Problem::SnakeClimbs { jump });
-        } else if list == JumpList::Ladders && to < from {
+        } else if list == JumpKind::Ladder && to < from {
             problems.push(Problem::LadderDescends { jump });
         }
         // With N unknown, a jump is placed for the checks between jumps
@@ -392,7 +393,7 @@ mod tests {
 
     fn ladder(index: usize, from: i64, to: i64) -> JumpRef {
         JumpRef {
-            list: JumpList::Ladders,
+            list: JumpKind::Ladder,
             index,
             from,
             to,
@@ -401,7 +402,7 @@ mod tests {
 
     fn snake(index: usize, from: i64, to: i64) -> JumpRef {
         JumpRef {
-            list: JumpList::Snakes,
+            list: JumpKind::Snake,
             index,
             from,
             to,

@@ -14,7 +14,7 @@ mod locate;
 use crate::markov::analysis::Limits;
 use crate::policy::Thresholds;
 use crate::{Board, BoardError, BoardSpec};
-use crate::{JumpList, Problem};
+use crate::Problem;
 use locate::{FieldPath, Locator, Position};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -81,11 +81,7 @@ pub struct Review {
 /// The value a validation problem is about.
 pub(crate) fn field_of(problem: &Problem, spec: &BoardSpec) -> FieldPath {
     let jump = |j: &crate::JumpRef| {
-        let key = match j.list {
-            JumpList::Ladders => "ladders",
-            JumpList::Snakes => "snakes",
-        };
-        FieldPath::key(key).index(j.index)
+        FieldPath::key(j.list_name()).index(j.index)
     };
     match problem {
         Problem::SquaresOutOfRange { .. }
