@@ -114,7 +114,7 @@ pub use model::dice::{Dice, Outcome};
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::movement::{Blocked, Move};
-pub use model::problem::{JumpList, JumpRef, Problem, Squares};
+pub use model::problem::{JumpRef, Problem, Squares};
 pub use model::rules::{Chains, Entry, ExtraTurn, Overshoot, Rules};
 pub use model::seed::Seed;
 pub use model::square::Square;
@@ -163,9 +163,10 @@ pub mod internals {
     /// unvalidated board `generate` writes, and how a sensitivity variant
     /// was evaluated.
     pub mod design {
+        pub use crate::design::budget::Budget;
         pub use crate::design::eval::{Base, Update, admissible};
         pub use crate::design::random::generate_spec;
-        pub use crate::design::sensitivity::Evaluation;
+        pub use crate::design::sensitivity::{Evaluation, sensitivity_within};
         use crate::{Board, Jump};
 
         /// Every move of jump `a` the search tries.

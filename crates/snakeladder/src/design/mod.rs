@@ -42,7 +42,7 @@
 //! # Ok::<(), snakeladder::design::DesignError>(())
 //! ```
 
-mod budget;
+pub(crate) mod budget;
 pub(crate) mod eval;
 pub(crate) mod random;
 mod search;
@@ -50,11 +50,11 @@ pub(crate) mod sensitivity;
 mod target;
 mod tune;
 
-pub use budget::Budget;
+pub(crate) use budget::Budget;
 pub use eval::JumpChange;
 pub(crate) use eval::MAX_UPDATE_STATES;
 pub use random::{Layout, generate};
-pub use sensitivity::{Edit, Sensitivity, Variant, sensitivity, sensitivity_within};
+pub use sensitivity::{Edit, Sensitivity, Variant, sensitivity};
 pub use target::{GenerateOptions, Generated, generate_to_target};
 pub use tune::{TuneOptions, Tuned, tune};
 

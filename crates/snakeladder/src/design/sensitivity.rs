@@ -148,7 +148,7 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
     sensitivity_within(board, advantage, &super::Budget::default(), None)
 }
 
-/// [`sensitivity`] within a [`Budget`](super::Budget): the variants are
+/// [`sensitivity`] within a [`Budget`](super::Budget), for the command: the variants are
 /// evaluated while the budget lasts, and a spent one stops the whole with
 /// the limit named, the first seat's advantages included. With
 /// `progress`, calls `progress(done, total)` as the variants are evaluated
@@ -165,7 +165,7 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
 /// # Example
 /// ```
 /// use snakeladder::Board;
-/// use snakeladder::design::{Budget, sensitivity_within};
+/// use snakeladder::internals::design::{Budget, sensitivity_within};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// let board = Board::builtin_default();
