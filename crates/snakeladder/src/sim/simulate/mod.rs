@@ -55,6 +55,8 @@ use crate::markov::sparse::memory::Bytes;
 pub(crate) use stats::Histogram;
 pub use stats::{Quantile, SampleSummary};
 pub(crate) use table::MoveTable;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::seed::Seed;
@@ -158,7 +160,7 @@ pub enum SimulateError {
         /// The batch it happened in.
         batch: u64,
     },
-    /// [`Progress::stopped`] asked the simulation to stop (a front end's
+    /// The flag of [`SimulationConfig::with_stop`] was set (a front end's
     /// Ctrl-C): the games played so far are dropped, no report is made.
     #[error("the simulation was stopped (at batch {batch})")]
     Stopped {
@@ -207,7 +209,8 @@ pub struct SimulationConfig {
     players: u32,
     threads: Option<usize>,
     max_memory: Option<u64>,
-    progress: crate::progress::Callback<dyn Progress + Send + Sync>,
+    progress: crate::progress::Evaluated,
+    stop: crate::progress::Callback<AtomicBool>,
 }
 
 impl SimulationConfig {
@@ -240,6 +243,7 @@ impl SimulationConfig {
             threads: None,
             max_memory: None,
             progress: Default::default(),
+            stop: Default::default(),
         })
     }
 
@@ -290,21 +294,54 @@ impl SimulationConfig {
         })
     }
 
-    /// The same, telling `progress` after each batch of games (from any
-    /// worker thread) and asking it whether to stop
-    /// ([`Progress::stopped`]), for a front end's progress bar or Ctrl-C.
-    pub fn with_progress(self, progress: impl Progress + Send + 'static) -> SimulationConfig {
+    /// The same, calling `progress` with the number of games played so far
+    /// after each batch of [`SimulationConfig::BATCH_GAMES`] games (from any
+    /// worker thread), for a front end's progress bar.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::simulate::{SimulationConfig, simulate};
+    /// use snakeladder::{Board, Seed};
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// let done = Arc::new(AtomicU64::new(0));
+    /// let seen = done.clone();
+    /// let config = SimulationConfig::new(20_000, Seed::new(1))?
+    ///     .with_progress(move |games| {
+    ///         seen.fetch_max(games, Ordering::Relaxed);
+    ///     });
+    /// simulate(&Board::builtin_default(), &config)?;
+    /// assert_eq!(done.load(Ordering::Relaxed), 20_000);
+    /// # Ok::<(), snakeladder::simulate::SimulateError>(())
+    /// ```
+    pub fn with_progress(self, progress: impl Fn(u64) + Send + Sync + 'static) -> SimulationConfig {
         SimulationConfig {
-            progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
+            progress: crate::progress::Callback::new(Arc::new(progress)),
             ..self
         }
     }
 
-    /// The progress told, `()` when none was given.
-    pub(crate) fn progress(&self) -> &dyn Progress {
-        match self.progress.get() {
-            Some(p) => p,
-            None => &(),
+    /// The same, stopping with [`SimulateError::Stopped`] (and no report)
+    /// at the first batch that finds `stop` set: for a front end's Ctrl-C.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::simulate::{SimulateError, SimulationConfig, simulate};
+    /// use snakeladder::{Board, Seed};
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// let stop = Arc::new(AtomicBool::new(true));
+    /// let config = SimulationConfig::new(20_000, Seed::new(1))?.with_stop(stop);
+    /// let got = simulate(&Board::builtin_default(), &config);
+    /// assert!(matches!(got, Err(SimulateError::Stopped { .. })));
+    /// # Ok::<(), snakeladder::simulate::SimulateError>(())
+    /// ```
+    pub fn with_stop(self, stop: Arc<AtomicBool>) -> SimulationConfig {
+        SimulationConfig {
+            stop: crate::progress::Callback::new(stop),
+            ..self
         }
     }
 
@@ -324,43 +361,6 @@ impl SimulationConfig {
     pub fn threads(&self) -> Option<usize> {
         self.threads
     }
-}
-
-/// Told how far a simulation has got; shared by the worker threads.
-///
-/// # Example
-/// ```
-/// use snakeladder::simulate::{Progress, SimulationConfig, simulate};
-/// use snakeladder::{Board, Seed};
-/// use std::sync::Arc;
-/// use std::sync::atomic::{AtomicU64, Ordering};
-///
-/// struct Done(Arc<AtomicU64>);
-/// impl Progress for Done {
-///     fn advance(&self, games: u64) {
-///         self.0.fetch_add(games, Ordering::Relaxed);
-///     }
-/// }
-/// let done = Arc::new(AtomicU64::new(0));
-/// let config = SimulationConfig::new(20_000, Seed::new(1))?.with_progress(Done(done.clone()));
-/// simulate(&Board::builtin_default(), &config)?;
-/// assert_eq!(done.load(Ordering::Relaxed), 20_000);
-/// # Ok::<(), snakeladder::simulate::SimulateError>(())
-/// ```
-pub trait Progress: Sync {
-    /// `games` more games are done.
-    fn advance(&self, games: u64);
-
-    /// Whether to stop: asked before each batch of [`SimulationConfig::BATCH_GAMES`] games, so
-    /// a front end can interrupt a long run ([`SimulateError::Stopped`]).
-    /// Never, by default.
-    fn stopped(&self) -> bool {
-        false
-    }
-}
-
-impl Progress for () {
-    fn advance(&self, _games: u64) {}
 }
 
 /// The seed of batch `b`: the `(b + 1)`-th output of SplitMix64 started at
@@ -550,7 +550,7 @@ pub fn simulate(
 ) -> Result<SimulationReport, SimulateError> {
     check_memory(board, config)?;
     let table = MoveTable::new(board)?;
-    simulate_table(board, &table, config, config.progress())
+    simulate_table(board, &table, config)
 }
 
 /// What a simulation of a board is estimated to hold in memory at most.
@@ -625,10 +625,9 @@ pub(crate) fn simulate_table(
     board: &Board,
     table: &MoveTable,
     config: &SimulationConfig,
-    progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
     let engine = Engine::new(table, board.jumps().len(), board.rules().dice(), config);
-    run_engine(board, &engine, config, progress)
+    run_engine(board, &engine, config)
 }
 
 /// Plays `config`'s games on `engine`.
@@ -636,13 +635,14 @@ fn run_engine(
     board: &Board,
     engine: &Engine<'_>,
     config: &SimulationConfig,
-    progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
+    let stopped = || config.stop.get().is_some_and(|s| s.load(Ordering::Relaxed));
+    let played = AtomicU64::new(0);
     let sampler = Sampler::new(board.rules().dice());
     let threads = config.worker_threads();
     let batches = config.games.div_ceil(BATCH_GAMES);
     let fold = |mut acc: Accumulator, b: u64| {
-        if progress.stopped() {
+        if stopped() {
             return Err(SimulateError::Stopped { batch: b });
         }
         let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
@@ -653,7 +653,9 @@ fn run_engine(
             Sampler::Alias(a) => engine.batch(&mut acc, &mut DiceStream::new(rng, a.view()), games),
         }
         .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;
-        progress.advance(games);
+        if let Some(progress) = config.progress.get() {
+            progress(played.fetch_add(games, Ordering::Relaxed) + games);
+        }
         Ok::<_, SimulateError>(acc)
     };
     let merge = |mut a: Accumulator, b: Accumulator| {
