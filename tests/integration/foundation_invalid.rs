@@ -2,7 +2,7 @@
 //! it gives exactly that one problem, naming exactly those squares and jumps.
 
 use snakeladder::{Board, JumpRef, Problem};
-use snakeladder::{JumpKind, Squares};
+use snakeladder::JumpKind;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -77,7 +77,7 @@ fn expected() -> Vec<Problem> {
             next: ladder(1, 5, 8),
         },
         Problem::ChainCycle {
-            squares: Squares(vec![10, 30, 50]),
+            squares: vec![10, 30, 50],
         },
         Problem::DiceMixed,
         Problem::DiceCount { count: 0 },
@@ -104,7 +104,7 @@ fn expected() -> Vec<Problem> {
             limit: Board::MAX_MOVES_TO_CHECK,
         },
         Problem::Unwinnable {
-            squares: Squares(vec![19]),
+            squares: vec![19],
         },
         Problem::LimitOutOfRange {
             key: "min_jump_use",

@@ -52,17 +52,15 @@ fn list_name<S: serde::Serializer>(list: &JumpKind, s: S) -> Result<S::Ok, S::Er
     })
 }
 
-/// A list of squares, printed compactly (`94, 95, 97..99`).
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct Squares(pub Vec<u32>);
+/// A list of squares, printed compactly (`94, 95, 97..99`): the squares of
+/// [`Problem::ChainCycle`] and [`Problem::Unwinnable`] in their messages.
+pub(crate) struct Squares<'a>(pub &'a [u32]);
 
-impl fmt::Display for Squares {
+impl fmt::Display for Squares<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const SHOWN: usize = 40;
         let mut runs: Vec<(u32, u32)> = Vec::new();
-        for &s in &self.0 {
+        for &s in self.0 {
             match runs.last_mut() {
                 Some((_, hi)) if *hi + 1 == s => *hi = s,
                 _ => runs.push((s, s)),
@@ -259,10 +257,10 @@ pub enum Problem {
         next: JumpRef,
     },
     /// Under `chains: follow`, jumps that lead back to where they started.
-    #[error("jumps form a cycle through squares {squares}")]
+    #[error("jumps form a cycle through squares {}", Squares(squares))]
     ChainCycle {
         /// The squares of the cycle, in order, starting from the smallest.
-        squares: Squares,
+        squares: Vec<u32>,
     },
     /// `dice` gives both fair dice and weights.
     #[error("rules.dice: give either count and faces, or weights, not both")]
@@ -387,11 +385,12 @@ pub enum Problem {
     /// Squares a token can reach from the start but from which the last square
     /// can never be reached.
     #[error(
-        "the game cannot be won from squares {squares}: a token can reach them but never the last square"
+        "the game cannot be won from squares {}: a token can reach them but never the last square",
+        Squares(squares)
     )]
     Unwinnable {
         /// The trapped rest squares, in increasing order.
-        squares: Squares,
+        squares: Vec<u32>,
     },
 }
 

@@ -9,7 +9,7 @@ use crate::model::board::{Board, BoardSpec, default_width};
 use crate::model::error::BoardError;
 use crate::model::limits::{MAX_MOVES_TO_CHECK, MAX_SQUARES};
 use crate::JumpKind;
-use crate::model::problem::{JumpRef, Problem, Squares};
+use crate::model::problem::{JumpRef, Problem};
 use crate::model::rules::{Chains, Rules};
 use crate::{Jump, Square};
 use std::collections::HashMap;
@@ -113,7 +113,7 @@ impl Board {
         match trapped_squares(&board) {
             Ok(trapped) if trapped.is_empty() => Ok(board),
             Ok(trapped) => Err(vec![Problem::Unwinnable {
-                squares: Squares(trapped),
+                squares: trapped,
             }]),
             Err(problem) => Err(vec![problem]),
         }
@@ -260,7 +260,7 @@ fn cycles(placed: &[(JumpRef, Jump)]) -> Vec<Problem> {
                         .map_or(0, |(i, _)| i);
                     cycle.rotate_left(min);
                     found.push(Problem::ChainCycle {
-                        squares: Squares(cycle.into_iter().map(Square::get).collect()),
+                        squares: cycle.into_iter().map(Square::get).collect(),
                     });
                     break;
                 }
@@ -373,6 +373,7 @@ mod tests {
 
     use super::*;
     use crate::BoardSpec;
+    use crate::model::problem::Squares;
     use crate::model::dice::DiceSpec;
 
     fn problems(json: &str) -> Vec<Problem> {
@@ -657,7 +658,7 @@ mod tests {
         assert_eq!(
             p,
             Problem::ChainCycle {
-                squares: Squares(vec![10, 30, 50])
+                squares: vec![10, 30, 50]
             }
         );
         assert_eq!(p.kind(), "chain_cycle");
@@ -670,10 +671,10 @@ mod tests {
             found,
             [
                 Problem::ChainCycle {
-                    squares: Squares(vec![2, 6])
+                    squares: vec![2, 6]
                 },
                 Problem::ChainCycle {
-                    squares: Squares(vec![20, 40])
+                    squares: vec![20, 40]
                 },
             ]
         );
@@ -858,7 +859,7 @@ mod tests {
         assert_eq!(
             p,
             Problem::Unwinnable {
-                squares: Squares(vec![19])
+                squares: vec![19]
             }
         );
         assert_eq!(p.kind(), "unwinnable");
@@ -875,7 +876,7 @@ mod tests {
         assert_eq!(
             p,
             Problem::Unwinnable {
-                squares: Squares(trapped)
+                squares: trapped
             }
         );
         assert_eq!(
@@ -893,7 +894,7 @@ mod tests {
         assert_eq!(
             p,
             Problem::Unwinnable {
-                squares: Squares(vec![0])
+                squares: vec![0]
             }
         );
     }
@@ -994,11 +995,11 @@ mod tests {
     #[test]
     fn squares_display_compactly() {
         assert_eq!(
-            Squares(vec![94, 95, 97, 98, 99]).to_string(),
+            Squares(&[94, 95, 97, 98, 99]).to_string(),
             "94, 95, 97..99"
         );
-        assert_eq!(Squares(vec![]).to_string(), "");
-        let many = Squares((0..100).map(|i| i * 3).collect());
+        assert_eq!(Squares(&[]).to_string(), "");
+        let many = Squares(&(0..100).map(|i| i * 3).collect::<Vec<_>>());
         assert!(many.to_string().ends_with(" and 60 more runs"), "{many}");
     }
 

@@ -106,7 +106,7 @@ pub(crate) fn field_of(problem: &Problem, spec: &BoardSpec) -> FieldPath {
         | Problem::Chain { jump: j, .. } => jump(j),
         Problem::ChainCycle { squares } => {
             // The cycle's jump from its smallest square, as written.
-            let first = squares.0.first().map(|&s| i64::from(s));
+            let first = squares.first().map(|&s| i64::from(s));
             let find = |pairs: &[[i64; 2]], key| {
                 pairs
                     .iter()
