@@ -55,7 +55,12 @@ pub fn sensitivity(
         bar.set_length(total);
         bar.set_position(done);
     };
-    let s = snakeladder::internals::design::sensitivity_within(board, advantage, budget, Some(&progress));
+    let s = snakeladder::internals::design::sensitivity_within(
+        board,
+        advantage,
+        budget,
+        Some(&progress),
+    );
     bar.finish_and_clear();
     s
 }

@@ -4,8 +4,8 @@
 //! can be checked by hand from the roll and the layout.
 
 use snakeladder::{
-    Blocked, Board, Event, Finish, Game, GameError, GameRecord, Placing, RollResult,
-    ScriptedDice, Square, Status,
+    Blocked, Board, Event, Finish, Game, GameError, GameRecord, Placing, RollResult, ScriptedDice,
+    Square, Status,
 };
 use std::sync::Arc;
 

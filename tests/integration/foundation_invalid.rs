@@ -1,8 +1,8 @@
 //! Each file of `tests/invalid/` breaks exactly one validation rule: loading
 //! it gives exactly that one problem, naming exactly those squares and jumps.
 
-use snakeladder::{Board, JumpRef, Problem};
 use snakeladder::JumpKind;
+use snakeladder::{Board, JumpRef, Problem};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -103,9 +103,7 @@ fn expected() -> Vec<Problem> {
             totals: 12,
             limit: Board::MAX_MOVES_TO_CHECK,
         },
-        Problem::Unwinnable {
-            squares: vec![19],
-        },
+        Problem::Unwinnable { squares: vec![19] },
         Problem::LimitOutOfRange {
             key: "min_jump_use",
             value: 1.5,

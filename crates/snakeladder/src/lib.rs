@@ -128,6 +128,18 @@ pub use markov::analysis::{Analysis, AnalysisError, Limits, Options};
 
 /// Exact fractions, as the rational mode gives them
 /// ([`Analysis::exact`]): `num_rational::BigRational`.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Analysis, BigRational, Board, Options};
+///
+/// // Two squares: from the start a roll of 2 wins (1/6), a roll of 1 goes
+/// // to square 1, from which only a 1 wins; six turns on average.
+/// let board = Board::from_json_str(r#"{"squares": 2}"#)?;
+/// let analysis = Analysis::new(&board, &Options::default().exact(true))?;
+/// assert_eq!(analysis.exact.unwrap().mean, BigRational::from_integer(6.into()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub use num_rational::BigRational;
 
 /// The pieces the crate's own front ends (the command, the rendering

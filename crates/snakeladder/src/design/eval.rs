@@ -66,6 +66,25 @@ pub const MAX_UPDATE_STATES: usize = 1_500;
 const NO_STATE: u32 = u32::MAX;
 
 /// One jump of a board changed: moved (start, end or both) or removed.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::Board;
+use snakeladder::design::sensitivity;
+
+let s = sensitivity(&Board::from_json_str(SMALL)?, false)?;
+// The biggest lever: the snake's head moved from 17 to 19.
+let change = &s.variants[0].change;
+assert_eq!((change.before.from().get(), change.before.to().get()), (17, 4));
+assert_eq!(change.after.map(|j| j.from().get()), Some(19));
+assert_eq!(change.displacement(), 2);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[non_exhaustive]

@@ -66,6 +66,23 @@ use std::fmt;
 
 /// What a search aims at: a band of mean lengths, and optionally a cap on
 /// the first seat's advantage with two players.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::design::Target;
+
+let target = Target::new(10.0, 12.0)?;
+assert!(target.contains(11.6));
+assert_eq!(target.distance(13.0), 1.0);
+assert!(Target::new(5.0, 4.0).is_err());
+let capped = target.with_max_first_seat_advantage(0.05)?;
+assert_eq!(capped.max_first_seat_advantage(), Some(0.05));
+# Ok::<(), snakeladder::design::DesignError>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct Target {

@@ -9,6 +9,20 @@ use std::fmt;
 
 /// A jump as written in a board file, named by its list and position so an
 /// error can point at it.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, JumpKind, Problem};
+
+let err = Board::from_json_str(r#"{"squares": 20, "snakes": [[4, 8]]}"#).unwrap_err();
+let Problem::SnakeClimbs { jump } = &err.problems()[0] else { panic!("{err}") };
+assert_eq!((jump.list, jump.index, jump.from, jump.to), (JumpKind::Snake, 0, 4, 8));
+assert_eq!(jump.to_string(), "snakes[0] 4→8");
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct JumpRef {
@@ -29,7 +43,14 @@ pub struct JumpRef {
 
 impl fmt::Display for JumpRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}[{}] {}→{}", self.list_name(), self.index, self.from, self.to)
+        write!(
+            f,
+            "{}[{}] {}→{}",
+            self.list_name(),
+            self.index,
+            self.from,
+            self.to
+        )
     }
 }
 
@@ -144,6 +165,21 @@ fn hidden_kind(code_point: u32) -> &'static str {
 
 /// One thing wrong with a board file. Each names the field, the jump or the
 /// squares involved.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, Problem};
+
+let err = Board::from_json_str(r#"{"squares": 10, "ladders": [[5, 3]]}"#).unwrap_err();
+let problem = &err.problems()[0];
+assert!(matches!(problem, Problem::LadderDescends { .. }));
+assert_eq!(problem.kind(), "ladder_descends");
+assert!(Problem::KINDS.contains(&problem.kind()));
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(
     Clone, Debug, PartialEq, thiserror::Error, Serialize, strum::IntoStaticStr, strum::VariantNames,

@@ -129,7 +129,13 @@ mod tests {
         // The same move as without the rule, but for the extra roll.
         let plain = b.move_token(sq(5), 6);
         assert!(!plain.extra_roll);
-        assert_eq!(step, Move { extra_roll: true, ..plain });
+        assert_eq!(
+            step,
+            Move {
+                extra_roll: true,
+                ..plain
+            }
+        );
         // Another total moves and ends the turn.
         let step = b.play_roll(sq(5), 0, 5);
         assert_eq!((step.end, step.extra_roll), (sq(10), false));
@@ -177,10 +183,7 @@ mod tests {
     fn a_forfeit_on_the_last_square_is_still_finished() {
         let b = board(r#"{"on": 6, "forfeit_after": 1}"#);
         let step = b.play_roll(sq(30), 0, 6);
-        assert_eq!(
-            (step.end, step.blocked),
-            (sq(30), Some(Blocked::Forfeit))
-        );
+        assert_eq!((step.end, step.blocked), (sq(30), Some(Blocked::Forfeit)));
         assert!(step.finished);
     }
 
@@ -208,10 +211,7 @@ mod tests {
     fn a_blocked_bonus_roll_still_grants_another() {
         let b = board(r#"{"on": 6}"#);
         let step = b.play_roll(sq(27), 0, 6);
-        assert_eq!(
-            (step.end, step.blocked),
-            (sq(27), Some(Blocked::Overshoot))
-        );
+        assert_eq!((step.end, step.blocked), (sq(27), Some(Blocked::Overshoot)));
         assert!(step.extra_roll);
     }
 

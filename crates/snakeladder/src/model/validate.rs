@@ -5,10 +5,10 @@
 //! Validation is a product, not a short circuit: [`Board::from_spec`]
 //! collects every problem of a file before it refuses it.
 
+use crate::JumpKind;
 use crate::model::board::{Board, BoardSpec, default_width};
 use crate::model::error::BoardError;
 use crate::model::limits::{MAX_MOVES_TO_CHECK, MAX_SQUARES};
-use crate::JumpKind;
 use crate::model::problem::{JumpRef, Problem};
 use crate::model::rules::{Chains, Rules};
 use crate::{Jump, Square};
@@ -112,9 +112,7 @@ impl Board {
         let board = Board::assemble(spec.name.clone(), Square::new(last), width, jumps, rules);
         match trapped_squares(&board) {
             Ok(trapped) if trapped.is_empty() => Ok(board),
-            Ok(trapped) => Err(vec![Problem::Unwinnable {
-                squares: trapped,
-            }]),
+            Ok(trapped) => Err(vec![Problem::Unwinnable { squares: trapped }]),
             Err(problem) => Err(vec![problem]),
         }
     }
@@ -373,8 +371,8 @@ mod tests {
 
     use super::*;
     use crate::BoardSpec;
-    use crate::model::problem::Squares;
     use crate::model::dice::DiceSpec;
+    use crate::model::problem::Squares;
 
     fn problems(json: &str) -> Vec<Problem> {
         let spec: BoardSpec = serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
@@ -856,12 +854,7 @@ mod tests {
     #[test]
     fn unwinnable_names_the_trapped_squares() {
         let p = only(r#"{"squares": 20, "rules": {"dice": {"count": 2, "faces": 6}}}"#);
-        assert_eq!(
-            p,
-            Problem::Unwinnable {
-                squares: vec![19]
-            }
-        );
+        assert_eq!(p, Problem::Unwinnable { squares: vec![19] });
         assert_eq!(p.kind(), "unwinnable");
     }
 
@@ -873,12 +866,7 @@ mod tests {
             r#"{"squares": 100, "snakes": [[94, 1], [95, 1], [96, 1], [97, 1], [98, 1], [99, 1]]}"#,
         );
         let trapped: Vec<u32> = (0..=93).collect();
-        assert_eq!(
-            p,
-            Problem::Unwinnable {
-                squares: trapped
-            }
-        );
+        assert_eq!(p, Problem::Unwinnable { squares: trapped });
         assert_eq!(
             p.to_string(),
             "the game cannot be won from squares 0..93: a token can reach them but never the last square"
@@ -891,12 +879,7 @@ mod tests {
         let p = only(
             r#"{"squares": 10, "rules": {"entry": "six", "extra_turn": {"on": 6, "forfeit_after": 1}}}"#,
         );
-        assert_eq!(
-            p,
-            Problem::Unwinnable {
-                squares: vec![0]
-            }
-        );
+        assert_eq!(p, Problem::Unwinnable { squares: vec![0] });
     }
 
     #[test]
@@ -994,10 +977,7 @@ mod tests {
 
     #[test]
     fn squares_display_compactly() {
-        assert_eq!(
-            Squares(&[94, 95, 97, 98, 99]).to_string(),
-            "94, 95, 97..99"
-        );
+        assert_eq!(Squares(&[94, 95, 97, 98, 99]).to_string(), "94, 95, 97..99");
         assert_eq!(Squares(&[]).to_string(), "");
         let many = Squares(&(0..100).map(|i| i * 3).collect::<Vec<_>>());
         assert!(many.to_string().ends_with(" and 60 more runs"), "{many}");

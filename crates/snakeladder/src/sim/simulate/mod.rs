@@ -54,9 +54,9 @@ use crate::markov::analysis::{Figure, Skipped, cap_list};
 use crate::markov::sparse::memory::Bytes;
 pub(crate) use stats::Histogram;
 pub use stats::{Quantile, SampleSummary};
-pub(crate) use table::MoveTable;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+pub(crate) use table::MoveTable;
 
 use crate::model::limits::MAX_PLAYERS;
 use crate::model::seed::Seed;
@@ -375,6 +375,25 @@ pub(crate) fn batch_seed(master: u64, b: u64) -> u64 {
 
 /// A simulated jump's uses; the fields of the exact analysis's
 /// `JumpFigures` with a standard error beside each.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+let ladder = &report.jumps[0]; // 3→11, used with probability 49/216
+assert_eq!(ladder.kind, snakeladder::JumpKind::Ladder);
+assert!((ladder.use_probability - 49.0 / 216.0).abs() < 4.0 * ladder.use_probability_std_error);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -403,6 +422,26 @@ pub struct JumpEstimate {
 
 /// A simulated square's rests; the fields of the exact analysis's
 /// `SquareFigures` with a standard error beside each.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+let one = &report.squares[1];
+assert_eq!(one.square.get(), 1);
+// Exactly 1/6 of tokens rest there.
+assert!((one.rest_probability - 1.0 / 6.0).abs() < 4.0 * one.rest_probability_std_error);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -430,6 +469,26 @@ pub struct SquareEstimate {
 
 /// The simulated k-player game; the fields of the exact analysis's
 /// `PlayersFigures` with standard errors.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+let two = report.game();
+assert_eq!(two.count, 2);
+assert_eq!(two.wins.iter().sum::<u64>(), 2_000);
+assert!((two.win_probability[0] + two.win_probability[1] - 1.0).abs() < 1e-12);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -463,6 +522,25 @@ pub struct PlayersEstimate {
 /// Everything a simulation measured, each estimate with its standard error.
 /// Serialises as `simulate --format json`, in the shape of `analyze`'s JSON
 /// where the figure is the same.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+assert_eq!((report.games, report.seed), (2_000, 1));
+// The exact mean is 11.618… turns.
+assert!((report.turns.mean - 11.618).abs() < 4.0 * report.turns.std_error);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
