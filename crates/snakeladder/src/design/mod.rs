@@ -43,6 +43,7 @@
 //! ```
 
 pub(crate) mod budget;
+mod change;
 pub(crate) mod eval;
 pub(crate) mod random;
 mod search;
@@ -51,7 +52,7 @@ mod target;
 mod tune;
 
 pub(crate) use budget::Budget;
-pub use eval::JumpChange;
+pub use change::JumpChange;
 pub(crate) use eval::MAX_UPDATE_STATES;
 pub use random::{Layout, generate};
 pub use sensitivity::{Edit, Sensitivity, Variant, sensitivity};
