@@ -68,7 +68,8 @@
 //! - `schema`: JSON Schemas (`schemars::JsonSchema`) of the input and
 //!   output types;
 //! - `toml`: reading a layout policy from a `snakeladder.toml` file
-//!   (`policy::parse_policy`, `policy::read_policy`).
+//!   (`policy::parse_policy`, `policy::read_policy`, and their error
+//!   `policy::PolicyError`).
 
 // The layers, lowest first, are model; play and markov; sim; design and
 // review: a module uses only its own layer and those before it (rustfmt
@@ -165,6 +166,7 @@ pub mod internals {
     pub use crate::model::dice::DiceSpec;
     pub use crate::model::fingerprint::fingerprint;
     /// How the command finds a board's `snakeladder.toml`.
+    #[cfg(feature = "toml")]
     pub use crate::model::policy::find_policy_file;
     pub use crate::model::read::{FileReadError, read_regular_file};
     pub use crate::model::rules::{ExtraTurnSpec, RulesSpec};

@@ -20,6 +20,7 @@
 use crate::model::problem::Problem;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+#[cfg(feature = "toml")]
 use std::path::{Path, PathBuf};
 
 /// The name of a policy file.
@@ -218,7 +219,9 @@ impl Thresholds {
     }
 }
 
-/// Why a policy file could not be used.
+#[cfg(feature = "toml")]
+/// Why a policy file could not be used (with the `toml` feature, which
+/// reads policy files).
 #[cfg_attr(
     any(doc, doctest),
     doc = r##"
@@ -352,6 +355,7 @@ pub fn read_policy(path: &Path) -> Result<Thresholds, PolicyError> {
     parse_policy(text.strip_prefix('\u{feff}').unwrap_or(&text), path)
 }
 
+#[cfg(feature = "toml")]
 /// The policy file for a board in `dir`: the first [`Thresholds::FILE_NAME`]
 /// in `dir` or one of its parents (a relative `dir` is taken from the
 /// current directory). The search stops after the repository's root (the
@@ -373,6 +377,7 @@ pub fn find_policy_file(dir: &Path) -> Result<Option<PathBuf>, PolicyError> {
 }
 
 /// [`find_policy_file`] with the home directory given.
+#[cfg(feature = "toml")]
 fn find_policy_file_within(
     dir: &Path,
     home: Option<&Path>,
@@ -428,6 +433,7 @@ fn find_policy_file_within(
 }
 
 /// Whether anyone may write to `dir` (mode `o+w`, as `/tmp`).
+#[cfg(feature = "toml")]
 fn world_writable(dir: &Path) -> bool {
     #[cfg(unix)]
     {
