@@ -14,7 +14,7 @@ pub use crate::simulate::Args;
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
     let bar = args.run.bar();
-    let config = args.run.config()?.with_progress(bar.clone());
+    let config = args.run.config()?.with_progress(bar.progress());
     let report = match check::check(&board, &config) {
         Ok(r) => r,
         Err(SimulateError::Analysis(e)) => return Err(e.into()),

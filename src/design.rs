@@ -43,19 +43,24 @@ pub fn variants_bar() -> ProgressBar {
     bar
 }
 
-/// [`design::sensitivity_within`](snakeladder::design::sensitivity_within)
+/// [`design::sensitivity_within`](snakeladder::internals::design::sensitivity_within)
 /// with [`variants_bar`], cleared when done.
 pub fn sensitivity(
     board: &Board,
     advantage: bool,
-    budget: &snakeladder::design::Budget,
+    budget: &snakeladder::internals::design::Budget,
 ) -> Result<Sensitivity, snakeladder::design::DesignError> {
     let bar = variants_bar();
     let progress = |done, total| {
         bar.set_length(total);
         bar.set_position(done);
     };
-    let s = snakeladder::design::sensitivity_within(board, advantage, budget, Some(&progress));
+    let s = snakeladder::internals::design::sensitivity_within(
+        board,
+        advantage,
+        budget,
+        Some(&progress),
+    );
     bar.finish_and_clear();
     s
 }
@@ -81,9 +86,9 @@ pub fn budget(
     max_work: Option<f64>,
     max_memory: Option<u64>,
     time_limit: Option<std::time::Duration>,
-) -> snakeladder::design::Budget {
-    let default = snakeladder::design::Budget::default();
-    snakeladder::design::Budget {
+) -> snakeladder::internals::design::Budget {
+    let default = snakeladder::internals::design::Budget::default();
+    snakeladder::internals::design::Budget {
         max_work: max_work.unwrap_or(default.max_work),
         max_memory: max_memory.unwrap_or_else(crate::memory::default_limit),
         time_limit,
@@ -107,7 +112,7 @@ pub fn load_rules(path: &Path) -> Result<RulesSpec, CliError> {
 pub fn generate_to_target(
     layout: Layout,
     target: Target,
-    budget: snakeladder::design::Budget,
+    budget: snakeladder::internals::design::Budget,
     output: &Path,
     json: bool,
 ) -> Result<ExitCode, CliError> {

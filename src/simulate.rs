@@ -4,7 +4,7 @@
 use crate::common::{self, CliError, Format};
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use snakeladder::Seed;
-use snakeladder::simulate::{self, Progress, SimulationConfig};
+use snakeladder::simulate::{self, SimulationConfig};
 use snakeladder_render::numbers::rate;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -75,9 +75,11 @@ impl Bar {
     }
 }
 
-impl Progress for Bar {
-    fn advance(&self, games: u64) {
-        self.0.inc(games);
+impl Bar {
+    /// The simulation's progress callback: the bar shows the games played.
+    pub fn progress(&self) -> impl Fn(u64) + Send + Sync + 'static {
+        let bar = self.0.clone();
+        move |games| bar.set_position(games)
     }
 }
 
@@ -103,7 +105,7 @@ fn progress_bar(games: u64) -> ProgressBar {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let board = common::load_board(args.board.as_deref())?;
     let bar = args.run.bar();
-    let config = args.run.config()?.with_progress(bar.clone());
+    let config = args.run.config()?.with_progress(bar.progress());
     let mut report = simulate::simulate(&board, &config)?;
     bar.finish();
     let mut out = common::stdout()?;

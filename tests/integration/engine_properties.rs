@@ -117,12 +117,7 @@ fn check(
                 // the turn's roll count.
                 let step = board.play_roll(t.start(), rolls_before, t.roll());
                 prop_assert_eq!(
-                    (
-                        step.mv.end,
-                        step.mv.blocked,
-                        step.mv.finished,
-                        step.extra_roll
-                    ),
+                    (step.end, step.blocked, step.finished, step.extra_roll),
                     (t.end(), t.blocked(), t.finished(), t.extra_roll())
                 );
                 if let Some(p) = prev {

@@ -48,7 +48,7 @@ fn mean_rolls_to_finish(board: Board, seed_base: u64) -> (f64, f64) {
                 let mut dice = SeededDice::for_dice(board.rules().dice(), Seed::new(u64::MAX - g));
                 let mut at = st.square;
                 while at != board.last() {
-                    at = board.play_roll(at, 0, dice.roll().unwrap()).mv.end;
+                    at = board.play_roll(at, 0, dice.roll().unwrap()).end;
                     total += 1;
                 }
             } else {

@@ -1,8 +1,8 @@
 //! Each file of `tests/invalid/` breaks exactly one validation rule: loading
 //! it gives exactly that one problem, naming exactly those squares and jumps.
 
+use snakeladder::JumpKind;
 use snakeladder::{Board, JumpRef, Problem};
-use snakeladder::{JumpList, Squares};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -12,7 +12,7 @@ fn dir() -> PathBuf {
 
 fn ladder(index: usize, from: i64, to: i64) -> JumpRef {
     JumpRef {
-        list: JumpList::Ladders,
+        list: JumpKind::Ladder,
         index,
         from,
         to,
@@ -21,7 +21,7 @@ fn ladder(index: usize, from: i64, to: i64) -> JumpRef {
 
 fn snake(index: usize, from: i64, to: i64) -> JumpRef {
     JumpRef {
-        list: JumpList::Snakes,
+        list: JumpKind::Snake,
         index,
         from,
         to,
@@ -77,7 +77,7 @@ fn expected() -> Vec<Problem> {
             next: ladder(1, 5, 8),
         },
         Problem::ChainCycle {
-            squares: Squares(vec![10, 30, 50]),
+            squares: vec![10, 30, 50],
         },
         Problem::DiceMixed,
         Problem::DiceCount { count: 0 },
@@ -103,9 +103,7 @@ fn expected() -> Vec<Problem> {
             totals: 12,
             limit: Board::MAX_MOVES_TO_CHECK,
         },
-        Problem::Unwinnable {
-            squares: Squares(vec![19]),
-        },
+        Problem::Unwinnable { squares: vec![19] },
         Problem::LimitOutOfRange {
             key: "min_jump_use",
             value: 1.5,

@@ -2,7 +2,7 @@
 //! validating constructor; specs are random, so most break some rule.
 
 use proptest::prelude::*;
-use snakeladder::JumpList;
+use snakeladder::JumpKind;
 use snakeladder::internals::BoardSpec;
 use snakeladder::internals::DiceSpec;
 use snakeladder::internals::{ExtraTurnSpec, RulesSpec};
@@ -133,7 +133,7 @@ fn board() -> impl Strategy<Value = Board> {
 /// of shuffled lists can be compared.
 fn normalised(p: &Problem) -> String {
     fn jump(j: &JumpRef) -> String {
-        let list = if j.list == JumpList::Ladders {
+        let list = if j.list == JumpKind::Ladder {
             "ladder"
         } else {
             "snake"
@@ -229,8 +229,8 @@ proptest! {
                 prop_assert_eq!(&mv, &twin.move_token(Square::new(s), roll));
                 for before in 0..3 {
                     let step = board.play_roll(Square::new(s), before, roll);
-                    prop_assert!(step.mv.end <= last, "{:?}", step);
-                    prop_assert_eq!(step.mv.finished, step.mv.end == last);
+                    prop_assert!(step.end <= last, "{:?}", step);
+                    prop_assert_eq!(step.finished, step.end == last);
                     prop_assert_eq!(&step, &board.play_roll(Square::new(s), before, roll));
                 }
             }
@@ -252,7 +252,7 @@ proptest! {
 /// test does not predict.
 fn located(p: &Problem) -> Option<String> {
     fn at(j: &JumpRef) -> String {
-        let list = if j.list == JumpList::Ladders {
+        let list = if j.list == JumpKind::Ladder {
             "ladders"
         } else {
             "snakes"

@@ -225,7 +225,7 @@ impl PyBoard {
         let config = config(py, games, seed, players, threads, max_memory)?;
         let board = &self.board;
         let report = run_interruptible(py, |stop| {
-            simulate::simulate(board, &config.with_progress(stop))
+            simulate::simulate(board, &config.with_stop(stop))
         })?
         .map_err(|e| errors::simulate_error(py, &e))?;
         Ok(pythonize::pythonize(py, &report)?)
@@ -246,7 +246,7 @@ impl PyBoard {
         let config = config(py, games, seed, players, threads, max_memory)?;
         let board = &self.board;
         let report = run_interruptible(py, |stop| {
-            snakeladder::check::check(board, &config.with_progress(stop))
+            snakeladder::check::check(board, &config.with_stop(stop))
         })?
         .map_err(|e| errors::simulate_error(py, &e))?;
         Ok(pythonize::pythonize(py, &report)?)

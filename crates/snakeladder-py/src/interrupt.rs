@@ -4,12 +4,11 @@
 //! thread runs Python code. So the work runs on a worker thread with the
 //! GIL released, while the calling thread wakes every [`POLL`] to call
 //! `check_signals`; when it raises (a `KeyboardInterrupt`), the work is told
-//! to stop through [`Stop`] (the simulator asks before each batch of games,
-//! `snakeladder::simulate::Progress::stopped`), the worker is joined, and
-//! the exception is raised.
+//! to stop through a shared flag (the simulator looks at it before each
+//! batch of games, `snakeladder::simulate::SimulationConfig::with_stop`),
+//! the worker is joined, and the exception is raised.
 
 use pyo3::prelude::*;
-use snakeladder::simulate::Progress;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -18,27 +17,15 @@ use std::time::Duration;
 /// Ctrl-C feels immediate, long enough to cost nothing.
 const POLL: Duration = Duration::from_millis(50);
 
-/// A stop flag the work polls, as a simulation's [`Progress`]; clones share
-/// the flag.
-#[derive(Clone, Default)]
-pub struct Stop(Arc<AtomicBool>);
-
-impl Progress for Stop {
-    fn advance(&self, _games: u64) {}
-    fn stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
 /// Runs `work(stop)` on a worker thread without the GIL, checking for
 /// signals meanwhile. A signal handler's exception is returned (after the
 /// work has seen `stop` and ended); otherwise the work's result.
 pub fn run_interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
 where
     T: Send,
-    F: FnOnce(Stop) -> T + Send,
+    F: FnOnce(Arc<AtomicBool>) -> T + Send,
 {
-    let stop = Stop::default();
+    let stop = Arc::new(AtomicBool::new(false));
     // The worker's result, and a condition variable that wakes the caller
     // when it is there.
     let done: (Mutex<Option<T>>, Condvar) = (Mutex::new(None), Condvar::new());
@@ -72,7 +59,7 @@ where
                 };
             }
             if let Err(signal) = py.check_signals() {
-                stop.0.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::Relaxed);
                 let _ = py.detach(move || worker.join());
                 return Err(signal);
             }

@@ -22,8 +22,8 @@ fn bare(board: &Board, seed: u64) -> u64 {
     loop {
         let step = board.play_roll(pos[seat], before, dice.roll().unwrap());
         rolls += 1;
-        pos[seat] = step.mv.end;
-        if step.mv.finished {
+        pos[seat] = step.end;
+        if step.finished {
             return rolls;
         }
         if step.extra_roll {

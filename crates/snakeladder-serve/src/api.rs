@@ -399,18 +399,15 @@ pub(crate) async fn tune(
     let limits = state.config.limits;
     // The search stops itself at the request's limits or at the server's
     // timeout, with the closest board it found.
-    let budget = design::Budget {
-        max_work: limits.max_work,
-        max_memory: limits.max_memory,
-        time_limit: Some(state.config.timeout),
-    };
+    let timeout = state.config.timeout;
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
         let options = TuneOptions::new(target, max_changes)
             .with_keep(keep)
             .with_seed(seed)
-            .with_budget(budget);
+            .with_limits(limits)
+            .with_time_limit(timeout);
         let tuned = design::tune(&board, &options).map_err(design_error)?;
         let file = serialized(json::board_file(&tuned.board))?;
         serialized(json::pretty(&Tuned {

@@ -68,7 +68,8 @@
 //! - `schema`: JSON Schemas (`schemars::JsonSchema`) of the input and
 //!   output types;
 //! - `toml`: reading a layout policy from a `snakeladder.toml` file
-//!   (`policy::parse_policy`, `policy::read_policy`).
+//!   (`policy::parse_policy`, `policy::read_policy`, and their error
+//!   `policy::PolicyError`).
 
 // The layers, lowest first, are model; play and markov; sim; design and
 // review: a module uses only its own layer and those before it (rustfmt
@@ -114,14 +115,13 @@ pub use model::dice::{Dice, Outcome};
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::movement::{Blocked, Move};
-pub use model::problem::{JumpList, JumpRef, Problem, Squares};
+pub use model::problem::{JumpRef, Problem};
 pub use model::rules::{Chains, Entry, ExtraTurn, Overshoot, Rules};
 pub use model::seed::Seed;
 pub use model::square::Square;
-pub use model::turn::RollStep;
 
 pub use play::error::GameError;
-pub use play::game::{Event, Finish, Game, Observer, Placing, RollResult, Standing, Status};
+pub use play::game::{Event, Finish, Game, Placing, RollResult, Standing, Status};
 pub use play::record::GameRecord;
 pub use play::roller::{Roller, ScriptedDice, SeededDice};
 
@@ -129,6 +129,18 @@ pub use markov::analysis::{Analysis, AnalysisError, Limits, Options};
 
 /// Exact fractions, as the rational mode gives them
 /// ([`Analysis::exact`]): `num_rational::BigRational`.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Analysis, BigRational, Board, Options};
+///
+/// // Two squares: from the start a roll of 2 wins (1/6), a roll of 1 goes
+/// // to square 1, from which only a 1 wins; six turns on average.
+/// let board = Board::from_json_str(r#"{"squares": 2}"#)?;
+/// let analysis = Analysis::new(&board, &Options::default().exact(true))?;
+/// assert_eq!(analysis.exact.unwrap().mean, BigRational::from_integer(6.into()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub use num_rational::BigRational;
 
 /// The pieces the crate's own front ends (the command, the rendering
@@ -154,6 +166,7 @@ pub mod internals {
     pub use crate::model::dice::DiceSpec;
     pub use crate::model::fingerprint::fingerprint;
     /// How the command finds a board's `snakeladder.toml`.
+    #[cfg(feature = "toml")]
     pub use crate::model::policy::find_policy_file;
     pub use crate::model::read::{FileReadError, read_regular_file};
     pub use crate::model::rules::{ExtraTurnSpec, RulesSpec};
@@ -164,9 +177,10 @@ pub mod internals {
     /// unvalidated board `generate` writes, and how a sensitivity variant
     /// was evaluated.
     pub mod design {
+        pub use crate::design::budget::Budget;
         pub use crate::design::eval::{Base, Update, admissible};
         pub use crate::design::random::generate_spec;
-        pub use crate::design::sensitivity::Evaluation;
+        pub use crate::design::sensitivity::{Evaluation, sensitivity_within};
         use crate::{Board, Jump};
 
         /// Every move of jump `a` the search tries.

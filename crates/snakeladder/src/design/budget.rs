@@ -19,20 +19,11 @@ use super::{DesignError, Target};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// The limits of one design search.
-///
-/// # Example
-/// ```
-/// use snakeladder::Board;
-/// use snakeladder::design::{Budget, Target, TuneOptions, tune};
-/// use std::time::Duration;
-///
-/// let budget = Budget { time_limit: Some(Duration::from_secs(600)), ..Budget::default() };
-/// let options = TuneOptions::new(Target::new(42.0, 43.0)?, 1).with_budget(budget);
-/// let tuned = tune(&Board::builtin_default(), &options)?;
-/// assert!((42.0..=43.0).contains(&tuned.mean_turns));
-/// # Ok::<(), snakeladder::design::DesignError>(())
-/// ```
+/// The limits of one design search: the public API sets them with
+/// `with_limits` and `with_time_limit` of
+/// [`TuneOptions`](super::TuneOptions) and
+/// [`GenerateOptions`](super::GenerateOptions); the command builds one from
+/// its flags.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Budget {
     /// Most multiply-adds, counted as the module docs say.

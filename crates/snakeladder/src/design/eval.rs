@@ -37,6 +37,7 @@
 //! re-solved that way and must agree with the update within
 //! [`tolerance::UPDATE_AGREEMENT`].
 
+pub(crate) use super::JumpChange;
 use crate::markov::analysis::AnalysisError;
 use crate::markov::analysis::solve::Solver;
 use crate::markov::chain::{Chain, Target};
@@ -44,9 +45,7 @@ use crate::markov::tolerance;
 use crate::par::*;
 use crate::{Board, BoardSpec, Chains, Jump, JumpKind, Square};
 use nalgebra::DMatrix;
-use serde::Serialize;
 use std::borrow::Cow;
-use std::fmt;
 use std::sync::Arc;
 
 /// Chains with more states than this are not held as a dense inverse (a
@@ -64,40 +63,6 @@ use std::sync::Arc;
 pub const MAX_UPDATE_STATES: usize = 1_500;
 
 const NO_STATE: u32 = u32::MAX;
-
-/// One jump of a board changed: moved (start, end or both) or removed.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[non_exhaustive]
-pub struct JumpChange {
-    /// The jump as it was.
-    pub before: Jump,
-    /// The jump as it becomes; `None` when it is removed.
-    pub after: Option<Jump>,
-}
-
-impl JumpChange {
-    /// Squares moved, start and end together (removal counts the jump's
-    /// length): a measure of how large an edit is.
-    pub fn displacement(&self) -> u64 {
-        match self.after {
-            Some(a) => {
-                u64::from(self.before.from().get().abs_diff(a.from().get()))
-                    + u64::from(self.before.to().get().abs_diff(a.to().get()))
-            }
-            None => self.before.length().unsigned_abs(),
-        }
-    }
-}
-
-impl fmt::Display for JumpChange {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.after {
-            Some(a) => write!(f, "{} → {}→{}", self.before, a.from(), a.to()),
-            None => write!(f, "{} removed", self.before),
-        }
-    }
-}
 
 /// A jump as a board file writes it.
 fn pair(j: Jump) -> [i64; 2] {

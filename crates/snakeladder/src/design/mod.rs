@@ -42,7 +42,8 @@
 //! # Ok::<(), snakeladder::design::DesignError>(())
 //! ```
 
-mod budget;
+pub(crate) mod budget;
+mod change;
 pub(crate) mod eval;
 pub(crate) mod random;
 mod search;
@@ -50,11 +51,11 @@ pub(crate) mod sensitivity;
 mod target;
 mod tune;
 
-pub use budget::Budget;
-pub use eval::JumpChange;
+pub(crate) use budget::Budget;
+pub use change::JumpChange;
 pub(crate) use eval::MAX_UPDATE_STATES;
 pub use random::{Layout, generate};
-pub use sensitivity::{Edit, Sensitivity, Variant, sensitivity, sensitivity_within};
+pub use sensitivity::{Edit, Sensitivity, Variant, sensitivity};
 pub use target::{GenerateOptions, Generated, generate_to_target};
 pub use tune::{TuneOptions, Tuned, tune};
 
@@ -66,6 +67,23 @@ use std::fmt;
 
 /// What a search aims at: a band of mean lengths, and optionally a cap on
 /// the first seat's advantage with two players.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::design::Target;
+
+let target = Target::new(10.0, 12.0)?;
+assert!(target.contains(11.6));
+assert_eq!(target.distance(13.0), 1.0);
+assert!(Target::new(5.0, 4.0).is_err());
+let capped = target.with_max_first_seat_advantage(0.05)?;
+assert_eq!(capped.max_first_seat_advantage(), Some(0.05));
+# Ok::<(), snakeladder::design::DesignError>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct Target {

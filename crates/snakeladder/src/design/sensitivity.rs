@@ -31,6 +31,26 @@ fn is_zero(n: &usize) -> bool {
 pub const STEPS: [i32; 6] = [-5, -2, -1, 1, 2, 5];
 
 /// What was done to a jump.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::Board;
+use snakeladder::design::sensitivity;
+
+let s = sensitivity(&Board::from_json_str(SMALL)?, false)?;
+use snakeladder::design::Edit;
+
+assert_eq!(s.variants[0].edit, Edit::Start(2));
+assert_eq!(s.variants[0].edit.to_string(), "start +2");
+let removed = s.variants.iter().find(|v| v.edit == Edit::Removed).unwrap();
+assert_eq!(removed.change.after, None);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -65,6 +85,23 @@ pub enum Evaluation {
 }
 
 /// One variant of the board.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::Board;
+use snakeladder::design::sensitivity;
+
+let s = sensitivity(&Board::from_json_str(SMALL)?, false)?;
+let top = &s.variants[0];
+assert!((top.mean_turns - s.mean_turns - top.mean_change).abs() < 1e-12);
+assert_eq!(top.first_seat_advantage, None); // not asked for
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -86,6 +123,23 @@ pub struct Variant {
 }
 
 /// Every valid variant of a board, ranked by effect.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::Board;
+use snakeladder::design::sensitivity;
+
+let s = sensitivity(&Board::from_json_str(SMALL)?, false)?;
+// Largest change of the mean first.
+assert!(s.variants.windows(2).all(|w| w[0].mean_change.abs() >= w[1].mean_change.abs()));
+assert_eq!(format!("{:.4}", s.mean_turns), "11.6183");
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -148,7 +202,7 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
     sensitivity_within(board, advantage, &super::Budget::default(), None)
 }
 
-/// [`sensitivity`] within a [`Budget`](super::Budget): the variants are
+/// [`sensitivity`] within a [`Budget`](super::Budget), for the command: the variants are
 /// evaluated while the budget lasts, and a spent one stops the whole with
 /// the limit named, the first seat's advantages included. With
 /// `progress`, calls `progress(done, total)` as the variants are evaluated
@@ -165,7 +219,7 @@ pub fn sensitivity(board: &Board, advantage: bool) -> Result<Sensitivity, Design
 /// # Example
 /// ```
 /// use snakeladder::Board;
-/// use snakeladder::design::{Budget, sensitivity_within};
+/// use snakeladder::internals::design::{Budget, sensitivity_within};
 /// use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// let board = Board::builtin_default();

@@ -90,7 +90,33 @@ impl TuneOptions {
         TuneOptions { seed, ..self }
     }
 
-    /// The same options within `budget` (work, memory and time).
+    /// The same options within `limits`: the most multiply-adds the search
+    /// may do ([`Limits::max_work`](crate::Limits::max_work), counted as
+    /// `src/design/budget.rs` says) and the most bytes its evaluators may
+    /// hold at once ([`Limits::max_memory`](crate::Limits::max_memory)).
+    /// The analysis's default limits unless given.
+    pub fn with_limits(self, limits: crate::Limits) -> TuneOptions {
+        let budget = super::Budget {
+            max_work: limits.max_work,
+            max_memory: limits.max_memory,
+            ..self.budget
+        };
+        TuneOptions { budget, ..self }
+    }
+
+    /// The same options stopping the search after `limit`, with the
+    /// closest board found ([`DesignError::Stopped`](super::DesignError::Stopped)).
+    /// No time limit unless given.
+    pub fn with_time_limit(self, limit: std::time::Duration) -> TuneOptions {
+        let budget = super::Budget {
+            time_limit: Some(limit),
+            ..self.budget
+        };
+        TuneOptions { budget, ..self }
+    }
+
+    /// The same options within `budget`: limits and time limit at once.
+    #[doc(hidden)]
     pub fn with_budget(self, budget: super::Budget) -> TuneOptions {
         TuneOptions { budget, ..self }
     }

@@ -26,6 +26,23 @@ pub struct DiceSpec {
 }
 
 /// One total the dice can roll, with its probability (always positive).
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::Board;
+
+let json = r#"{"squares": 30, "rules": {"dice": {"count": 2, "faces": 6}, "overshoot": "win"}}"#;
+let board = Board::from_json_str(json)?;
+let outcomes = board.rules().dice().outcomes();
+assert_eq!(outcomes.len(), 11); // totals 2..=12
+let seven = outcomes.iter().find(|o| o.total == 7).unwrap();
+assert!((seven.probability - 6.0 / 36.0).abs() < 1e-12);
+# Ok::<(), snakeladder::BoardError>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

@@ -5,8 +5,22 @@ use serde::Serialize;
 use std::fmt;
 
 /// Whether a jump climbs or descends. Derived from its direction, never stored.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r#"
+# Example
+```
+use snakeladder::{Board, JumpKind, Square};
+
+let board = Board::builtin_default();
+let ladder = board.jump_from(Square::new(1)).unwrap();
+assert_eq!(ladder.kind(), JumpKind::Ladder);
+assert_eq!(JumpKind::Snake.to_string(), "snake");
+```
+"#
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JumpKind {
     /// A jump that goes up (`from < to`).

@@ -12,6 +12,22 @@ use crate::{Board, Jump, Square};
 use serde::{Deserialize, Serialize};
 
 /// Why a roll left the token where it was.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Blocked, Board, Square};
+
+let board = Board::from_json_str(r#"{"squares": 20, "rules": {"entry": "six"}}"#)?;
+assert_eq!(board.move_token(Square::OFF_BOARD, 3).blocked, Some(Blocked::Entry));
+assert_eq!(board.move_token(Square::OFF_BOARD, 6).blocked, None);
+// Exact finish: 18 + 5 passes 20.
+assert_eq!(board.move_token(Square::new(18), 5).blocked, Some(Blocked::Overshoot));
+# Ok::<(), snakeladder::BoardError>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -27,6 +43,24 @@ pub enum Blocked {
 }
 
 /// What one roll did to a token.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Board, Square};
+
+let board = Board::from_json_str(SMALL)?;
+// 1 + 2 lands on the ladder 3→11.
+let mv = board.move_token(Square::new(1), 2);
+assert_eq!((mv.landing, mv.end), (Square::new(3), Square::new(11)));
+assert_eq!(mv.jumps.len(), 1);
+assert!(!mv.finished && !mv.extra_roll && mv.blocked.is_none());
+# Ok::<(), snakeladder::BoardError>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -46,6 +80,10 @@ pub struct Move {
     pub blocked: Option<Blocked>,
     /// Whether the token ended on the last square.
     pub finished: bool,
+    /// Whether the same player rolls again in this turn: only
+    /// [`Board::play_roll`], which applies the extra-roll rule, grants
+    /// one; [`Board::move_token`] never does.
+    pub extra_roll: bool,
 }
 
 impl Board {
@@ -164,6 +202,7 @@ impl Walk {
             end: self.end,
             blocked: self.blocked,
             finished: self.end == board.last(),
+            extra_roll: false,
         }
     }
 
@@ -210,6 +249,7 @@ mod tests {
                 end: sq(1),
                 blocked: None,
                 finished: false,
+                extra_roll: false,
             }
         );
         assert_eq!(ten().move_token(sq(3), 5).end, sq(8));

@@ -20,6 +20,7 @@
 use crate::model::problem::Problem;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+#[cfg(feature = "toml")]
 use std::path::{Path, PathBuf};
 
 /// The name of a policy file.
@@ -28,6 +29,24 @@ pub(crate) const POLICY_FILE_NAME: &str = "snakeladder.toml";
 /// Thresholds on a board's exact figures; each is checked only when set.
 ///
 /// Keys are the command-line flags' names in snake case.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::policy::Thresholds;
+use snakeladder::review::Review;
+
+let policy = Thresholds { min_jump_use: Some(0.3), ..Thresholds::default() };
+let report = Review { policy, ..Review::default() }.check_bytes("small.json", SMALL.as_bytes());
+// The ladder 3→11 is used in only 49/216 of games.
+assert_eq!(report.findings.len(), 1);
+assert_eq!(report.findings[0].kind, "min_jump_use");
+assert!(Thresholds::default().is_empty());
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -200,7 +219,29 @@ impl Thresholds {
     }
 }
 
-/// Why a policy file could not be used.
+#[cfg(feature = "toml")]
+/// Why a policy file could not be used (with the `toml` feature, which
+/// reads policy files).
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::policy::PolicyError;
+
+let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+let err = PolicyError::Io { path: "snakeladder.toml".into(), source: missing };
+assert!(err.to_string().starts_with("snakeladder.toml: cannot read"));
+# #[cfg(feature = "toml")]
+# {
+// With the `toml` feature, reading a policy says where it is wrong.
+let text = "[limits]\nmax_mean_turns = -1\n";
+let err = snakeladder::policy::parse_policy(text, "p.toml".as_ref()).unwrap_err();
+assert!(matches!(err, PolicyError::Range { line: 2, .. }));
+# }
+```
+"##
+)]
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PolicyError {
@@ -314,6 +355,7 @@ pub fn read_policy(path: &Path) -> Result<Thresholds, PolicyError> {
     parse_policy(text.strip_prefix('\u{feff}').unwrap_or(&text), path)
 }
 
+#[cfg(feature = "toml")]
 /// The policy file for a board in `dir`: the first [`Thresholds::FILE_NAME`]
 /// in `dir` or one of its parents (a relative `dir` is taken from the
 /// current directory). The search stops after the repository's root (the
@@ -335,6 +377,7 @@ pub fn find_policy_file(dir: &Path) -> Result<Option<PathBuf>, PolicyError> {
 }
 
 /// [`find_policy_file`] with the home directory given.
+#[cfg(feature = "toml")]
 fn find_policy_file_within(
     dir: &Path,
     home: Option<&Path>,
@@ -390,6 +433,7 @@ fn find_policy_file_within(
 }
 
 /// Whether anyone may write to `dir` (mode `o+w`, as `/tmp`).
+#[cfg(feature = "toml")]
 fn world_writable(dir: &Path) -> bool {
     #[cfg(unix)]
     {

@@ -2,28 +2,37 @@
 //! fault, each naming the field, the jump or the squares involved. The
 //! checks that find them are in the validation module.
 
+use crate::JumpKind;
 use crate::model::limits::{MAX_DICE, MAX_FACES, MAX_SQUARES, MAX_TOTALS};
 use serde::Serialize;
 use std::fmt;
 
-/// Which list of a board file a jump was written in.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum JumpList {
-    /// The `ladders` list: each must go up.
-    Ladders,
-    /// The `snakes` list: each must go down.
-    Snakes,
-}
-
 /// A jump as written in a board file, named by its list and position so an
 /// error can point at it.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, JumpKind, Problem};
+
+let err = Board::from_json_str(r#"{"squares": 20, "snakes": [[4, 8]]}"#).unwrap_err();
+let Problem::SnakeClimbs { jump } = &err.problems()[0] else { panic!("{err}") };
+assert_eq!((jump.list, jump.index, jump.from, jump.to), (JumpKind::Snake, 0, 4, 8));
+assert_eq!(jump.to_string(), "snakes[0] 4→8");
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct JumpRef {
-    /// The list it was written in.
-    pub list: JumpList,
+    /// The list it was written in, by the kind that list declares: a jump
+    /// of the `ladders` list is declared a [`JumpKind::Ladder`] (and must
+    /// go up), one of `snakes` a [`JumpKind::Snake`] (and must go down).
+    /// (In JSON the list's name: `"ladders"` or `"snakes"`.)
+    #[serde(serialize_with = "list_name")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    pub list: JumpKind,
     /// Its 0-based position in that list.
     pub index: usize,
     /// Its first number.
@@ -34,25 +43,45 @@ pub struct JumpRef {
 
 impl fmt::Display for JumpRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let list = match self.list {
-            JumpList::Ladders => "ladders",
-            JumpList::Snakes => "snakes",
-        };
-        write!(f, "{list}[{}] {}→{}", self.index, self.from, self.to)
+        write!(
+            f,
+            "{}[{}] {}→{}",
+            self.list_name(),
+            self.index,
+            self.from,
+            self.to
+        )
     }
 }
 
-/// A list of squares, printed compactly (`94, 95, 97..99`).
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct Squares(pub Vec<u32>);
+impl JumpRef {
+    /// The name of the board file's list the jump was written in:
+    /// `"ladders"` or `"snakes"`.
+    pub fn list_name(&self) -> &'static str {
+        match self.list {
+            JumpKind::Ladder => "ladders",
+            JumpKind::Snake => "snakes",
+        }
+    }
+}
 
-impl fmt::Display for Squares {
+/// [`JumpRef::list`] as its list's name.
+fn list_name<S: serde::Serializer>(list: &JumpKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match list {
+        JumpKind::Ladder => "ladders",
+        JumpKind::Snake => "snakes",
+    })
+}
+
+/// A list of squares, printed compactly (`94, 95, 97..99`): the squares of
+/// [`Problem::ChainCycle`] and [`Problem::Unwinnable`] in their messages.
+pub(crate) struct Squares<'a>(pub &'a [u32]);
+
+impl fmt::Display for Squares<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const SHOWN: usize = 40;
         let mut runs: Vec<(u32, u32)> = Vec::new();
-        for &s in &self.0 {
+        for &s in self.0 {
             match runs.last_mut() {
                 Some((_, hi)) if *hi + 1 == s => *hi = s,
                 _ => runs.push((s, s)),
@@ -136,6 +165,21 @@ fn hidden_kind(code_point: u32) -> &'static str {
 
 /// One thing wrong with a board file. Each names the field, the jump or the
 /// squares involved.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, Problem};
+
+let err = Board::from_json_str(r#"{"squares": 10, "ladders": [[5, 3]]}"#).unwrap_err();
+let problem = &err.problems()[0];
+assert!(matches!(problem, Problem::LadderDescends { .. }));
+assert_eq!(problem.kind(), "ladder_descends");
+assert!(Problem::KINDS.contains(&problem.kind()));
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(
     Clone, Debug, PartialEq, thiserror::Error, Serialize, strum::IntoStaticStr, strum::VariantNames,
@@ -249,10 +293,10 @@ pub enum Problem {
         next: JumpRef,
     },
     /// Under `chains: follow`, jumps that lead back to where they started.
-    #[error("jumps form a cycle through squares {squares}")]
+    #[error("jumps form a cycle through squares {}", Squares(squares))]
     ChainCycle {
         /// The squares of the cycle, in order, starting from the smallest.
-        squares: Squares,
+        squares: Vec<u32>,
     },
     /// `dice` gives both fair dice and weights.
     #[error("rules.dice: give either count and faces, or weights, not both")]
@@ -377,11 +421,12 @@ pub enum Problem {
     /// Squares a token can reach from the start but from which the last square
     /// can never be reached.
     #[error(
-        "the game cannot be won from squares {squares}: a token can reach them but never the last square"
+        "the game cannot be won from squares {}: a token can reach them but never the last square",
+        Squares(squares)
     )]
     Unwinnable {
         /// The trapped rest squares, in increasing order.
-        squares: Squares,
+        squares: Vec<u32>,
     },
 }
 

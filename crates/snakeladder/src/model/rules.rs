@@ -7,6 +7,21 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What a roll that would pass the last square does.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, Overshoot, Square};
+
+let board = Board::from_json_str(r#"{"squares": 20, "rules": {"overshoot": "bounce"}}"#)?;
+assert_eq!(board.rules().overshoot(), Overshoot::Bounce);
+// 18 + 5 is 3 past 20: the token bounces back to 17.
+assert_eq!(board.move_token(Square::new(18), 5).end, Square::new(17));
+# Ok::<(), snakeladder::BoardError>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(
     Copy,
@@ -36,6 +51,23 @@ pub enum Overshoot {
 }
 
 /// Whether a jump that ends on the start of another jump goes on.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, Chains, Square};
+
+let layout = r#""squares": 30, "ladders": [[2, 10], [10, 20]]"#;
+// By default a jump may not end where another starts.
+assert!(Board::from_json_str(&format!("{{{layout}}}")).is_err());
+let board = Board::from_json_str(&format!(r#"{{{layout}, "rules": {{"chains": "follow"}}}}"#))?;
+assert_eq!(board.rules().chains(), Chains::Follow);
+assert_eq!(board.move_token(Square::OFF_BOARD, 2).end, Square::new(20));
+# Ok::<(), snakeladder::BoardError>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(
     Copy,
@@ -61,6 +93,23 @@ pub enum Chains {
 }
 
 /// How a token leaves the start square.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, Entry, Square};
+
+let board = Board::from_json_str(r#"{"squares": 20, "rules": {"entry": "six"}}"#)?;
+assert_eq!(board.rules().entry(), Entry::Six);
+// Only a six brings a token onto the board.
+assert_eq!(board.move_token(Square::OFF_BOARD, 5).end, Square::OFF_BOARD);
+assert_eq!(board.move_token(Square::OFF_BOARD, 6).end, Square::new(6));
+assert_eq!(Board::builtin_default().rules().entry(), Entry::Free);
+# Ok::<(), snakeladder::BoardError>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(
     Copy,
@@ -111,6 +160,21 @@ pub struct ExtraTurnSpec {
 /// grants another. A bonus roll grants another even when its move was blocked
 /// (an overshoot under `stay`, or entry not met): the roll, not the move,
 /// earns it.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::Board;
+
+let json = r#"{"squares": 30, "rules": {"extra_turn": {"on": 6, "max_extra": 2}}}"#;
+let rule = *Board::from_json_str(json)?.rules().extra_turn().unwrap();
+assert_eq!((rule.on(), rule.max_extra(), rule.forfeit_after()), (6, Some(2), None));
+assert!(Board::builtin_default().rules().extra_turn().is_none());
+# Ok::<(), snakeladder::BoardError>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ExtraTurn {

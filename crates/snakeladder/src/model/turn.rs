@@ -6,20 +6,6 @@
 
 use crate::model::movement::{Blocked, Move, Walk};
 use crate::{Board, Square};
-use serde::Serialize;
-
-/// The result of one roll within a turn.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct RollStep {
-    /// What the roll did; `blocked` is [`Blocked::Forfeit`] for a forfeited
-    /// bonus roll.
-    #[serde(flatten)]
-    pub mv: Move,
-    /// Whether the same player rolls again in this turn.
-    pub extra_roll: bool,
-}
 
 impl Board {
     /// Plays the `rolls_before + 1`-th roll of a turn for a token on `from`.
@@ -34,6 +20,10 @@ impl Board {
     ///   `max_extra` extra rolls;
     /// - a winning roll never grants another.
     ///
+    /// The [`Move`] says whether the same player rolls again
+    /// ([`Move::extra_roll`]); its `blocked` is [`Blocked::Forfeit`] for a
+    /// forfeited bonus roll.
+    ///
     /// # Panics
     /// As [`Board::move_token`].
     ///
@@ -45,15 +35,15 @@ impl Board {
     /// let first = board.play_roll(Square::new(10), 0, 6);
     /// assert!(first.extra_roll);
     /// let third = board.play_roll(Square::new(22), 2, 6);
-    /// assert_eq!(third.mv.blocked, Some(Blocked::Forfeit));
+    /// assert_eq!(third.blocked, Some(Blocked::Forfeit));
     /// assert!(!third.extra_roll);
     /// # Ok::<(), snakeladder::BoardError>(())
     /// ```
-    pub fn play_roll(&self, from: Square, rolls_before: u32, roll: u32) -> RollStep {
+    pub fn play_roll(&self, from: Square, rolls_before: u32, roll: u32) -> Move {
         let (walk, extra_roll) = self.walk_roll(from, rolls_before, roll);
-        RollStep {
-            mv: walk.into_move(self, from, roll),
+        Move {
             extra_roll,
+            ..walk.into_move(self, from, roll)
         }
     }
 
@@ -92,14 +82,14 @@ impl Board {
     }
 }
 
-/// [`Board::roll_end`]: a [`RollStep`] without the list of jumps.
+/// [`Board::roll_end`]: a [`Move`] without the list of jumps.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RollEnd {
     /// As [`Move::end`](crate::Move::end).
     pub end: Square,
     /// As [`Move::finished`](crate::Move::finished).
     pub finished: bool,
-    /// As [`RollStep::extra_roll`].
+    /// As [`Move::extra_roll`].
     pub extra_roll: bool,
     /// The walk itself, for its first jump.
     pub walk: Walk,
@@ -108,6 +98,7 @@ pub(crate) struct RollEnd {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Move;
 
     /// 30 squares without jumps, one fair die, exact finish, and the given
     /// extra-roll rule.
@@ -126,7 +117,7 @@ mod tests {
         for roll in 1..=6 {
             let step = b.play_roll(sq(5), 0, roll);
             assert!(!step.extra_roll, "{roll}");
-            assert_eq!(step.mv, b.move_token(sq(5), roll));
+            assert_eq!(step, b.move_token(sq(5), roll));
         }
     }
 
@@ -134,11 +125,20 @@ mod tests {
     fn a_bonus_roll_moves_and_grants_another() {
         let b = board(r#"{"on": 6}"#);
         let step = b.play_roll(sq(5), 0, 6);
-        assert_eq!((step.mv.end, step.extra_roll), (sq(11), true));
-        assert_eq!(step.mv, b.move_token(sq(5), 6));
+        assert_eq!((step.end, step.extra_roll), (sq(11), true));
+        // The same move as without the rule, but for the extra roll.
+        let plain = b.move_token(sq(5), 6);
+        assert!(!plain.extra_roll);
+        assert_eq!(
+            step,
+            Move {
+                extra_roll: true,
+                ..plain
+            }
+        );
         // Another total moves and ends the turn.
         let step = b.play_roll(sq(5), 0, 5);
-        assert_eq!((step.mv.end, step.extra_roll), (sq(10), false));
+        assert_eq!((step.end, step.extra_roll), (sq(10), false));
         // With no cap, the bonus keeps coming.
         assert!(b.play_roll(sq(5), 40, 6).extra_roll);
     }
@@ -165,16 +165,16 @@ mod tests {
         for before in 0..2 {
             let step = b.play_roll(sq(4), before, 6);
             assert_eq!(
-                (step.mv.end, step.mv.blocked, step.extra_roll),
+                (step.end, step.blocked, step.extra_roll),
                 (sq(10), None, true)
             );
         }
         let third = b.play_roll(sq(4), 2, 6);
-        assert_eq!(third.mv.blocked, Some(Blocked::Forfeit));
-        assert_eq!((third.mv.landing, third.mv.end), (sq(4), sq(4)));
-        assert!(third.mv.jumps.is_empty() && !third.mv.finished && !third.extra_roll);
+        assert_eq!(third.blocked, Some(Blocked::Forfeit));
+        assert_eq!((third.landing, third.end), (sq(4), sq(4)));
+        assert!(third.jumps.is_empty() && !third.finished && !third.extra_roll);
         // A non-bonus third roll moves as usual.
-        assert_eq!(b.play_roll(sq(4), 2, 5).mv, b.move_token(sq(4), 5));
+        assert_eq!(b.play_roll(sq(4), 2, 5), b.move_token(sq(4), 5));
     }
 
     /// A token already home stays finished even when its roll is forfeited
@@ -183,11 +183,8 @@ mod tests {
     fn a_forfeit_on_the_last_square_is_still_finished() {
         let b = board(r#"{"on": 6, "forfeit_after": 1}"#);
         let step = b.play_roll(sq(30), 0, 6);
-        assert_eq!(
-            (step.mv.end, step.mv.blocked),
-            (sq(30), Some(Blocked::Forfeit))
-        );
-        assert!(step.mv.finished);
+        assert_eq!((step.end, step.blocked), (sq(30), Some(Blocked::Forfeit)));
+        assert!(step.finished);
     }
 
     #[test]
@@ -195,7 +192,7 @@ mod tests {
         let b = board(r#"{"on": 6, "forfeit_after": 1}"#);
         let step = b.play_roll(sq(4), 0, 6);
         assert_eq!(
-            (step.mv.blocked, step.extra_roll),
+            (step.blocked, step.extra_roll),
             (Some(Blocked::Forfeit), false)
         );
     }
@@ -204,7 +201,7 @@ mod tests {
     fn a_winning_bonus_roll_grants_no_other() {
         let b = board(r#"{"on": 6}"#);
         let step = b.play_roll(sq(24), 0, 6);
-        assert!(step.mv.finished);
+        assert!(step.finished);
         assert!(!step.extra_roll);
     }
 
@@ -214,10 +211,7 @@ mod tests {
     fn a_blocked_bonus_roll_still_grants_another() {
         let b = board(r#"{"on": 6}"#);
         let step = b.play_roll(sq(27), 0, 6);
-        assert_eq!(
-            (step.mv.end, step.mv.blocked),
-            (sq(27), Some(Blocked::Overshoot))
-        );
+        assert_eq!((step.end, step.blocked), (sq(27), Some(Blocked::Overshoot)));
         assert!(step.extra_roll);
     }
 

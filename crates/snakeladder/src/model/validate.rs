@@ -5,10 +5,11 @@
 //! Validation is a product, not a short circuit: [`Board::from_spec`]
 //! collects every problem of a file before it refuses it.
 
+use crate::JumpKind;
 use crate::model::board::{Board, BoardSpec, default_width};
 use crate::model::error::BoardError;
 use crate::model::limits::{MAX_MOVES_TO_CHECK, MAX_SQUARES};
-use crate::model::problem::{JumpList, JumpRef, Problem, Squares};
+use crate::model::problem::{JumpRef, Problem};
 use crate::model::rules::{Chains, Rules};
 use crate::{Jump, Square};
 use std::collections::HashMap;
@@ -111,9 +112,7 @@ impl Board {
         let board = Board::assemble(spec.name.clone(), Square::new(last), width, jumps, rules);
         match trapped_squares(&board) {
             Ok(trapped) if trapped.is_empty() => Ok(board),
-            Ok(trapped) => Err(vec![Problem::Unwinnable {
-                squares: Squares(trapped),
-            }]),
+            Ok(trapped) => Err(vec![Problem::Unwinnable { squares: trapped }]),
             Err(problem) => Err(vec![problem]),
         }
     }
@@ -135,12 +134,12 @@ fn each_jump(
         .ladders
         .iter()
         .enumerate()
-        .map(|(i, j)| (JumpList::Ladders, i, j))
+        .map(|(i, j)| (JumpKind::Ladder, i, j))
         .chain(
             spec.snakes
                 .iter()
                 .enumerate()
-                .map(|(i, j)| (JumpList::Snakes, i, j)),
+                .map(|(i, j)| (JumpKind::Snake, i, j)),
         );
     for (list, index, &[from, to]) in written {
         let jump = JumpRef {
@@ -174,9 +173,9 @@ fn each_jump(
         let positioned = problems.len() == before;
         if from == to {
             problems.push(Problem::JumpGoesNowhere { jump });
-        } else if list == JumpList::Snakes && to > from {
+        } else if list == JumpKind::Snake && to > from {
             problems.push(Problem::SnakeClimbs { jump });
-        } else if list == JumpList::Ladders && to < from {
+        } else if list == JumpKind::Ladder && to < from {
             problems.push(Problem::LadderDescends { jump });
         }
         // With N unknown, a jump is placed for the checks between jumps
@@ -259,7 +258,7 @@ fn cycles(placed: &[(JumpRef, Jump)]) -> Vec<Problem> {
                         .map_or(0, |(i, _)| i);
                     cycle.rotate_left(min);
                     found.push(Problem::ChainCycle {
-                        squares: Squares(cycle.into_iter().map(Square::get).collect()),
+                        squares: cycle.into_iter().map(Square::get).collect(),
                     });
                     break;
                 }
@@ -373,6 +372,7 @@ mod tests {
     use super::*;
     use crate::BoardSpec;
     use crate::model::dice::DiceSpec;
+    use crate::model::problem::Squares;
 
     fn problems(json: &str) -> Vec<Problem> {
         let spec: BoardSpec = serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
@@ -392,7 +392,7 @@ mod tests {
 
     fn ladder(index: usize, from: i64, to: i64) -> JumpRef {
         JumpRef {
-            list: JumpList::Ladders,
+            list: JumpKind::Ladder,
             index,
             from,
             to,
@@ -401,7 +401,7 @@ mod tests {
 
     fn snake(index: usize, from: i64, to: i64) -> JumpRef {
         JumpRef {
-            list: JumpList::Snakes,
+            list: JumpKind::Snake,
             index,
             from,
             to,
@@ -656,7 +656,7 @@ mod tests {
         assert_eq!(
             p,
             Problem::ChainCycle {
-                squares: Squares(vec![10, 30, 50])
+                squares: vec![10, 30, 50]
             }
         );
         assert_eq!(p.kind(), "chain_cycle");
@@ -669,10 +669,10 @@ mod tests {
             found,
             [
                 Problem::ChainCycle {
-                    squares: Squares(vec![2, 6])
+                    squares: vec![2, 6]
                 },
                 Problem::ChainCycle {
-                    squares: Squares(vec![20, 40])
+                    squares: vec![20, 40]
                 },
             ]
         );
@@ -854,12 +854,7 @@ mod tests {
     #[test]
     fn unwinnable_names_the_trapped_squares() {
         let p = only(r#"{"squares": 20, "rules": {"dice": {"count": 2, "faces": 6}}}"#);
-        assert_eq!(
-            p,
-            Problem::Unwinnable {
-                squares: Squares(vec![19])
-            }
-        );
+        assert_eq!(p, Problem::Unwinnable { squares: vec![19] });
         assert_eq!(p.kind(), "unwinnable");
     }
 
@@ -871,12 +866,7 @@ mod tests {
             r#"{"squares": 100, "snakes": [[94, 1], [95, 1], [96, 1], [97, 1], [98, 1], [99, 1]]}"#,
         );
         let trapped: Vec<u32> = (0..=93).collect();
-        assert_eq!(
-            p,
-            Problem::Unwinnable {
-                squares: Squares(trapped)
-            }
-        );
+        assert_eq!(p, Problem::Unwinnable { squares: trapped });
         assert_eq!(
             p.to_string(),
             "the game cannot be won from squares 0..93: a token can reach them but never the last square"
@@ -889,12 +879,7 @@ mod tests {
         let p = only(
             r#"{"squares": 10, "rules": {"entry": "six", "extra_turn": {"on": 6, "forfeit_after": 1}}}"#,
         );
-        assert_eq!(
-            p,
-            Problem::Unwinnable {
-                squares: Squares(vec![0])
-            }
-        );
+        assert_eq!(p, Problem::Unwinnable { squares: vec![0] });
     }
 
     #[test]
@@ -992,12 +977,9 @@ mod tests {
 
     #[test]
     fn squares_display_compactly() {
-        assert_eq!(
-            Squares(vec![94, 95, 97, 98, 99]).to_string(),
-            "94, 95, 97..99"
-        );
-        assert_eq!(Squares(vec![]).to_string(), "");
-        let many = Squares((0..100).map(|i| i * 3).collect());
+        assert_eq!(Squares(&[94, 95, 97, 98, 99]).to_string(), "94, 95, 97..99");
+        assert_eq!(Squares(&[]).to_string(), "");
+        let many = Squares(&(0..100).map(|i| i * 3).collect::<Vec<_>>());
         assert!(many.to_string().ends_with(" and 60 more runs"), "{many}");
     }
 

@@ -16,6 +16,26 @@ use std::fmt;
 use std::sync::Arc;
 
 /// When the game stops.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, Finish, Game, Placing, ScriptedDice, Status};
+use std::sync::Arc;
+
+let board = Arc::new(Board::from_json_str(r#"{"squares": 4}"#)?);
+let players = ["Ana", "Bo", "Cy"];
+let mut game = Game::new(board, players, ScriptedDice::new([4, 4]), Finish::ToLast)?;
+game.roll()?; // Ana finishes; Bo and Cy play on.
+assert!(!game.status().is_over());
+game.roll()?; // Bo finishes; Cy is the last one left.
+assert_eq!(game.status(), &Status::Won { winner: "Ana".into() });
+assert_eq!(game.ranking()[2].how, Placing::LastLeft);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -29,6 +49,25 @@ pub enum Finish {
 }
 
 /// Whether the game is still being played.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, Finish, Game, ScriptedDice, Status};
+use std::sync::Arc;
+
+let board = Arc::new(Board::from_json_str(r#"{"squares": 4}"#)?);
+let mut game = Game::new(board, ["Ana", "Bo"], ScriptedDice::new([4]), Finish::FirstWinner)?;
+assert_eq!(game.status(), &Status::InProgress);
+game.roll()?;
+assert_eq!(game.status(), &Status::Won { winner: "Ana".into() });
+assert!(game.status().is_over());
+assert_eq!(game.status().to_string(), "won by Ana");
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
@@ -64,6 +103,26 @@ impl Status {
 
 /// What one roll did: the answer of [`Game::roll`]. A copy; the game
 /// keeps its own in its history.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Board, Finish, Game, ScriptedDice, Square};
+use std::sync::Arc;
+
+let board = Arc::new(Board::from_json_str(SMALL)?);
+let mut game = Game::new(board, ["Ana", "Bo"], ScriptedDice::new([3]), Finish::FirstWinner)?;
+let roll = game.roll()?;
+assert_eq!((roll.number(), roll.player(), roll.seat(), roll.roll()), (1, "Ana", 0, 3));
+assert_eq!((roll.landing(), roll.end()), (Square::new(3), Square::new(11)));
+assert_eq!(roll.jumps().len(), 1);
+assert_eq!(roll.next_player(), Some("Bo"));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -152,6 +211,27 @@ impl RollResult {
 }
 
 /// One thing that happened in a game.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Board, Event, Finish, Game, ScriptedDice};
+use std::sync::Arc;
+
+let board = Arc::new(Board::from_json_str(SMALL)?);
+let mut game = Game::new(board, ["Ana", "Bo", "Cy"], ScriptedDice::new([3]), Finish::FirstWinner)?;
+game.roll()?;
+game.forfeit("Cy")?;
+let [Event::Roll(roll), Event::Forfeit { players, after_turn }] = game.history() else {
+    panic!("{:?}", game.history())
+};
+assert_eq!((roll.player(), players.as_slice(), *after_turn), ("Ana", &["Cy".to_string()][..], 1));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -169,6 +249,24 @@ pub enum Event {
 }
 
 /// How a player got their place in the [ranking](Game::ranking).
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, Finish, Game, Placing, ScriptedDice};
+use std::sync::Arc;
+
+let board = Arc::new(Board::from_json_str(r#"{"squares": 4}"#)?);
+let mut game = Game::new(board, ["Ana", "Bo"], ScriptedDice::new([4]), Finish::FirstWinner)?;
+game.roll()?;
+let how: Vec<Placing> = game.ranking().iter().map(|s| s.how).collect();
+assert_eq!(how, [Placing::Reached, Placing::BySquare]);
+assert_eq!(Placing::Reached.to_string(), "reached the finish");
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -199,6 +297,27 @@ impl fmt::Display for Placing {
 }
 
 /// One line of the ranking.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Board, Finish, Game, Placing, ScriptedDice, Square};
+use std::sync::Arc;
+
+let board = Arc::new(Board::from_json_str(r#"{"squares": 10}"#)?);
+let mut game = Game::new(board, ["Ana", "Bo"], ScriptedDice::new([2, 4]), Finish::FirstWinner)?;
+game.roll()?;
+game.roll()?;
+let ranking = game.ranking();
+// Bo is further along.
+assert_eq!((ranking[0].player.as_str(), ranking[0].place), ("Bo", 1));
+assert_eq!((ranking[0].square, ranking[0].how), (Square::new(4), Placing::BySquare));
+assert_eq!((ranking[1].player.as_str(), ranking[1].seat), ("Ana", 0));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -214,37 +333,6 @@ pub struct Standing {
     pub square: Square,
     /// How they got the place.
     pub how: Placing,
-}
-
-/// Something that wants to hear about a game: a printer, a log, a socket.
-/// The game calls it and never prints.
-///
-/// # Example
-/// ```
-/// use snakeladder::{Board, Finish, Game, Observer, RollResult, Seed};
-/// use std::sync::{Arc, Mutex};
-///
-/// struct Count(Arc<Mutex<u64>>);
-/// impl Observer for Count {
-///     fn on_roll(&mut self, _roll: &RollResult) {
-///         *self.0.lock().unwrap() += 1;
-///     }
-/// }
-/// let rolls = Arc::new(Mutex::new(0));
-/// let board = Arc::new(Board::builtin_default());
-/// let mut game = Game::seeded(board, ["Ana", "Bo"], Seed::new(1), Finish::FirstWinner)?;
-/// game.observe(Box::new(Count(rolls.clone())));
-/// game.play_out(10_000)?;
-/// assert_eq!(*rolls.lock().unwrap(), game.rolls_played());
-/// # Ok::<(), snakeladder::GameError>(())
-/// ```
-pub trait Observer: Send {
-    /// After every roll.
-    fn on_roll(&mut self, _turn: &RollResult) {}
-    /// After players leave.
-    fn on_forfeit(&mut self, _players: &[String]) {}
-    /// Once, when the game ends.
-    fn on_game_over(&mut self, _status: &Status, _ranking: &[Standing]) {}
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -290,7 +378,6 @@ pub struct Game<R> {
     status: Status,
     turns: u64,
     history: Vec<Event>,
-    observers: Vec<Box<dyn Observer>>,
 }
 
 impl<R: fmt::Debug> fmt::Debug for Game<R> {
@@ -352,13 +439,7 @@ impl<R: Roller> Game<R> {
             status: Status::InProgress,
             turns: 0,
             history: Vec::new(),
-            observers: Vec::new(),
         })
-    }
-
-    /// Adds a listener for every later turn, forfeit and the game's end.
-    pub fn observe(&mut self, observer: Box<dyn Observer>) {
-        self.observers.push(observer);
     }
 
     /// The board.
@@ -451,10 +532,10 @@ impl<R: Roller> Game<R> {
             .board
             .play_roll(self.positions[seat], self.rolls_before, roll);
         let roll_in_turn = self.rolls_before + 1;
-        self.positions[seat] = step.mv.end;
+        self.positions[seat] = step.end;
         self.turns += 1;
         let mut place = None;
-        if step.mv.finished {
+        if step.finished {
             self.states[seat] = SeatState::Finished;
             self.placed.push((seat, Placing::Reached));
             place = Some(self.placed.len());
@@ -486,21 +567,17 @@ impl<R: Roller> Game<R> {
             seat,
             roll_in_turn,
             roll,
-            start: step.mv.start,
-            landing: step.mv.landing,
-            jumps: step.mv.jumps,
-            end: step.mv.end,
-            blocked: step.mv.blocked,
-            finished: step.mv.finished,
+            start: step.start,
+            landing: step.landing,
+            jumps: step.jumps,
+            end: step.end,
+            blocked: step.blocked,
+            finished: step.finished,
             place,
             extra_roll: step.extra_roll,
             next_player: self.current().map(str::to_string),
         };
         self.history.push(Event::Roll(turn.clone()));
-        for o in &mut self.observers {
-            o.on_roll(&turn);
-        }
-        self.announce_end();
         Ok(turn)
     }
 
@@ -654,23 +731,10 @@ impl<R: Roller> Game<R> {
         }
         let names: Vec<String> = seats.iter().map(|&s| self.players[s].clone()).collect();
         self.history.push(Event::Forfeit {
-            players: names.clone(),
+            players: names,
             after_turn: self.turns,
         });
-        for o in &mut self.observers {
-            o.on_forfeit(&names);
-        }
-        self.announce_end();
         Ok(true)
-    }
-
-    fn announce_end(&mut self) {
-        if self.status.is_over() && !self.observers.is_empty() {
-            let ranking = self.ranking();
-            for o in &mut self.observers {
-                o.on_game_over(&self.status, &ranking);
-            }
-        }
     }
 
     /// Everyone's place: players with a place in the order they got it,

@@ -12,8 +12,7 @@ use crate::markov::analysis::Figure;
 use crate::markov::analysis::{Analysis, Limits, Options};
 use crate::model::vocabulary;
 use crate::policy::Thresholds;
-use crate::{Board, BoardSpec, JumpKind};
-use crate::{JumpList, JumpRef};
+use crate::{Board, BoardSpec, JumpKind, JumpRef};
 
 /// The kind of the problem raised when the policy could not be checked.
 pub const UNCHECKED: &str = "policy_unchecked";
@@ -248,21 +247,20 @@ impl<'a> Findings<'a> {
 
 /// The jump as written in the file (list and place), and its path.
 fn written(spec: &BoardSpec, kind: JumpKind, from: u32, to: u32) -> (JumpRef, FieldPath) {
-    let (list, pairs, key) = match kind {
-        JumpKind::Ladder => (JumpList::Ladders, &spec.ladders, "ladders"),
-        JumpKind::Snake => (JumpList::Snakes, &spec.snakes, "snakes"),
+    let pairs = match kind {
+        JumpKind::Ladder => &spec.ladders,
+        JumpKind::Snake => &spec.snakes,
     };
     let pair = [i64::from(from), i64::from(to)];
     let index = pairs.iter().position(|p| *p == pair).unwrap_or(0);
-    (
-        JumpRef {
-            list,
-            index,
-            from: pair[0],
-            to: pair[1],
-        },
-        FieldPath::key(key).index(index),
-    )
+    let jump = JumpRef {
+        list: kind,
+        index,
+        from: pair[0],
+        to: pair[1],
+    };
+    let path = FieldPath::key(jump.list_name()).index(index);
+    (jump, path)
 }
 
 #[cfg(test)]

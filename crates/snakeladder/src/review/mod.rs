@@ -11,16 +11,29 @@ mod enforce;
 mod lenient;
 mod locate;
 
+use crate::Problem;
 use crate::markov::analysis::Limits;
 use crate::policy::Thresholds;
 use crate::{Board, BoardError, BoardSpec};
-use crate::{JumpList, Problem};
 use locate::{FieldPath, Locator, Position};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
 /// How much a finding matters: an error fails the check, a warning does
 /// not.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::review::{Review, Severity};
+
+let report = Review::default().check_bytes("bad.json", br#"{"squares": 10, "snakes": [[4, 8]]}"#);
+assert_eq!(report.findings[0].severity, Severity::Error);
+assert!(!report.valid());
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -32,6 +45,21 @@ pub enum Severity {
 }
 
 /// One problem of one file, with where it is.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::review::{Review, Severity};
+
+let json = "{\"squares\": 10,\n \"snakes\": [[4, 8]]}";
+let report = Review::default().check_bytes("bad.json", json.as_bytes());
+let finding = &report.findings[0];
+assert_eq!((finding.kind.as_str(), finding.severity), ("snake_climbs", Severity::Error));
+assert_eq!((finding.line, finding.field.as_deref()), (Some(2), Some("snakes[0]")));
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -53,6 +81,20 @@ pub struct Finding {
 }
 
 /// Everything found in one file.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::review::Review;
+
+let report = Review::default().check_bytes("small.json", SMALL.as_bytes());
+assert_eq!(report.file, "small.json");
+assert!(report.findings.is_empty() && report.valid());
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FileReport {
@@ -70,6 +112,24 @@ impl FileReport {
 }
 
 /// What a review checks beyond validity.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::policy::Thresholds;
+use snakeladder::review::Review;
+
+let policy = Thresholds { max_mean_turns: Some(10.0), ..Thresholds::default() };
+let review = Review { policy, ..Review::default() };
+let report = review.check_bytes("small.json", SMALL.as_bytes());
+// The board is valid, but its games last 11.6 turns on average.
+assert_eq!(report.findings[0].kind, "max_mean_turns");
+assert!(!report.valid());
+```
+"##
+)]
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Review {
     /// The policy; a board's own `limits` tighten it.
@@ -80,13 +140,7 @@ pub struct Review {
 
 /// The value a validation problem is about.
 pub(crate) fn field_of(problem: &Problem, spec: &BoardSpec) -> FieldPath {
-    let jump = |j: &crate::JumpRef| {
-        let key = match j.list {
-            JumpList::Ladders => "ladders",
-            JumpList::Snakes => "snakes",
-        };
-        FieldPath::key(key).index(j.index)
-    };
+    let jump = |j: &crate::JumpRef| FieldPath::key(j.list_name()).index(j.index);
     match problem {
         Problem::SquaresOutOfRange { .. }
         | Problem::TooLargeToCheck { .. }
@@ -110,7 +164,7 @@ pub(crate) fn field_of(problem: &Problem, spec: &BoardSpec) -> FieldPath {
         | Problem::Chain { jump: j, .. } => jump(j),
         Problem::ChainCycle { squares } => {
             // The cycle's jump from its smallest square, as written.
-            let first = squares.0.first().map(|&s| i64::from(s));
+            let first = squares.first().map(|&s| i64::from(s));
             let find = |pairs: &[[i64; 2]], key| {
                 pairs
                     .iter()

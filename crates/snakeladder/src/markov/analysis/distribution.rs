@@ -23,6 +23,21 @@ pub struct Distribution {
 /// The geometric decay of `P(T > t)` in long games: each extra turn
 /// survives with probability [`Decay::rate`], the spectral radius ρ of the
 /// transient kernel Q, bracketed by `low ≤ ρ ≤ high` (docs/figures.md §4a).
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::{Analysis, Board, Options};
+
+let analysis = Analysis::new(&Board::builtin_default(), &Options::default())?;
+let decay = analysis.turns.decay.unwrap();
+// P(T > t) shrinks by about `rate` a turn, between `low` and `high`.
+assert!(decay.low <= decay.rate && decay.rate <= decay.high && decay.high < 1.0);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]

@@ -210,6 +210,19 @@ fn exact_text(exact: &Result<(String, f64), String>) -> String {
 }
 
 /// An essential step of an analysis, as named in [`AnalysisError::Memory`].
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+use snakeladder::analysis::Stage;
+use snakeladder::{Analysis, AnalysisError, Board, Options};
+
+let err = Analysis::new(&Board::builtin_default(), &Options::default().max_memory(10));
+assert!(matches!(err, Err(AnalysisError::Memory { stage: Stage::Compile, limit: 10, .. })));
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

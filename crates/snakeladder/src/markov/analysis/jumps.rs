@@ -7,6 +7,26 @@ use crate::{Board, BoardSpec, JumpKind, Square, markov::tolerance};
 use serde::Serialize;
 
 /// The figures of one jump, from the start.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+let analysis = Analysis::new(&board, &Options::default())?;
+let ladder = &analysis.jumps[0]; // 3→11
+assert_eq!((ladder.from.get(), ladder.to.get()), (3, 11));
+// Reached from the start by 3, 1 + 2, 2 + 1 or 1 + 1 + 1: 49/216.
+assert!((ladder.use_probability - 49.0 / 216.0).abs() < 1e-12);
+// Without the ladder games are longer.
+assert!(ladder.mean_turns_without.unwrap() > analysis.turns.mean);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

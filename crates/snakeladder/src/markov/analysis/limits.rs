@@ -84,6 +84,25 @@ impl Default for Limits {
 }
 
 /// A figure that can be skipped on a large board.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+use snakeladder::analysis::Figure;
+
+let analysis = Analysis::new(&board, &Options::default().max_work(1.0))?;
+let figures: Vec<Figure> = analysis.skipped.iter().map(|s| s.figure).collect();
+assert!(figures.contains(&Figure::Jumps));
+assert!(analysis.jumps.is_empty());
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -120,6 +139,25 @@ impl fmt::Display for Figure {
 }
 
 /// What a skipped figure would have cost.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+use snakeladder::analysis::{Cost, Figure};
+
+let analysis = Analysis::new(&board, &Options::default().max_work(1.0))?;
+assert!(matches!(analysis.skipped[0].cost, Cost::Work { limit: 1.0, .. }));
+// Seat odds need the skipped distribution.
+assert_eq!(analysis.skipped[1].cost, Cost::Needs { figure: Figure::Distribution });
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -172,6 +210,24 @@ pub enum Cost {
 /// probability left out), `no_exact` (beyond exact arithmetic) or `output`
 /// (a list with more entries, the estimate, than a JSON output holds, the
 /// limit).
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+// A work limit of one multiply-add leaves out every optional figure.
+let analysis = Analysis::new(&board, &Options::default().max_work(1.0))?;
+let skipped = &analysis.skipped[0];
+assert_eq!(skipped.figure, snakeladder::analysis::Figure::Distribution);
+assert!(skipped.to_string().contains("over the limit of 1 (--max-work)"));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[serde(into = "SkippedJson")]

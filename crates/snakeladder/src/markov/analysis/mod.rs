@@ -126,6 +126,23 @@ impl Options {
 }
 
 /// The board as the analysis names it.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+let analysis = Analysis::new(&board, &Options::default())?;
+let summary = &analysis.board;
+assert_eq!((summary.squares, summary.snakes, summary.ladders), (20, 1, 1));
+assert_eq!(summary.name, None);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -143,6 +160,25 @@ pub struct BoardSummary {
 }
 
 /// The number of turns of one player: moments and distribution.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+let turns = Analysis::new(&board, &Options::default())?.turns;
+assert_eq!(format!("{:.4}", turns.mean), "11.6183");
+assert_eq!((turns.min, turns.mode, turns.median), (Some(3), Some(6), Some(10)));
+let total: f64 = turns.pmf.iter().sum();
+assert!((total + turns.tail - 1.0).abs() < 1e-9);
+assert!((turns.std_dev * turns.std_dev - turns.variance).abs() < 1e-9);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Turns {
@@ -237,6 +273,25 @@ pub const DECAY_PRINTED: f64 = 1e-11;
 
 /// Something a reader of the figures must know: they are less exact than
 /// the rest of the analysis promises.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+use snakeladder::analysis::Warning;
+
+// A small board's figures are all trusted.
+assert!(Analysis::new(&board, &Options::default())?.warnings.is_empty());
+let cut = Warning::Truncated { turns: 1000, tail: 0.25 };
+assert!(cut.to_string().contains("1000"));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -357,6 +412,24 @@ fn bound_text(bound: f64) -> String {
 }
 
 /// The exact figures of exact mode.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+let analysis = Analysis::new(&board, &Options::default().exact(true))?;
+let exact = analysis.exact.unwrap();
+assert_eq!(exact.mean_turns, "11537154283/993013626");
+assert_eq!(exact.mean.to_string(), exact.mean_turns);
+assert!(exact.relative_difference < 1e-12);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

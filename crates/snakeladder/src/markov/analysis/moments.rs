@@ -14,6 +14,26 @@ pub struct Moments {
 }
 
 /// Mean and variance of a count from the start, as reported.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+// Without extra rolls a turn is one roll.
+let plain = Analysis::new(&Board::from_json_str(SMALL)?, &Options::default())?;
+assert_eq!(plain.rolls.mean, plain.turns.mean);
+// A six rolls again: more rolls than turns.
+let json = r#"{"squares": 20, "rules": {"extra_turn": {"on": 6}}}"#;
+let bonus = Analysis::new(&Board::from_json_str(json)?, &Options::default())?;
+assert!(bonus.rolls.mean > bonus.turns.mean);
+assert!(bonus.rolls.variance > 0.0);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

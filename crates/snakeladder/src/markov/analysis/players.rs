@@ -16,6 +16,26 @@ use super::distribution::Distribution;
 use serde::Serialize;
 
 /// The figures of one player count.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+let analysis = Analysis::new(&board, &Options::default().players([2]))?;
+let two = &analysis.players[0];
+assert_eq!(two.count, 2);
+// The first seat moves first and wins more often.
+assert!(two.win_probability[0] > two.win_probability[1]);
+assert!((two.win_probability.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+assert!(two.expected_total_turns > analysis.turns.mean);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

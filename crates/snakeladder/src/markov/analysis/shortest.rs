@@ -13,6 +13,26 @@ use std::collections::{HashMap, VecDeque};
 type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// The shortest game of one player.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+let analysis = Analysis::new(&board, &Options::default())?;
+let shortest = analysis.shortest.unwrap();
+assert_eq!(shortest.turns, 3);
+assert_eq!(shortest.rolls, [vec![3], vec![3], vec![6]]);
+assert_eq!(shortest.path.iter().map(|s| s.get()).collect::<Vec<_>>(), [11, 14, 20]);
+// Any of 3 + 3 + 6, 3 + 6 + ... : 1/72 in all.
+assert!((shortest.probability - 1.0 / 72.0).abs() < 1e-12);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

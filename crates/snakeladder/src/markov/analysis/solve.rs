@@ -101,8 +101,8 @@ impl Estimate {
 }
 
 pub(crate) fn show(squares: &[Square]) -> String {
-    let numbers = squares.iter().map(|s| s.get()).collect();
-    crate::model::problem::Squares(numbers).to_string()
+    let numbers: Vec<u32> = squares.iter().map(|s| s.get()).collect();
+    crate::model::problem::Squares(&numbers).to_string()
 }
 
 /// A factorisation of `I − Q` for one chain, reused for every right-hand

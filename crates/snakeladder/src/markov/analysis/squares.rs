@@ -6,6 +6,25 @@ use crate::markov::chain::{Chain, StateIndex};
 use serde::Serialize;
 
 /// The figures of one square, from the start.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::{Analysis, Board, Options};
+
+let board = Board::from_json_str(SMALL)?;
+let analysis = Analysis::new(&board, &Options::default())?;
+let one = &analysis.squares[1];
+assert_eq!(one.square.get(), 1);
+// Only a first roll of 1 rests there.
+assert!((one.expected_rests - 1.0 / 6.0).abs() < 1e-12);
+assert_eq!(analysis.squares[0].turns_left, Some(analysis.turns.mean));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

@@ -10,6 +10,26 @@ use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 /// Which test a comparison used.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::SimulationConfig;
+use snakeladder::{Board, Seed, check};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = check::check(&board, &config)?;
+use snakeladder::check::Test;
+
+assert_eq!(report.comparisons[0].test, Test::KolmogorovSmirnov);
+assert!(report.comparisons.iter().any(|c| c.test == Test::ZMean));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -27,6 +47,25 @@ pub enum Test {
 }
 
 /// One exact figure against its simulated estimate.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::SimulationConfig;
+use snakeladder::{Board, Seed, check};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = check::check(&board, &config)?;
+let first = &report.comparisons[0];
+assert_eq!(first.name, "turns: distribution");
+assert_eq!(first.agrees, first.statistic <= first.threshold);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

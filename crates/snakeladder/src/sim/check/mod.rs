@@ -276,6 +276,25 @@ impl CheckReport {
 }
 
 /// Every comparison of one check and the overall verdict.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::SimulationConfig;
+use snakeladder::{Board, Seed, check};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = check::check(&board, &config)?;
+assert!(report.passed);
+assert_eq!(report.failures().count(), 0);
+assert_eq!((report.games, report.seed), (2_000, 1));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

@@ -58,7 +58,7 @@ fn a_wrong_transition_in_the_simulation_is_caught() {
     let mut table = MoveTable::new(&board).unwrap();
     table.perturb(Square::OFF_BOARD, 0, Square::new(1), board.last());
     let config = SimulationConfig::new(GAMES, Seed::new(2026)).unwrap();
-    let sim = simulate_table(&board, &table, &config, &()).unwrap();
+    let sim = simulate_table(&board, &table, &config).unwrap();
     let report = compare_figures(&exact_of(&board, 1), &sim);
     assert!(!report.passed);
     let failed: Vec<&str> = report.failures().map(|c| c.name.as_str()).collect();
@@ -77,7 +77,7 @@ fn a_subtly_wrong_transition_is_caught() {
     let mut table = MoveTable::new(&board).unwrap();
     table.perturb(Square::new(94), 3, Square::new(94), board.last());
     let config = SimulationConfig::new(GAMES, Seed::new(7)).unwrap();
-    let sim = simulate_table(&board, &table, &config, &()).unwrap();
+    let sim = simulate_table(&board, &table, &config).unwrap();
     let report = compare_figures(&exact_of(&board, 1), &sim);
     let failed: Vec<&str> = report.failures().map(|c| c.name.as_str()).collect();
     assert!(

@@ -54,6 +54,8 @@ use crate::markov::analysis::{Figure, Skipped, cap_list};
 use crate::markov::sparse::memory::Bytes;
 pub(crate) use stats::Histogram;
 pub use stats::{Quantile, SampleSummary};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub(crate) use table::MoveTable;
 
 use crate::model::limits::MAX_PLAYERS;
@@ -158,7 +160,7 @@ pub enum SimulateError {
         /// The batch it happened in.
         batch: u64,
     },
-    /// [`Progress::stopped`] asked the simulation to stop (a front end's
+    /// The flag of [`SimulationConfig::with_stop`] was set (a front end's
     /// Ctrl-C): the games played so far are dropped, no report is made.
     #[error("the simulation was stopped (at batch {batch})")]
     Stopped {
@@ -207,7 +209,8 @@ pub struct SimulationConfig {
     players: u32,
     threads: Option<usize>,
     max_memory: Option<u64>,
-    progress: crate::progress::Callback<dyn Progress + Send + Sync>,
+    progress: crate::progress::Evaluated,
+    stop: crate::progress::Callback<AtomicBool>,
 }
 
 impl SimulationConfig {
@@ -240,6 +243,7 @@ impl SimulationConfig {
             threads: None,
             max_memory: None,
             progress: Default::default(),
+            stop: Default::default(),
         })
     }
 
@@ -290,21 +294,54 @@ impl SimulationConfig {
         })
     }
 
-    /// The same, telling `progress` after each batch of games (from any
-    /// worker thread) and asking it whether to stop
-    /// ([`Progress::stopped`]), for a front end's progress bar or Ctrl-C.
-    pub fn with_progress(self, progress: impl Progress + Send + 'static) -> SimulationConfig {
+    /// The same, calling `progress` with the number of games played so far
+    /// after each batch of [`SimulationConfig::BATCH_GAMES`] games (from any
+    /// worker thread), for a front end's progress bar.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::simulate::{SimulationConfig, simulate};
+    /// use snakeladder::{Board, Seed};
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// let done = Arc::new(AtomicU64::new(0));
+    /// let seen = done.clone();
+    /// let config = SimulationConfig::new(20_000, Seed::new(1))?
+    ///     .with_progress(move |games| {
+    ///         seen.fetch_max(games, Ordering::Relaxed);
+    ///     });
+    /// simulate(&Board::builtin_default(), &config)?;
+    /// assert_eq!(done.load(Ordering::Relaxed), 20_000);
+    /// # Ok::<(), snakeladder::simulate::SimulateError>(())
+    /// ```
+    pub fn with_progress(self, progress: impl Fn(u64) + Send + Sync + 'static) -> SimulationConfig {
         SimulationConfig {
-            progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
+            progress: crate::progress::Callback::new(Arc::new(progress)),
             ..self
         }
     }
 
-    /// The progress told, `()` when none was given.
-    pub(crate) fn progress(&self) -> &dyn Progress {
-        match self.progress.get() {
-            Some(p) => p,
-            None => &(),
+    /// The same, stopping with [`SimulateError::Stopped`] (and no report)
+    /// at the first batch that finds `stop` set: for a front end's Ctrl-C.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::simulate::{SimulateError, SimulationConfig, simulate};
+    /// use snakeladder::{Board, Seed};
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// let stop = Arc::new(AtomicBool::new(true));
+    /// let config = SimulationConfig::new(20_000, Seed::new(1))?.with_stop(stop);
+    /// let got = simulate(&Board::builtin_default(), &config);
+    /// assert!(matches!(got, Err(SimulateError::Stopped { .. })));
+    /// # Ok::<(), snakeladder::simulate::SimulateError>(())
+    /// ```
+    pub fn with_stop(self, stop: Arc<AtomicBool>) -> SimulationConfig {
+        SimulationConfig {
+            stop: crate::progress::Callback::new(stop),
+            ..self
         }
     }
 
@@ -326,43 +363,6 @@ impl SimulationConfig {
     }
 }
 
-/// Told how far a simulation has got; shared by the worker threads.
-///
-/// # Example
-/// ```
-/// use snakeladder::simulate::{Progress, SimulationConfig, simulate};
-/// use snakeladder::{Board, Seed};
-/// use std::sync::Arc;
-/// use std::sync::atomic::{AtomicU64, Ordering};
-///
-/// struct Done(Arc<AtomicU64>);
-/// impl Progress for Done {
-///     fn advance(&self, games: u64) {
-///         self.0.fetch_add(games, Ordering::Relaxed);
-///     }
-/// }
-/// let done = Arc::new(AtomicU64::new(0));
-/// let config = SimulationConfig::new(20_000, Seed::new(1))?.with_progress(Done(done.clone()));
-/// simulate(&Board::builtin_default(), &config)?;
-/// assert_eq!(done.load(Ordering::Relaxed), 20_000);
-/// # Ok::<(), snakeladder::simulate::SimulateError>(())
-/// ```
-pub trait Progress: Sync {
-    /// `games` more games are done.
-    fn advance(&self, games: u64);
-
-    /// Whether to stop: asked before each batch of [`SimulationConfig::BATCH_GAMES`] games, so
-    /// a front end can interrupt a long run ([`SimulateError::Stopped`]).
-    /// Never, by default.
-    fn stopped(&self) -> bool {
-        false
-    }
-}
-
-impl Progress for () {
-    fn advance(&self, _games: u64) {}
-}
-
 /// The seed of batch `b`: the `(b + 1)`-th output of SplitMix64 started at
 /// `master` (Steele, Lea and Flood 2014; the same generator
 /// `seed_from_u64` uses to expand a seed).
@@ -375,6 +375,25 @@ pub(crate) fn batch_seed(master: u64, b: u64) -> u64 {
 
 /// A simulated jump's uses; the fields of the exact analysis's
 /// `JumpFigures` with a standard error beside each.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+let ladder = &report.jumps[0]; // 3→11, used with probability 49/216
+assert_eq!(ladder.kind, snakeladder::JumpKind::Ladder);
+assert!((ladder.use_probability - 49.0 / 216.0).abs() < 4.0 * ladder.use_probability_std_error);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -403,6 +422,26 @@ pub struct JumpEstimate {
 
 /// A simulated square's rests; the fields of the exact analysis's
 /// `SquareFigures` with a standard error beside each.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+let one = &report.squares[1];
+assert_eq!(one.square.get(), 1);
+// Exactly 1/6 of tokens rest there.
+assert!((one.rest_probability - 1.0 / 6.0).abs() < 4.0 * one.rest_probability_std_error);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -430,6 +469,26 @@ pub struct SquareEstimate {
 
 /// The simulated k-player game; the fields of the exact analysis's
 /// `PlayersFigures` with standard errors.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+let two = report.game();
+assert_eq!(two.count, 2);
+assert_eq!(two.wins.iter().sum::<u64>(), 2_000);
+assert!((two.win_probability[0] + two.win_probability[1] - 1.0).abs() < 1e-12);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -463,6 +522,25 @@ pub struct PlayersEstimate {
 /// Everything a simulation measured, each estimate with its standard error.
 /// Serialises as `simulate --format json`, in the shape of `analyze`'s JSON
 /// where the figure is the same.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+assert_eq!((report.games, report.seed), (2_000, 1));
+// The exact mean is 11.618… turns.
+assert!((report.turns.mean - 11.618).abs() < 4.0 * report.turns.std_error);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -550,7 +628,7 @@ pub fn simulate(
 ) -> Result<SimulationReport, SimulateError> {
     check_memory(board, config)?;
     let table = MoveTable::new(board)?;
-    simulate_table(board, &table, config, config.progress())
+    simulate_table(board, &table, config)
 }
 
 /// What a simulation of a board is estimated to hold in memory at most.
@@ -625,10 +703,9 @@ pub(crate) fn simulate_table(
     board: &Board,
     table: &MoveTable,
     config: &SimulationConfig,
-    progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
     let engine = Engine::new(table, board.jumps().len(), board.rules().dice(), config);
-    run_engine(board, &engine, config, progress)
+    run_engine(board, &engine, config)
 }
 
 /// Plays `config`'s games on `engine`.
@@ -636,13 +713,14 @@ fn run_engine(
     board: &Board,
     engine: &Engine<'_>,
     config: &SimulationConfig,
-    progress: &dyn Progress,
 ) -> Result<SimulationReport, SimulateError> {
+    let stopped = || config.stop.get().is_some_and(|s| s.load(Ordering::Relaxed));
+    let played = AtomicU64::new(0);
     let sampler = Sampler::new(board.rules().dice());
     let threads = config.worker_threads();
     let batches = config.games.div_ceil(BATCH_GAMES);
     let fold = |mut acc: Accumulator, b: u64| {
-        if progress.stopped() {
+        if stopped() {
             return Err(SimulateError::Stopped { batch: b });
         }
         let games = BATCH_GAMES.min(config.games - b * BATCH_GAMES);
@@ -653,7 +731,9 @@ fn run_engine(
             Sampler::Alias(a) => engine.batch(&mut acc, &mut DiceStream::new(rng, a.view()), games),
         }
         .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;
-        progress.advance(games);
+        if let Some(progress) = config.progress.get() {
+            progress(played.fetch_add(games, Ordering::Relaxed) + games);
+        }
         Ok::<_, SimulateError>(acc)
     };
     let merge = |mut a: Accumulator, b: Accumulator| {

@@ -222,6 +222,24 @@ pub(crate) fn std_error(n: u64, variance: f64) -> f64 {
 }
 
 /// One quantile of a simulated count.
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+let median = &report.turns.quantiles[3];
+assert_eq!((median.p, median.value), (0.5, report.turns.median));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -233,6 +251,26 @@ pub struct Quantile {
 }
 
 /// Mean, spread and quantiles of a per-game count (turns, rolls, …).
+#[cfg_attr(
+    any(doc, doctest),
+    doc = r##"
+# Example
+```
+# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+use snakeladder::simulate::{SimulationConfig, simulate};
+use snakeladder::{Board, Seed};
+
+let board = Board::from_json_str(SMALL)?;
+let config = SimulationConfig::new(2_000, Seed::new(1))?.with_players(2)?;
+let report = simulate(&board, &config)?;
+let turns = &report.turns;
+assert!(turns.min <= turns.median && turns.median <= turns.p90 && turns.p90 <= turns.max);
+assert_eq!(turns.min, 3); // the shortest game
+assert!((turns.pmf.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[non_exhaustive]

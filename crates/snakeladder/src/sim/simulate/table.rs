@@ -354,14 +354,13 @@ mod tests {
                     let step = board.play_roll(Square::new(square), before, outcome.total);
                     let got = table.lookup(Square::new(square), before, i);
                     let jumps: Vec<u32> = step
-                        .mv
                         .jumps
                         .iter()
                         .map(|j| board.jump_index(j.from()).unwrap() as u32)
                         .collect();
                     assert_eq!(
                         (got.end, got.jumps, got.finished, got.extra_roll),
-                        (step.mv.end, jumps, step.mv.finished, step.extra_roll),
+                        (step.end, jumps, step.finished, step.extra_roll),
                         "square {square}, roll {}, rolls before {before}",
                         outcome.total
                     );

@@ -72,8 +72,8 @@ fn marking_and_stamping_loops_agree() {
             .unwrap();
         let engine = Engine::new(&table, board.jumps().len(), board.rules().dice(), &config);
         assert!(engine.marks(), "{json}");
-        let marking = run_engine(&board, &engine, &config, &()).unwrap();
-        let stamping = run_engine(&board, &engine.without_marks(), &config, &()).unwrap();
+        let marking = run_engine(&board, &engine, &config).unwrap();
+        let stamping = run_engine(&board, &engine.without_marks(), &config).unwrap();
         assert_eq!(marking, stamping, "{json}");
     }
 }
@@ -115,8 +115,8 @@ fn six_faced_and_marking_loops_agree() {
             .unwrap();
         let engine = Engine::new(&table, board.jumps().len(), board.rules().dice(), &config);
         assert!(engine.six(), "{json}");
-        let six = run_engine(&board, &engine, &config, &()).unwrap();
-        let marking = run_engine(&board, &engine.without_six(), &config, &()).unwrap();
+        let six = run_engine(&board, &engine, &config).unwrap();
+        let marking = run_engine(&board, &engine.without_six(), &config).unwrap();
         assert_eq!(six, marking, "{json}");
     }
 }
@@ -330,45 +330,37 @@ fn a_follow_chain_table_holds_one_path_per_jump() {
     ));
 }
 
-/// Stops after `after` batches have been reported done.
-struct StopAfter {
-    after: u64,
-    done: std::sync::atomic::AtomicU64,
-}
-
-impl Progress for StopAfter {
-    fn advance(&self, games: u64) {
-        self.done
-            .fetch_add(games, std::sync::atomic::Ordering::Relaxed);
-    }
-    fn stopped(&self) -> bool {
-        self.done.load(std::sync::atomic::Ordering::Relaxed) >= self.after * BATCH_GAMES
-    }
-}
-
 #[test]
-fn a_progress_that_stops_ends_the_simulation_without_a_report() {
+fn a_stop_flag_ends_the_simulation_without_a_report() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     let board = Board::builtin_default();
     let config = SimulationConfig::new(100 * BATCH_GAMES, Seed::new(3))
         .unwrap()
         .with_threads(1)
         .unwrap();
-    let stop = StopAfter {
-        after: 2,
-        done: 0.into(),
-    };
-    let got = simulate(&board, &config.with_progress(stop));
+    // The progress sets the flag once two batches are done; the third
+    // batch finds it set.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let config = config
+        .with_stop(stop)
+        .with_progress(move |games| flag.store(games >= 2 * BATCH_GAMES, Ordering::Relaxed));
+    let got = simulate(&board, &config);
     assert_eq!(got, Err(SimulateError::Stopped { batch: 2 }));
-    // One that never stops gives the report of `simulate`.
+    // A flag never set and a progress told every game give the report of
+    // `simulate`.
     let small = SimulationConfig::new(1000, Seed::new(3)).unwrap();
-    let never = StopAfter {
-        after: u64::MAX / BATCH_GAMES,
-        done: 0.into(),
-    };
-    assert_eq!(
-        simulate(&board, &small.clone().with_progress(never)),
-        simulate(&board, &small)
-    );
+    let played = Arc::new(AtomicU64::new(0));
+    let told = played.clone();
+    let watched = small
+        .clone()
+        .with_stop(Arc::new(AtomicBool::new(false)))
+        .with_progress(move |games| {
+            told.fetch_max(games, Ordering::Relaxed);
+        });
+    assert_eq!(simulate(&board, &watched), simulate(&board, &small));
+    assert_eq!(played.load(Ordering::Relaxed), 1000);
 }
 
 /// The example the function's documentation gave while it was public.
