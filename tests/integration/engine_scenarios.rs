@@ -4,10 +4,10 @@
 //! can be checked by hand from the roll and the layout.
 
 use snakeladder::{
-    Blocked, Board, Event, Finish, Game, GameError, GameRecord, Placing, RollResult, ScriptedDice,
-    Square, Status,
+    Blocked, Board, Event, Finish, Game, GameError, GameRecord, Observer, Placing, RollResult,
+    ScriptedDice, Square, Standing, Status,
 };
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 fn board(json: &str) -> Arc<Board> {
     Arc::new(Board::from_json_str(json).expect("test board is valid"))
@@ -565,6 +565,58 @@ fn player_lists_are_checked() {
             player: "Ana".into()
         })
     );
+}
+
+#[derive(Default)]
+struct Log {
+    turns: Vec<u64>,
+    forfeits: Vec<Vec<String>>,
+    ends: Vec<(Status, Vec<Standing>)>,
+}
+
+struct Listener(Arc<Mutex<Log>>);
+
+impl Observer for Listener {
+    fn on_roll(&mut self, turn: &RollResult) {
+        self.0.lock().unwrap().turns.push(turn.number());
+    }
+    fn on_forfeit(&mut self, players: &[String]) {
+        self.0.lock().unwrap().forfeits.push(players.to_vec());
+    }
+    fn on_game_over(&mut self, status: &Status, ranking: &[Standing]) {
+        self.0
+            .lock()
+            .unwrap()
+            .ends
+            .push((status.clone(), ranking.to_vec()));
+    }
+}
+
+#[test]
+fn observers_hear_every_turn_forfeit_and_the_end_once() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let mut g = game(
+        r#"{"squares": 10}"#,
+        &["Ana", "Bo", "Cy"],
+        &[6, 1, 4],
+        Finish::FirstWinner,
+    );
+    g.observe(Box::new(Listener(log.clone())));
+    turn(&mut g);
+    turn(&mut g);
+    g.forfeit("Cy").unwrap();
+    turn(&mut g); // Ana 6 + 4 = 10 wins
+    let log = log.lock().unwrap();
+    assert_eq!(log.turns, [1, 2, 3]);
+    assert_eq!(log.forfeits, [vec!["Cy".to_string()]]);
+    assert_eq!(log.ends.len(), 1);
+    assert_eq!(
+        log.ends[0].0,
+        Status::Won {
+            winner: "Ana".into()
+        }
+    );
+    assert_eq!(log.ends[0].1, g.ranking());
 }
 
 #[test]

@@ -121,7 +121,7 @@ pub use model::seed::Seed;
 pub use model::square::Square;
 
 pub use play::error::GameError;
-pub use play::game::{Event, Finish, Game, Placing, RollResult, Standing, Status};
+pub use play::game::{Event, Finish, Game, Observer, Placing, RollResult, Standing, Status};
 pub use play::record::GameRecord;
 pub use play::roller::{Roller, ScriptedDice, SeededDice};
 

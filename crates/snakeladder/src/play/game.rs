@@ -335,6 +335,37 @@ pub struct Standing {
     pub how: Placing,
 }
 
+/// Something that wants to hear about a game: a printer, a log, a socket.
+/// The game calls it and never prints.
+///
+/// # Example
+/// ```
+/// use snakeladder::{Board, Finish, Game, Observer, RollResult, Seed};
+/// use std::sync::{Arc, Mutex};
+///
+/// struct Count(Arc<Mutex<u64>>);
+/// impl Observer for Count {
+///     fn on_roll(&mut self, _roll: &RollResult) {
+///         *self.0.lock().unwrap() += 1;
+///     }
+/// }
+/// let rolls = Arc::new(Mutex::new(0));
+/// let board = Arc::new(Board::builtin_default());
+/// let mut game = Game::seeded(board, ["Ana", "Bo"], Seed::new(1), Finish::FirstWinner)?;
+/// game.observe(Box::new(Count(rolls.clone())));
+/// game.play_out(10_000)?;
+/// assert_eq!(*rolls.lock().unwrap(), game.rolls_played());
+/// # Ok::<(), snakeladder::GameError>(())
+/// ```
+pub trait Observer: Send {
+    /// After every roll.
+    fn on_roll(&mut self, _turn: &RollResult) {}
+    /// After players leave.
+    fn on_forfeit(&mut self, _players: &[String]) {}
+    /// Once, when the game ends.
+    fn on_game_over(&mut self, _status: &Status, _ranking: &[Standing]) {}
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum SeatState {
     Active,
@@ -378,6 +409,7 @@ pub struct Game<R> {
     status: Status,
     turns: u64,
     history: Vec<Event>,
+    observers: Vec<Box<dyn Observer>>,
 }
 
 impl<R: fmt::Debug> fmt::Debug for Game<R> {
@@ -439,7 +471,13 @@ impl<R: Roller> Game<R> {
             status: Status::InProgress,
             turns: 0,
             history: Vec::new(),
+            observers: Vec::new(),
         })
+    }
+
+    /// Adds a listener for every later turn, forfeit and the game's end.
+    pub fn observe(&mut self, observer: Box<dyn Observer>) {
+        self.observers.push(observer);
     }
 
     /// The board.
@@ -578,6 +616,10 @@ impl<R: Roller> Game<R> {
             next_player: self.current().map(str::to_string),
         };
         self.history.push(Event::Roll(turn.clone()));
+        for o in &mut self.observers {
+            o.on_roll(&turn);
+        }
+        self.announce_end();
         Ok(turn)
     }
 
@@ -731,10 +773,23 @@ impl<R: Roller> Game<R> {
         }
         let names: Vec<String> = seats.iter().map(|&s| self.players[s].clone()).collect();
         self.history.push(Event::Forfeit {
-            players: names,
+            players: names.clone(),
             after_turn: self.turns,
         });
+        for o in &mut self.observers {
+            o.on_forfeit(&names);
+        }
+        self.announce_end();
         Ok(true)
+    }
+
+    fn announce_end(&mut self) {
+        if self.status.is_over() && !self.observers.is_empty() {
+            let ranking = self.ranking();
+            for o in &mut self.observers {
+                o.on_game_over(&self.status, &ranking);
+            }
+        }
     }
 
     /// Everyone's place: players with a place in the order they got it,
