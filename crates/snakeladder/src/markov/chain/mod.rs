@@ -225,6 +225,9 @@ impl Chain {
 
     /// The row of `state`: where a turn from it ends, with what probability.
     /// Targets are distinct and in increasing order (the finish last).
+    /// Inlined always, as its loops are: what a caller does not read of a
+    /// transition (its rolls, say) is then never looked up.
+    #[inline(always)]
     pub fn row(&self, state: StateIndex) -> impl Iterator<Item = Transition> + '_ {
         self.rows.row(state.get())
     }
@@ -248,6 +251,7 @@ impl Chain {
 
     /// Row `state` of Q, the transient part of the kernel: `(state index,
     /// probability)` of the turns that end on a state, the finish left out.
+    #[inline(always)]
     pub fn q_row(&self, state: StateIndex) -> impl Iterator<Item = (usize, f64)> + '_ {
         self.row(state).filter_map(|t| match t.to {
             Target::State(e) => Some((e.get(), t.probability)),
@@ -423,6 +427,10 @@ impl Chain {
 }
 
 /// Sorts `v[from..]` by key and merges its entries with equal keys.
+/// Inlined always: called once or twice a row by the compile, where a
+/// call costs about a tenth of the compile of a small board (callgrind,
+/// docs/performance.md).
+#[inline(always)]
 fn merge_by<E: Copy, K: Ord>(
     v: &mut Vec<E>,
     from: usize,

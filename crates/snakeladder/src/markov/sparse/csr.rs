@@ -167,6 +167,12 @@ impl Csr {
         (&self.cols[lo..hi], &self.vals[lo..hi])
     }
 
+    /// The columns and values of the entries `range` ([`Csr::row_range`]).
+    #[inline]
+    pub(crate) fn slices(&self, range: std::ops::Range<usize>) -> (&[u32], &[f64]) {
+        (&self.cols[range.clone()], &self.vals[range])
+    }
+
     /// The positions of row `i`'s entries among all entries (in the order
     /// of [`Csr::row_slices`]), for arrays kept parallel to them.
     #[inline]
