@@ -513,6 +513,8 @@ mod tests {
             let (off, stay) = chain_csr(&chain).split_diagonal();
             let finish = chain_finish(&chain);
             assert_eq!(*split.off, off);
+            // Shared with the chain, not copied.
+            assert!(std::sync::Arc::ptr_eq(&split.off, chain.off_diagonal()));
             // The built-in board stays put on an overshoot: the diagonal
             // left out is not empty.
             stays |= stay.iter().any(|&d| d > 0.0);

@@ -576,6 +576,29 @@ mod tests {
         }
     }
 
+    /// Rows read back from their split storage (moves off the diagonal
+    /// apart from stays and finishes) come in the order they were made:
+    /// targets increasing, the stay among them, the finish last; and
+    /// their count is the row's length.
+    #[test]
+    fn split_rows_read_back_in_order() {
+        let (mut stays, mut finishes) = (0, 0);
+        for b in Board::shipped() {
+            let chain = Chain::compile(&b).unwrap();
+            let mut entries = 0;
+            for s in chain.states() {
+                let row: Vec<Transition> = chain.row(s).collect();
+                assert_eq!(row.len(), chain.row_len(s));
+                assert!(row.windows(2).all(|w| w[0].to < w[1].to), "{s}");
+                stays += row.iter().filter(|t| t.to == Target::State(s)).count();
+                finishes += row.iter().filter(|t| t.to == Target::Finish).count();
+                entries += row.len();
+            }
+            assert_eq!(entries, chain.entries());
+        }
+        assert!(stays > 0 && finishes > 0);
+    }
+
     #[test]
     fn default_board_states_are_reachable_rest_squares() {
         let b = Board::builtin_default();
