@@ -219,7 +219,10 @@ impl RowsBuilder {
     /// Past the entries the builder was sized for.
     #[inline]
     pub(super) fn push(&mut self, to: Target, p: f64, w: f64) {
-        debug_assert!(self.last.is_none_or(|last| last < to), "{to:?} out of order");
+        debug_assert!(
+            self.last.is_none_or(|last| last < to),
+            "{to:?} out of order"
+        );
         if cfg!(debug_assertions) {
             self.last = Some(to);
         }
@@ -272,12 +275,7 @@ impl RowsBuilder {
         self.rolls.truncate(self.written);
         Rows {
             // Columns are state indices below n, probabilities finite.
-            off: Arc::new(Csr::from_valid_parts(
-                n,
-                self.row_ptr,
-                self.cols,
-                self.vals,
-            )),
+            off: Arc::new(Csr::from_valid_parts(n, self.row_ptr, self.cols, self.vals)),
             off_rolls: self.rolls,
             ends: self.ends,
             end_count: self.end_count,
