@@ -155,7 +155,7 @@ pub mod internals {
     pub use crate::markov::analysis::distribution::from_state_within as length_distribution;
     pub use crate::markov::analysis::solve::{DENSE_MAX_STATES, Method, Solver};
     pub use crate::markov::analysis::{DECAY_PRINTED, probability_text};
-    pub use crate::markov::chain::{Chain, StateIndex, Target, Targets};
+    pub use crate::markov::chain::{Chain, StateIndex, Target};
     pub use crate::markov::exact;
     pub use crate::markov::modular;
     pub use crate::markov::tolerance;

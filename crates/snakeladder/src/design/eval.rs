@@ -153,10 +153,27 @@ pub(crate) fn trusted_mean(
 pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> {
     let chain = Chain::compile(board)?;
     let n = chain.len();
-    let (offsets, targets, probabilities) =
-        (chain.row_offsets(), chain.targets(), chain.probabilities());
+    // The chain's rows flat, in their order (the finish `FINISH`): the
+    // loop below reads every row once a turn.
+    const FINISH: u32 = u32::MAX;
+    let mut offsets = Vec::with_capacity(n + 1);
+    let mut targets = Vec::with_capacity(chain.entries());
+    let mut probabilities = Vec::with_capacity(chain.entries());
+    offsets.push(0);
+    for s in chain.states() {
+        for t in chain.row(s) {
+            targets.push(match t.to {
+                Target::State(e) => e.get() as u32,
+                Target::Finish => FINISH,
+            });
+            probabilities.push(t.probability);
+        }
+        offsets.push(targets.len());
+    }
+    let start = chain.start().get();
+    drop(chain);
     let mut pi = vec![0.0; n];
-    pi[chain.start().get()] = 1.0;
+    pi[start] = 1.0;
     let mut next = vec![0.0; n];
     let mut ties = 0.0;
     for _ in 0..tolerance::MAX_DISTRIBUTION_TURNS {
@@ -166,16 +183,14 @@ pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> 
             if mass == 0.0 {
                 continue;
             }
-            for (k, &p) in
-                (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
-            {
-                let moved = mass * p;
-                match targets.get(k) {
-                    Target::State(e) => {
-                        next[e.get()] += moved;
+            for k in offsets[s]..offsets[s + 1] {
+                let moved = mass * probabilities[k];
+                match targets[k] {
+                    FINISH => finished += moved,
+                    e => {
+                        next[e as usize] += moved;
                         left += moved;
                     }
-                    Target::Finish => finished += moved,
                 }
             }
         }
@@ -723,7 +738,7 @@ fn dense(board: &Board, chain: Chain, solver: Solver, t: Vec<f64>) -> Option<Den
         None
     };
     let sink = n as u32 + 1;
-    let mut entries = Vec::with_capacity(chain.probabilities().len());
+    let mut entries = Vec::with_capacity(chain.entries());
     for s in chain.states() {
         for tr in chain.row(s) {
             let to = match tr.to {

@@ -82,23 +82,18 @@ impl Acc {
 /// of its row's terms, `|rₛ| / (x̂ₛ + Σₑ Q(s, e)·x̂ₑ)`: what a componentwise
 /// relative error `τ` of `x̂` can produce is at most about `τ` of the latter.
 fn residuals(chain: &Chain, x: &[f64], b: Option<&[f64]>) -> (f64, f64) {
-    let offsets = chain.row_offsets();
-    let targets = chain.targets();
-    let probabilities = chain.probabilities();
     let mut worst = 0.0_f64;
     let mut worst_of_terms = 0.0_f64;
-    for s in 0..chain.len() {
+    for state in chain.states() {
+        let s = state.get();
         let mut acc = Acc::default();
         let bs = b.map_or(1.0, |b| b[s]);
         acc.add(bs);
         acc.add(-x[s]);
         let mut terms = x[s].abs();
-        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
-        {
-            if let Target::State(e) = targets.get(k) {
-                acc.add_product(p, x[e.get()]);
-                terms += p * x[e.get()].abs();
-            }
+        for (e, p) in chain.q_row(state) {
+            acc.add_product(p, x[e]);
+            terms += p * x[e].abs();
         }
         let r = acc.value().abs();
         worst = worst.max(r / bs);
@@ -146,11 +141,7 @@ fn forward_bound_with(chain: &Chain, solver: &Solver, data: f64) -> f64 {
     let dense = solver.dense_states().min(n);
     let swept = (n - dense) as f64;
     let k = dense as f64;
-    let offsets = chain.row_offsets();
-    let longest = (0..n)
-        .map(|s| offsets[s + 1] - offsets[s])
-        .max()
-        .unwrap_or(0) as f64;
+    let longest = chain.states().map(|s| chain.row_len(s)).max().unwrap_or(0) as f64;
     if !(0.0..0.5).contains(&data) {
         return f64::INFINITY;
     }
@@ -205,29 +196,24 @@ fn checked_forward_bound(chain: &Chain, solver: &Solver, of_terms: f64, rhs: f64
 /// factor 2 covering the partial sums' own excess over `S` (at most
 /// `(2m + 3)·u`).
 pub(crate) fn residual_bound_of(chain: &Chain, x: &[f64], b: &dyn Fn(usize) -> f64) -> (f64, f64) {
-    let offsets = chain.row_offsets();
-    let targets = chain.targets();
-    let probabilities = chain.probabilities();
     let u = f64::EPSILON / 2.0;
     let mut worst = 0.0_f64;
     let mut worst_of_terms = 0.0_f64;
-    for s in 0..chain.len() {
+    for state in chain.states() {
+        let s = state.get();
         let mut acc = Acc::default();
         let bs = b(s);
         acc.add(bs);
         acc.add(-x[s]);
         let mut terms = x[s].abs();
         let mut size = bs.abs() + x[s].abs();
-        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
-        {
-            if let Target::State(e) = targets.get(k) {
-                acc.add_product(p, x[e.get()]);
-                let term = p * x[e.get()].abs();
-                terms += term;
-                size += term;
-            }
+        for (e, p) in chain.q_row(state) {
+            acc.add_product(p, x[e]);
+            let term = p * x[e].abs();
+            terms += term;
+            size += term;
         }
-        let m = (offsets[s + 1] - offsets[s]) as f64;
+        let m = chain.row_len(state) as f64;
         let value = acc.value().abs();
         // `size` is itself a rounded sum of non-negative terms: within a
         // factor (1 + u)^(m + 2) of the exact one, covered by the factor 2.
@@ -262,18 +248,16 @@ fn gth_residuals<'a>(
     lo: &'a [f64],
     b: &'a [f64],
 ) -> impl Iterator<Item = (f64, f64)> + 'a {
-    let offsets = chain.row_offsets();
-    let targets = chain.targets();
-    let probabilities = chain.probabilities();
     let u = f64::EPSILON / 2.0;
-    (0..chain.len()).map(move |s| {
+    chain.states().map(move |state| {
+        let s = state.get();
         let mut acc = Acc::default();
         acc.add(b[s]);
         let mut size = b[s].abs();
-        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
-        {
+        for t in chain.row(state) {
+            let p = t.probability;
             // The difference Xₛ − Xₑ (or Xₛ, for a finish) as hi + lo.
-            let (dh, dl) = match targets.get(k) {
+            let (dh, dl) = match t.to {
                 Target::Finish => (hi[s], lo[s]),
                 Target::State(e) if e.get() == s => continue,
                 Target::State(e) => {
@@ -285,7 +269,7 @@ fn gth_residuals<'a>(
             acc.add_product(-p, dh);
             acc.add(-p * dl);
             size += p * (hi[s].abs() + lo[s].abs());
-            if let Target::State(e) = targets.get(k) {
+            if let Target::State(e) = t.to {
                 size += p * (hi[e.get()].abs() + lo[e.get()].abs());
             }
         }

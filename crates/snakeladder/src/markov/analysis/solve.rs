@@ -216,7 +216,8 @@ impl Solver {
                 // The entries of `chain_csr(chain)`, row by row.
                 let row = |s: usize| chain.q_row(StateIndex::new(s));
                 let finish = |s: usize| chain.finish_probability(StateIndex::new(s));
-                Estimate::sparse(&SweepSolver::plan_rows(chain.len(), row, finish))
+                // The solver shares the chain's `Q` off its diagonal.
+                Estimate::sparse(&SweepSolver::plan_rows(chain.len(), row, finish, true))
             }
         }
     }
@@ -424,15 +425,10 @@ fn chain_finish(chain: &Chain) -> Vec<f64> {
 fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
     let n = chain.len();
     let mut q = DMatrix::<f64>::zeros(n, n);
-    let offsets = chain.row_offsets();
-    let (targets, probabilities) = (chain.targets(), chain.probabilities());
-    for s in 0..n {
-        for (k, &p) in (offsets[s]..offsets[s + 1]).zip(&probabilities[offsets[s]..offsets[s + 1]])
-        {
-            if let Target::State(t) = targets.get(k) {
-                if t.get() != s {
-                    q[(s, t.get())] += p;
-                }
+    for s in chain.states() {
+        for (t, p) in chain.q_row(s) {
+            if t != s.get() {
+                q[(s.get(), t)] += p;
             }
         }
     }
@@ -440,7 +436,8 @@ fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
 }
 
 /// `Q` of a chain split at its diagonal, as [`Csr::split_diagonal`] of
-/// [`chain_csr`] gives it (the same entries in the same order), with what
+/// [`chain_csr`] gives it (the same entries in the same order: the chain's
+/// own, shared, [`Chain::off_diagonal`]), with what
 /// `SweepSolver::from_parts` derives from it (each state's chance of
 /// finishing, [`Chain::finish_probability`]'s sum, and of leaving; the back
 /// targets), from one pass over the chain: a chain of ten million states
@@ -448,46 +445,27 @@ fn dense_form(chain: &Chain) -> (DMatrix<f64>, Vec<f64>) {
 /// solver three passes.
 fn chain_split(chain: &Chain) -> Split {
     let n = chain.len();
-    let (offsets, targets, probabilities) =
-        (chain.row_offsets(), chain.targets(), chain.probabilities());
+    let off = std::sync::Arc::clone(chain.off_diagonal());
     let mut finish = vec![0.0; n];
     let mut leave = vec![0.0; n];
     let mut back = vec![false; n];
-    let mut row_ptr = vec![0; n + 1];
-    // Written by index, not pushed: a push that may grow its vector keeps
-    // the vector's length in memory, and each entry then waits on the last
-    // one's store.
-    let mut cols = vec![0; chain.entries()];
-    let mut vals = vec![0.0; chain.entries()];
-    let mut k = 0;
     for s in 0..n {
         // As `Iterator::sum` adds: from -0.0, in the row's order.
-        let (mut leaves, mut moves) = (-0.0, -0.0);
-        for (to, &p) in targets
-            .range(offsets[s]..offsets[s + 1])
-            .zip(&probabilities[offsets[s]..offsets[s + 1]])
-        {
-            match to {
-                Target::State(t) if t.get() == s => {}
-                Target::State(t) => {
-                    cols[k] = t.get() as u32;
-                    vals[k] = p;
-                    k += 1;
-                    moves += p;
-                    back[t.get()] |= t.get() < s;
-                }
-                Target::Finish => leaves += p,
-            }
+        let leaves = chain
+            .row(StateIndex::new(s))
+            .filter(|t| t.to == Target::Finish)
+            .fold(-0.0, |sum, t| sum + t.probability);
+        let mut moves = -0.0;
+        let (cols, vals) = off.row_slices(s);
+        for (&t, &p) in cols.iter().zip(vals) {
+            moves += p;
+            back[t as usize] |= (t as usize) < s;
         }
         finish[s] = leaves;
         leave[s] = leaves + moves;
-        row_ptr[s + 1] = k;
     }
-    cols.truncate(k);
-    vals.truncate(k);
-    // Columns are state indices below n and probabilities are finite.
     Split {
-        off: Csr::from_valid_parts(n, row_ptr, cols, vals),
+        off,
         finish,
         leave,
         back,
@@ -534,7 +512,9 @@ mod tests {
             let split = chain_split(&chain);
             let (off, stay) = chain_csr(&chain).split_diagonal();
             let finish = chain_finish(&chain);
-            assert_eq!(split.off, off);
+            assert_eq!(*split.off, off);
+            // Shared with the chain, not copied.
+            assert!(std::sync::Arc::ptr_eq(&split.off, chain.off_diagonal()));
             // The built-in board stays put on an overshoot: the diagonal
             // left out is not empty.
             stays |= stay.iter().any(|&d| d > 0.0);

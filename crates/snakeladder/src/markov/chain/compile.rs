@@ -2,8 +2,9 @@
 //! state's row of the turn kernel is built from [`Board::play_roll`] (see
 //! the parent module's docs).
 
+use super::rows::RowsBuilder;
 use super::turn::{Bonus, TurnPath, float_outcomes, keep_float, turn_rolls};
-use super::{Chain, JumpUse, NO_NEXT, Rest, StateIndex, Target, Targets, merge_by};
+use super::{Chain, JumpUse, NO_NEXT, Rest, StateIndex, Target, merge_by};
 use crate::markov::analysis::AnalysisError;
 use crate::{Board, Square, markov::tolerance};
 
@@ -196,9 +197,7 @@ impl Chain {
         // keeps the vector's length in memory, and each entry then waits on
         // the last one's store.
         let n = squares.len();
-        let mut row_offsets = vec![0; n + 1];
-        let mut targets = Targets::finishes(ends.len());
-        let mut probabilities = vec![0.0; ends.len()];
+        let mut rows = RowsBuilder::with_capacity(n, ends.len(), false);
         let mut expected_rolls = vec![0.0; n];
         // A turn is one roll: its square is 1 whatever the roll, so its
         // expectation is the dice's total probability, summed in the order
@@ -207,28 +206,23 @@ impl Chain {
         let expected_rolls_squared = vec![squared; n];
         let mut jump_offsets = vec![0; n + 1];
         let mut jump_uses = Vec::with_capacity(jumps.len());
-        let mut k = 0;
         for (s, &square) in squares.iter().enumerate() {
             let r = found[square.index()] as usize;
             let (from, to) = (row_at[r], row_at[r + 1]);
             let mut sum = 0.0;
             for &(end, p) in &ends[from.0 as usize..to.0 as usize] {
-                targets.set(
-                    k,
-                    if end == last.get() {
-                        Target::Finish
-                    } else {
-                        Target::State(StateIndex(state_at[end as usize]))
-                    },
-                );
-                probabilities[k] = p;
+                let target = if end == last.get() {
+                    Target::Finish
+                } else {
+                    Target::State(StateIndex(state_at[end as usize]))
+                };
+                rows.push(target, p, p);
                 sum += p;
-                k += 1;
             }
             if (sum - 1.0).abs() > tolerance::ROW_SUM {
                 return Err(AnalysisError::RowSum { square, sum });
             }
-            row_offsets[s + 1] = k;
+            rows.end_row();
             expected_rolls[s] = sum;
             jump_uses.extend(
                 jumps[from.1 as usize..to.1 as usize]
@@ -240,10 +234,7 @@ impl Chain {
         let chain = Chain {
             start: StateIndex(state_at[start.index()]),
             finish: last,
-            row_offsets,
-            targets,
-            probabilities,
-            rolls: Vec::new(),
+            rows: rows.build(),
             expected_rolls,
             expected_rolls_squared,
             jump_offsets,
@@ -292,7 +283,7 @@ impl Chain {
             }
         };
         let start = StateIndex(state_at[board.rules().start().index()]);
-        let mut chain = Chain::with_room(board, start, squares.len(), search.sizes);
+        let (mut chain, mut rows) = Chain::with_room(board, start, squares.len(), search.sizes);
         for &square in &squares {
             let r = if keep {
                 search.found[square.index()] as usize
@@ -302,23 +293,27 @@ impl Chain {
                 // `raw` holds this row alone.
                 0
             };
-            chain.push_row(square, &raw, r, one_roll, &target)?;
+            chain.push_row(&mut rows, square, (&raw, r), one_roll, &target)?;
         }
+        chain.rows = rows.build();
         chain.squares = squares;
         Ok(chain)
     }
 
     /// An empty chain of `board` with room for `n` states and the entries
-    /// `sizes` counts, its offset arrays started; its squares are set last.
-    fn with_room(board: &Board, start: StateIndex, n: usize, sizes: EntryCounts) -> Chain {
+    /// `sizes` counts, its offset arrays started, and its rows to build;
+    /// its rows and squares are set last.
+    fn with_room(
+        board: &Board,
+        start: StateIndex,
+        n: usize,
+        sizes: EntryCounts,
+    ) -> (Chain, RowsBuilder) {
         let one_roll = board.rules().extra_turn().is_none();
         let mut chain = Chain {
             start,
             finish: board.last(),
-            row_offsets: Vec::with_capacity(n + 1),
-            targets: Targets::with_capacity(sizes.ends),
-            probabilities: Vec::with_capacity(sizes.ends),
-            rolls: Vec::with_capacity(if one_roll { 0 } else { sizes.ends }),
+            rows: RowsBuilder::with_capacity(0, 0, false).build(),
             expected_rolls: Vec::with_capacity(n),
             expected_rolls_squared: Vec::with_capacity(n),
             jump_offsets: Vec::with_capacity(n + 1),
@@ -331,16 +326,15 @@ impl Chain {
             entry_rounding: 0.0,
             squares: Vec::new(),
         };
-        chain.row_offsets.push(0);
         chain.jump_offsets.push(0);
         if !one_roll {
             chain.rest_offsets.push(0);
         }
-        chain
+        (chain, RowsBuilder::with_capacity(n, sizes.ends, !one_roll))
     }
 
     /// Appends row `r` of `raw`, the row of `square`, as the chain's next
-    /// state: its entries (their ends mapped by `target`), its rewards,
+    /// state: its entries (their ends mapped by `target`) to `rows`, its rewards,
     /// jump uses and rests, and what it dropped and rounded. With
     /// `one_roll` (no extra-turn rule) the chain stores no rolls or rests.
     ///
@@ -350,27 +344,23 @@ impl Chain {
     #[inline]
     fn push_row(
         &mut self,
+        rows: &mut RowsBuilder,
         square: Square,
-        raw: &RawRows,
-        r: usize,
+        (raw, r): (&RawRows, usize),
         one_roll: bool,
         target: &impl Fn(Square) -> Target,
     ) -> Result<(), AnalysisError> {
         let mut sum = 0.0;
         let mut rolls = 0.0;
         for &(end, p, w) in raw.ends(r) {
-            self.targets.push(target(end));
-            self.probabilities.push(p);
-            if !one_roll {
-                self.rolls.push(w);
-            }
+            rows.push(target(end), p, w);
             sum += p;
             rolls += w;
         }
         if (sum - 1.0).abs() > tolerance::ROW_SUM + raw.dropped[r].unwrap_or(0.0) {
             return Err(AnalysisError::RowSum { square, sum });
         }
-        self.row_offsets.push(self.targets.len());
+        rows.end_row();
         self.expected_rolls.push(rolls);
         self.expected_rolls_squared.push(raw.rolls_squared[r]);
         self.jump_uses.extend(

@@ -43,9 +43,12 @@
 
 mod avoiding;
 mod compile;
+mod rows;
 mod turn;
 
 use crate::Square;
+use crate::markov::sparse::Csr;
+use rows::Rows;
 // Named by the docs above (and the tests); the code that uses them moved
 // to `compile` and `turn`.
 #[cfg(any(doc, test))]
@@ -55,6 +58,7 @@ use crate::markov::tolerance;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 pub(crate) use avoiding::avoiding;
 pub(crate) use compile::KEEP_ROWS_BELOW;
@@ -111,71 +115,6 @@ pub struct Transition {
     pub rolls: f64,
 }
 
-/// The targets of a chain's entries, four bytes each (a [`Target`] takes
-/// eight): a state's index, or `u32::MAX` for the finish. On the
-/// 10,000,000-square board the difference is 240 MB.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Targets(Vec<u32>);
-
-impl Targets {
-    /// The code of [`Target::Finish`].
-    const FINISH: u32 = u32::MAX;
-
-    /// Room for `entries` targets.
-    pub(crate) fn with_capacity(entries: usize) -> Targets {
-        Targets(Vec::with_capacity(entries))
-    }
-
-    /// `entries` targets, each the finish.
-    pub(crate) fn finishes(entries: usize) -> Targets {
-        Targets(vec![Targets::FINISH; entries])
-    }
-
-    fn code(target: Target) -> u32 {
-        match target {
-            Target::State(s) => s.0,
-            Target::Finish => Targets::FINISH,
-        }
-    }
-
-    /// The target of entry `k`.
-    ///
-    /// # Panics
-    /// If there is no entry `k`.
-    #[inline]
-    pub fn get(&self, k: usize) -> Target {
-        match self.0[k] {
-            Targets::FINISH => Target::Finish,
-            s => Target::State(StateIndex(s)),
-        }
-    }
-
-    /// The targets of the entries `range`, in order.
-    pub fn range(&self, range: std::ops::Range<usize>) -> impl Iterator<Item = Target> + '_ {
-        range.map(|k| self.get(k))
-    }
-
-    /// Sets the target of entry `k`.
-    pub(crate) fn set(&mut self, k: usize, target: Target) {
-        self.0[k] = Targets::code(target);
-    }
-
-    /// Adds an entry's target.
-    pub(crate) fn push(&mut self, target: Target) {
-        self.0.push(Targets::code(target));
-    }
-
-    /// The number of entries.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
 /// Expected uses of one jump within one turn.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
@@ -205,13 +144,9 @@ pub struct Chain {
     squares: Vec<Square>,
     start: StateIndex,
     finish: Square,
-    /// Row s is `row_offsets[s]..row_offsets[s + 1]` of the next three.
-    row_offsets: Vec<usize>,
-    targets: Targets,
-    probabilities: Vec<f64>,
-    /// Each entry's rolls-weighted probability; empty when every turn is
-    /// one roll (no extra-turn rule), where it equals the probability.
-    rolls: Vec<f64>,
+    /// The kernel's rows, `Q` off its diagonal in the form the sparse
+    /// solver reads and shares ([`Chain::off_diagonal`]).
+    rows: Rows,
     expected_rolls: Vec<f64>,
     expected_rolls_squared: Vec<f64>,
     jump_offsets: Vec<usize>,
@@ -226,7 +161,7 @@ pub struct Chain {
     /// The jump taken after each jump ([`NO_NEXT`] for none); empty when no
     /// jump leads to another.
     next_jump: Vec<u32>,
-    /// Rests of each state (as `row_offsets`); both empty when every turn
+    /// Rests of each state (as `jump_offsets`); both empty when every turn
     /// is one roll, where a turn rests only where it ends
     /// ([`Chain::rests`] reads them from the row). On a board of ten
     /// million squares the two copies would take 1.4 GB.
@@ -290,42 +225,36 @@ impl Chain {
 
     /// The row of `state`: where a turn from it ends, with what probability.
     /// Targets are distinct and in increasing order (the finish last).
+    /// Inlined always, as its loops are: what a caller does not read of a
+    /// transition (its rolls, say) is then never looked up.
+    #[inline(always)]
     pub fn row(&self, state: StateIndex) -> impl Iterator<Item = Transition> + '_ {
-        let range = self.row_offsets[state.get()]..self.row_offsets[state.get() + 1];
-        range.map(|k| Transition {
-            to: self.targets.get(k),
-            probability: self.probabilities[k],
-            rolls: self.rolls.get(k).copied().unwrap_or(self.probabilities[k]),
-        })
+        self.rows.row(state.get())
     }
 
-    /// CSR row offsets: row `s` is `offsets[s]..offsets[s + 1]` of
-    /// [`Chain::targets`] and [`Chain::probabilities`]; `len() + 1` entries.
-    pub fn row_offsets(&self) -> &[usize] {
-        &self.row_offsets
+    /// The number of entries of the row of `state`.
+    pub fn row_len(&self, state: StateIndex) -> usize {
+        self.rows.len_of(state.get())
     }
 
-    /// CSR column of every entry.
-    pub fn targets(&self) -> &Targets {
-        &self.targets
-    }
-
-    /// CSR probability of every entry.
-    pub fn probabilities(&self) -> &[f64] {
-        &self.probabilities
+    /// `Q` off its diagonal, in compressed rows: each row's moves to other
+    /// states, as stored (the stays and finishes are kept apart). The
+    /// sparse solver shares it rather than build a copy.
+    pub(crate) fn off_diagonal(&self) -> &Arc<Csr> {
+        self.rows.off()
     }
 
     /// Number of stored kernel entries.
     pub fn entries(&self) -> usize {
-        self.targets.len()
+        self.rows.entries()
     }
 
     /// Row `state` of Q, the transient part of the kernel: `(state index,
     /// probability)` of the turns that end on a state, the finish left out.
+    #[inline(always)]
     pub fn q_row(&self, state: StateIndex) -> impl Iterator<Item = (usize, f64)> + '_ {
-        let range = self.row_offsets[state.get()]..self.row_offsets[state.get() + 1];
-        range.filter_map(|k| match self.targets.get(k) {
-            Target::State(e) => Some((e.get(), self.probabilities[k])),
+        self.row(state).filter_map(|t| match t.to {
+            Target::State(e) => Some((e.get(), t.probability)),
             Target::Finish => None,
         })
     }
@@ -393,17 +322,17 @@ impl Chain {
         let s = state.get();
         let (stored, ends) = if self.rest_offsets.is_empty() {
             // One roll a turn: the rests are the row's ends but the finish.
-            (&[][..], self.row_offsets[s]..self.row_offsets[s + 1])
+            (&[][..], Some(self.row(state)))
         } else {
             (
                 &self.rests[self.rest_offsets[s]..self.rest_offsets[s + 1]],
-                0..0,
+                None,
             )
         };
-        let from_row = ends.filter_map(move |k| match self.targets.get(k) {
+        let from_row = ends.into_iter().flatten().filter_map(move |t| match t.to {
             Target::State(e) => Some(Rest {
                 square: self.squares[e.get()],
-                expected: self.probabilities[k],
+                expected: t.probability,
             }),
             Target::Finish => None,
         });
@@ -416,10 +345,7 @@ impl Chain {
             (v.capacity() * std::mem::size_of::<T>()) as u64
         }
         bytes(&self.squares)
-            + bytes(&self.row_offsets)
-            + bytes(&self.targets.0)
-            + bytes(&self.probabilities)
-            + bytes(&self.rolls)
+            + self.rows.held_bytes()
             + bytes(&self.expected_rolls)
             + bytes(&self.expected_rolls_squared)
             + bytes(&self.jump_offsets)
@@ -460,11 +386,11 @@ impl Chain {
         // by_target[t + 1]]` are the states with a move to state t.
         let mut by_target = vec![0_u32; n + 1];
         let mut finishes = vec![false; n];
-        for (s, finishes_now) in finishes.iter_mut().enumerate() {
-            for k in self.row_offsets[s]..self.row_offsets[s + 1] {
-                match self.targets.get(k) {
-                    _ if self.probabilities[k] <= 0.0 => {}
-                    Target::State(t) => by_target[t.get() + 1] += 1,
+        for (s, finishes_now) in self.states().zip(finishes.iter_mut()) {
+            for t in self.row(s) {
+                match t.to {
+                    _ if t.probability <= 0.0 => {}
+                    Target::State(to) => by_target[to.get() + 1] += 1,
                     Target::Finish => *finishes_now = true,
                 }
             }
@@ -474,12 +400,12 @@ impl Chain {
         }
         let mut fill = by_target.clone();
         let mut from = vec![0_u32; by_target[n] as usize];
-        for s in 0..n {
-            for k in self.row_offsets[s]..self.row_offsets[s + 1] {
-                if let Target::State(t) = self.targets.get(k) {
-                    if self.probabilities[k] > 0.0 {
-                        from[fill[t.get()] as usize] = s as u32;
-                        fill[t.get()] += 1;
+        for s in self.states() {
+            for t in self.row(s) {
+                if let Target::State(to) = t.to {
+                    if t.probability > 0.0 {
+                        from[fill[to.get()] as usize] = s.0;
+                        fill[to.get()] += 1;
                     }
                 }
             }
@@ -501,6 +427,10 @@ impl Chain {
 }
 
 /// Sorts `v[from..]` by key and merges its entries with equal keys.
+/// Inlined always: called once or twice a row by the compile, where a
+/// call costs about a tenth of the compile of a small board (callgrind,
+/// docs/performance.md).
+#[inline(always)]
 fn merge_by<E: Copy, K: Ord>(
     v: &mut Vec<E>,
     from: usize,
@@ -644,6 +574,29 @@ mod tests {
             let rebuilt = Chain::compile_keeping(b, false).unwrap();
             assert!(kept == rebuilt, "{:?}", b.name());
         }
+    }
+
+    /// Rows read back from their split storage (moves off the diagonal
+    /// apart from stays and finishes) come in the order they were made:
+    /// targets increasing, the stay among them, the finish last; and
+    /// their count is the row's length.
+    #[test]
+    fn split_rows_read_back_in_order() {
+        let (mut stays, mut finishes) = (0, 0);
+        for b in Board::shipped() {
+            let chain = Chain::compile(&b).unwrap();
+            let mut entries = 0;
+            for s in chain.states() {
+                let row: Vec<Transition> = chain.row(s).collect();
+                assert_eq!(row.len(), chain.row_len(s));
+                assert!(row.windows(2).all(|w| w[0].to < w[1].to), "{s}");
+                stays += row.iter().filter(|t| t.to == Target::State(s)).count();
+                finishes += row.iter().filter(|t| t.to == Target::Finish).count();
+                entries += row.len();
+            }
+            assert_eq!(entries, chain.entries());
+        }
+        assert!(stays > 0 && finishes > 0);
     }
 
     #[test]

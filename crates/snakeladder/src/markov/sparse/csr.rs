@@ -167,6 +167,24 @@ impl Csr {
         (&self.cols[lo..hi], &self.vals[lo..hi])
     }
 
+    /// The columns and values of the entries `range` ([`Csr::row_range`]).
+    #[inline]
+    pub(crate) fn slices(&self, range: std::ops::Range<usize>) -> (&[u32], &[f64]) {
+        (&self.cols[range.clone()], &self.vals[range])
+    }
+
+    /// The positions of row `i`'s entries among all entries (in the order
+    /// of [`Csr::row_slices`]), for arrays kept parallel to them.
+    #[inline]
+    pub(crate) fn row_range(&self, i: usize) -> std::ops::Range<usize> {
+        self.row_ptr[i]..self.row_ptr[i + 1]
+    }
+
+    /// The bytes this matrix holds in its arrays (as allocated).
+    pub(crate) fn held_bytes(&self) -> u64 {
+        (self.row_ptr.capacity() * 8 + self.cols.capacity() * 4 + self.vals.capacity() * 8) as u64
+    }
+
     /// The stored entries of row `i` as `(column, value)` pairs.
     ///
     /// # Panics

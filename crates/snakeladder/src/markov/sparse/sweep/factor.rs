@@ -69,7 +69,7 @@ impl SweepSolver {
             .map(|i| finish[i] + off.row(i).map(|(_, v)| v).sum::<f64>())
             .collect();
         let split = Split {
-            off,
+            off: Arc::new(off),
             finish,
             leave,
             back,

@@ -40,6 +40,7 @@ use super::{Csr, SparseError, trapped_states};
 use crate::markov::gth::Gth;
 use crate::par::*;
 use nalgebra::DMatrix;
+use std::sync::Arc;
 
 /// Multiply-adds (at most) of the column-by-column sweeps that build `S`
 /// below which they run on the calling thread: a rayon hand-off costs tens
@@ -77,12 +78,13 @@ pub struct Plan {
     pub entries: usize,
     /// `|J|`: states that some later state moves back to.
     pub back_targets: usize,
-    /// Bytes the factorisation holds (with the dense factors of `S`, and
+    /// Bytes the factorisation holds (with `Q` off its diagonal unless it
+    /// shares the chain's, the dense factors of `S`, and
     /// the column sweeps that build it: their work vectors per thread,
     /// and their stretches when they skip any).
     pub factor_bytes: u64,
     /// Bytes the factored solver keeps for the solves after it: `Q` off
-    /// its diagonal, the diagonal, J's flags and states, the factors of
+    /// its diagonal (unless it shares the chain's), the diagonal, J's flags and states, the factors of
     /// `S`, `Q_FJ` by columns (or `W`, for a small chain), and the
     /// expected steps it solved while factoring.
     pub held_bytes: u64,
@@ -101,8 +103,9 @@ pub struct Plan {
 #[derive(Clone, Debug)]
 pub struct SweepSolver {
     n: usize,
-    /// `Q` without its diagonal.
-    off: Csr,
+    /// `Q` without its diagonal: shared with the chain it was built from
+    /// (a compiled chain holds its rows in this form), never copied.
+    off: Arc<Csr>,
     /// `1 − Q_ii`.
     diag: Vec<f64>,
     /// Whether each state is in `J`.
@@ -162,8 +165,9 @@ fn skips_enough(n: usize, layout: &Layout) -> bool {
 /// it, as [`SweepSolver::from_parts`] derives them.
 #[derive(Clone, Debug)]
 pub(crate) struct Split {
-    /// `Q` off its diagonal.
-    pub off: Csr,
+    /// `Q` off its diagonal, shared with its owner (a compiled chain's
+    /// rows, docs/sparse-solver.md §6).
+    pub off: Arc<Csr>,
     /// Each state's chance of absorption in one step.
     pub finish: Vec<f64>,
     /// Each state's chance of leaving, `1 − Q_ii`: its `finish` plus the

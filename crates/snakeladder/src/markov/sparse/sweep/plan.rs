@@ -19,7 +19,7 @@ impl SweepSolver {
             });
             (1.0 - stay - off).max(0.0)
         };
-        Self::plan_rows(q.n(), |i| q.row(i), finish)
+        Self::plan_rows(q.n(), |i| q.row(i), finish, false)
     }
 
     /// [`SweepSolver::plan`] of the `n × n` matrix whose row `i` has the
@@ -29,10 +29,14 @@ impl SweepSolver {
     /// (800 MB for ten million states). Finds the same plain stretches as
     /// the factorisation will ([`super::stretch`]), so the work and memory
     /// of its column sweeps are those of the sweeps that will run.
+    /// `shared`: the solver will share `Q` off its diagonal with its owner
+    /// (a compiled chain holds its rows in that form, counted with the
+    /// chain), so neither figure counts a copy of it.
     pub(crate) fn plan_rows<I: Iterator<Item = (usize, f64)>>(
         n: usize,
         row: impl Fn(usize) -> I,
         finish: impl Fn(usize) -> f64,
+        shared: bool,
     ) -> Plan {
         let (in_j, nnz) = back_targets(n, &row);
         let k = in_j.iter().filter(|&&b| b).count() as u64;
@@ -53,6 +57,7 @@ impl SweepSolver {
             .as_ref()
             .map_or((0, &no_stretches), |l| (l.window, &l.stretches));
         let kf = k as f64;
+        let q_bytes = if shared { 0 } else { Csr::bytes_for(n, nnz) };
         let full_sweep = (nnz + n) as f64;
         let n64 = n as u64;
         let sweep_bytes = sweep_bytes(n, k, nnz, threads, sites.as_ref(), &sweeps);
@@ -68,18 +73,15 @@ impl SweepSolver {
             states: n,
             entries: nnz,
             back_targets: k as usize,
-            // Q off its diagonal; each state's chance of finishing and of
-            // leaving (8 bytes a state each), at most three more vectors of
-            // a state at a time (its stay, the sweep of the chances of
-            // finishing, the solve of ones and its right-hand side: 24),
+            // Q off its diagonal (unless shared); each state's chance of
+            // finishing and of leaving (8 bytes a state each), at most
+            // three more vectors of a state at a time (its stay, the sweep
+            // of the chances of finishing, the solve of ones and its
+            // right-hand side: 24),
             // J's flags and positions (5), the factors of S (held once,
             // `Gth::from_transposed`), the column sweeps while S is built.
-            factor_bytes: Csr::bytes_for(n, nnz)
-                + n64 * (5 * 8 + 5)
-                + k * 4
-                + k * k * 8
-                + sweep_bytes,
-            held_bytes: Csr::bytes_for(n, nnz)
+            factor_bytes: q_bytes + n64 * (5 * 8 + 5) + k * 4 + k * k * 8 + sweep_bytes,
+            held_bytes: q_bytes
                 + n64 * (8 + 1 + 8)
                 + k * 4
                 + k * k * 8
