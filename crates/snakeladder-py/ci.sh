@@ -36,7 +36,25 @@ else
     echo "py-ci: $("$py" --version) in a fresh venv"
     "$py" -m pip install -q --disable-pip-version-check "${pypi_packages[@]}"
 fi
-"$py" -m pip install -q --disable-pip-version-check "$here"
+# pip's verbose log carries cargo's lines: on failure it is shown whole;
+# otherwise only the crates cargo compiled are named.
+if ! "$py" -m pip install -v --disable-pip-version-check "$here" >"$work/pip.log" 2>&1; then
+    cat "$work/pip.log"
+    exit 1
+fi
+compiled="$(sed -n 's/^ *Compiling \([^ ]*\) v.*/\1/p' "$work/pip.log" | tr '\n' ' ')"
+echo "py-ci: installed; cargo compiled: ${compiled:-nothing}"
+# With the `workspace-features` feature (.ci/run), the build should reuse
+# the core `cargo test` compiled; if it compiled it again, the feature list
+# has drifted from the workspace's (see Cargo.toml). Only time is lost.
+case "${MATURIN_PEP517_ARGS:-}" in
+*workspace-features*)
+    if [[ " $compiled " == *" snakeladder "* ]]; then
+        echo "py-ci: warning: the core library was compiled again; update the" \
+            "workspace-features feature in crates/snakeladder-py/Cargo.toml" >&2
+    fi
+    ;;
+esac
 
 if [ -z "${SNAKELADDER_BIN:-}" ]; then
     (cd "$root" && cargo build -q --bin snakeladder)
