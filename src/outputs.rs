@@ -71,7 +71,9 @@ pub struct Search {
     pub restart: u32,
     /// Local moves made from it.
     pub steps: usize,
-    /// Candidate boards evaluated, over every start run.
+    /// Candidate boards whose mean the search took (by an update of a
+    /// solved board, or a fresh solve), over every start run (the starts
+    /// run in batches of 8, all of the last one counted).
     pub evaluated: u64,
     /// Seconds the search took (a measurement of this run).
     pub seconds: f64,
