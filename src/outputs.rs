@@ -26,8 +26,13 @@ pub struct Tune<'a> {
     pub first_seat_advantage: Option<f64>,
     /// The jumps moved or removed, in board order of the original jumps.
     pub changes: &'a [JumpChange],
-    /// Candidate boards evaluated.
+    /// Candidate boards whose mean the search took (by an update of a
+    /// solved board, or a fresh solve), each counted once.
     pub evaluated: u64,
+    /// Placements of the first level never evaluated: the search takes
+    /// its answers in order of preference and stopped at one, and each of
+    /// these moves more squares than it (0 unless the search stopped so).
+    pub ruled_out: u64,
     /// Seconds the search took (a measurement of this run).
     pub seconds: f64,
     /// The file the tuned board was written to (`-o`), if any.
@@ -66,7 +71,9 @@ pub struct Search {
     pub restart: u32,
     /// Local moves made from it.
     pub steps: usize,
-    /// Candidate boards evaluated, over every start run.
+    /// Candidate boards whose mean the search took (by an update of a
+    /// solved board, or a fresh solve), over every start run (the starts
+    /// run in batches of 8, all of the last one counted).
     pub evaluated: u64,
     /// Seconds the search took (a measurement of this run).
     pub seconds: f64,

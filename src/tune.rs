@@ -146,6 +146,7 @@ fn write_json(
         first_seat_advantage: tuned.first_seat_advantage,
         changes: &tuned.changes,
         evaluated: tuned.evaluated,
+        ruled_out: tuned.ruled_out,
         seconds: tuned.seconds,
         written_to: args
             .output

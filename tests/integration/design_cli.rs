@@ -123,6 +123,54 @@ fn tune_fails_clearly_out_of_reach() {
     assert!(out.stdout.is_empty());
 }
 
+/// The counts of the text and the JSON agree: the boards evaluated, with
+/// the placements of the first level it ruled out apart (their sum is that
+/// level, every placement of every jump of the classic board).
+#[test]
+fn tune_reports_the_boards_it_evaluated_and_those_it_ruled_out() {
+    let mb = board("milton-bradley.json");
+    let args = [
+        "tune",
+        &mb,
+        "--target-turns",
+        "33.66:34.45",
+        "--max-changes",
+        "1",
+    ];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let json = run(&[&args[..], &["--format", "json"]].concat());
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let evaluated = json["evaluated"].as_u64().unwrap();
+    let ruled_out = json["ruled_out"].as_u64().unwrap();
+    assert!(evaluated > 0 && ruled_out > evaluated, "{json}");
+    let line = report
+        .lines()
+        .find(|l| l.starts_with("Evaluated "))
+        .unwrap();
+    assert!(
+        line.starts_with(&format!("Evaluated {evaluated} candidate boards in ")),
+        "{line}"
+    );
+    assert!(
+        line.ends_with(&format!(
+            ", and ruled out {ruled_out} more without evaluating them: each moves more squares than the answer."
+        )),
+        "{line}"
+    );
+    // The rate is of the boards evaluated, over the seconds printed (to
+    // the millisecond).
+    let figure = |after: &str| -> f64 {
+        let rest = line.split(after).nth(1).unwrap();
+        rest.split(' ').next().unwrap().parse().unwrap()
+    };
+    let (seconds, rate) = (figure(" in "), figure(" s ("));
+    let n = evaluated as f64;
+    assert!(rate <= n / (seconds - 0.0005).max(1e-9) + 1.0, "{line}");
+    assert!(rate >= n / (seconds + 0.0005) - 1.0, "{line}");
+}
+
 #[test]
 fn tune_is_the_same_on_any_number_of_threads() {
     let mb = board("milton-bradley.json");

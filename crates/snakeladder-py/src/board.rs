@@ -318,6 +318,7 @@ impl PyBoard {
         d.set_item("mean_turns", tuned.mean_turns)?;
         d.set_item("first_seat_advantage", tuned.first_seat_advantage)?;
         d.set_item("evaluated", tuned.evaluated)?;
+        d.set_item("ruled_out", tuned.ruled_out)?;
         d.set_item("seconds", tuned.seconds)?;
         d.set_item("board", PyBoard::new(tuned.board))?;
         Ok(d)

@@ -337,6 +337,7 @@ struct Tuned<'a> {
     mean_turns: f64,
     first_seat_advantage: Option<f64>,
     evaluated: u64,
+    ruled_out: u64,
 }
 
 /// Parses a jump to keep: `48-26`, `48->26`, `48→26` or `48:26`.
@@ -418,6 +419,7 @@ pub(crate) async fn tune(
             mean_turns: tuned.mean_turns,
             first_seat_advantage: tuned.first_seat_advantage,
             evaluated: tuned.evaluated,
+            ruled_out: tuned.ruled_out,
         }))
     })
     .await?;

@@ -85,7 +85,8 @@ pub fn write_diff(out: &mut impl Write, name: &str, changes: &[JumpChange]) -> s
 /// Writes `tune`'s report: the mean before and after against the target,
 /// the first-seat advantage when the target caps it, the changes as a
 /// list and as a diff of the board file, and how many candidate boards
-/// the search evaluated, how fast, on `threads` threads. `name` is the
+/// the search evaluated, how fast, on `threads` threads (and, apart, how
+/// many its first level ruled out without evaluating them). `name` is the
 /// board as the user named it (escaped here for a terminal).
 ///
 /// ```
@@ -100,6 +101,12 @@ pub fn write_diff(out: &mut impl Write, name: &str, changes: &[JumpChange]) -> s
 /// let text = String::from_utf8(text)?;
 /// assert!(text.starts_with("default: mean 39.5984 → 3"));
 /// assert!(text.contains("--- default\n+++ default (tuned)"));
+/// // The last line counts the boards evaluated, and apart those ruled out.
+/// let last = text.lines().last().unwrap();
+/// assert!(last.starts_with(&format!("Evaluated {} candidate boards in ", tuned.evaluated)));
+/// let rate = tuned.evaluated as f64 / tuned.seconds.max(1e-9);
+/// assert!(last.contains(&format!(" s ({rate:.0} a second on 1 thread)")));
+/// assert_eq!(last.contains(&format!("ruled out {} more", tuned.ruled_out)), tuned.ruled_out > 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_tuned(
@@ -136,9 +143,15 @@ pub fn write_tuned(
     }
     writeln!(out)?;
     let rate = tuned.evaluated as f64 / tuned.seconds.max(1e-9);
+    let ruled_out = match tuned.ruled_out {
+        0 => String::new(),
+        n => format!(
+            ", and ruled out {n} more without evaluating them: each moves more squares than the answer"
+        ),
+    };
     writeln!(
         out,
-        "Evaluated {} candidate boards in {:.3} s ({:.0} a second on {threads} thread{}).",
+        "Evaluated {} candidate boards in {:.3} s ({:.0} a second on {threads} thread{}){ruled_out}.",
         tuned.evaluated,
         tuned.seconds,
         rate,

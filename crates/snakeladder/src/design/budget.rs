@@ -13,7 +13,12 @@
 //! answered by an update costs about `n` (and one solve more when it needs
 //! a column of the inverse not held, [`super::Base::column_work`]), and one
 //! that must be compiled and solved afresh (extra rolls, chains) about
-//! `n²`.
+//! `n²`. Up to [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) states a
+//! level is charged as a whole, `tune`'s first level in order of
+//! preference too: every placement, evaluated or ruled out, what the full
+//! level it falls back to costs. The candidate boards a search reports as
+//! evaluated are counted apart, and are not this work (docs/design-search.md
+//! §2).
 
 use super::{DesignError, Target};
 use std::sync::atomic::{AtomicU64, Ordering};

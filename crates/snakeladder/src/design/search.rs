@@ -46,7 +46,7 @@ pub(crate) fn candidates(
     wide: bool,
     seed: u64,
 ) -> (Vec<Candidate>, u64) {
-    let (each, evaluated) = candidates_by_jump(base, movable, wide, seed, None, &|_, c| c);
+    let (each, evaluated) = candidates_by_jump(base, movable, wide, seed, None, 0, &|_, c| c);
     (each.into_iter().flatten().collect(), evaluated)
 }
 
@@ -55,7 +55,12 @@ pub(crate) fn candidates(
 /// [`candidates`] lists them) and may keep what it needs of them, so that
 /// the candidates of all jumps are never held at once (on a board of 1,500
 /// squares a jump has about a million placements). The results come back
-/// in the order of the jumps, with how many boards were evaluated.
+/// in the order of the jumps, with how many boards were evaluated: every
+/// placement whose mean was taken, except those at most `counted_beyond`
+/// squares from their jump ([`JumpChange::displacement`]), which `tune`'s
+/// first level in order of preference evaluated already
+/// (`design/tune/ordered.rs`); 0 counts every one, as each moves at least
+/// one square.
 ///
 /// With `meter`, on a board of more than [`MAX_UPDATE_STATES`] squares
 /// (where a moved start solves a column of the inverse, and a jump has
@@ -69,6 +74,7 @@ pub(crate) fn candidates_by_jump<R: Send>(
     wide: bool,
     seed: u64,
     meter: Option<&Meter>,
+    counted_beyond: u64,
     each: &(dyn Fn(usize, Vec<Candidate>) -> R + Sync),
 ) -> (Vec<R>, u64) {
     let board = base.board();
@@ -77,7 +83,8 @@ pub(crate) fn candidates_by_jump<R: Send>(
     let found: Vec<(R, u64)> = jumps
         .par_iter()
         .map(|&a| {
-            let (out, evaluated) = jump_candidates(base, &spec, a, wide, seed, meter);
+            let (out, evaluated) =
+                jump_candidates(base, &spec, a, wide, seed, meter, counted_beyond);
             (each(a, out), evaluated)
         })
         .collect();
@@ -86,7 +93,8 @@ pub(crate) fn candidates_by_jump<R: Send>(
 }
 
 /// The candidates of jump `a` of `base`'s board (whose spec is `spec`), and
-/// how many boards were evaluated; with `meter` on a large board, each
+/// how many boards were evaluated, not counting those within
+/// `counted_beyond` squares of the jump; with `meter` on a large board, each
 /// charged as it goes and none after it is spent ([`candidates_by_jump`]).
 fn jump_candidates(
     base: &Base,
@@ -95,13 +103,25 @@ fn jump_candidates(
     wide: bool,
     seed: u64,
     meter: Option<&Meter>,
+    counted_beyond: u64,
 ) -> (Vec<Candidate>, u64) {
     let board = base.board();
     let squares = board.last().get();
     let meter = meter.filter(|_| squares as usize > MAX_UPDATE_STATES);
     let mut out = Vec::new();
     let mut evaluated = 0;
-    let from = board.jumps()[a].from();
+    let jump = board.jumps()[a];
+    let from = jump.from();
+    // Whether a placement is counted: not one evaluated before.
+    let counted = |after: Jump| {
+        counted_beyond == 0
+            || JumpChange {
+                before: jump,
+                after: Some(after),
+            }
+            .displacement()
+                > counted_beyond
+    };
     let mut kept = ColumnKept::default();
     let mut last_start = from;
     let mut evaluate = |after: Jump, tie: u64| -> bool {
@@ -120,7 +140,7 @@ fn jump_candidates(
                 last_start = after.from();
             }
         }
-        evaluated += 1;
+        evaluated += u64::from(counted(after));
         if let Some(mean) = mean_of(base, spec, a, after, &mut kept) {
             out.push(Candidate {
                 jump: a,
@@ -178,6 +198,8 @@ pub(crate) fn mean_of(
     after: Jump,
     kept: &mut ColumnKept,
 ) -> Option<f64> {
+    #[cfg(test)]
+    MEANS_TAKEN.with(|n| n.set(n.get() + 1));
     match base.mean_after_kept(a, Some(after), kept) {
         Update::Mean(m) => Some(m),
         Update::Singular => None,
@@ -190,6 +212,34 @@ pub(crate) fn mean_of(
             eval::solve_mean(&board).ok()
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Calls of [`mean_of`] on this thread: every candidate's mean the
+    /// searches take, counted apart from the counts they report.
+    static MEANS_TAKEN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// `f` run on one thread, with the candidates' means it took
+/// ([`mean_of`] calls), for tests of the counts the searches report.
+#[cfg(test)]
+pub(crate) fn means_taken<T: Send>(f: impl FnOnce() -> T + Send) -> (T, u64) {
+    let counted = || {
+        let before = MEANS_TAKEN.with(std::cell::Cell::get);
+        let out = f();
+        (out, MEANS_TAKEN.with(std::cell::Cell::get) - before)
+    };
+    #[cfg(feature = "parallel")]
+    {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool of one thread");
+        pool.install(counted)
+    }
+    #[cfg(not(feature = "parallel"))]
+    counted()
 }
 
 /// The tie-break of moving jump `a` to `j` under `seed`.

@@ -278,17 +278,19 @@ pub fn sensitivity_within(
             None => invalid += 1,
         }
     }
-    // A spent limit stops the ranking, saying how many variants it had.
-    let check_limits = |evaluated: usize| match meter.spent() {
+    // A spent limit stops the ranking, saying how many variants' means it
+    // had taken (those failing the accuracy check too).
+    let evaluated = (variants.len() + uncertain) as u64;
+    let check_limits = || match meter.spent() {
         Some(limit) => Err(DesignError::Stopped {
             limit,
             target: None,
             closest: None,
-            evaluated: evaluated as u64,
+            evaluated,
         }),
         None => Ok(()),
     };
-    check_limits(variants.len())?;
+    check_limits()?;
     if advantage {
         // The advantages take most of the time: the bar goes on over them,
         // each variant counted again when its advantage is known.
@@ -296,7 +298,7 @@ pub fn sensitivity_within(
         let tick = |k: u64| progress(done.fetch_add(k, Ordering::Relaxed) + k, total);
         let stop = || meter.spent().is_some();
         advantages(&base, &spec, &jump_of, &mut variants, &tick, &stop)?;
-        check_limits(variants.len())?;
+        check_limits()?;
     }
     // Stable: equal effects keep board order (jump, then edit).
     variants.sort_by(|x, y| y.mean_change.abs().total_cmp(&x.mean_change.abs()));

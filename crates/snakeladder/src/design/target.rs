@@ -151,7 +151,10 @@ pub struct Generated {
     pub restart: u32,
     /// Local moves made from it.
     pub steps: usize,
-    /// Candidate boards evaluated, over every start run.
+    /// Candidate boards whose mean the search took (by an update of a
+    /// solved board, or a fresh solve), over every start run: the starts
+    /// run in batches of [`RESTART_BATCH`], so those of the last batch
+    /// after the one that succeeded count too.
     pub evaluated: u64,
     /// Seconds the search took.
     pub seconds: f64,
@@ -221,9 +224,15 @@ pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, Design
             .into_par_iter()
             .map(|r| run(options, r, &counter, progress, &meter))
             .collect();
+        // Every start of the batch ran, those after the one that succeeds
+        // too: all are counted.
+        evaluated += runs
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .map(|r| r.evaluated)
+            .sum::<u64>();
         for (r, outcome) in batch.zip(runs) {
             let outcome = outcome?;
-            evaluated += outcome.evaluated;
             if let Some(m) = outcome.closest {
                 if closest.is_none_or(|c| target.distance(m) < target.distance(c)) {
                     closest = Some(m);
@@ -413,6 +422,20 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The starts of a batch all run, those after the one that succeeds
+    /// too: the count is of every candidate's mean taken.
+    #[test]
+    fn every_start_run_is_counted() {
+        let options = GenerateOptions::new(
+            Layout::new(60, 5, 5, Seed::new(1)),
+            Target::new(10.0, 10.1).unwrap(),
+        );
+        let (found, taken) = search::means_taken(|| generate_to_target(&options));
+        let found = found.unwrap();
+        assert!(found.restart + 1 < RESTART_BATCH, "{}", found.restart);
+        assert_eq!(found.evaluated, taken);
     }
 
     #[cfg(feature = "parallel")]

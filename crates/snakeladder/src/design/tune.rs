@@ -10,6 +10,15 @@
 //! within the limit, not that none exists. Within a level, answers are
 //! preferred by the squares they move in all, then by how close to the
 //! middle of the band they land, then by a hash of the seed.
+//!
+//! # What it counts
+//! [`Tuned::evaluated`] is the candidate boards whose mean the search took
+//! (by an update of a solved board, or a fresh solve where the update does
+//! not apply), each once: a level run again, or an answer checked afresh,
+//! adds nothing. The first level goes in order of preference and stops at
+//! the first answer (`tune/ordered.rs`); the placements it then never
+//! evaluated are [`Tuned::ruled_out`], not evaluated
+//! (docs/design-search.md §1).
 
 use super::eval::{self, Base, JumpChange};
 use super::search::{self, Candidate};
@@ -20,6 +29,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+#[cfg(test)]
+mod count_tests;
 #[cfg(test)]
 mod large_tests;
 mod level;
@@ -62,7 +73,7 @@ pub struct TuneOptions {
     pub(crate) seed: Seed,
     /// The work, memory and time the search may spend.
     pub(crate) budget: super::Budget,
-    /// Told the candidate boards evaluated so far.
+    /// Told the candidate boards evaluated so far ([`Tuned::evaluated`]).
     pub(crate) progress: crate::progress::Evaluated,
 }
 
@@ -122,8 +133,9 @@ impl TuneOptions {
     }
 
     /// The same options calling `progress` with the number of candidate
-    /// boards evaluated so far as the search goes (from any of its threads),
-    /// for a front end's progress bar.
+    /// boards evaluated so far as the search goes (from any of its threads;
+    /// the count [`Tuned::evaluated`] ends at), for a front end's progress
+    /// bar.
     pub fn with_progress(self, progress: impl Fn(u64) + Send + Sync + 'static) -> TuneOptions {
         TuneOptions {
             progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
@@ -162,8 +174,14 @@ pub struct Tuned {
     pub mean_turns: f64,
     /// Its first-seat advantage, when the target caps it.
     pub first_seat_advantage: Option<f64>,
-    /// Candidate boards evaluated.
+    /// Candidate boards whose mean the search took, by an update of a
+    /// solved board or a fresh solve, each counted once.
     pub evaluated: u64,
+    /// Placements of the first level never evaluated: it goes in order of
+    /// preference and stopped at an answer, and these move more squares
+    /// than the answer, so none could be preferred to it (0 unless the
+    /// first level stopped so).
+    pub ruled_out: u64,
     /// Seconds the search took.
     pub seconds: f64,
 }
@@ -218,13 +236,14 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
     let start = Base::new(board.clone())?;
     meter.charge(start.work());
     let mean_before = start.mean();
-    let done = |node: &Node, checked: search::Checked, evaluated| Tuned {
+    let done = |node: &Node, checked: search::Checked, evaluated, ruled_out| Tuned {
         board: checked.board,
         changes: sorted(&node.changes),
         mean_before,
         mean_turns: checked.mean,
         first_seat_advantage: checked.advantage,
         evaluated,
+        ruled_out,
         seconds: clock.elapsed().as_secs_f64(),
     };
     let root = Node {
@@ -242,7 +261,7 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
     };
     if let Some(c) = search::check(board, mean_before, target)? {
         if c.meets(target) {
-            return Ok(done(&root, c, 0));
+            return Ok(done(&root, c, 0, 0));
         }
         note(&c);
     }
@@ -260,21 +279,24 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
         // The nodes a spent budget left unexpanded in the first pass, left
         // so when a level is run again.
         let skipped: Vec<AtomicBool> = beam.iter().map(|_| AtomicBool::new(false)).collect();
-        let expand = |keep: usize, first: bool| tuner.expand(&beam, &skipped, keep, first);
+        let expand = |keep: usize, run: Run| tuner.expand(&beam, &skipped, keep, run);
         // The first level in order of preference, stopping at the first
         // answer that checks out (`tune/ordered.rs`); `checked` answers of
         // the level's order were checked, all failing, when it stops short.
         let mut checked = 0;
-        let mut charged = false;
+        let mut run = Run::First;
         if depth == 0 && target.max_first_seat_advantage.is_none() && tuner.meter.spent().is_none()
         {
             let first = tuner.ordered_first_level(&beam[0], &start, &mut note)?;
             if let Some((node, k)) = first.answer {
-                return Ok(done(&node, k, tuner.evaluated()));
+                return Ok(done(&node, k, tuner.evaluated(), first.ruled_out));
             }
-            (checked, charged) = (first.checked, first.charged);
+            checked = first.checked;
+            if let Some(tried) = first.tried {
+                run = Run::AfterOrdered(tried);
+            }
         }
-        let mut found = expand(level::KEPT, !charged)?;
+        let mut found = expand(level::KEPT, run)?;
         if let Some((_, _, mean)) = found.closest {
             if target.distance(mean) < target.distance(closest) {
                 closest = mean;
@@ -284,7 +306,7 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
         if let Some((node, k)) =
             tuner.check_level(&beam, &mut found, checked, &expand, &mut note)?
         {
-            return Ok(done(&node, k, tuner.evaluated()));
+            return Ok(done(&node, k, tuner.evaluated(), 0));
         }
         if let Some(limit) = tuner.meter.spent() {
             return Err(DesignError::Stopped {
@@ -343,6 +365,20 @@ struct Tuner<'a> {
     progress: &'a (dyn Fn(u64) + Sync),
 }
 
+/// How one run of a level is charged to the budget and counted in
+/// [`Tuned::evaluated`].
+#[derive(Copy, Clone)]
+enum Run {
+    /// The level's first run: charged, and every candidate counted.
+    First,
+    /// The first level run in full after its order stopped short without
+    /// an answer: charged already, and its placements up to this
+    /// displacement evaluated already, so counted only beyond it.
+    AfterOrdered(u32),
+    /// A level run again to keep more of it: neither charged nor counted.
+    Again,
+}
+
 /// What checking the first level in order of preference found.
 struct OrderedLevel {
     /// The first answer that checked out.
@@ -350,9 +386,13 @@ struct OrderedLevel {
     /// Answers of the level's order checked, all failing, before it
     /// stopped.
     checked: usize,
-    /// Whether the level's candidates were charged and counted (the full
-    /// level then does neither again).
-    charged: bool,
+    /// When the level was charged (the full level then is not again): the
+    /// largest displacement it tried, every placement within it evaluated
+    /// and counted.
+    tried: Option<u32>,
+    /// The level's placements never evaluated, when it stopped at an
+    /// answer.
+    ruled_out: u64,
 }
 
 impl Tuner<'_> {
@@ -361,18 +401,28 @@ impl Tuner<'_> {
         self.evaluated.load(Ordering::Relaxed)
     }
 
+    /// Counts `n` more candidates evaluated, and tells `progress`.
+    fn count(&self, n: u64) {
+        (self.progress)(self.evaluated.fetch_add(n, Ordering::Relaxed) + n);
+    }
+
     /// The candidates of the level after `beam`, keeping `keep` by each
-    /// order; `first` charges and counts them (a level run again does
-    /// neither). A node a spent budget leaves unexpanded is marked in
-    /// `skipped` and left so when the level is run again.
+    /// order, charged and counted as `run` says. A node a spent budget
+    /// leaves unexpanded is marked in `skipped` and left so when the level
+    /// is run again.
     fn expand(
         &self,
         beam: &[Node],
         skipped: &[AtomicBool],
         keep: usize,
-        first: bool,
+        run: Run,
     ) -> Result<level::Level, DesignError> {
         let (options, meter, squares) = (self.options, &self.meter, self.squares);
+        let first = matches!(run, Run::First);
+        let counted_beyond = match run {
+            Run::AfterOrdered(tried) => u64::from(tried),
+            Run::First | Run::Again => 0,
+        };
         let target = &options.target;
         let total = |i: usize, c: &Candidate| -> u64 { moved_squares(&beam[i], c) };
         let parts: Vec<Result<level::Level, DesignError>> = beam
@@ -400,6 +450,7 @@ impl Tuner<'_> {
                     true,
                     options.seed.get(),
                     Some(meter),
+                    counted_beyond,
                     &|a, cands| level::summarise(i, a, cands, target, &total, keep),
                 );
                 if first {
@@ -410,8 +461,9 @@ impl Tuner<'_> {
                     } else {
                         meter.charge_candidates(squares, 0, found);
                     }
-                    let sum = self.evaluated.fetch_add(found, Ordering::Relaxed) + found;
-                    (self.progress)(sum);
+                }
+                if !matches!(run, Run::Again) {
+                    self.count(found);
                 }
                 Ok(level::merge(parts, target, keep))
             })
@@ -428,7 +480,10 @@ impl Tuner<'_> {
     /// until one checks out or the order runs short of eight; each checked
     /// board that fails goes to `note`. `base` is the evaluator of `node`'s
     /// board. Only when it updates a solve; otherwise nothing is checked or
-    /// charged.
+    /// charged. Each placement is counted as it is evaluated; the level is
+    /// charged to the budget as a whole up to [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES)
+    /// squares (what the full level, which follows when no answer is found,
+    /// costs), placement by placement past it.
     fn ordered_first_level(
         &self,
         node: &Node,
@@ -439,7 +494,8 @@ impl Tuner<'_> {
         let mut out = OrderedLevel {
             answer: None,
             checked: 0,
-            charged: false,
+            tried: None,
+            ruled_out: 0,
         };
         if !base.updates() {
             return Ok(out);
@@ -459,8 +515,6 @@ impl Tuner<'_> {
         if !large {
             meter.charge_candidates(squares, count, 0);
         }
-        (self.progress)(self.evaluated.fetch_add(count, Ordering::Relaxed) + count);
-        out.charged = true;
         let mut answers = ordered::Answers::new(
             base,
             &movable,
@@ -473,10 +527,12 @@ impl Tuner<'_> {
         let mut all_seen = false;
         loop {
             while pending.len() < 8 && !all_seen {
+                let before = answers.evaluated();
                 match answers.next_displacement() {
                     Some(more) => pending.extend(more),
                     None => all_seen = true,
                 }
+                self.count(answers.evaluated() - before);
             }
             // Short of eight only at the end: those answers are
             // the last of the level when every displacement was
@@ -491,9 +547,12 @@ impl Tuner<'_> {
             out.checked += chunk.len();
             if let Some(answer) = self.check_chunk(&chunk, note)? {
                 out.answer = Some(answer);
-                return Ok(out);
+                debug_assert!(answers.evaluated() <= count);
+                out.ruled_out = count.saturating_sub(answers.evaluated());
+                break;
             }
         }
+        out.tried = Some(answers.tried());
         Ok(out)
     }
 
@@ -507,7 +566,7 @@ impl Tuner<'_> {
         beam: &[Node],
         found: &mut level::Level,
         from: usize,
-        expand: &impl Fn(usize, bool) -> Result<level::Level, DesignError>,
+        expand: &impl Fn(usize, Run) -> Result<level::Level, DesignError>,
         note: &mut impl FnMut(&search::Checked),
     ) -> Result<Option<(Node, search::Checked)>, DesignError> {
         let limit = if self.options.target.max_first_seat_advantage.is_some() {
@@ -519,7 +578,7 @@ impl Tuner<'_> {
         let mut from = from;
         while from < limit {
             if from >= found.inside_kept() {
-                *found = expand(usize::MAX, false)?;
+                *found = expand(usize::MAX, Run::Again)?;
             }
             let chunk: Vec<(&Node, Candidate)> = found
                 .inside()
@@ -586,7 +645,7 @@ fn moved_squares(node: &Node, c: &Candidate) -> u64 {
 fn next_beam(
     beam: &[Node],
     mut found: level::Level,
-    expand: impl Fn(usize, bool) -> Result<level::Level, DesignError>,
+    expand: impl Fn(usize, Run) -> Result<level::Level, DesignError>,
 ) -> Result<Vec<Node>, DesignError> {
     loop {
         let mut seen = HashSet::new();
@@ -605,7 +664,7 @@ fn next_beam(
         if next.len() == BEAM || found.complete() {
             return Ok(next);
         }
-        found = expand(usize::MAX, false)?;
+        found = expand(usize::MAX, Run::Again)?;
     }
 }
 

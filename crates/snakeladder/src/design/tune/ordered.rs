@@ -11,11 +11,19 @@
 //! placement (the order they are listed in; placements are listed by start,
 //! then end). So the answers of displacement 1, then 2, … each sorted by the
 //! rest, are the full level's answers in its own order, and checked in the
-//! same chunks of eight. The number of candidates evaluated, which `tune`
-//! prints, is the number of admissible placements ([`count_admissible`]),
-//! counted without evaluating them. When the answers run out, or after
+//! same chunks of eight. When the answers run out, or after
 //! [`GIVE_UP_SHARE`] of the candidates, the full level runs as before,
 //! checking from where this left off.
+//!
+//! # What it counts
+//! Only the placements it evaluates, displacement by displacement
+//! ([`Answers::evaluated`]): an answer found at displacement `d` leaves
+//! every placement of a larger displacement unevaluated, and `tune`
+//! reports those apart, as ruled out ([`count_admissible`] of the level
+//! less those evaluated), never as evaluated. The full level run after it
+//! counts only the placements beyond the displacements it tried
+//! ([`Answers::tried`]), so that no board is counted twice
+//! (docs/design-search.md §1).
 
 use super::super::Target;
 use super::super::budget::Meter;
@@ -110,6 +118,8 @@ pub(super) struct Answers<'a> {
     seed: u64,
     d: u32,
     max_d: u32,
+    /// Placements evaluated, those of a displacement a limit cut short
+    /// too.
     evaluated: u64,
     budget: u64,
     meter: Option<&'a Meter>,
@@ -148,6 +158,19 @@ impl<'a> Answers<'a> {
     /// its share, or has not yet reached the end).
     pub fn tried_all(&self) -> bool {
         self.d >= self.max_d
+    }
+
+    /// The largest displacement tried: every placement of every movable
+    /// jump within it was evaluated, unless a limit cut the last one short
+    /// (which then stops the level: nothing more is evaluated).
+    pub fn tried(&self) -> u32 {
+        self.d
+    }
+
+    /// Placements evaluated so far (each by the update of the board's
+    /// solve, or a fresh solve where it does not apply).
+    pub fn evaluated(&self) -> u64 {
+        self.evaluated
     }
 
     /// The answers of the next displacement, best first; `None` when there
@@ -201,13 +224,14 @@ impl<'a> Answers<'a> {
                 (inside, n)
             })
             .collect();
+        // Evaluated, even when the displacement is dropped below.
+        self.evaluated += found.iter().map(|f| f.1).sum::<u64>();
         if self.meter.is_some_and(|m| m.spent().is_some()) {
             // Some jumps may be missing: not the level's order.
             return None;
         }
         let mut answers = Vec::new();
-        for (inside, n) in found {
-            self.evaluated += n;
+        for (inside, _) in found {
             answers.extend(inside);
         }
         let center = (target.min_turns + target.max_turns) / 2.0;
