@@ -16,12 +16,16 @@
 
 use super::eval::Base;
 use super::random::{Layout, generate_spec};
-use super::search::{self, Candidate};
+use super::search;
 use super::{DesignError, Target, mix};
 use crate::par::*;
 use crate::{Board, BoardSpec, Seed};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
+
+#[cfg(test)]
+mod large_tests;
+mod step;
 
 /// Random starts run at once; fixed, so results do not depend on the
 /// number of threads.
@@ -198,14 +202,15 @@ pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, Design
     };
     let progress: &(dyn Fn(u64) + Sync) = &progress;
     let clock = Instant::now();
-    super::check_size(options.layout.squares)?;
     // The layout's own errors (size, too many jumps) are the same for
     // every seed: report them at once.
     generate_spec(&options.layout)?;
     let target = &options.target;
-    options.budget.check_memory(
+    options.budget.check_vectors(
         options.layout.squares,
-        crate::par::current_num_threads().min(RESTART_BATCH as usize),
+        (options.layout.snakes + options.layout.ladders) as usize,
+        // A start's evaluator per thread, and one more as a step ends.
+        crate::par::current_num_threads().min(RESTART_BATCH as usize) as u64 + 1,
         Some(target),
     )?;
     let meter = super::budget::Meter::new(options.budget);
@@ -297,14 +302,13 @@ fn run(
         return Ok(out);
     };
     let mut advantage: Option<f64> = None;
-    let squares = options.layout.squares;
     for steps in 0..=MAX_STEPS {
         // A spent budget ends the start here; the batch then stops the
         // search with the closest mean found.
         if meter.spent().is_some() {
             return Ok(out);
         }
-        let Ok(base) = Base::new(board.clone()) else {
+        let Ok(base) = Base::on_demand(board.clone()) else {
             return Ok(out);
         };
         meter.charge(base.work());
@@ -328,25 +332,19 @@ fn run(
         if steps == MAX_STEPS {
             break;
         }
-        let (all, n) = search::candidates(&base, &|_| true, false, seed);
-        if base.updates() {
-            meter.charge_candidates(squares, n, 0);
-        } else {
-            meter.charge_candidates(squares, 0, n);
-        }
+        // Each move and each column of the inverse is charged as it goes,
+        // and a spent budget cuts the step short.
+        let found = step::step(&base, target, here, seed, meter);
+        let n = found.evaluated;
         out.evaluated += n;
         progress(counter.fetch_add(n, Ordering::Relaxed) + n);
-        let mut inside: Vec<&Candidate> = all.iter().filter(|c| target.contains(c.mean)).collect();
-        inside.sort_by(|x, y| {
-            (x.mean - target.center())
-                .abs()
-                .total_cmp(&(y.mean - target.center()).abs())
-                .then(x.tie.cmp(&y.tie))
-        });
+        if found.cut {
+            return Ok(out);
+        }
         // In the band: the first that checks out wins; under a cap on the
         // advantage, the fairest of those checked is the next step.
         let mut fairest: Option<(f64, Board)> = None;
-        for c in inside.iter().take(CHECKS_PER_STEP) {
+        for c in &found.inside {
             let spec = super::eval::apply(&board.spec(), &[c.change(&board)]);
             let Ok(moved) = Board::from_spec(&spec) else {
                 continue;
@@ -367,16 +365,7 @@ fn run(
         let next = match fairest {
             Some((a, b)) if advantage.is_none_or(|now| a < now) => Some(b),
             Some(_) => None,
-            None => all
-                .iter()
-                .filter(|c| target.distance(c.mean) < here)
-                .min_by(|x, y| {
-                    target
-                        .distance(x.mean)
-                        .total_cmp(&target.distance(y.mean))
-                        .then(x.tie.cmp(&y.tie))
-                })
-                .and_then(|c| {
+            None => found.closer.and_then(|c| {
                     let spec = super::eval::apply(&board.spec(), &[c.change(&board)]);
                     Board::from_spec(&spec).ok()
                 }),
