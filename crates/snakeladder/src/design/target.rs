@@ -7,12 +7,16 @@
 //! moves one jump at a time: each step evaluates every admissible move of
 //! every jump ([`Base::mean_after`]), takes an answer in the band if there
 //! is one (checked afresh), and otherwise the move that brings the mean
-//! closest to the band, until no move gets closer. Every board on the way
+//! closest to the band, until no move gets closer. The evaluator holds no
+//! inverse: a step takes the moves to a new start square by square, each
+//! column of the inverse solved once for every jump (`target/step.rs`),
+//! so boards of any size are searched in memory linear in their squares. Every board on the way
 //! is valid by construction: it is validated before it is used.
 //!
 //! Starts run [`RESTART_BATCH`] at a time on every core; the answer is the
 //! first start, in order, that succeeds, so it is the same on any number
-//! of threads.
+//! of threads. Once a start succeeds, the later starts of its batch stop
+//! (their outcome is never used).
 
 use super::eval::Base;
 use super::random::{Layout, generate_spec};
@@ -20,7 +24,7 @@ use super::search;
 use super::{DesignError, Target, mix};
 use crate::par::*;
 use crate::{Board, BoardSpec, Seed};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 #[cfg(test)]
@@ -177,8 +181,13 @@ impl Generated {
 /// # Errors
 /// [`DesignError::NotFound`] with the closest mean reached when no start
 /// gets into the target, [`DesignError::TooManyJumps`] when the layout cannot be
-/// made at all (too many jumps for the squares), [`DesignError::TooLarge`]
-/// past 1,500 squares.
+/// made at all (too many jumps for the squares), [`DesignError::Stopped`]
+/// with the closest mean found when the work or time limit is spent (each
+/// step of a board of N squares solves up to N columns of the inverse, so
+/// on large boards a step is costly: 10,000 squares with 400 jumps spend
+/// the default `max_work` within the first), or up front when its
+/// evaluators' vectors would not fit in the memory limit. Boards of any
+/// size are taken.
 ///
 /// # Example
 /// ```
@@ -215,6 +224,9 @@ pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, Design
     )?;
     let meter = super::budget::Meter::new(options.budget);
     let counter = AtomicU64::new(0);
+    // The first start of the batch that succeeded: later starts, whose
+    // outcome is never used, stop at once.
+    let found_at = AtomicU32::new(u32::MAX);
     let mut closest: Option<f64> = None;
     let mut fairest: Option<f64> = None;
     let mut evaluated = 0;
@@ -224,7 +236,7 @@ pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, Design
         let runs: Vec<Result<Run, DesignError>> = batch
             .clone()
             .into_par_iter()
-            .map(|r| run(options, r, &counter, progress, &meter))
+            .map(|r| run(options, r, &counter, progress, &meter, &found_at))
             .collect();
         for (r, outcome) in batch.zip(runs) {
             let outcome = outcome?;
@@ -283,7 +295,11 @@ fn run(
     counter: &AtomicU64,
     progress: &(dyn Fn(u64) + Sync),
     meter: &super::budget::Meter,
+    found_at: &AtomicU32,
 ) -> Result<Run, DesignError> {
+    // Whether an earlier start succeeded, so that this one's outcome is
+    // never used.
+    let overtaken = || found_at.load(Ordering::Relaxed) < restart;
     let target = &options.target;
     let seed = mix(options.layout.seed.get(), u64::from(restart));
     let layout = Layout {
@@ -305,7 +321,7 @@ fn run(
     for steps in 0..=MAX_STEPS {
         // A spent budget ends the start here; the batch then stops the
         // search with the closest mean found.
-        if meter.spent().is_some() {
+        if meter.spent().is_some() || overtaken() {
             return Ok(out);
         }
         let Ok(base) = Base::on_demand(board.clone()) else {
@@ -320,6 +336,7 @@ fn run(
         if here == 0.0 {
             if let Some(c) = search::check(&board, mean, target)? {
                 if c.meets(target) {
+                    found_at.fetch_min(restart, Ordering::Relaxed);
                     out.found = Some((c, steps));
                     return Ok(out);
                 }
@@ -334,7 +351,7 @@ fn run(
         }
         // Each move and each column of the inverse is charged as it goes,
         // and a spent budget cuts the step short.
-        let found = step::step(&base, target, here, seed, meter);
+        let found = step::step(&base, target, here, seed, meter, &overtaken);
         let n = found.evaluated;
         out.evaluated += n;
         progress(counter.fetch_add(n, Ordering::Relaxed) + n);
@@ -351,6 +368,7 @@ fn run(
             };
             if let Some(k) = search::check(&moved, c.mean, target)? {
                 if k.meets(target) {
+                    found_at.fetch_min(restart, Ordering::Relaxed);
                     out.found = Some((k, steps + 1));
                     return Ok(out);
                 }
@@ -366,9 +384,9 @@ fn run(
             Some((a, b)) if advantage.is_none_or(|now| a < now) => Some(b),
             Some(_) => None,
             None => found.closer.and_then(|c| {
-                    let spec = super::eval::apply(&board.spec(), &[c.change(&board)]);
-                    Board::from_spec(&spec).ok()
-                }),
+                let spec = super::eval::apply(&board.spec(), &[c.change(&board)]);
+                Board::from_spec(&spec).ok()
+            }),
         };
         match next {
             Some(b) => board = b,

@@ -339,13 +339,9 @@ impl Base {
 /// (which never holds it) finds the same boards as when it did.
 #[test]
 fn columns_on_demand_update_to_the_same_bits() {
-    let board = crate::design::generate(&crate::design::Layout::new(
-        120,
-        6,
-        6,
-        crate::Seed::new(5),
-    ))
-    .unwrap();
+    let board =
+        crate::design::generate(&crate::design::Layout::new(120, 6, 6, crate::Seed::new(5)))
+            .unwrap();
     let held = Base::new(board.clone()).unwrap();
     let solved = Base::on_demand(board.clone()).unwrap();
     assert!(held.column_work() == 0.0 && solved.column_work() > 0.0);

@@ -74,7 +74,7 @@ fn a_large_board_stops_at_its_work_limit_with_the_closest_mean() {
 fn a_large_board_does_not_depend_on_the_threads() {
     let layout = layout(3);
     let mean = first_start_mean(&layout);
-    let options = GenerateOptions::new(layout, Target::new(mean * 0.96, mean * 0.97).unwrap());
+    let options = GenerateOptions::new(layout, Target::new(mean * 0.98, mean * 0.99).unwrap());
     let run = |threads| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

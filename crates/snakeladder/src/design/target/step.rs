@@ -39,8 +39,8 @@ pub(super) struct Step {
     pub closer: Option<Candidate>,
     /// Moves evaluated.
     pub evaluated: u64,
-    /// Whether a spent budget cut the step short (only with a meter): what
-    /// it kept is then not the step's.
+    /// Whether a spent budget (or the caller) cut the step short: what it
+    /// kept is then not the step's.
     pub cut: bool,
 }
 
@@ -124,12 +124,14 @@ struct Context<'a> {
     here: f64,
     seed: u64,
     meter: Option<&'a Meter>,
+    /// Whether the step's outcome is no longer wanted.
+    stop: &'a (dyn Fn() -> bool + Sync),
 }
 
 impl Context<'_> {
-    /// Whether a spent budget stops the step.
+    /// Whether a spent budget, or `stop`, stops the step.
     fn spent(&self) -> bool {
-        self.meter.is_some_and(|m| m.spent().is_some())
+        self.meter.is_some_and(|m| m.spent().is_some()) || (self.stop)()
     }
 
     /// Evaluates the moves `moves` of jump `a` into `best`, charging them;
@@ -155,10 +157,19 @@ impl Context<'_> {
     }
 }
 
-/// The step from `base`'s board, `here` from the band; with `meter`, each
-/// move and each column solved is charged to it as it goes, and no more
-/// are evaluated once it is spent.
-pub(super) fn step(base: &Base, target: &Target, here: f64, seed: u64, meter: &Meter) -> Step {
+/// The step from `base`'s board, `here` from the band: each move and each
+/// column solved is charged to `meter` as it goes (on a board of at most
+/// [`MAX_UPDATE_STATES`] squares whose moves are solved afresh, the step
+/// as a whole), and no more are evaluated once it is spent or `stop()`
+/// says so.
+pub(super) fn step(
+    base: &Base,
+    target: &Target,
+    here: f64,
+    seed: u64,
+    meter: &Meter,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Step {
     let meter = Some(meter);
     let context = Context {
         base,
@@ -167,6 +178,7 @@ pub(super) fn step(base: &Base, target: &Target, here: f64, seed: u64, meter: &M
         here,
         seed,
         meter,
+        stop,
     };
     let parts: Vec<Best> = if base.updates() {
         let mut parts = end_moves(&context);
@@ -185,7 +197,9 @@ pub(super) fn step(base: &Base, target: &Target, here: f64, seed: u64, meter: &M
         let squares = base.board().last().get();
         if squares as usize <= MAX_UPDATE_STATES {
             // Charged as a whole: only larger boards are charged as they go.
-            context.meter.inspect(|m| m.charge_candidates(squares, 0, evaluated));
+            context
+                .meter
+                .inspect(|m| m.charge_candidates(squares, 0, evaluated));
         }
         parts.push(Best {
             evaluated,
