@@ -354,8 +354,9 @@ impl Base {
     }
 
     /// Multiply-adds of an update that must solve a column of `N` first
-    /// (a moved start on a board past [`MAX_UPDATE_STATES`] states); 0 when
-    /// the inverse is held and an update costs O(1).
+    /// (a moved start on a board past [`MAX_UPDATE_STATES`] states, or on
+    /// any board with [`Base::on_demand`]); 0 when the inverse is held and
+    /// an update costs O(1).
     pub fn column_work(&self) -> f64 {
         match &self.update {
             Some(d) if !d.full() => self.solve_work,
