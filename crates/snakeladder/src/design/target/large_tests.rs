@@ -45,7 +45,7 @@ fn a_large_board_stops_at_its_work_limit_with_the_closest_mean() {
     let layout = layout(2);
     let mean = first_start_mean(&layout);
     let target = Target::new(mean * 0.5, mean * 0.51).unwrap();
-    let options = GenerateOptions::new(layout, target).with_budget(Budget {
+    let options = GenerateOptions::new(layout.clone(), target).with_budget(Budget {
         max_work: 3e8,
         ..Budget::default()
     });
@@ -62,6 +62,18 @@ fn a_large_board_stops_at_its_work_limit_with_the_closest_mean() {
                 target.distance(closest) <= target.distance(mean),
                 "{closest} against {mean}"
             );
+        }
+        other => panic!("{:?}", other.map(|g| g.mean_turns)),
+    }
+    // Memory is estimated up front from the vectors its evaluators hold,
+    // not from a dense inverse.
+    let options = GenerateOptions::new(layout, target).with_budget(Budget {
+        max_memory: 1_000,
+        ..Budget::default()
+    });
+    match generate_to_target(&options) {
+        Err(DesignError::Stopped { limit, .. }) => {
+            assert!(limit.contains("vectors of 2001 states"), "{limit}")
         }
         other => panic!("{:?}", other.map(|g| g.mean_turns)),
     }
