@@ -138,10 +138,14 @@ impl Budget {
         self.check_vectors(squares, jumps, at_once.max(1) as u64 + 1, Some(target))
     }
 
-    /// `evaluators` evaluators past
-    /// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) states, each
+    /// `evaluators` evaluators that do not hold the inverse (past
+    /// [`MAX_UPDATE_STATES`](super::MAX_UPDATE_STATES) states, and every
+    /// evaluator of `generate --target-turns`), each
     /// `8·n·(2·jumps + 2·threads)` bytes, against [`Budget::max_memory`].
-    fn check_vectors(
+    ///
+    /// # Errors
+    /// [`DesignError::Stopped`] naming the estimate and the limit.
+    pub(crate) fn check_vectors(
         &self,
         squares: u32,
         jumps: usize,

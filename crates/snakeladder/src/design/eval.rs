@@ -57,9 +57,10 @@ use std::sync::Arc;
 /// per jump) and `tune`'s first level taken in order of displacement
 /// (a few columns per jump when an answer is near), but not a search over
 /// every placement of a jump: `tune` charges each candidate of a larger
-/// board as it goes and stops at its limits, and `generate
-/// --target-turns` refuses larger boards
-/// ([`DesignError::TooLarge`](super::DesignError::TooLarge)).
+/// board as it goes and stops at its limits. `generate --target-turns`
+/// never holds it ([`Base::on_demand`]): its steps take the moves to a new
+/// start square by square, each column solved once for every jump
+/// (`src/design/target/step.rs`).
 pub const MAX_UPDATE_STATES: usize = 1_500;
 
 const NO_STATE: u32 = u32::MAX;
@@ -298,6 +299,23 @@ impl Base {
     /// # Errors
     /// [`AnalysisError`] when the board cannot be compiled or solved.
     pub fn new(board: Board) -> Result<Base, AnalysisError> {
+        Base::holding(board, MAX_UPDATE_STATES)
+    }
+
+    /// [`Base::new`] that never holds the inverse: a column is solved when
+    /// an update needs one ([`Base::column_work`]), whatever the board's
+    /// size. Its updates are the same to the last bit (each column is the
+    /// same solve either way); it suits a caller that needs few columns,
+    /// or each column once for many jumps.
+    ///
+    /// # Errors
+    /// [`AnalysisError`] when the board cannot be compiled or solved.
+    pub(crate) fn on_demand(board: Board) -> Result<Base, AnalysisError> {
+        Base::holding(board, 0)
+    }
+
+    /// [`Base::new`], holding the inverse up to `dense_limit` states.
+    fn holding(board: Board, dense_limit: usize) -> Result<Base, AnalysisError> {
         let chain = Chain::compile(&board)?;
         let estimate = Solver::estimate(&chain);
         let solver = Solver::new(&chain)?;
@@ -309,7 +327,7 @@ impl Base {
         let mean_bound = crate::markov::analysis::accuracy::mean_error_bound(&chain, &solver, &t);
         let trusted = mean_bound <= tolerance::MEAN_TRUST;
         let update = if trusted {
-            dense(&board, chain, solver, t)
+            dense(&board, chain, solver, t, dense_limit)
         } else {
             None
         };
@@ -336,8 +354,9 @@ impl Base {
     }
 
     /// Multiply-adds of an update that must solve a column of `N` first
-    /// (a moved start on a board past [`MAX_UPDATE_STATES`] states); 0 when
-    /// the inverse is held and an update costs O(1).
+    /// (a moved start on a board past [`MAX_UPDATE_STATES`] states, or on
+    /// any board with [`Base::on_demand`]); 0 when the inverse is held and
+    /// an update costs O(1).
     pub fn column_work(&self) -> f64 {
         match &self.update {
             Some(d) if !d.full() => self.solve_work,
@@ -699,7 +718,13 @@ impl Check {
 }
 
 /// The parts of the update, or `None` when it does not apply.
-fn dense(board: &Board, chain: Chain, solver: Solver, t: Vec<f64>) -> Option<Dense> {
+fn dense(
+    board: &Board,
+    chain: Chain,
+    solver: Solver,
+    t: Vec<f64>,
+    dense_limit: usize,
+) -> Option<Dense> {
     let n = chain.len();
     let jumps = board.jumps();
     if board.rules().extra_turn().is_some()
@@ -732,7 +757,7 @@ fn dense(board: &Board, chain: Chain, solver: Solver, t: Vec<f64>) -> Option<Den
         .zip(&u)
         .map(|(z, u)| check.of(&chain, z, &|s| u[s]))
         .collect();
-    let full = if n <= MAX_UPDATE_STATES {
+    let full = if n <= dense_limit {
         Some(inverse_by_columns(&solver, &chain, &check, n)?)
     } else {
         None

@@ -329,22 +329,6 @@ pub enum DesignError {
         /// Candidate boards evaluated.
         evaluated: u64,
     },
-    /// The board is larger than generating to a target handles.
-    #[error(
-        "generate --target-turns handles boards of at most {limit} squares: \
-         each step moves every jump to every square, which needs the inverse of the solved chain densely, 8·N² bytes built in about N³ operations \
-         (at {limit} squares 18 MB and 3.4e9), and this board of {squares} squares would need {megabytes} MB and {operations:.1e}"
-    )]
-    TooLarge {
-        /// The board's squares.
-        squares: u32,
-        /// The largest board generating to a target takes, 1,500 squares.
-        limit: usize,
-        /// The dense inverse of this board's chain, in MB (8·N² bytes).
-        megabytes: u64,
-        /// Operations to build it, N³.
-        operations: f64,
-    },
     /// The update and a fresh solve disagree past
     /// [`tolerance::UPDATE_AGREEMENT`](crate::markov::tolerance::UPDATE_AGREEMENT):
     /// a bug, reported rather than hidden.
@@ -384,25 +368,6 @@ pub(crate) fn moves_of(board: &Board, a: usize) -> Vec<Jump> {
         }
     }
     out
-}
-
-/// Whether generating to a target takes a board of `squares` squares,
-/// checked before any work so that a front end can refuse up front.
-///
-/// # Errors
-/// [`DesignError::TooLarge`] for a board of more than
-/// [`MAX_UPDATE_STATES`] squares.
-pub(crate) fn check_size(squares: u32) -> Result<(), DesignError> {
-    if squares as usize > eval::MAX_UPDATE_STATES {
-        let n = u64::from(squares);
-        return Err(DesignError::TooLarge {
-            squares,
-            limit: eval::MAX_UPDATE_STATES,
-            megabytes: 8 * n * n / 1_000_000,
-            operations: (n as f64).powi(3),
-        });
-    }
-    Ok(())
 }
 
 /// Every placement of jump `a` other than its own: any start and any end

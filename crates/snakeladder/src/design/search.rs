@@ -36,23 +36,9 @@ impl Candidate {
     }
 }
 
-/// Every candidate of one step from `base`, for the jumps `movable` allows;
-/// and how many boards were evaluated.
-/// With `wide`, every placement of each jump ([`placements_of`]), else the
-/// moves of [`moves_of`].
-pub(crate) fn candidates(
-    base: &Base,
-    movable: &(dyn Fn(usize) -> bool + Sync),
-    wide: bool,
-    seed: u64,
-) -> (Vec<Candidate>, u64) {
-    let (each, evaluated) = candidates_by_jump(base, movable, wide, seed, None, 0, &|_, c| c);
-    (each.into_iter().flatten().collect(), evaluated)
-}
-
-/// [`candidates`] jump by jump, the jumps on every core: `each` is given
-/// each movable jump's position and its candidates (in the order
-/// [`candidates`] lists them) and may keep what it needs of them, so that
+/// Every candidate of one step from `base`, for the jumps `movable`
+/// allows, jump by jump, the jumps on every core: `each` is given
+/// each movable jump's position and its candidates and may keep what it needs of them, so that
 /// the candidates of all jumps are never held at once (on a board of 1,500
 /// squares a jump has about a million placements). The results come back
 /// in the order of the jumps, with how many boards were evaluated: every

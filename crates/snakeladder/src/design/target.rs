@@ -7,21 +7,29 @@
 //! moves one jump at a time: each step evaluates every admissible move of
 //! every jump ([`Base::mean_after`]), takes an answer in the band if there
 //! is one (checked afresh), and otherwise the move that brings the mean
-//! closest to the band, until no move gets closer. Every board on the way
+//! closest to the band, until no move gets closer. The evaluator holds no
+//! inverse: a step takes the moves to a new start square by square, each
+//! column of the inverse solved once for every jump (`target/step.rs`),
+//! so boards of any size are searched in memory linear in their squares. Every board on the way
 //! is valid by construction: it is validated before it is used.
 //!
 //! Starts run [`RESTART_BATCH`] at a time on every core; the answer is the
 //! first start, in order, that succeeds, so it is the same on any number
-//! of threads.
+//! of threads. Once a start succeeds, the later starts of its batch stop
+//! (their outcome is never used).
 
 use super::eval::Base;
 use super::random::{Layout, generate_spec};
-use super::search::{self, Candidate};
+use super::search;
 use super::{DesignError, Target, mix};
 use crate::par::*;
 use crate::{Board, BoardSpec, Seed};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
+
+#[cfg(test)]
+mod large_tests;
+mod step;
 
 /// Random starts run at once; fixed, so results do not depend on the
 /// number of threads.
@@ -176,8 +184,13 @@ impl Generated {
 /// # Errors
 /// [`DesignError::NotFound`] with the closest mean reached when no start
 /// gets into the target, [`DesignError::TooManyJumps`] when the layout cannot be
-/// made at all (too many jumps for the squares), [`DesignError::TooLarge`]
-/// past 1,500 squares.
+/// made at all (too many jumps for the squares), [`DesignError::Stopped`]
+/// with the closest mean found when the work or time limit is spent (each
+/// step of a board of N squares solves up to N columns of the inverse, so
+/// on large boards a step is costly: 10,000 squares with 400 jumps spend
+/// the default `max_work` within the first), or up front when its
+/// evaluators' vectors would not fit in the memory limit. Boards of any
+/// size are taken.
 ///
 /// # Example
 /// ```
@@ -201,18 +214,22 @@ pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, Design
     };
     let progress: &(dyn Fn(u64) + Sync) = &progress;
     let clock = Instant::now();
-    super::check_size(options.layout.squares)?;
     // The layout's own errors (size, too many jumps) are the same for
     // every seed: report them at once.
     generate_spec(&options.layout)?;
     let target = &options.target;
-    options.budget.check_memory(
+    options.budget.check_vectors(
         options.layout.squares,
-        crate::par::current_num_threads().min(RESTART_BATCH as usize),
+        (options.layout.snakes + options.layout.ladders) as usize,
+        // A start's evaluator per thread, and one more as a step ends.
+        crate::par::current_num_threads().min(RESTART_BATCH as usize) as u64 + 1,
         Some(target),
     )?;
     let meter = super::budget::Meter::new(options.budget);
     let counter = AtomicU64::new(0);
+    // The first start of the batch that succeeded: later starts, whose
+    // outcome is never used, stop at once.
+    let found_at = AtomicU32::new(u32::MAX);
     let mut closest: Option<f64> = None;
     let mut fairest: Option<f64> = None;
     let mut evaluated = 0;
@@ -222,7 +239,7 @@ pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, Design
         let runs: Vec<Result<Run, DesignError>> = batch
             .clone()
             .into_par_iter()
-            .map(|r| run(options, r, &counter, progress, &meter))
+            .map(|r| run(options, r, &counter, progress, &meter, &found_at))
             .collect();
         // Every start of the batch ran, those after the one that succeeds
         // too: all are counted.
@@ -287,7 +304,11 @@ fn run(
     counter: &AtomicU64,
     progress: &(dyn Fn(u64) + Sync),
     meter: &super::budget::Meter,
+    found_at: &AtomicU32,
 ) -> Result<Run, DesignError> {
+    // Whether an earlier start succeeded, so that this one's outcome is
+    // never used.
+    let overtaken = || found_at.load(Ordering::Relaxed) < restart;
     let target = &options.target;
     let seed = mix(options.layout.seed.get(), u64::from(restart));
     let layout = Layout {
@@ -306,14 +327,13 @@ fn run(
         return Ok(out);
     };
     let mut advantage: Option<f64> = None;
-    let squares = options.layout.squares;
     for steps in 0..=MAX_STEPS {
         // A spent budget ends the start here; the batch then stops the
         // search with the closest mean found.
-        if meter.spent().is_some() {
+        if meter.spent().is_some() || overtaken() {
             return Ok(out);
         }
-        let Ok(base) = Base::new(board.clone()) else {
+        let Ok(base) = Base::on_demand(board.clone()) else {
             return Ok(out);
         };
         meter.charge(base.work());
@@ -325,6 +345,7 @@ fn run(
         if here == 0.0 {
             if let Some(c) = search::check(&board, mean, target)? {
                 if c.meets(target) {
+                    found_at.fetch_min(restart, Ordering::Relaxed);
                     out.found = Some((c, steps));
                     return Ok(out);
                 }
@@ -337,31 +358,26 @@ fn run(
         if steps == MAX_STEPS {
             break;
         }
-        let (all, n) = search::candidates(&base, &|_| true, false, seed);
-        if base.updates() {
-            meter.charge_candidates(squares, n, 0);
-        } else {
-            meter.charge_candidates(squares, 0, n);
-        }
+        // Each move and each column of the inverse is charged as it goes,
+        // and a spent budget cuts the step short.
+        let found = step::step(&base, target, here, seed, meter, &overtaken);
+        let n = found.evaluated;
         out.evaluated += n;
         progress(counter.fetch_add(n, Ordering::Relaxed) + n);
-        let mut inside: Vec<&Candidate> = all.iter().filter(|c| target.contains(c.mean)).collect();
-        inside.sort_by(|x, y| {
-            (x.mean - target.center())
-                .abs()
-                .total_cmp(&(y.mean - target.center()).abs())
-                .then(x.tie.cmp(&y.tie))
-        });
+        if found.cut {
+            return Ok(out);
+        }
         // In the band: the first that checks out wins; under a cap on the
         // advantage, the fairest of those checked is the next step.
         let mut fairest: Option<(f64, Board)> = None;
-        for c in inside.iter().take(CHECKS_PER_STEP) {
+        for c in &found.inside {
             let spec = super::eval::apply(&board.spec(), &[c.change(&board)]);
             let Ok(moved) = Board::from_spec(&spec) else {
                 continue;
             };
             if let Some(k) = search::check(&moved, c.mean, target)? {
                 if k.meets(target) {
+                    found_at.fetch_min(restart, Ordering::Relaxed);
                     out.found = Some((k, steps + 1));
                     return Ok(out);
                 }
@@ -376,19 +392,10 @@ fn run(
         let next = match fairest {
             Some((a, b)) if advantage.is_none_or(|now| a < now) => Some(b),
             Some(_) => None,
-            None => all
-                .iter()
-                .filter(|c| target.distance(c.mean) < here)
-                .min_by(|x, y| {
-                    target
-                        .distance(x.mean)
-                        .total_cmp(&target.distance(y.mean))
-                        .then(x.tie.cmp(&y.tie))
-                })
-                .and_then(|c| {
-                    let spec = super::eval::apply(&board.spec(), &[c.change(&board)]);
-                    Board::from_spec(&spec).ok()
-                }),
+            None => found.closer.and_then(|c| {
+                let spec = super::eval::apply(&board.spec(), &[c.change(&board)]);
+                Board::from_spec(&spec).ok()
+            }),
         };
         match next {
             Some(b) => board = b,
@@ -424,8 +431,8 @@ mod tests {
         }
     }
 
-    /// The starts of a batch all run, those after the one that succeeds
-    /// too: the count is of every candidate's mean taken.
+    /// Every start that ran is counted, those beside the one that succeeds
+    /// too (until they stop): the count is of every candidate's mean taken.
     #[test]
     fn every_start_run_is_counted() {
         let options = GenerateOptions::new(
@@ -455,9 +462,9 @@ mod tests {
             .unwrap();
         let a = one.install(|| generate_to_target(&options)).unwrap();
         let b = three.install(|| generate_to_target(&options)).unwrap();
-        assert_eq!(
-            (a.board, a.restart, a.steps, a.evaluated),
-            (b.board, b.restart, b.steps, b.evaluated)
-        );
+        // The answer, not the count of boards evaluated: the starts beside
+        // the one that succeeds stop when it does, after more or fewer
+        // evaluations depending on the threads.
+        assert_eq!((a.board, a.restart, a.steps), (b.board, b.restart, b.steps));
     }
 }

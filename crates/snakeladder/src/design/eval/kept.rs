@@ -14,6 +14,14 @@ use super::Base;
 #[derive(Default)]
 pub(crate) struct ColumnKept(Option<(usize, Vec<f64>, InputError)>);
 
+impl ColumnKept {
+    /// Whether an update solved a column into it (never when the inverse
+    /// is held whole).
+    pub(crate) fn solved(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
 impl Dense {
     /// [`Dense::column`], from `kept` when it holds column `c`; a column
     /// solved is kept there in place of the one before.
