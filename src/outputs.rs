@@ -73,7 +73,8 @@ pub struct Search {
     pub steps: usize,
     /// Candidate boards whose mean the search took (by an update of a
     /// solved board, or a fresh solve), over every start run (the starts
-    /// run in batches of 8, all of the last one counted).
+    /// run eight at a time; those beside the one that succeeds count what
+    /// they evaluated before they stopped, which depends on the threads).
     pub evaluated: u64,
     /// Seconds the search took (a measurement of this run).
     pub seconds: f64,

@@ -160,9 +160,10 @@ pub struct Generated {
     /// Local moves made from it.
     pub steps: usize,
     /// Candidate boards whose mean the search took (by an update of a
-    /// solved board, or a fresh solve), over every start run: the starts
-    /// run in batches of [`RESTART_BATCH`], so those of the last batch
-    /// after the one that succeeded count too.
+    /// solved board, or a fresh solve), over every start run. The starts
+    /// run eight at a time and those beside the one that succeeds count
+    /// what they evaluated before they stopped, so unlike the board this
+    /// count depends on the number of threads.
     pub evaluated: u64,
     /// Seconds the search took.
     pub seconds: f64,
