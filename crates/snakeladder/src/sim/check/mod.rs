@@ -386,7 +386,7 @@ pub(crate) fn compare_figures(exact: &ExactFigures, sim: &SimulationReport) -> C
     let n = sim.tokens;
     let nf = n as f64;
     let mut pending = Vec::new();
-    let mut skipped = Vec::new();
+    let skipped = Vec::new();
     pending.push(Pending::Z {
         name: names::MEAN_TURNS.into(),
         exact: exact.mean_turns,
@@ -400,11 +400,16 @@ pub(crate) fn compare_figures(exact: &ExactFigures, sim: &SimulationReport) -> C
         se: (exact.variance_rolls / nf).sqrt(),
     });
     let df = sim.clusters.saturating_sub(1);
-    pending_jumps(exact, sim, df, &mut pending, &mut skipped);
-    pending_squares(exact, sim, df, &mut pending, &mut skipped);
+    let mut plan = Plan { pending, skipped };
+    plan.jumps(exact, sim, df);
+    plan.squares(exact, sim, df);
     if let Some(p) = &exact.players {
-        pending_players(p, sim, &mut pending, &mut skipped);
+        plan.players(p, sim);
     }
+    let Plan {
+        mut pending,
+        mut skipped,
+    } = plan;
     // A t-test on fewer than two clusters has no estimate of its spread:
     // its statistic and threshold would both be infinite. It carries no
     // information, so it is skipped, not passed (nor counted in the
@@ -471,120 +476,116 @@ fn frequent(n: f64, p: f64) -> bool {
     n * p >= MIN_EXPECTED_COUNT && n * (1.0 - p) >= MIN_EXPECTED_COUNT
 }
 
-/// The comparisons of each jump's uses, and those skipped.
-fn pending_jumps(
-    exact: &ExactFigures,
-    sim: &SimulationReport,
-    df: u64,
-    pending: &mut Vec<Pending>,
-    skipped: &mut Vec<String>,
-) {
-    let n = sim.tokens;
-    let nf = n as f64;
-    assert_eq!(exact.jumps.len(), sim.jumps.len(), "different boards");
-    for (e, s) in exact.jumps.iter().zip(&sim.jumps) {
-        let name = format!("{} {}→{}", s.kind, s.from, s.to);
-        if nf * e.use_probability >= MIN_EXPECTED_COUNT {
-            pending.push(Pending::T {
-                name: names::jump_uses(&name),
-                exact: e.expected_uses,
-                mean: s.expected_uses,
-                se: s.expected_uses_std_error,
-                df,
-            });
-        } else {
-            skipped.push(names::jump_uses(&name));
-        }
-        if frequent(nf, e.use_probability) {
-            pending.push(Pending::Binomial {
-                name: format!("{name}: used at least once"),
-                p: e.use_probability,
-                hits: s.tokens_using,
-                n,
-            });
-        } else {
-            skipped.push(format!("{name}: used at least once"));
-        }
-    }
+/// The comparisons a check will make, and the names of those it skips.
+struct Plan {
+    pending: Vec<Pending>,
+    skipped: Vec<String>,
 }
 
-/// The comparisons of each square's rests, and those skipped.
-fn pending_squares(
-    exact: &ExactFigures,
-    sim: &SimulationReport,
-    df: u64,
-    pending: &mut Vec<Pending>,
-    skipped: &mut Vec<String>,
-) {
-    let n = sim.tokens;
-    let nf = n as f64;
-    for e in &exact.squares {
-        let Some(s) = sim.squares.iter().find(|s| s.square == e.square) else {
-            skipped.push(format!("square {}: not simulated", e.square));
-            continue;
-        };
-        // Compared when enough tokens reach the square.
-        let reach = s.rest_probability.max(e.rest_probability.unwrap_or(0.0));
-        if nf * reach >= MIN_EXPECTED_COUNT {
-            pending.push(Pending::T {
-                name: format!("square {}: rests a game", e.square),
-                exact: e.expected_rests,
-                mean: s.expected_rests,
-                se: s.expected_rests_std_error,
-                df,
-            });
-        } else {
-            skipped.push(format!("square {}: rests a game", e.square));
-        }
-        match e.rest_probability {
-            Some(p) if frequent(nf, p) && !sim.has_extra_rolls => pending.push(Pending::Binomial {
-                name: format!("square {}: P(ever rests there)", e.square),
-                p,
-                hits: s.tokens_resting,
-                n,
-            }),
-            Some(_) => skipped.push(format!("square {}: P(ever rests there)", e.square)),
-            None => {}
+impl Plan {
+    /// The comparisons of each jump's uses, and those skipped.
+    fn jumps(&mut self, exact: &ExactFigures, sim: &SimulationReport, df: u64) {
+        let (pending, skipped) = (&mut self.pending, &mut self.skipped);
+        let n = sim.tokens;
+        let nf = n as f64;
+        assert_eq!(exact.jumps.len(), sim.jumps.len(), "different boards");
+        for (e, s) in exact.jumps.iter().zip(&sim.jumps) {
+            let name = format!("{} {}→{}", s.kind, s.from, s.to);
+            if nf * e.use_probability >= MIN_EXPECTED_COUNT {
+                pending.push(Pending::T {
+                    name: names::jump_uses(&name),
+                    exact: e.expected_uses,
+                    mean: s.expected_uses,
+                    se: s.expected_uses_std_error,
+                    df,
+                });
+            } else {
+                skipped.push(names::jump_uses(&name));
+            }
+            if frequent(nf, e.use_probability) {
+                pending.push(Pending::Binomial {
+                    name: format!("{name}: used at least once"),
+                    p: e.use_probability,
+                    hits: s.tokens_using,
+                    n,
+                });
+            } else {
+                skipped.push(format!("{name}: used at least once"));
+            }
         }
     }
-}
 
-/// The comparisons of the seats' odds and the game's totals, and those
-/// skipped.
-fn pending_players(
-    p: &ExactPlayers,
-    sim: &SimulationReport,
-    pending: &mut Vec<Pending>,
-    skipped: &mut Vec<String>,
-) {
-    let game = sim.game();
-    assert_eq!(p.count, game.count, "different player counts");
-    for (seat, (&q, &hits)) in p.win_probability.iter().zip(&game.wins).enumerate() {
-        let name = names::seat_wins(seat + 1);
-        if frequent(sim.games as f64, q) {
-            pending.push(Pending::Binomial {
-                name,
-                p: q,
-                hits,
-                n: sim.games,
-            });
-        } else {
-            skipped.push(name);
+    /// The comparisons of each square's rests, and those skipped.
+    fn squares(&mut self, exact: &ExactFigures, sim: &SimulationReport, df: u64) {
+        let (pending, skipped) = (&mut self.pending, &mut self.skipped);
+        let n = sim.tokens;
+        let nf = n as f64;
+        for e in &exact.squares {
+            let Some(s) = sim.squares.iter().find(|s| s.square == e.square) else {
+                skipped.push(format!("square {}: not simulated", e.square));
+                continue;
+            };
+            // Compared when enough tokens reach the square.
+            let reach = s.rest_probability.max(e.rest_probability.unwrap_or(0.0));
+            if nf * reach >= MIN_EXPECTED_COUNT {
+                pending.push(Pending::T {
+                    name: format!("square {}: rests a game", e.square),
+                    exact: e.expected_rests,
+                    mean: s.expected_rests,
+                    se: s.expected_rests_std_error,
+                    df,
+                });
+            } else {
+                skipped.push(format!("square {}: rests a game", e.square));
+            }
+            match e.rest_probability {
+                Some(p) if frequent(nf, p) && !sim.has_extra_rolls => {
+                    pending.push(Pending::Binomial {
+                        name: format!("square {}: P(ever rests there)", e.square),
+                        p,
+                        hits: s.tokens_resting,
+                        n,
+                    })
+                }
+                Some(_) => skipped.push(format!("square {}: P(ever rests there)", e.square)),
+                None => {}
+            }
         }
     }
-    let df = sim.games.saturating_sub(1);
-    pending.push(Pending::T {
-        name: "total turns: mean".into(),
-        exact: p.expected_total_turns,
-        mean: game.expected_total_turns,
-        se: game.expected_total_turns_std_error,
-        df,
-    });
-    pending.push(Pending::T {
-        name: names::MEAN_ROUNDS.into(),
-        exact: p.expected_rounds,
-        mean: game.expected_rounds,
-        se: game.expected_rounds_std_error,
-        df,
-    });
+
+    /// The comparisons of the seats' odds and the game's totals, and those
+    /// skipped.
+    fn players(&mut self, p: &ExactPlayers, sim: &SimulationReport) {
+        let (pending, skipped) = (&mut self.pending, &mut self.skipped);
+        let game = sim.game();
+        assert_eq!(p.count, game.count, "different player counts");
+        for (seat, (&q, &hits)) in p.win_probability.iter().zip(&game.wins).enumerate() {
+            let name = names::seat_wins(seat + 1);
+            if frequent(sim.games as f64, q) {
+                pending.push(Pending::Binomial {
+                    name,
+                    p: q,
+                    hits,
+                    n: sim.games,
+                });
+            } else {
+                skipped.push(name);
+            }
+        }
+        let df = sim.games.saturating_sub(1);
+        pending.push(Pending::T {
+            name: "total turns: mean".into(),
+            exact: p.expected_total_turns,
+            mean: game.expected_total_turns,
+            se: game.expected_total_turns_std_error,
+            df,
+        });
+        pending.push(Pending::T {
+            name: names::MEAN_ROUNDS.into(),
+            exact: p.expected_rounds,
+            mean: game.expected_rounds,
+            se: game.expected_rounds_std_error,
+            df,
+        });
+    }
 }
