@@ -5,15 +5,17 @@
 //! mode must be equal; the first 50 terms of the distribution within 1e-12
 //! relative, and mean and variance within 1e-12 or the error bound the
 //! analysis states for them, which must not pass 1e-9 (past it they are
-//! recomputed exactly). 40 cases (about 8 s of CPU in the test build; raise
+//! recomputed exactly). 40 cases (about 3 s of CPU in the test build; raise
 //! `cases` locally for a deeper search).
 
 use crate::support::boards::{self, ExtraRollOn};
+use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use proptest::prelude::*;
 use snakeladder::analysis::Figure;
 use snakeladder::internals::DiceSpec;
+use snakeladder::internals::exact::IntegerKernel;
 use snakeladder::internals::{Chain, exact};
 use snakeladder::{Analysis, Board, Options};
 
@@ -66,17 +68,57 @@ fn close_to(float: f64, exact: &BigRational, relative: f64, what: &str) {
     );
 }
 
-/// The exact p-quantile (`p = a/b`) from the exact terms, if they reach it.
-fn quantile(pmf: &[BigRational], a: i64, b: i64) -> Option<usize> {
-    let level = BigRational::new(a.into(), b.into());
-    let mut total = BigRational::zero();
-    for (i, p) in pmf.iter().enumerate() {
-        total += p;
-        if total >= level {
-            return Some(i + 1);
+/// Exact terms of the length distribution as the integer kernel gives them:
+/// `P(T = t) = nums[t − 1] / scaleᵗ` and `P(T ≤ t) = cums[t − 1] / scaleᵗ`
+/// (`cum_t = cum_{t−1}·scale + num_t`), compared by cross-multiplying. No
+/// fraction is reduced: summing reduced terms cost a gcd of numbers of
+/// `t·bits(scale)` bits per addition, most of this test's time.
+struct Terms {
+    nums: Vec<BigInt>,
+    cums: Vec<BigInt>,
+    /// `scaleᵏ` for k = 0..=terms.
+    powers: Vec<BigInt>,
+}
+
+impl Terms {
+    fn new(kernel: &IntegerKernel, terms: usize) -> Terms {
+        let nums = kernel.pmf(terms);
+        let mut cums = Vec::with_capacity(terms);
+        let mut powers = vec![BigInt::one()];
+        let mut cum = BigInt::zero();
+        for num in &nums {
+            cum = cum * kernel.scale() + num;
+            cums.push(cum.clone());
+            powers.push(powers.last().unwrap() * kernel.scale());
         }
+        Terms { nums, cums, powers }
     }
-    None
+
+    fn len(&self) -> usize {
+        self.nums.len()
+    }
+
+    /// The exact p-quantile (`p = a/b`): the first t with `P(T ≤ t) ≥ p`,
+    /// if the terms reach it.
+    fn quantile(&self, a: i64, b: i64) -> Option<usize> {
+        let (a, b) = (BigInt::from(a), BigInt::from(b));
+        (1..=self.len()).find(|&t| &self.cums[t - 1] * &b >= &a * &self.powers[t])
+    }
+
+    /// The mode (the first maximum), when the terms decide it: the largest
+    /// term is above the mass left past the last one.
+    fn decided_mode(&self) -> Option<usize> {
+        // t is above the best so far b when num_t / scaleᵗ > num_b / scaleᵇ.
+        let mut best = 1;
+        for t in 2..=self.len() {
+            if self.nums[t - 1] > &self.nums[best - 1] * &self.powers[t - best] {
+                best = t;
+            }
+        }
+        let last = self.len();
+        let left = &self.powers[last] - &self.cums[last - 1];
+        (&self.nums[best - 1] * &self.powers[last - best] > left).then_some(best)
+    }
 }
 
 /// Most exact terms of the distribution a case computes: a near-trap's
@@ -92,10 +134,10 @@ const TEST_WORK: f64 = 1e8;
 /// Checks one quantile: equal to the exact one when the exact terms reach
 /// its level, else beyond them.
 #[track_caller]
-fn same_quantile(float: Option<usize>, pmf: &[BigRational], a: i64, b: i64, what: &str) {
-    match quantile(pmf, a, b) {
+fn same_quantile(float: Option<usize>, terms: &Terms, a: i64, b: i64, what: &str) {
+    match terms.quantile(a, b) {
         Some(t) => assert_eq!(float, Some(t), "{what}"),
-        None => assert!(float.is_none_or(|t| t > pmf.len()), "{what}: {float:?}"),
+        None => assert!(float.is_none_or(|t| t > terms.len()), "{what}: {float:?}"),
     }
 }
 
@@ -178,18 +220,14 @@ proptest! {
         }
         prop_assume!(!skipped(Figure::ExactTies));
         let terms = t.p99.unwrap_or(t.pmf.len()).clamp(50, MAX_TERMS) + 1;
-        let pmf = exact::pmf(&board, &chain, terms).unwrap();
-        same_quantile(t.median, &pmf, 1, 2, &format!("median of {json}"));
-        same_quantile(t.p90, &pmf, 9, 10, &format!("p90 of {json}"));
-        same_quantile(t.p99, &pmf, 99, 100, &format!("p99 of {json}"));
+        let exact_terms = Terms::new(&IntegerKernel::new(&board, &chain).unwrap(), terms);
+        same_quantile(t.median, &exact_terms, 1, 2, &format!("median of {json}"));
+        same_quantile(t.p90, &exact_terms, 9, 10, &format!("p90 of {json}"));
+        same_quantile(t.p99, &exact_terms, 99, 100, &format!("p99 of {json}"));
         // The mode is the first maximum. Past the exact terms the mass left
         // is below the largest term seen, or the mode is not decided here.
-        let seen: BigRational = pmf.iter().sum();
-        let left = BigRational::from_integer(1.into()) - seen;
-        let top = pmf.iter().max().unwrap();
-        if *top > left {
-            let mode = pmf.iter().position(|p| p == top).map(|i| i + 1);
-            prop_assert_eq!(t.mode, mode, "mode of {}", json);
+        if let Some(mode) = exact_terms.decided_mode() {
+            prop_assert_eq!(t.mode, Some(mode), "mode of {}", json);
         }
     }
 }
