@@ -6,8 +6,10 @@ use super::Chain;
 #[cfg(doc)]
 use crate::markov::tolerance;
 use crate::{Board, Square};
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{Num, One};
+use num_traits::{Num, One, Signed, Zero};
 use std::collections::HashMap;
 
 /// One roll position along a turn's path of bonus rolls.
@@ -36,7 +38,7 @@ pub(crate) struct TurnPath<W> {
 
 /// Follows the bonus rolls of a turn from `from`, while `keep(weight)` allows
 /// (see the module docs). `p_on` is the probability of the bonus total.
-pub(crate) fn turn_path<W: Num + Clone>(
+pub(crate) fn turn_path<W: Weight>(
     board: &Board,
     from: Square,
     p_on: &W,
@@ -53,7 +55,7 @@ pub(crate) fn turn_path<W: Num + Clone>(
 
 /// [`turn_path`] into an existing path, reusing its memory: the compiler
 /// follows one turn per state.
-fn follow_turn<W: Num + Clone>(
+fn follow_turn<W: Weight>(
     board: &Board,
     from: Square,
     p_on: &W,
@@ -82,7 +84,7 @@ fn follow_turn<W: Num + Clone>(
         if !extra_roll {
             return;
         }
-        let weight = here.weight.clone() * p_on.clone();
+        let weight = here.weight.times(p_on);
         let square = walk.end;
         if endless {
             if let Some(&c) = seen.get(&square) {
@@ -121,6 +123,9 @@ pub(crate) trait Weight: Num + Clone {
     /// For a cycle of `length` bonus rolls: `q = p(on)ᴸ` and `Σⱼ qʲ =
     /// 1/(1 − q)`.
     fn repeat(bonus: &Bonus<Self>, length: usize) -> (Self, Self);
+
+    /// `self · other`, the products a turn's path takes per layer and roll.
+    fn times(&self, other: &Self) -> Self;
 }
 
 impl Weight for f64 {
@@ -131,14 +136,51 @@ impl Weight for f64 {
         let l = length as f64;
         ((l * ln_p).exp(), 1.0 / -(l * ln_p).exp_m1())
     }
+
+    fn times(&self, other: &f64) -> f64 {
+        self * other
+    }
 }
 
 impl Weight for BigRational {
     fn repeat(bonus: &Bonus<BigRational>, length: usize) -> (BigRational, BigRational) {
-        let q = (0..length).fold(BigRational::one(), |q, _| q * &bonus.p);
+        let q = (0..length).fold(BigRational::one(), |q, _| q.times(&bonus.p));
         let s0 = (BigRational::one() - &q).recip();
         (q, s0)
     }
+
+    /// The product of two reduced fractions `a/b · c/d`, reduced by the
+    /// cross gcds `g = gcd(a, d)` and `h = gcd(b, c)` alone: `(a/g · c/h) /
+    /// (b/h · d/g)` has no common factor left, so the gcd of the whole
+    /// product that `Ratio`'s `*` also takes is not needed. Each gcd takes
+    /// the larger operand modulo the smaller first ([`gcd`]).
+    fn times(&self, other: &BigRational) -> BigRational {
+        if self.is_zero() || other.is_zero() {
+            return BigRational::zero();
+        }
+        let g = gcd(self.numer(), other.denom());
+        let h = gcd(self.denom(), other.numer());
+        BigRational::new_raw(
+            self.numer() / &g * (other.numer() / &h),
+            self.denom() / &h * (other.denom() / &g),
+        )
+    }
+}
+
+/// `gcd(x, y)` (non-negative), by one step of Euclid's algorithm before
+/// num-bigint's binary gcd, which takes a step per bit of its larger
+/// operand: a path's weight `99ⁿ/100ⁿ` times a roll's `99/100` asks
+/// `gcd(99ⁿ, 100)`, a few thousand bits against seven.
+fn gcd(x: &BigInt, y: &BigInt) -> BigInt {
+    let (large, small) = if x.magnitude() >= y.magnitude() {
+        (x, y)
+    } else {
+        (y, x)
+    };
+    if small.is_zero() {
+        return large.abs();
+    }
+    (large % small).gcd(small)
 }
 
 /// The bonus total's probability `p` and its complement `1 − p`, the
@@ -252,8 +294,12 @@ pub(crate) fn turn_rolls<W: Weight>(
     let cycle = path.cycle.map(|c| {
         let length = path.layers.len() - c;
         let (q, s0) = W::repeat(bonus, length);
-        let s1 = q.clone() * s0.clone() * s0.clone();
-        let s2 = q.clone() * (W::one() + q) * s0.clone() * s0.clone() * s0.clone();
+        let s1 = q.times(&s0).times(&s0);
+        let s2 = q
+            .times(&(W::one() + q.clone()))
+            .times(&s0)
+            .times(&s0)
+            .times(&s0);
         (c, from_count::<W>(length), s0, s1, s2)
     });
     for (i, layer) in path.layers.iter().enumerate() {
@@ -262,15 +308,15 @@ pub(crate) fn turn_rolls<W: Weight>(
         let m = match &cycle {
             Some((c, l, s0, s1, s2)) if i >= *c => Multiplicity {
                 mass: s0.clone(),
-                rolls: rolls.clone() * s0.clone() + l.clone() * s1.clone(),
-                rolls_squared: rolls.clone() * rolls.clone() * s0.clone()
-                    + two * rolls * l.clone() * s1.clone()
-                    + l.clone() * l.clone() * s2.clone(),
+                rolls: rolls.times(s0) + l.times(s1),
+                rolls_squared: rolls.times(&rolls).times(s0)
+                    + two.times(&rolls).times(l).times(s1)
+                    + l.times(l).times(s2),
             },
             _ => Multiplicity {
                 mass: W::one(),
                 rolls: rolls.clone(),
-                rolls_squared: rolls.clone() * rolls,
+                rolls_squared: rolls.times(&rolls),
             },
         };
         for (total, p) in outcomes {
@@ -336,7 +382,7 @@ pub(crate) fn exact_row(
                 return;
             }
             match chain.state_of(step.end) {
-                Some(e) => row.push((e.get(), &layer.weight * p * &m.mass)),
+                Some(e) => row.push((e.get(), layer.weight.times(p).times(&m.mass))),
                 None => unlisted = Some(step.end),
             }
         },
@@ -356,4 +402,46 @@ pub(crate) fn exact_row(
         }
     }
     Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Weight;
+    use num_bigint::BigInt;
+    use num_rational::BigRational;
+    use num_traits::Pow;
+
+    fn q(n: BigInt, d: BigInt) -> BigRational {
+        BigRational::new(n, d)
+    }
+
+    #[test]
+    fn exact_products_are_num_rationals_products() {
+        // Every pair from a set with zeros, signs, integers, shared factors,
+        // and a path weight's powers against a roll's probability.
+        let big = |b: u32, e: u32| BigInt::from(b).pow(e);
+        let values = [
+            q(0.into(), 1.into()),
+            q(1.into(), 1.into()),
+            q((-3).into(), 4.into()),
+            q(6.into(), 35.into()),
+            q(99.into(), 100.into()),
+            q(big(99, 300), big(100, 300)),
+            q(big(2, 200) * 3, big(5, 90) * 7),
+            q(-big(10, 50), big(3, 40)),
+            q(12.into(), 1.into()),
+        ];
+        for a in &values {
+            for b in &values {
+                let ours = a.times(b);
+                assert_eq!(ours, a * b, "{a} · {b}");
+                // Reduced as num-rational reduces: the same numerator and
+                // denominator, not only an equal value.
+                assert_eq!(
+                    (ours.numer(), ours.denom()),
+                    ((a * b).numer(), (a * b).denom())
+                );
+            }
+        }
+    }
 }
