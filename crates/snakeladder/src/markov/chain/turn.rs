@@ -126,6 +126,9 @@ pub(crate) trait Weight: Num + Clone {
 
     /// `self · other`, the products a turn's path takes per layer and roll.
     fn times(&self, other: &Self) -> Self;
+
+    /// A count of rolls (at most a path's length) as a weight.
+    fn count(n: usize) -> Self;
 }
 
 impl Weight for f64 {
@@ -140,6 +143,11 @@ impl Weight for f64 {
     fn times(&self, other: &f64) -> f64 {
         self * other
     }
+
+    /// Exact: a count is below 2⁵³.
+    fn count(n: usize) -> f64 {
+        n as f64
+    }
 }
 
 impl Weight for BigRational {
@@ -147,6 +155,10 @@ impl Weight for BigRational {
         let q = (0..length).fold(BigRational::one(), |q, _| q.times(&bonus.p));
         let s0 = (BigRational::one() - &q).recip();
         (q, s0)
+    }
+
+    fn count(n: usize) -> BigRational {
+        BigRational::from_integer(n.into())
     }
 
     /// The product of two reduced fractions `a/b · c/d`, reduced by the
@@ -300,10 +312,10 @@ pub(crate) fn turn_rolls<W: Weight>(
             .times(&s0)
             .times(&s0)
             .times(&s0);
-        (c, from_count::<W>(length), s0, s1, s2)
+        (c, W::count(length), s0, s1, s2)
     });
     for (i, layer) in path.layers.iter().enumerate() {
-        let rolls = from_count::<W>(layer.rolls_before as usize + 1);
+        let rolls = W::count(layer.rolls_before as usize + 1);
         let two = W::one() + W::one();
         let m = match &cycle {
             Some((c, l, s0, s1, s2)) if i >= *c => Multiplicity {
@@ -323,21 +335,6 @@ pub(crate) fn turn_rolls<W: Weight>(
             visit(layer, *total, p, &m);
         }
     }
-}
-
-/// A count as a weight, by doubling (counts are at most a path's length).
-fn from_count<W: Weight>(n: usize) -> W {
-    let mut out = W::zero();
-    let mut unit = W::one();
-    let mut n = n;
-    while n > 0 {
-        if n & 1 == 1 {
-            out = out + unit.clone();
-        }
-        unit = unit.clone() + unit;
-        n >>= 1;
-    }
-    out
 }
 
 /// Why [`exact_row`] has no row.
