@@ -150,8 +150,11 @@ pub(crate) fn trusted_mean(
 /// would finish on the same turn. It is summed along the forward recursion
 /// of docs/figures.md §4 until `S(T)` is below [`tolerance::ADVANTAGE_TAIL`]; what is left out,
 /// `Σ_{t>T} f(t)² ≤ S(T)²`, is below 1e-12. The tests check it against the
-/// seat sums of the analysis.
-pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> {
+/// seat sums of the analysis. `None` when the games outlast
+/// [`tolerance::MAX_DISTRIBUTION_TURNS`] with more than that tail left:
+/// the sum so far is then only a lower bound (the analysis skips its seat
+/// odds on the same board for the same reason).
+pub(crate) fn first_seat_advantage(board: &Board) -> Result<Option<f64>, AnalysisError> {
     let chain = Chain::compile(board)?;
     let n = chain.len();
     // The chain's rows flat, in their order (the finish `FINISH`): the
@@ -198,10 +201,10 @@ pub(crate) fn first_seat_advantage(board: &Board) -> Result<f64, AnalysisError> 
         ties += finished * finished;
         std::mem::swap(&mut pi, &mut next);
         if left < tolerance::ADVANTAGE_TAIL {
-            break;
+            return Ok(Some(ties));
         }
     }
-    Ok(ties)
+    Ok(None)
 }
 
 /// What the update says about a changed board.

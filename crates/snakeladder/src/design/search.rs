@@ -235,7 +235,9 @@ pub(crate) fn tie(seed: u64, a: usize, j: Jump) -> u64 {
 }
 
 /// A board checked afresh: valid, its mean solved (and agreeing with the
-/// update's), and its advantage when the target caps it.
+/// update's), and its advantage when the target caps it and its mean is in
+/// the band (`None` there when the games are too long to sum it:
+/// [`eval::first_seat_advantage`]).
 pub(crate) struct Checked {
     pub board: Board,
     pub mean: f64,
@@ -243,9 +245,12 @@ pub(crate) struct Checked {
 }
 
 impl Checked {
-    /// Whether it meets the target.
+    /// Whether it meets the target: a capped advantage must be known to be
+    /// within the cap.
     pub fn meets(&self, target: &Target) -> bool {
-        target.contains(self.mean) && self.advantage.is_none_or(|a| target.fair_enough(a))
+        target.contains(self.mean)
+            && (target.max_first_seat_advantage.is_none()
+                || self.advantage.is_some_and(|a| target.fair_enough(a)))
     }
 }
 
@@ -269,7 +274,7 @@ pub(crate) fn check(
         });
     }
     let advantage = match target.max_first_seat_advantage {
-        Some(_) if target.contains(mean) => Some(eval::first_seat_advantage(board)?),
+        Some(_) if target.contains(mean) => eval::first_seat_advantage(board)?,
         _ => None,
     };
     Ok(Some(Checked {

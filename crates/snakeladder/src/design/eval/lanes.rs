@@ -75,7 +75,8 @@ impl Base {
     /// not depend on the order or the cut. `done(1)` is told of each
     /// variant as it ends; once `stop()` says so, the variants not yet
     /// begun are skipped and their changes left `None` (those begun run to
-    /// their end).
+    /// their end). A variant answered is `Some(None)` when its games outlast
+    /// [`tolerance::MAX_DISTRIBUTION_TURNS`] ([`Lane::advance`]).
     ///
     /// # Panics
     /// If a change's jump is not the position of a jump of the board.
@@ -84,7 +85,7 @@ impl Base {
         changes: &[(usize, Option<Jump>)],
         done: &(dyn Fn(u64) + Sync),
         stop: &(dyn Fn() -> bool + Sync),
-    ) -> Vec<Option<f64>> {
+    ) -> Vec<Option<Option<f64>>> {
         let Some(d) = &self.update else {
             return vec![None; changes.len()];
         };
@@ -99,7 +100,7 @@ impl Base {
         // Stable, and a total order: the same streams on every run (and
         // variants of about the same length drain together at the end).
         ready.sort_by(|x, y| x.1.total_cmp(&y.1));
-        let values: Vec<Vec<Option<f64>>> = ready
+        let values: Vec<Vec<Option<Option<f64>>>> = ready
             .par_chunks(STREAM)
             .map(|stream| {
                 let patches: Vec<&Patch> = stream.iter().map(|(_, _, p)| p).collect();
@@ -223,10 +224,12 @@ impl<'a> Lane<'a> {
     /// One turn more, with the lane's states after it (`next`, lane `l`,
     /// the finish last) and their sum `left`: the lane's value once it is done, by survival
     /// under [`tolerance::ADVANTAGE_TAIL`], a provably geometric tail
-    /// (`closed_tail`) or [`tolerance::MAX_DISTRIBUTION_TURNS`]; its
-    /// tests come at the turns [`next_decay_check`] picks from its own
-    /// survival, as for the length distribution, whatever its neighbours.
-    fn advance(&mut self, next: &[[f64; LANES]], l: usize, left: f64) -> Option<f64> {
+    /// (`closed_tail`), or `None` at [`tolerance::MAX_DISTRIBUTION_TURNS`]
+    /// (the sum so far is then only a lower bound, as in
+    /// [`first_seat_advantage`]); its tests come at the turns
+    /// [`next_decay_check`] picks from its own survival, as for the length
+    /// distribution, whatever its neighbours.
+    fn advance(&mut self, next: &[[f64; LANES]], l: usize, left: f64) -> Option<Option<f64>> {
         let sink = next.len() - 1;
         let finished = next[sink][l];
         self.turn += 1;
@@ -235,7 +238,7 @@ impl<'a> Lane<'a> {
         self.block.1 = self.block.1.max(finished);
         self.survival.push(left);
         if left < tolerance::ADVANTAGE_TAIL {
-            return Some(self.ties);
+            return Some(Some(self.ties));
         }
         if self.turn == self.check {
             let new: Vec<f64> = next[..sink].iter().map(|x| x[l]).collect();
@@ -243,14 +246,14 @@ impl<'a> Lane<'a> {
                 let rest = closed_tail(old, &new, *t, &self.survival)
                     .and_then(|tail| tail(self.block.0, self.block.1));
                 if let Some(rest) = rest {
-                    return Some(self.ties + rest);
+                    return Some(Some(self.ties + rest));
                 }
             }
             self.kept = Some((self.turn, new));
             self.block = (0.0, 0.0);
             self.check = next_decay_check(self.turn, &self.survival);
         }
-        (self.turn >= tolerance::MAX_DISTRIBUTION_TURNS).then_some(self.ties)
+        (self.turn >= tolerance::MAX_DISTRIBUTION_TURNS).then_some(None)
     }
 }
 
@@ -266,7 +269,7 @@ fn stream_advantages(
     patches: &[&Patch],
     done: &(dyn Fn(u64) + Sync),
     stop: &(dyn Fn() -> bool + Sync),
-) -> Vec<Option<f64>> {
+) -> Vec<Option<Option<f64>>> {
     // The states, the old start of a moved jump, the finish.
     let width = d.t.len() + 2;
     let mut pi = vec![[0.0; LANES]; width];
