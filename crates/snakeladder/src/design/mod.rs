@@ -185,6 +185,14 @@ fn out_of_reach_why(target: &Target, closest: f64, fairest: Option<f64>) -> Stri
             crate::model::vocabulary::FIRST_SEAT_ADVANTAGE.format(a),
             crate::model::vocabulary::FIRST_SEAT_ADVANTAGE.format(cap)
         ),
+        // Every board checked inside the band names its advantage when it
+        // has one (`fairest`): a closest mean inside the band with none means
+        // their advantage was not known (games past the turn cap).
+        (None, Some(_)) if target.contains(closest) => format!(
+            "boards with a mean inside the band were found, but the first-seat advantage \
+             of none of them could be computed: their games outlast {} turns",
+            crate::markov::tolerance::MAX_DISTRIBUTION_TURNS
+        ),
         _ => format!(
             "the closest found has a mean of {} turns",
             outside(closest, target)
@@ -483,6 +491,22 @@ fn outside(mean: f64, target: &Target) -> String {
 #[cfg(test)]
 mod outside_tests {
     use super::*;
+
+    /// Boards inside the band whose advantage is unknown (games past the
+    /// turn cap) are named as such, not as the closest mean, which is in
+    /// the band.
+    #[test]
+    fn a_band_met_with_unknown_advantages_says_so() {
+        let target = Target::new(9e6, 1.1e7)
+            .unwrap()
+            .with_max_first_seat_advantage(0.5)
+            .unwrap();
+        let why = out_of_reach_why(&target, 1.0000001e7, None);
+        assert!(why.contains("could be computed"), "{why}");
+        assert!(!why.contains("closest"), "{why}");
+        // Outside the band, the closest mean is still what is named.
+        assert!(out_of_reach_why(&target, 8e6, None).contains("closest"));
+    }
 
     #[test]
     fn a_missed_mean_never_reads_as_inside_the_band() {
