@@ -890,6 +890,9 @@ pub fn admissible(board: &Board, a: usize, after: Jump) -> bool {
 mod bound;
 mod kept;
 mod lanes;
+#[cfg(test)]
+pub(crate) use lanes::CLOSED_BY_MODES;
+mod modes;
 
 use crate::markov::analysis::accuracy;
 use bound::{Bounded, InputError};

@@ -652,9 +652,18 @@ mod tests {
     fn advantages_agree_with_fresh_chains_on_random_boards() {
         use crate::Seed;
         use crate::design::{Layout, generate};
+        let by_modes = || eval::CLOSED_BY_MODES.load(Ordering::Relaxed);
         for (squares, jumps, seed) in [(60, 5, 1), (150, 12, 2), (300, 22, 3)] {
             let board = generate(&Layout::new(squares, jumps, jumps, Seed::new(seed))).unwrap();
+            let before = by_modes();
             let s = sensitivity(&board, true).unwrap();
+            // Most lanes here close on the fit of a few modes (89, 226 and
+            // 184 of them when this was written), so both tails are checked.
+            let closed = by_modes() - before;
+            assert!(
+                closed > 4 * jumps as usize,
+                "{squares}: {closed} closed by modes"
+            );
             let mut patched = 0;
             for v in s
                 .variants

@@ -27,11 +27,13 @@
 //! Each lane stops adding `P(T = t)²` on the turn its own survival falls
 //! below [`tolerance::ADVANTAGE_TAIL`], as [`first_seat_advantage`] does,
 //! or earlier, with the rest in closed form, once its tail is provably
-//! geometric (`closed_tail`, tested on the lane's own schedule); either way
-//! on its own, so a variant's value does not depend on which lanes it
-//! shared turns with, nor on the number of threads. A lane whose variant
-//! is done takes the next variant at once.
+//! geometric (`closed_tail`, tested on the lane's own schedule) or
+//! provably the continuation of its slowest few modes ([`modes_tail`],
+//! every `lag` turns); either way on its own, so a variant's value does
+//! not depend on which lanes it shared turns with, nor on the number of
+//! threads. A lane whose variant is done takes the next variant at once.
 
+use super::modes::{MAX_MODES, Window, modes_tail};
 use super::{Base, Dense, RowEnd, Update};
 use crate::Jump;
 use crate::markov::analysis::distribution::{FIRST_DECAY_CHECK, next_decay_check, test_decay};
@@ -40,6 +42,12 @@ use crate::par::*;
 
 #[cfg(doc)]
 use super::first_seat_advantage;
+
+/// How many lanes closed by [`modes_tail`] (so that tests can tell that
+/// they exercise it).
+#[cfg(test)]
+pub(crate) static CLOSED_BY_MODES: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
 
 /// How many variants the recursion carries at once: sixteen `f64` per
 /// state, so that each transition of the board is read once for sixteen
@@ -103,7 +111,7 @@ impl Base {
         let values: Vec<Vec<Option<Option<f64>>>> = ready
             .par_chunks(STREAM)
             .map(|stream| {
-                let patches: Vec<&Patch> = stream.iter().map(|(_, _, p)| p).collect();
+                let patches: Vec<(&Patch, f64)> = stream.iter().map(|(_, m, p)| (p, *m)).collect();
                 stream_advantages(d, &patches, done, stop)
             })
             .collect();
@@ -199,6 +207,12 @@ struct Lane<'a> {
     ties: f64,
     /// `P(T > t)` for `t = 0..=turn`.
     survival: Vec<f64>,
+    /// `P(T = t)` for `t = 1..=turn` (at `t − 1`).
+    finished: Vec<f64>,
+    /// The modes test's lag, and the lane's states at the last
+    /// [`MAX_MODES`] multiples of it (oldest first).
+    lag: usize,
+    past: Vec<Vec<f64>>,
     /// The sum and the largest of `P(T = t)²`, `P(T = t)` since the last
     /// test of a geometric tail, and the lane's states kept at that test.
     block: (f64, f64),
@@ -208,13 +222,27 @@ struct Lane<'a> {
 }
 
 impl<'a> Lane<'a> {
-    fn new(item: usize, patch: &'a Patch) -> Lane<'a> {
+    /// A lane for the variant of mean length `mean`: its modes test
+    /// comes every eighth of that (at least [`FIRST_DECAY_CHECK`] turns),
+    /// long enough that the slowest mode is well apart from the next over
+    /// one lag, short enough that the three states span a fraction of the
+    /// turns a tail needs.
+    fn new(item: usize, patch: &'a Patch, mean: f64) -> Lane<'a> {
+        let lag = (mean / 8.0).ceil();
+        let lag = if lag.is_finite() && lag < 1e9 {
+            (lag as usize).max(FIRST_DECAY_CHECK)
+        } else {
+            usize::MAX / 4
+        };
         Lane {
             item,
             patch,
             turn: 0,
             ties: 0.0,
             survival: vec![1.0],
+            finished: Vec::new(),
+            lag,
+            past: Vec::new(),
             block: (0.0, 0.0),
             kept: None,
             check: FIRST_DECAY_CHECK,
@@ -224,11 +252,12 @@ impl<'a> Lane<'a> {
     /// One turn more, with the lane's states after it (`next`, lane `l`,
     /// the finish last) and their sum `left`: the lane's value once it is done, by survival
     /// under [`tolerance::ADVANTAGE_TAIL`], a provably geometric tail
-    /// (`closed_tail`), or `None` at [`tolerance::MAX_DISTRIBUTION_TURNS`]
-    /// (the sum so far is then only a lower bound, as in
-    /// [`first_seat_advantage`]); its tests come at the turns
-    /// [`next_decay_check`] picks from its own survival, as for the length
-    /// distribution, whatever its neighbours.
+    /// (`closed_tail`), a tail of two or three modes ([`modes_tail`]), or
+    /// `None` at [`tolerance::MAX_DISTRIBUTION_TURNS`] (the sum so far is
+    /// then only a lower bound, as in [`first_seat_advantage`]); the
+    /// geometric tests come at the turns [`next_decay_check`] picks from its
+    /// own survival, as for the length distribution, and the modes' every
+    /// `lag` turns, whatever its neighbours.
     fn advance(&mut self, next: &[[f64; LANES]], l: usize, left: f64) -> Option<Option<f64>> {
         let sink = next.len() - 1;
         let finished = next[sink][l];
@@ -237,8 +266,35 @@ impl<'a> Lane<'a> {
         self.block.0 += finished * finished;
         self.block.1 = self.block.1.max(finished);
         self.survival.push(left);
+        self.finished.push(finished);
         if left < tolerance::ADVANTAGE_TAIL {
             return Some(Some(self.ties));
+        }
+        if self.turn % self.lag == 0 {
+            let new: Vec<f64> = next[..sink].iter().map(|x| x[l]).collect();
+            // Two modes, then three: the first whose bound holds (one mode
+            // is `closed_tail`'s test).
+            for k in 2..=self.past.len() {
+                let past: Vec<&[f64]> = self.past[self.past.len() - k..]
+                    .iter()
+                    .map(Vec::as_slice)
+                    .collect();
+                let window = Window {
+                    past: &past,
+                    now: &new,
+                    finished: &self.finished,
+                    m: self.lag,
+                };
+                if let Some(tail) = modes_tail(&window, tolerance::GEOMETRIC_ERROR) {
+                    #[cfg(test)]
+                    CLOSED_BY_MODES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    return Some(Some(self.ties + tail.sum));
+                }
+            }
+            if self.past.len() == MAX_MODES {
+                self.past.remove(0);
+            }
+            self.past.push(new);
         }
         if self.turn == self.check {
             let new: Vec<f64> = next[..sink].iter().map(|x| x[l]).collect();
@@ -266,7 +322,7 @@ impl<'a> Lane<'a> {
 /// `done(1)` is told of each one finished.
 fn stream_advantages(
     d: &Dense,
-    patches: &[&Patch],
+    patches: &[(&Patch, f64)],
     done: &(dyn Fn(u64) + Sync),
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Vec<Option<Option<f64>>> {
@@ -283,9 +339,9 @@ fn stream_advantages(
         if stop() {
             return None;
         }
-        let (item, patch) = queue.next()?;
+        let (item, &(patch, mean)) = queue.next()?;
         pi[d.start][l] = 1.0;
-        Some(Lane::new(item, patch))
+        Some(Lane::new(item, patch, mean))
     };
     let mut lanes: Vec<Option<Lane>> = (0..LANES).map(|l| begin(&mut pi, l)).collect();
     while lanes.iter().any(Option::is_some) {
