@@ -223,12 +223,14 @@ struct Lane<'a> {
 
 impl<'a> Lane<'a> {
     /// A lane for the variant of mean length `mean`: its modes test
-    /// comes every eighth of that (at least [`FIRST_DECAY_CHECK`] turns),
-    /// long enough that the slowest mode is well apart from the next over
-    /// one lag, short enough that the three states span a fraction of the
-    /// turns a tail needs.
+    /// comes every sixteenth of that (at least [`FIRST_DECAY_CHECK`]
+    /// turns), long enough that the slowest mode is apart from the next
+    /// over one lag, short enough that the states fitted span a fraction of
+    /// the turns a tail needs and a lane closes soon after its bound holds
+    /// (an eighth took 13% more CPU on 4,000 and 10,000 squares, a
+    /// twenty-fourth 25% more on 4,000; docs/performance.md).
     fn new(item: usize, patch: &'a Patch, mean: f64) -> Lane<'a> {
-        let lag = (mean / 8.0).ceil();
+        let lag = (mean / 16.0).ceil();
         let lag = if lag.is_finite() && lag < 1e9 {
             (lag as usize).max(FIRST_DECAY_CHECK)
         } else {
