@@ -57,35 +57,22 @@ pub(super) fn modes_tail(w: &Window, limit: f64) -> Option<Tail> {
     if k == 0 || k > MAX_MODES || t < k * m {
         return None;
     }
-    // The fit from every `stride`-th state (any coefficients give a bound;
-    // these few states show the modes as well as all of them), and the
-    // residual on them first: it is at most the whole residual, so a fit
-    // that fails there fails.
+    // The fit from every `stride`-th state: any coefficients give a bound,
+    // and these few states show the modes as well as all of them.
     let stride = (w.now.len() / FIT_STATES).max(1);
     let sample = |x: &[f64]| -> Vec<f64> { x.iter().step_by(stride).copied().collect() };
     let past: Vec<Vec<f64>> = w.past.iter().map(|x| sample(x)).collect();
     let past: Vec<&[f64]> = past.iter().map(Vec::as_slice).collect();
     let now = sample(w.now);
     let a = fit(&past, &now)?;
-    let first_terms = {
-        let mut terms: Vec<f64> = w.finished[t - k * m..].to_vec();
-        (0..m).fold(0.0f64, |top, _| {
-            let len = terms.len();
-            let x: f64 = (1..=k).map(|i| a[i - 1] * terms[len - i * m]).sum();
-            terms.push(x);
-            top.max(x.abs())
-        })
-    };
-    if residual(&past, &now, &a).0 * (1.0 - 1e-9) * 2.0 * first_terms > limit {
-        return None;
-    }
-    let (e, size) = residual(w.past, w.now, &a);
-    let e = e + (w.now.len() as f64 + 2.0 * k as f64 + 1.0) * f64::EPSILON * size;
     let next = |terms: &[f64]| -> f64 {
         let len = terms.len();
         (1..=k).map(|i| a[i - 1] * terms[len - i * m]).sum()
     };
-    // The first m closed-form terms bound top from below, and H ≥ 1.
+    // The first m closed-form terms bound top from below, and H ≥ 1, so
+    // the bound is at least E·2·first. E is tried on the sampled states
+    // first: their residual is part of the whole one (up to roundings, so
+    // a fit may be refused a little early, never accepted wrongly).
     let mut terms: Vec<f64> = w.finished[t - k * m..].to_vec();
     let mut first = 0.0f64;
     for _ in 0..m {
@@ -94,6 +81,11 @@ pub(super) fn modes_tail(w: &Window, limit: f64) -> Option<Tail> {
         terms.push(x);
     }
     terms.truncate(k * m);
+    if residual(&past, &now, &a).0 * 2.0 * first > limit {
+        return None;
+    }
+    let (e, size) = residual(w.past, w.now, &a);
+    let e = e + (w.now.len() as f64 + 2.0 * k as f64 + 1.0) * f64::EPSILON * size;
     if e * 2.0 * first > limit {
         return None;
     }
