@@ -227,8 +227,8 @@ impl<'a> Lane<'a> {
     /// turns), long enough that the slowest mode is apart from the next
     /// over one lag, short enough that the states fitted span a fraction of
     /// the turns a tail needs and a lane closes soon after its bound holds
-    /// (an eighth took 13% more CPU on 4,000 and 10,000 squares, a
-    /// twenty-fourth 25% more on 4,000; docs/performance.md).
+    /// (an eighth took 5–8% more CPU in alternating runs on 4,000 squares,
+    /// a twenty-fourth more still; docs/performance.md).
     fn new(item: usize, patch: &'a Patch, mean: f64) -> Lane<'a> {
         let lag = (mean / 16.0).ceil();
         let lag = if lag.is_finite() && lag < 1e9 {
