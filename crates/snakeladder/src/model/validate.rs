@@ -310,8 +310,9 @@ pub(crate) fn trapped_squares(board: &Board) -> Result<Vec<u32>, Problem> {
     // Forward search from the start. A move that ends `r` squares on (no
     // jump, bounce or stay) is found again backwards from its end, so only
     // the other moves are kept as (end, start) pairs: about 2 bytes a
-    // square plus 8 an irregular move, where storing every move reversed
-    // took 4 bytes a move (480 MB for 10 million squares and two dice).
+    // square plus 8 an irregular move (and, below, 4 more of each), where
+    // storing every move reversed took 4 bytes a move (480 MB for 10
+    // million squares and two dice).
     let mut reached = vec![false; size];
     let mut irregular: Vec<(u32, u32)> = Vec::new();
     let mut stack = vec![board.rules().start()];
@@ -335,24 +336,37 @@ pub(crate) fn trapped_squares(board: &Board) -> Result<Vec<u32>, Problem> {
         // Nothing reachable finishes: every reached square is trapped.
         return Ok((0..=n).filter(|&s| reached[s as usize] && s != n).collect());
     }
-    irregular.sort_unstable();
-    irregular.dedup();
+    // The irregular moves' starts grouped by their end, by counting (no
+    // sort, and no list made per square): the starts of those ending on t
+    // are `before[ends[t − 1]..ends[t]]` (from 0 for t = 0). 4 more bytes a
+    // square and a move.
+    let mut ends = vec![0u32; size + 1];
+    for &(to, _) in &irregular {
+        ends[to as usize + 1] += 1;
+    }
+    for t in 0..size {
+        ends[t + 1] += ends[t];
+    }
+    // `ends[t]` is now where t's starts begin; placing them moves it to
+    // where they end.
+    let mut before = vec![0u32; irregular.len()];
+    for &(to, from) in &irregular {
+        before[ends[to as usize] as usize] = from;
+        ends[to as usize] += 1;
+    }
+    drop(irregular);
     let mut finishes = vec![false; size];
     finishes[n as usize] = true;
     let mut stack = vec![n];
     while let Some(t) = stack.pop() {
-        let first = irregular.partition_point(|&(to, _)| to < t);
-        let kept = irregular[first..]
-            .iter()
-            .take_while(|&&(to, _)| to == t)
-            .map(|&(_, f)| f);
+        let first = if t == 0 { 0 } else { ends[t as usize - 1] };
+        let kept = &before[first as usize..ends[t as usize] as usize];
         let plain = rolls.iter().filter_map(|&r| {
             let f = t.checked_sub(r)?;
             (reached[f as usize] && f != n && board.walk(Square::new(f), r).end.get() == t)
                 .then_some(f)
         });
-        let before: Vec<u32> = kept.chain(plain).collect();
-        for f in before {
+        for f in kept.iter().copied().chain(plain) {
             if !finishes[f as usize] {
                 finishes[f as usize] = true;
                 stack.push(f);
@@ -847,6 +861,84 @@ mod tests {
             }
         );
         assert_eq!(p.kind(), "too_large_to_check");
+    }
+
+    /// `trapped_squares` against the definition, on small random boards
+    /// with traps: the squares reachable from the start (a search over every
+    /// roll), less those from which some sequence of rolls reaches the last
+    /// square, found by sweeping every square until nothing changes. The
+    /// rules are those most likely to trap a token: exact finishes, bounces,
+    /// two dice that never make a 1, a die without small faces.
+    #[test]
+    fn trapped_squares_agree_with_the_definition_on_random_boards() {
+        use rand::{Rng, SeedableRng};
+        let rules = [
+            r#"{"overshoot": "stay"}"#,
+            r#"{"overshoot": "bounce"}"#,
+            r#"{"overshoot": "win"}"#,
+            r#"{"dice": {"count": 2, "faces": 6}}"#,
+            r#"{"dice": {"weights": [0, 0, 1, 0, 1]}, "overshoot": "bounce"}"#,
+            r#"{"entry": "six", "extra_turn": {"on": 6, "forfeit_after": 2}}"#,
+        ];
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(29);
+        let (mut trapped_boards, mut boards) = (0, 0);
+        for _ in 0..600 {
+            let last: u32 = rng.random_range(3..40);
+            let rules_json = rules[rng.random_range(0..rules.len())];
+            let spec: crate::model::rules::RulesSpec = serde_json::from_str(rules_json).unwrap();
+            let rules = Rules::from_spec(&spec, &mut Vec::new()).unwrap();
+            // Jumps on distinct starts in 1..last, none ending on a start
+            // (chains are forbidden by default) or where it starts.
+            let mut jumps: Vec<Jump> = Vec::new();
+            for _ in 0..rng.random_range(0..last / 2) {
+                let (from, to) = (rng.random_range(1..last), rng.random_range(1..=last));
+                let clashes = jumps.iter().any(|j| {
+                    j.from().get() == from || j.from().get() == to || j.to().get() == from
+                });
+                if from != to && from != rules.start().get() && !clashes {
+                    jumps.push(Jump::new(Square::new(from), Square::new(to)));
+                }
+            }
+            let board = Board::assemble(None, Square::new(last), 1, jumps, rules);
+            let rolls = moving_rolls(&board);
+            let step = |s: u32, r: u32| board.walk(Square::new(s), r).end.get();
+            let mut reached = vec![false; last as usize + 1];
+            let mut stack = vec![board.rules().start().get()];
+            reached[stack[0] as usize] = true;
+            while let Some(s) = stack.pop() {
+                for &r in rolls.iter().filter(|_| s != last) {
+                    let t = step(s, r);
+                    if !reached[t as usize] {
+                        reached[t as usize] = true;
+                        stack.push(t);
+                    }
+                }
+            }
+            let mut finishes = vec![false; last as usize + 1];
+            finishes[last as usize] = true;
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for s in 0..last {
+                    if !finishes[s as usize] && rolls.iter().any(|&r| finishes[step(s, r) as usize])
+                    {
+                        finishes[s as usize] = true;
+                        changed = true;
+                    }
+                }
+            }
+            let expected: Vec<u32> = (0..last)
+                .filter(|&s| reached[s as usize] && !finishes[s as usize])
+                .collect();
+            assert_eq!(trapped_squares(&board).unwrap(), expected, "{board:?}");
+            boards += 1;
+            trapped_boards += usize::from(!expected.is_empty());
+        }
+        // Both kinds of board were tried.
+        assert!(
+            trapped_boards > 100 && boards - trapped_boards > 100,
+            "{trapped_boards} of {boards}"
+        );
     }
 
     /// Two dice and an exact finish on 20 squares: square 19 needs a 1, which
