@@ -307,23 +307,30 @@ pub(crate) fn trapped_squares(board: &Board) -> Result<Vec<u32>, Problem> {
         });
     }
     let size = n as usize + 1;
-    // Forward search from the start. A move that ends `r` squares on (no
-    // jump, bounce or stay) is found again backwards from its end, so only
-    // the other moves are kept as (end, start) pairs: about 2 bytes a
-    // square plus 8 an irregular move (and, below, 4 more of each), where
-    // storing every move reversed took 4 bytes a move (480 MB for 10
-    // million squares and two dice).
+    // Forward search from the start, each move walked once. A move that
+    // ends `r` squares on (no jump, bounce or stay) is found again backwards
+    // from its end, so it is kept as one bit (`plain`, square by roll), and
+    // only the other moves as (end, start) pairs: about 2 bytes a square, a
+    // bit a move (at most 15 MB within `MAX_MOVES_TO_CHECK`) and 8 bytes an
+    // irregular move (and, below, 4 more of each), where storing every
+    // move reversed took 4 bytes a move (480 MB for 10 million squares and
+    // two dice).
     let mut reached = vec![false; size];
     let mut irregular: Vec<(u32, u32)> = Vec::new();
+    let mut plain = vec![0u64; (size * rolls.len()).div_ceil(64)];
+    let bit = |s: u32, i: usize| s as usize * rolls.len() + i;
     let mut stack = vec![board.rules().start()];
     reached[board.rules().start().index()] = true;
     while let Some(s) = stack.pop() {
         if s == board.last() {
             continue;
         }
-        for &r in &rolls {
+        for (i, &r) in rolls.iter().enumerate() {
             let to = board.walk(s, r).end;
-            if to != s && u64::from(to.get()) != u64::from(s.get()) + u64::from(r) {
+            if u64::from(to.get()) == u64::from(s.get()) + u64::from(r) {
+                let b = bit(s.get(), i);
+                plain[b / 64] |= 1 << (b % 64);
+            } else if to != s {
                 irregular.push((to.get(), s.get()));
             }
             if !reached[to.index()] {
@@ -361,12 +368,14 @@ pub(crate) fn trapped_squares(board: &Board) -> Result<Vec<u32>, Problem> {
     while let Some(t) = stack.pop() {
         let first = if t == 0 { 0 } else { ends[t as usize - 1] };
         let kept = &before[first as usize..ends[t as usize] as usize];
-        let plain = rolls.iter().filter_map(|&r| {
+        // The plain moves into t, from squares the search reached (and left:
+        // not the last), read from the forward search's bits.
+        let plain_into = rolls.iter().enumerate().filter_map(|(i, &r)| {
             let f = t.checked_sub(r)?;
-            (reached[f as usize] && f != n && board.walk(Square::new(f), r).end.get() == t)
-                .then_some(f)
+            let b = bit(f, i);
+            (plain[b / 64] >> (b % 64) & 1 == 1).then_some(f)
         });
-        for f in kept.iter().copied().chain(plain) {
+        for f in kept.iter().copied().chain(plain_into) {
             if !finishes[f as usize] {
                 finishes[f as usize] = true;
                 stack.push(f);
