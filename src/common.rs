@@ -67,10 +67,10 @@ impl CliError {
     /// Prints the error as one line on stderr and gives the exit code. A
     /// broken pipe (`snakeladder analyze | head`) is a normal end.
     pub fn report(self) -> ExitCode {
-        if let CliError::Output(e) = &self {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return ExitCode::from(EXIT_OK);
-            }
+        if let CliError::Output(e) = &self
+            && e.kind() == io::ErrorKind::BrokenPipe
+        {
+            return ExitCode::from(EXIT_OK);
         }
         let code = match &self {
             CliError::Board(_) => EXIT_FAILURE,

@@ -218,13 +218,14 @@ impl Output {
 fn refuse_inputs(path: &Path, meta: &fs::Metadata, inputs: &[&Path]) -> Result<(), OutputError> {
     use std::os::unix::fs::MetadataExt;
     for input in inputs.iter().filter(|p| **p != Path::new("-")) {
-        if let Ok(other) = fs::metadata(input) {
-            if other.dev() == meta.dev() && other.ino() == meta.ino() {
-                return Err(OutputError::SameAsInput {
-                    path: path.to_path_buf(),
-                    input: input.to_path_buf(),
-                });
-            }
+        if let Ok(other) = fs::metadata(input)
+            && other.dev() == meta.dev()
+            && other.ino() == meta.ino()
+        {
+            return Err(OutputError::SameAsInput {
+                path: path.to_path_buf(),
+                input: input.to_path_buf(),
+            });
         }
     }
     Ok(())

@@ -239,10 +239,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     snakeladder_render::text::write_game_result(&mut out, game.status(), &game.ranking())?;
     out.flush()?;
     drop(out);
-    if let Some(record) = &record {
-        if let Some(failed) = save_record(record, &game) {
-            return Ok(failed);
-        }
+    if let Some(record) = &record
+        && let Some(failed) = save_record(record, &game)
+    {
+        return Ok(failed);
     }
     if json {
         print_json(&game, drawn, stopped.clone())?;

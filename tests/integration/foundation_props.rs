@@ -295,17 +295,18 @@ fn expected_problems(spec: &BoardSpec) -> (BTreeSet<String>, Vec<&'static str>) 
         expected.insert("squares_out_of_range".to_string());
     }
     let rules = spec.rules.clone().unwrap_or_default();
-    if let Some(start) = rules.start {
-        if start != 0 && start != 1 {
-            expected.insert("start_out_of_range".to_string());
-        }
+    if let Some(start) = rules.start
+        && start != 0
+        && start != 1
+    {
+        expected.insert("start_out_of_range".to_string());
     }
     if let Some(dice) = &rules.dice {
         if dice.weights.is_none() {
-            if let Some(count) = dice.count {
-                if !(1..=i64::from(snakeladder::Dice::MAX_DICE)).contains(&count) {
-                    expected.insert("dice_count".to_string());
-                }
+            if let Some(count) = dice.count
+                && !(1..=i64::from(snakeladder::Dice::MAX_DICE)).contains(&count)
+            {
+                expected.insert("dice_count".to_string());
             }
         } else if dice.count.is_none() && dice.faces.is_none() {
             let w = dice.weights.as_deref().unwrap_or_default();
@@ -327,10 +328,10 @@ fn expected_problems(spec: &BoardSpec) -> (BTreeSet<String>, Vec<&'static str>) 
             "snake_climbs",
             "ladder_descends",
         ]);
-        if let Some(w) = spec.width {
-            if !(1..=n).contains(&w) {
-                expected.insert("width_out_of_range".to_string());
-            }
+        if let Some(w) = spec.width
+            && !(1..=n).contains(&w)
+        {
+            expected.insert("width_out_of_range".to_string());
         }
         let lists = [("ladders", &spec.ladders), ("snakes", &spec.snakes)];
         for (list, pairs) in lists {

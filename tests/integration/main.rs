@@ -23,6 +23,7 @@ mod foundation_invalid;
 mod foundation_props;
 mod hardening3;
 mod output_cli;
+mod packaging;
 mod play_odds;
 mod proptest_regressions;
 mod report_browser;

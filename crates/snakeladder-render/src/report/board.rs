@@ -106,7 +106,7 @@ impl JumpMark {
 pub fn grid_position(square: Square, width: u32) -> (u32, u32) {
     let i = square.get().saturating_sub(1);
     let row = i / width;
-    let col = if row % 2 == 0 {
+    let col = if row.is_multiple_of(2) {
         i % width
     } else {
         width - 1 - i % width

@@ -251,10 +251,10 @@ pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, Design
             .sum::<u64>();
         for (r, outcome) in batch.zip(runs) {
             let outcome = outcome?;
-            if let Some(m) = outcome.closest {
-                if closest.is_none_or(|c| target.distance(m) < target.distance(c)) {
-                    closest = Some(m);
-                }
+            if let Some(m) = outcome.closest
+                && closest.is_none_or(|c| target.distance(m) < target.distance(c))
+            {
+                closest = Some(m);
             }
             if let Some(a) = outcome.fairest {
                 fairest = Some(fairest.map_or(a, |f: f64| f.min(a)));
@@ -343,17 +343,17 @@ fn run(
         if out.closest.is_none_or(|c| here < target.distance(c)) {
             out.closest = Some(mean);
         }
-        if here == 0.0 {
-            if let Some(c) = search::check(&board, mean, target)? {
-                if c.meets(target) {
-                    found_at.fetch_min(restart, Ordering::Relaxed);
-                    out.found = Some((c, steps));
-                    return Ok(out);
-                }
-                advantage = c.advantage;
-                if let Some(a) = c.advantage {
-                    out.fairest = Some(out.fairest.map_or(a, |f: f64| f.min(a)));
-                }
+        if here == 0.0
+            && let Some(c) = search::check(&board, mean, target)?
+        {
+            if c.meets(target) {
+                found_at.fetch_min(restart, Ordering::Relaxed);
+                out.found = Some((c, steps));
+                return Ok(out);
+            }
+            advantage = c.advantage;
+            if let Some(a) = c.advantage {
+                out.fairest = Some(out.fairest.map_or(a, |f: f64| f.min(a)));
             }
         }
         if steps == MAX_STEPS {

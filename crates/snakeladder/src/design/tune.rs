@@ -297,10 +297,10 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
             }
         }
         let mut found = expand(level::KEPT, run)?;
-        if let Some((_, _, mean)) = found.closest {
-            if target.distance(mean) < target.distance(closest) {
-                closest = mean;
-            }
+        if let Some((_, _, mean)) = found.closest
+            && target.distance(mean) < target.distance(closest)
+        {
+            closest = mean;
         }
         // Answers of this level, best first, checked afresh eight at a time.
         if let Some((node, k)) =

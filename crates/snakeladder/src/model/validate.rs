@@ -162,10 +162,10 @@ fn each_jump(
             }
             _ => {}
         }
-        if let Some(last) = last {
-            if !on_board(to, last) {
-                problems.push(Problem::JumpEndOffBoard { jump, to, last });
-            }
+        if let Some(last) = last
+            && !on_board(to, last)
+        {
+            problems.push(Problem::JumpEndOffBoard { jump, to, last });
         }
         // A jump whose squares are on the board is checked against the
         // others even when its direction is wrong: a descending ladder

@@ -583,11 +583,11 @@ impl<R: Roller> Game<R> {
                 self.next = 0;
             }
             if self.finish == Finish::FirstWinner || self.active.len() <= 1 {
-                if let [last] = self.active[..] {
-                    if self.finish == Finish::ToLast {
-                        self.states[last] = SeatState::Finished;
-                        self.placed.push((last, Placing::LastLeft));
-                    }
+                if let [last] = self.active[..]
+                    && self.finish == Finish::ToLast
+                {
+                    self.states[last] = SeatState::Finished;
+                    self.placed.push((last, Placing::LastLeft));
                 }
                 self.status = Status::Won {
                     winner: self.players[self.placed[0].0].clone(),

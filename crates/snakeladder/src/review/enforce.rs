@@ -99,23 +99,23 @@ impl<'a> Findings<'a> {
     /// The mean against `max_mean_turns` and `min_mean_turns`.
     fn mean(&mut self, t: &Thresholds) {
         let mean = self.a.turns.mean;
-        if let Some(max) = t.max_mean_turns {
-            if mean > max {
-                self.push(
-                    "max_mean_turns",
-                    self.squares.clone(),
-                    format!("mean game length {mean:.4} turns is above max_mean_turns = {max}"),
-                );
-            }
+        if let Some(max) = t.max_mean_turns
+            && mean > max
+        {
+            self.push(
+                "max_mean_turns",
+                self.squares.clone(),
+                format!("mean game length {mean:.4} turns is above max_mean_turns = {max}"),
+            );
         }
-        if let Some(min) = t.min_mean_turns {
-            if mean < min {
-                self.push(
-                    "min_mean_turns",
-                    self.squares.clone(),
-                    format!("mean game length {mean:.4} turns is below min_mean_turns = {min}"),
-                );
-            }
+        if let Some(min) = t.min_mean_turns
+            && mean < min
+        {
+            self.push(
+                "min_mean_turns",
+                self.squares.clone(),
+                format!("mean game length {mean:.4} turns is below min_mean_turns = {min}"),
+            );
         }
     }
 

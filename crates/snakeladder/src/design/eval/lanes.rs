@@ -272,7 +272,7 @@ impl<'a> Lane<'a> {
         if left < tolerance::ADVANTAGE_TAIL {
             return Some(Some(self.ties));
         }
-        if self.turn % self.lag == 0 {
+        if self.turn.is_multiple_of(self.lag) {
             let new: Vec<f64> = next[..sink].iter().map(|x| x[l]).collect();
             // Two modes, then three: the first whose bound holds (one mode
             // is `closed_tail`'s test).

@@ -157,13 +157,12 @@ pub(super) fn merge(parts: Vec<Level>, target: &Target, keep: usize) -> Level {
     let mut out = Level::default();
     let (mut inside, mut near) = (Vec::new(), Vec::new());
     for p in parts {
-        if let Some(c) = p.closest {
-            if out
+        if let Some(c) = p.closest
+            && out
                 .closest
                 .is_none_or(|x| c.0 < x.0 || (c.0 == x.0 && c.1 < x.1))
-            {
-                out.closest = Some(c);
-            }
+        {
+            out.closest = Some(c);
         }
         out.inside_count += p.inside_count;
         out.near_count += p.near_count;

@@ -75,13 +75,13 @@ pub(super) fn length_side(
     if let (Some(dist), None) = (&dist, &truncated) {
         players = players::figures_each(dist, &options.players);
     }
-    if let Some(d) = dist.as_ref().filter(|_| truncated.is_some()) {
-        if !options.players.is_empty() {
-            skipped.push(Skipped {
-                figure: limits::Figure::Players,
-                cost: limits::Cost::Truncated { tail: d.tail() },
-            });
-        }
+    if let Some(d) = dist.as_ref().filter(|_| truncated.is_some())
+        && !options.players.is_empty()
+    {
+        skipped.push(Skipped {
+            figure: limits::Figure::Players,
+            cost: limits::Cost::Truncated { tail: d.tail() },
+        });
     }
     if dist.is_none() && !options.players.is_empty() {
         skipped.push(Skipped {

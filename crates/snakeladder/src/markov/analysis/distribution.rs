@@ -289,16 +289,16 @@ pub(crate) fn forward(
         let now = pmf.len();
         if now == check {
             // next = π_now.
-            if let Some((t, old)) = &kept {
-                if let Some((mut d, block)) = test_decay(old, &next, *t, &survival) {
-                    if closed_form && d.error <= tolerance::GEOMETRIC_ERROR {
-                        extend_geometric(&mut pmf, &mut survival, *t, now - t, block);
-                        d.from_turn = Some(now);
-                        decay = Some(d);
-                        break;
-                    }
+            if let Some((t, old)) = &kept
+                && let Some((mut d, block)) = test_decay(old, &next, *t, &survival)
+            {
+                if closed_form && d.error <= tolerance::GEOMETRIC_ERROR {
+                    extend_geometric(&mut pmf, &mut survival, *t, now - t, block);
+                    d.from_turn = Some(now);
                     decay = Some(d);
+                    break;
                 }
+                decay = Some(d);
             }
             match &mut kept {
                 Some((t, old)) => {

@@ -402,11 +402,11 @@ impl Chain {
         let mut from = vec![0_u32; by_target[n] as usize];
         for s in self.states() {
             for t in self.row(s) {
-                if let Target::State(to) = t.to {
-                    if t.probability > 0.0 {
-                        from[fill[to.get()] as usize] = s.0;
-                        fill[to.get()] += 1;
-                    }
+                if let Target::State(to) = t.to
+                    && t.probability > 0.0
+                {
+                    from[fill[to.get()] as usize] = s.0;
+                    fill[to.get()] += 1;
                 }
             }
         }

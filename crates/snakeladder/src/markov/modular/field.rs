@@ -143,7 +143,7 @@ pub(crate) fn is_prime(n: u64) -> bool {
         return false;
     }
     for b in BASES {
-        if n % b == 0 {
+        if n.is_multiple_of(b) {
             return n == b;
         }
     }

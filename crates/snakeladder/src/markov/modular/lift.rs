@@ -228,15 +228,15 @@ pub(crate) fn solve(
                     },
                 );
             }
-            if let Some(m) = &mean {
-                if !moments || second.is_some() {
-                    return Ok(Lifted {
-                        mean: m.clone(),
-                        second,
-                        prime: p,
-                        digits,
-                    });
-                }
+            if let Some(m) = &mean
+                && (!moments || second.is_some())
+            {
+                return Ok(Lifted {
+                    mean: m.clone(),
+                    second,
+                    prime: p,
+                    digits,
+                });
             }
         }
     }

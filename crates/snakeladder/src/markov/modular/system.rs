@@ -65,10 +65,10 @@ impl System {
     /// As the exact rows: [`AnalysisError::ExactTurnTooLong`],
     /// [`AnalysisError::ExactUnlisted`].
     pub(crate) fn new(board: &Board, chain: &Chain) -> Result<System, AnalysisError> {
-        if board.rules().extra_turn().is_none() {
-            if let Some(system) = one_roll(board, chain)? {
-                return Ok(system);
-            }
+        if board.rules().extra_turn().is_none()
+            && let Some(system) = one_roll(board, chain)?
+        {
+            return Ok(system);
         }
         let n = chain.len();
         let mut offsets = Vec::with_capacity(n + 1);
