@@ -1,8 +1,12 @@
-//! The workspace's `rust-version` is a promise to users: a toolchain that
-//! old builds every crate. Cargo refuses a dependency that declares a newer
-//! one, so the promise holds only while no locked dependency does
-//! (docs/packaging.md). Standard-library items newer than it are caught by
-//! clippy's `incompatible_msrv` lint, which CI denies.
+//! What the crates promise their users about packaging (docs/packaging.md):
+//! the workspace's `rust-version` is a toolchain old enough to build every
+//! crate, and `cargo package` of each published crate holds its sources,
+//! README and licences and nothing else.
+//!
+//! Cargo refuses a dependency that declares a newer `rust-version` than the
+//! toolchain, so the first promise holds only while no locked dependency
+//! does. Standard-library items newer than it are caught by clippy's
+//! `incompatible_msrv` lint, which CI denies.
 
 use serde_json::Value;
 use std::process::Command;
@@ -15,51 +19,67 @@ fn minor_version(v: &str) -> Option<(u32, u32)> {
     Some((major, minor))
 }
 
-/// `cargo metadata` of the workspace, from the lock file and the local
-/// registry cache only (`cargo test` has just built every crate in it).
-fn metadata() -> Value {
+/// Standard output of `cargo ARGS` in the workspace, offline: `cargo test`
+/// has just fetched every crate of the lock file.
+fn cargo(args: &[&str]) -> Vec<u8> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(args)
+        .arg("--offline")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
-        .expect("cargo metadata runs");
+        .expect("cargo runs");
     assert!(
         out.status.success(),
-        "cargo metadata failed:\n{}",
+        "cargo {args:?} failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON")
+    out.stdout
 }
 
-#[test]
-fn every_locked_dependency_builds_on_the_declared_rust_version() {
-    let meta = metadata();
+/// `cargo metadata` of the workspace, from its lock file.
+fn metadata() -> Value {
+    let out = cargo(&["metadata", "--format-version", "1", "--locked"]);
+    serde_json::from_slice(&out).expect("cargo metadata prints JSON")
+}
+
+/// The packages of `meta`, split into the workspace's members and the rest.
+fn members_and_dependencies(meta: &Value) -> (Vec<&Value>, Vec<&Value>) {
     let members: Vec<&str> = meta["workspace_members"]
         .as_array()
         .expect("workspace members")
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    let packages = meta["packages"].as_array().expect("packages");
-    let declared: Vec<(&str, Option<&str>)> = packages
+    let split: (Vec<&Value>, Vec<&Value>) = meta["packages"]
+        .as_array()
+        .expect("packages")
         .iter()
-        .filter(|p| members.contains(&p["id"].as_str().unwrap_or_default()))
-        .map(|p| (p["name"].as_str().unwrap(), p["rust_version"].as_str()))
-        .collect();
-    assert_eq!(declared.len(), members.len(), "every member found");
+        .partition(|p| members.contains(&p["id"].as_str().unwrap_or_default()));
+    assert_eq!(split.0.len(), members.len(), "every member found");
+    split
+}
+
+#[test]
+fn every_locked_dependency_builds_on_the_declared_rust_version() {
+    let meta = metadata();
+    let (members, dependencies) = members_and_dependencies(&meta);
     // One rust-version, declared by every member (from the workspace).
-    let ours = declared[0]
-        .1
+    let ours = members[0]["rust_version"]
+        .as_str()
         .expect("the workspace declares a rust-version");
-    for (name, v) in &declared {
-        assert_eq!(*v, Some(ours), "{name} declares another rust-version");
+    for p in &members {
+        assert_eq!(
+            p["rust_version"].as_str(),
+            Some(ours),
+            "{} declares another rust-version",
+            p["name"]
+        );
     }
     let ours = minor_version(ours).expect("rust-version is major.minor");
 
-    let newer: Vec<String> = packages
+    let newer: Vec<String> = dependencies
         .iter()
-        .filter(|p| !members.contains(&p["id"].as_str().unwrap_or_default()))
         .filter_map(|p| {
             let v = p["rust_version"].as_str()?;
             let (name, version) = (p["name"].as_str()?, p["version"].as_str()?);
@@ -75,7 +95,7 @@ fn every_locked_dependency_builds_on_the_declared_rust_version() {
         newer.join("\n")
     );
     // The check has something to check: most crates declare a version.
-    let with_version = packages
+    let with_version = dependencies
         .iter()
         .filter(|p| p["rust_version"].is_string())
         .count();
@@ -93,47 +113,12 @@ fn versions_compare_by_major_then_minor() {
     assert_eq!(minor_version("1"), None);
 }
 
-/// What `cargo package --list` puts in the published crate of `package`.
-fn package_list(package: &str) -> Vec<String> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args([
-            "package",
-            "--list",
-            "--allow-dirty",
-            "--offline",
-            "-p",
-            package,
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo package runs");
-    assert!(
-        out.status.success(),
-        "cargo package -p {package} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("file names are UTF-8")
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
 #[test]
 fn every_published_crate_packages_its_sources_readme_and_licenses_only() {
     let meta = metadata();
-    let members: Vec<&str> = meta["workspace_members"]
-        .as_array()
-        .expect("workspace members")
+    let (members, _) = members_and_dependencies(&meta);
+    let published: Vec<&str> = members
         .iter()
-        .filter_map(Value::as_str)
-        .collect();
-    let published: Vec<&str> = meta["packages"]
-        .as_array()
-        .expect("packages")
-        .iter()
-        .filter(|p| members.contains(&p["id"].as_str().unwrap_or_default()))
         // `publish = false` reads as an empty list of registries.
         .filter(|p| p["publish"].as_array().is_none_or(|r| !r.is_empty()))
         .filter_map(|p| p["name"].as_str())
@@ -142,20 +127,24 @@ fn every_published_crate_packages_its_sources_readme_and_licenses_only() {
     // Python package goes to PyPI instead.
     assert_eq!(published.len(), 4, "published crates: {published:?}");
     for package in published {
-        let files = package_list(package);
+        let list = cargo(&["package", "--list", "--allow-dirty", "-p", package]);
+        let files: Vec<&str> = std::str::from_utf8(&list)
+            .expect("file names are UTF-8")
+            .lines()
+            .collect();
         for needed in ["Cargo.toml", "README.md", "LICENSE-MIT", "LICENSE-APACHE"] {
             assert!(
-                files.iter().any(|f| f == needed),
+                files.contains(&needed),
                 "{package} ships no {needed}: {files:?}"
             );
         }
-        let stray: Vec<&String> = files
+        let stray: Vec<&&str> = files
             .iter()
             .filter(|f| {
                 let top = f.split('/').next().unwrap_or_default();
                 !matches!(top, "src" | "benches" | "boards")
                     && !matches!(
-                        f.as_str(),
+                        **f,
                         "Cargo.toml"
                             | "Cargo.toml.orig"
                             | "Cargo.lock"
