@@ -39,6 +39,16 @@ package_dir() {
     exit 2
 }
 
+# The name of that package, as crates.io knows it (`snakeladder` there is
+# the library, which has no binary to install).
+package_name() {
+    local dir
+    dir="$(package_dir)"
+    awk '/^\[package\]/ { inside = 1; next } /^\[/ { inside = 0 }
+         inside && /^name *= *"/ { sub(/^name *= *"/, ""); sub(/".*/, ""); print; exit }' \
+        "$dir/Cargo.toml"
+}
+
 case "${1:-}" in
     key)
         if [ -n "$version" ]; then
@@ -58,7 +68,8 @@ case "${1:-}" in
         ;;
     install)
         if [ -n "$version" ]; then
-            "$cargo" install --locked --force snakeladder --version "=$version"
+            name="$(package_name)"
+            "$cargo" install --locked --force "$name" --version "=$version"
         else
             "$cargo" install --locked --force --path "$(package_dir)"
         fi

@@ -348,11 +348,17 @@ fn the_binary_is_installed_locked_and_cached_by_version() {
     let manifest = std::fs::read_to_string(package.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("name = \"snakeladder\""), "{manifest}");
 
+    // From crates.io by the name of the package with the binary: the
+    // crate called `snakeladder` is the library, with nothing to install.
+    assert!(
+        manifest.contains("name = \"snakeladder-cli\""),
+        "{manifest}"
+    );
     let (out, cargo) = install("install", "0.1.0", root());
     assert!(out.status.success());
     assert_eq!(
         cargo,
-        "install --locked --force snakeladder --version =0.1.0\n"
+        "install --locked --force snakeladder-cli --version =0.1.0\n"
     );
 
     let (out, cargo) = install("install", "0.1.0; rm -rf /", root());
