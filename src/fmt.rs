@@ -33,16 +33,18 @@ enum Outcome {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut failed = false;
     let mut out = common::stdout()?;
-    let mut err = std::io::stderr();
     for path in &args.paths {
         if path == Path::new("-") {
-            let mut text = String::new();
-            let limit = snakeladder::Board::MAX_FILE_BYTES;
-            if let Err(e) = std::io::stdin().take(limit).read_to_string(&mut text) {
-                let _ = writeln!(err, "<stdin>: cannot read: {e}");
-                failed = true;
-                continue;
-            }
+            // Read as every command reads standard input: capped, the cap
+            // reported as such rather than as a truncated file's JSON error.
+            let text = match read_stdin() {
+                Ok(text) => text,
+                Err(message) => {
+                    common::say("error: ", &message);
+                    failed = true;
+                    continue;
+                }
+            };
             match snakeladder::internals::BoardSpec::format_json(&text) {
                 Ok(formatted) if args.check && formatted != text => {
                     writeln!(out, "<stdin>: not in the board layout")?;
@@ -51,7 +53,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
                 Ok(_) if args.check => {}
                 Ok(formatted) => out.write_all(formatted.as_bytes())?,
                 Err(e) => {
-                    let _ = writeln!(err, "<stdin>: {e}");
+                    common::say("error: ", &e.with_path(Path::new("<stdin>")).to_string());
                     failed = true;
                 }
             }
@@ -60,15 +62,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let files = if path.is_dir() {
             let (files, unreadable) = crate::validate::walk(path);
             for f in unreadable {
-                let _ = writeln!(err, "{}: {}", f.file, f.message);
+                // `f.file` is already escaped for a terminal.
+                common::say("error: ", &format!("{}: {}", f.file, f.message));
                 failed = true;
             }
             if files.is_empty() {
-                let _ = writeln!(
-                    err,
-                    "{}: no board files",
-                    snakeladder_render::escape::display_path(path)
-                );
+                common::say("error: ", &format!("{}: no board files", path.display()));
                 failed = true;
             }
             files
@@ -88,28 +87,45 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::from(if failed { EXIT_FAILURE } else { EXIT_OK }))
 }
 
+/// Standard input as text, read up to [`snakeladder::Board::MAX_FILE_BYTES`]
+/// as every command reads it; the error names `<stdin>`.
+fn read_stdin() -> Result<String, String> {
+    let limit = snakeladder::Board::MAX_FILE_BYTES;
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().take(limit + 1).read_to_end(&mut bytes) {
+        return Err(format!("<stdin>: cannot read: {e}"));
+    }
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "<stdin>: more than the {limit} bytes a board file may have"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "<stdin>: not UTF-8 text".to_string())
+}
+
 /// Formats one file in place (atomically), or with `check` names it on
 /// standard output when it would change.
 fn format_file(path: &Path, check: bool, out: &mut impl Write) -> Result<Outcome, CliError> {
     let shown = snakeladder_render::escape::display_path(path);
-    let mut err = std::io::stderr();
+    // Every message names the file and goes through `common::say`, which
+    // escapes the path and any JSON key it quotes for the terminal.
     let text = match snakeladder::Board::read_bytes(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(_) => {
-                let _ = writeln!(err, "{shown}: not UTF-8 text");
+                common::say("error: ", &format!("{}: not UTF-8 text", path.display()));
                 return Ok(Outcome::Failed);
             }
         },
         Err(e) => {
-            let _ = writeln!(err, "error: {e}");
+            common::say("error: ", &e.to_string());
             return Ok(Outcome::Failed);
         }
     };
     let formatted = match snakeladder::internals::BoardSpec::format_json(&text) {
         Ok(formatted) => formatted,
         Err(e) => {
-            let _ = writeln!(err, "error: {}", e.with_path(path));
+            common::say("error: ", &e.with_path(path).to_string());
             return Ok(Outcome::Failed);
         }
     };

@@ -118,6 +118,12 @@ fn long_name() -> Vec<u8> {
 /// separator (issue 14, item 8).
 const RAW_NEVER: &[char] = &['\u{1b}', '\u{7}', '\r', '\u{202e}', '\u{200b}', '\u{2028}'];
 
+/// Whether a CI log (GitHub Actions) reads `line` as a workflow command:
+/// it starts with `::` after blanks.
+fn workflow_command(line: &str) -> bool {
+    line.trim_start().starts_with("::")
+}
+
 /// A valid board whose name carries `name` (JSON-escaped).
 fn named(name: &str) -> Vec<u8> {
     format!(r#"{{"squares": 10, "name": "{name}", "ladders": [[2, 7]]}}"#).into_bytes()
@@ -143,6 +149,12 @@ fn name_zero_width() -> Vec<u8> {
 }
 fn name_line_separator() -> Vec<u8> {
     named("one\\u2028two")
+}
+
+/// A name that is a GitHub workflow command: valid, and printed by every
+/// command, some at the start of a line.
+fn name_workflow_command() -> Vec<u8> {
+    named("::error file=x,line=1::forged")
 }
 
 fn huge_numbers_everywhere() -> Vec<u8> {
@@ -460,6 +472,12 @@ fn cases() -> Vec<Case> {
             "",
         ),
         case("CRLF line ends", hostile("crlf.json"), 0, ""),
+        case(
+            "a workflow command as the name",
+            Input::Made("workflow.json", name_workflow_command),
+            0,
+            "",
+        ),
         // Standard input.
         case(
             "a board on stdin",
@@ -622,6 +640,11 @@ fn hostile_inputs() {
             }
             if let Some(c) = all.chars().find(|&c| RAW_NEVER.contains(&c)) {
                 wrong.push(format!("a raw U+{:04X} reached the output", u32::from(c)));
+            }
+            if let Some(line) = all.lines().find(|l| workflow_command(l)) {
+                wrong.push(format!(
+                    "a line a CI log reads as a workflow command: {line}"
+                ));
             }
             if stderr.lines().count() > 1 {
                 wrong.push("more than one line on stderr".to_string());
@@ -903,4 +926,75 @@ fn json_lists_past_the_cap_are_named_in_skipped_not_written() {
         assert_eq!(squares["limit"].as_f64(), Some(cap as f64));
         assert!(squares["estimate"].as_f64().unwrap() > cap as f64);
     }
+}
+
+/// `fmt` prints file names and the keys it quotes escaped, as every other
+/// command does: a key or a file name cannot forge a line, a workflow
+/// command or a terminal escape, whether the file is named, found in a
+/// directory or read from standard input.
+#[test]
+fn fmt_messages_are_escaped() {
+    let dir = scratch();
+    let key = br#"{"squares": 10, "x\n::error file=evil.json::INJECTED\r\n\u001b[31m": 1}"#;
+    std::fs::create_dir(dir.path().join("walked")).unwrap();
+    std::fs::write(dir.path().join("key.json"), key).unwrap();
+    std::fs::write(dir.path().join("walked/key.json"), key).unwrap();
+    let escaped_name = "nope\u{1b}[31m.json";
+    for (args, stdin) in [
+        (vec!["fmt", "--check", "key.json"], None),
+        (vec!["fmt", "key.json"], None),
+        (vec!["fmt", "--check", "walked"], None),
+        (vec!["fmt", "--check", escaped_name], None),
+        (vec!["fmt", "--check", "::error::x.json"], None),
+        (vec!["fmt", "-"], Some(&key[..])),
+    ] {
+        let mut child = Command::new(BIN)
+            .args(&args)
+            .current_dir(dir.path())
+            .stdin(if stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        if let Some(bytes) = stdin {
+            child.stdin.take().unwrap().write_all(bytes).unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {all}");
+        assert!(
+            !all.chars().any(|c| RAW_NEVER.contains(&c)),
+            "{args:?}: {all:?}"
+        );
+        assert!(!all.lines().any(workflow_command), "{args:?}: {all}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).lines().count(),
+            1,
+            "{args:?}: {all}"
+        );
+    }
+}
+
+/// `fmt` reads a board saved with a byte-order mark, as every other
+/// command does, and writes it back without one.
+#[test]
+fn fmt_reads_past_a_byte_order_mark() {
+    let dir = scratch();
+    let file = dir.path().join("bom.json");
+    std::fs::write(&file, b"\xEF\xBB\xBF{\"squares\": 10}").unwrap();
+    let out = Command::new(BIN).arg("fmt").arg(&file).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"{\n  \"squares\": 10\n}\n");
 }

@@ -42,29 +42,45 @@ fn push_escaped(out: &mut String, c: char) {
 
 /// Text safe for a terminal or a CI log: every control, invisible or
 /// bidirectional character written escaped, so the text stays on its line
-/// and cannot drive the terminal.
+/// and cannot drive the terminal; and a text that starts with `::` (after
+/// blanks) has its first colon written `\u{3a}`, since a CI log reads a line
+/// that starts so as a workflow command (`::error::`, `::stop-commands::`)
+/// and the text may be printed at the start of a line.
 ///
 /// # Example
 /// ```
 /// use snakeladder_render::escape::terminal;
 /// assert_eq!(terminal("a\n::error::x"), r"a\n::error::x");
+/// assert_eq!(terminal("::error::x"), r"\u{3a}:error::x");
+/// assert_eq!(terminal(" ::x"), r" \u{3a}:x");
 /// assert_eq!(terminal("\u{1b}[31mred"), r"\u{1b}[31mred");
 /// assert_eq!(terminal("\u{202e}txt"), r"\u{202e}txt");
 /// assert_eq!(terminal("plain: ünïcode"), "plain: ünïcode");
 /// ```
 pub fn terminal(text: &str) -> String {
-    if !text.chars().any(hidden) {
+    let command = starts_command(text);
+    if !command && !text.chars().any(hidden) {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if hidden(c) {
+    let blanks = text.len() - text.trim_start().len();
+    for (i, c) in text.char_indices() {
+        if command && i == blanks {
+            out.push_str("\\u{3a}");
+        } else if hidden(c) {
             push_escaped(&mut out, c);
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// Whether `text` would start a GitHub Actions workflow command were it
+/// printed at the start of a line: `::` after any blanks, as the runner
+/// trims them.
+fn starts_command(text: &str) -> bool {
+    text.trim_start().starts_with("::")
 }
 
 /// The message of a GitHub Actions workflow command: `%`, CR and LF

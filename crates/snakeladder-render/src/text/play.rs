@@ -136,7 +136,7 @@ pub fn write_game_result(
     }
     writeln!(out, "Ranking:")?;
     for st in ranking {
-        writeln!(out, "  {}", st.describe())?;
+        writeln!(out, "  {}", crate::escape::terminal(&st.describe()))?;
     }
     Ok(())
 }

@@ -109,6 +109,9 @@ impl BoardSpec {
     /// ```
     pub fn format_json(text: &str) -> Result<String, BoardError> {
         crate::model::error::parse_spec(text.as_bytes())?;
+        // A byte-order mark is read past, as every board reader does, and
+        // not written back.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let value: Value = serde_json::from_str(text).map_err(|e| BoardError::json(None, &e))?;
         match value {
             Value::Object(map) => Ok(write_object(&map)),
