@@ -138,21 +138,29 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut other = Vec::new();
     if args.builtin {
         let review = policies.review(Path::new("."), limits)?;
-        reports.push(review.check_bytes(
-            "<built-in default board>",
-            snakeladder::Board::DEFAULT_JSON.as_bytes(),
+        reports.push(demote(
+            review.check_bytes(
+                "<built-in default board>",
+                snakeladder::Board::DEFAULT_JSON.as_bytes(),
+            ),
+            &review,
+            &warn_only,
         ));
     }
     for path in &args.paths {
         let shown = snakeladder_render::escape::display_path(path);
         if path == Path::new("-") {
             let review = policies.review(Path::new("."), limits)?;
-            reports.push(check_stdin(&review));
+            reports.push(demote(check_stdin(&review), &review, &warn_only));
             continue;
         }
         if !path.is_dir() {
             let review = policies.review(parent(path), limits)?;
-            reports.push(check_file(path, shown, &review));
+            reports.push(demote(
+                check_file(path, shown, &review),
+                &review,
+                &warn_only,
+            ));
             continue;
         }
         let (files, unreadable) = walk(path);
@@ -167,16 +175,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         for file in files {
             let review = policies.review(parent(&file), limits)?;
             let shown = snakeladder_render::escape::display_path(&file);
-            reports.push(check_file(&file, shown, &review));
+            reports.push(demote(
+                check_file(&file, shown, &review),
+                &review,
+                &warn_only,
+            ));
         }
     }
-    review::Finding::warn_only(
-        reports
-            .iter_mut()
-            .flat_map(|r| r.findings.iter_mut())
-            .chain(other.iter_mut()),
-        &warn_only,
-    );
+    review::Finding::warn_only(other.iter_mut(), &warn_only);
 
     let summary = output::Tally::new(&reports, &other);
     let mut out = common::stdout()?;
@@ -201,6 +207,43 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     } else {
         EXIT_FAILURE
     }))
+}
+
+/// `--warn-only` on one board file's findings. A board that does not read
+/// or validate is never analysed, so the policy's thresholds were not
+/// checked on it: when a finding made a warning is what kept the board from
+/// being built, and the policy has a threshold, a `policy_unchecked` finding
+/// says so, and is an error unless that kind is made a warning too. A
+/// warning never turns an unchecked policy into a pass.
+fn demote(
+    mut report: review::FileReport,
+    review: &Review,
+    warn_only: &BTreeSet<String>,
+) -> review::FileReport {
+    let policy_kind =
+        |kind: &str| kind == "policy_unchecked" || policy::Thresholds::KEYS.contains(&kind);
+    let mut unbuilt: Vec<&str> = report
+        .findings
+        .iter()
+        .filter(|f| f.severity == review::Severity::Error && !policy_kind(&f.kind))
+        .filter(|f| warn_only.contains(&f.kind))
+        .map(|f| f.kind.as_str())
+        .collect();
+    unbuilt.sort_unstable();
+    unbuilt.dedup();
+    let unchecked = (!unbuilt.is_empty() && !review.policy.is_empty()).then(|| {
+        review::Finding::file_error(
+            &report.file,
+            "policy_unchecked",
+            format!(
+                "the policy could not be checked: the board was not built ({})",
+                unbuilt.join(", ")
+            ),
+        )
+    });
+    report.findings.extend(unchecked);
+    review::Finding::warn_only(report.findings.iter_mut(), warn_only);
+    report
 }
 
 /// Every kind `--warn-only` accepts: the validation problems, the policy's

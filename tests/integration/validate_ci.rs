@@ -60,6 +60,78 @@ fn warn_only_kinds_do_not_fail() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no_such_kind"));
 }
 
+/// A warning never passes an unchecked policy: when `--warn-only` lowers
+/// what kept a board from being built (a validation problem, malformed
+/// JSON, an unreadable file), the policy's thresholds were never checked on
+/// it, and a `policy_unchecked` error says so. Without thresholds the
+/// warning alone is what was asked for, and passes.
+#[test]
+fn a_warning_that_kept_the_board_unbuilt_leaves_the_policy_unchecked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("climb.json"),
+        r#"{"squares": 10, "snakes": [[3, 8]]}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("broken.json"), r#"{"squares": "#).unwrap();
+    for (kind, file) in [
+        ("snake_climbs", "climb.json"),
+        ("json", "broken.json"),
+        ("io", "missing.json"),
+    ] {
+        let out = validate_in(
+            dir.path(),
+            &[
+                "--no-config",
+                "--warn-only",
+                kind,
+                "--max-mean-turns",
+                "1",
+                file,
+            ],
+        );
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{kind}: {text}");
+        assert!(
+            text.contains("warning") && text.contains(kind),
+            "{kind}: {text}"
+        );
+        assert!(
+            text.contains("policy_unchecked") && text.contains("the board was not built"),
+            "{kind}: {text}"
+        );
+        assert!(
+            text.ends_with("1 board checked: 0 valid, 1 invalid, 1 warning\n"),
+            "{text}"
+        );
+
+        // Both kinds lowered: a pass, with both warnings shown.
+        let both = format!("{kind},policy_unchecked");
+        let out = validate_in(
+            dir.path(),
+            &[
+                "--no-config",
+                "--warn-only",
+                &both,
+                "--max-mean-turns",
+                "1",
+                file,
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{kind}: {}", stdout(&out));
+        assert!(stdout(&out).contains("2 warnings"), "{}", stdout(&out));
+
+        // No threshold: nothing was left unchecked.
+        let out = validate_in(dir.path(), &["--no-config", "--warn-only", kind, file]);
+        assert_eq!(out.status.code(), Some(0), "{kind}: {}", stdout(&out));
+        assert!(
+            !stdout(&out).contains("policy_unchecked"),
+            "{}",
+            stdout(&out)
+        );
+    }
+}
+
 /// The SARIF log validates against the SARIF 2.1.0 JSON schema, vendored in
 /// tests/sarif-schema-2.1.0.json (the copy shipped in the `serde-sarif`
 /// 0.8.0 crate, whose `$id` is the OASIS schema's).
