@@ -78,7 +78,12 @@ pub struct Args {
 /// Runs `generate`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let default_jumps = if args.target_turns.is_some() { 10 } else { 0 };
-    let output = Output::resolve(&args.output, &[])?;
+    // Checked before any work: the board is never written over the rules
+    // file it was made from (exit 2, as for every command's inputs).
+    let output = Output::resolve(
+        &args.output,
+        &args.rules.as_deref().into_iter().collect::<Vec<_>>(),
+    )?;
     let seed = args.seed;
     let json = args.format == Format::Json;
     let mut layout = Layout::new(

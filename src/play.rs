@@ -4,7 +4,9 @@ use crate::common::{self, CliError, EXIT_CANNOT, EXIT_OK, Format};
 use crate::output::Output;
 use snakeladder::analysis::LiveOdds;
 use snakeladder::internals::check_players;
-use snakeladder::{Event, Finish, Game, GameRecord, RollResult, Roller, Seed, SeededDice, Square};
+use snakeladder::{
+    Event, Finish, Game, GameRecord, RollResult, Roller, ScriptedDice, Seed, SeededDice, Square,
+};
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -89,11 +91,12 @@ fn parse_players(s: &str) -> Result<Vec<String>, String> {
 }
 
 /// Something that prints after every roll: the transcript, and with
-/// `--odds` a line of live odds.
-trait AfterTurn {
+/// `--odds` a line of live odds. Generic over the dice, so a game played
+/// and a game replayed print alike.
+trait AfterTurn<R: Roller> {
     fn after_turn(
         &mut self,
-        game: &Game<SeededDice>,
+        game: &Game<R>,
         turn: &RollResult,
         out: &mut dyn Write,
     ) -> io::Result<()>;
@@ -102,14 +105,14 @@ trait AfterTurn {
 /// The move in words.
 struct Narrator;
 
-impl AfterTurn for Narrator {
+impl<R: Roller> AfterTurn<R> for Narrator {
     fn after_turn(
         &mut self,
-        game: &Game<SeededDice>,
+        game: &Game<R>,
         turn: &RollResult,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        writeln!(out, "{}", turn.describe(game.board()))
+        writeln!(out, "{}", common::shown(&turn.describe(game.board())))
     }
 }
 
@@ -128,10 +131,10 @@ struct Odds {
     given_up: bool,
 }
 
-impl AfterTurn for Odds {
+impl<R: Roller> AfterTurn<R> for Odds {
     fn after_turn(
         &mut self,
-        game: &Game<SeededDice>,
+        game: &Game<R>,
         _turn: &RollResult,
         out: &mut dyn Write,
     ) -> io::Result<()> {
@@ -140,7 +143,18 @@ impl AfterTurn for Odds {
 }
 
 impl Odds {
-    fn print(&mut self, game: &Game<SeededDice>, out: &mut dyn Write) -> io::Result<()> {
+    /// Compiles the board for live odds; the exit code when it cannot.
+    fn new(board: &snakeladder::Board) -> Result<Odds, ExitCode> {
+        match LiveOdds::new(board) {
+            Ok(odds) => Ok(Odds {
+                odds,
+                given_up: false,
+            }),
+            Err(err) => Err(cannot(&err)),
+        }
+    }
+
+    fn print<R: Roller>(&mut self, game: &Game<R>, out: &mut dyn Write) -> io::Result<()> {
         let order = game.turn_order();
         let last = game.board().last();
         if self.given_up
@@ -175,7 +189,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         return Ok(misuse);
     }
     if let Some(path) = &args.replay {
-        return replay(path, json);
+        return replay(path, &args);
     }
     let players = match parse_players(
         args.players
@@ -219,14 +233,11 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if drawn {
         writeln!(out, "(seed drawn at random; replay with --seed {seed})")?;
     }
-    let mut hooks: Vec<Box<dyn AfterTurn>> = vec![Box::new(Narrator)];
+    let mut hooks: Vec<Box<dyn AfterTurn<SeededDice>>> = vec![Box::new(Narrator)];
     if args.odds {
-        let mut odds = match LiveOdds::new(game.board()) {
-            Ok(odds) => Odds {
-                odds,
-                given_up: false,
-            },
-            Err(err) => return Ok(cannot(&err)),
+        let mut odds = match Odds::new(game.board()) {
+            Ok(odds) => odds,
+            Err(code) => return Ok(code),
         };
         odds.print(&game, &mut out)?;
         hooks.push(Box::new(odds));
@@ -298,7 +309,7 @@ enum Played {
 /// hooks; with `--interactive`, after Enter on standard input.
 fn play_rolls(
     game: &mut Game<SeededDice>,
-    hooks: &mut [Box<dyn AfterTurn>],
+    hooks: &mut [Box<dyn AfterTurn<SeededDice>>],
     out: &mut Box<dyn Write>,
     args: &Args,
 ) -> Result<Played, CliError> {
@@ -420,7 +431,15 @@ fn print_json<R: Roller>(
     Ok(())
 }
 
-fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
+/// `--replay FILE`: the recorded game played again and checked roll by
+/// roll, then printed as `play` prints a game (with `--odds`, the live odds
+/// after every turn; with `--record`, the record written again).
+fn replay(path: &Path, args: &Args) -> Result<ExitCode, CliError> {
+    let json = args.format == Format::Json;
+    let record_to = match &args.record {
+        Some(out) => Some(Output::resolve(out, &[path])?),
+        None => None,
+    };
     let text = match read_capped(path) {
         Ok(text) => text,
         Err(err) => {
@@ -428,7 +447,16 @@ fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
             return Ok(ExitCode::from(common::EXIT_FAILURE));
         }
     };
-    let game = match GameRecord::from_json(&text).and_then(|r| r.replay()) {
+    let record = match GameRecord::from_json(&text) {
+        Ok(record) => record,
+        Err(err) => {
+            complain!("error: {}: {err}", path.display());
+            return Ok(ExitCode::from(common::EXIT_FAILURE));
+        }
+    };
+    // Every event checked against the record first, so nothing is printed
+    // for a record that does not replay.
+    let game = match record.replay() {
         Ok(game) => game,
         Err(err) => {
             complain!("error: {}: {err}", path.display());
@@ -440,23 +468,17 @@ fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
             (!game.status().is_over()).then(|| "the recorded game is unfinished".to_string());
         print_json(&game, false, stopped)?;
     } else {
-        let mut out = common::stdout()?;
-        let seed = game.dice().seed();
-        writeln!(
-            out,
-            "{}",
-            snakeladder_render::text::game_header(game.board(), game.players(), seed)
-        )?;
-        for event in game.history() {
-            match event {
-                Event::Roll(turn) => writeln!(out, "{}", turn.describe(game.board()))?,
-                Event::Forfeit { players, .. } => {
-                    writeln!(out, "{} left the game", common::shown(&players.join(", ")))?
-                }
-            }
-        }
-        snakeladder_render::text::write_game_result(&mut out, game.status(), &game.ranking())?;
+        let mut out = transcript(args)?;
+        let failed = print_replay(&record, &mut out, args.odds)?;
         out.flush()?;
+        if let Some(code) = failed {
+            return Ok(code);
+        }
+    }
+    if let Some(to) = &record_to
+        && let Some(failed) = save_record(to, &game)
+    {
+        return Ok(failed);
     }
     if !game.status().is_over() {
         // The record was cut short (--max-turns, or input closed): it
@@ -469,4 +491,57 @@ fn replay(path: &Path, json: bool) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::from(EXIT_CANNOT));
     }
     Ok(ExitCode::from(EXIT_OK))
+}
+
+/// Prints a checked record's game event by event, through the same hooks
+/// as a game played: its recorded rolls drive the dice (the replay has
+/// already shown they are the game's), each forfeit is made where it was.
+/// The exit code when the odds cannot be computed.
+fn print_replay(
+    record: &GameRecord,
+    out: &mut Box<dyn Write>,
+    odds: bool,
+) -> Result<Option<ExitCode>, CliError> {
+    let board = Arc::new(
+        record
+            .board()
+            .map_err(|e| CliError::Input(io::Error::other(e)))?,
+    );
+    let dice = ScriptedDice::new(record.rolls());
+    let mut game = Game::new(board, record.players.iter().cloned(), dice, record.finish)
+        .map_err(|e| CliError::Input(io::Error::other(e)))?;
+    writeln!(
+        out,
+        "{}",
+        snakeladder_render::text::game_header(game.board(), game.players(), record.seed)
+    )?;
+    let mut hooks: Vec<Box<dyn AfterTurn<ScriptedDice>>> = vec![Box::new(Narrator)];
+    if odds {
+        let mut odds = match Odds::new(game.board()) {
+            Ok(odds) => odds,
+            Err(code) => return Ok(Some(code)),
+        };
+        odds.print(&game, out)?;
+        hooks.push(Box::new(odds));
+    }
+    for event in &record.events {
+        match event {
+            Event::Roll(_) => {
+                let turn = game
+                    .roll()
+                    .map_err(|e| CliError::Input(io::Error::other(e)))?;
+                for hook in hooks.iter_mut() {
+                    hook.after_turn(&game, &turn, out)?;
+                }
+            }
+            Event::Forfeit { players, .. } => {
+                writeln!(out, "{} left the game", common::shown(&players.join(", ")))?;
+                let names: Vec<&str> = players.iter().map(String::as_str).collect();
+                game.forfeit_all(&names)
+                    .map_err(|e| CliError::Input(io::Error::other(e)))?;
+            }
+        }
+    }
+    snakeladder_render::text::write_game_result(out, game.status(), &game.ranking())?;
+    Ok(None)
 }

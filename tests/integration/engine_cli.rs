@@ -122,6 +122,37 @@ fn exact_finish_words() {
     assert!(r > k);
 }
 
+/// `--replay` honours the options its usage line offers: `--odds` prints
+/// the same live odds as the game played with them, `--record` writes the
+/// game's record again (never over the record read).
+#[test]
+fn a_replay_takes_odds_and_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.json");
+    let record = record.to_str().unwrap();
+    let game = ["play", "--players", "Ana,Bo", "--seed", "7", "--odds"];
+    let played = stdout_ok(&[&game[..], &["--record", record]].concat());
+    assert!(played.contains("  odds: Ana "), "{played}");
+    let replayed = stdout_ok(&["play", "--replay", record, "--odds"]);
+    assert_eq!(replayed, played);
+
+    let copy = dir.path().join("copy.json");
+    stdout_ok(&[
+        "play",
+        "--replay",
+        record,
+        "--record",
+        copy.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&copy).unwrap(),
+        std::fs::read_to_string(record).unwrap()
+    );
+    let out = run(&["play", "--replay", record, "--record", record]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is also an input"));
+}
+
 #[test]
 fn a_record_replays_to_the_same_transcript() {
     let dir = tempfile::tempdir().unwrap();

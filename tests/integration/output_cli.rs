@@ -309,6 +309,33 @@ fn an_output_that_is_an_input_is_refused() {
             ][..],
             "board.json",
         ),
+        // `generate` reads its rules from a board file: every command's
+        // inputs, not only its board argument, are protected.
+        (
+            &["generate", "--squares", "20", "--rules", "board.json", "-o"][..],
+            "board.json",
+        ),
+        (
+            &["generate", "--squares", "20", "--rules", "board.json", "-o"][..],
+            "alias.json",
+        ),
+        (
+            &[
+                "generate",
+                "--squares",
+                "20",
+                "--rules",
+                "board.json",
+                "--target-turns",
+                "5:50",
+                "-o",
+            ][..],
+            "board.json",
+        ),
+        (
+            &["tune", "board.json", "--target-turns", "20:30", "-o"][..],
+            "board.json",
+        ),
     ] {
         let out = Command::new(BIN)
             .args(args)
