@@ -54,9 +54,17 @@ case "${1:-}" in
         if [ -n "$version" ]; then
             key="snakeladder-${RUNNER_OS:-Linux}-v$version"
         else
-            # Every file that goes into the build, in a stable order.
-            hash="$(cd "$root" && find . -path ./target -prune -o -path ./.git -prune -o -type f \
-                \( -name '*.rs' -o -name 'Cargo.*' -o -name '*.css' -o -name '*.js' \) -print0 |
+            # Every file that can go into the build, in a stable order: the
+            # manifests and every file of the sources, not only the Rust
+            # ones, since the binary embeds others (the built-in board's
+            # JSON, the designer's page, the report's script and styles).
+            sources=()
+            for path in Cargo.toml Cargo.lock src crates; do
+                [ -e "$root/$path" ] && sources+=("$path")
+            done
+            hash="$(cd "$root" && find "${sources[@]}" \
+                \( -name target -o -name node_modules -o -name __pycache__ -o -name '.?*' \) -prune \
+                -o -type f -print0 |
                 LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
             key="snakeladder-${RUNNER_OS:-Linux}-src-$hash"
         fi

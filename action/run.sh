@@ -22,7 +22,8 @@
 #
 # Exit status: 1 when a board is invalid, breaks the policy, or a diff gate
 # trips; every board is still checked and every diff written first. 2 for
-# a bad input. Paths are passed after `--` and as `./NAME` when they start
+# a bad input (the action's or a command's: a missing policy file, a
+# malformed gate), 3 when a board could not be checked. Paths are passed after `--` and as `./NAME` when they start
 # with `-`, so no file name is read as an option.
 set -uo pipefail
 
@@ -38,6 +39,16 @@ fail() {
     exit 2
 }
 
+# An input's value inside a message: shell-quoted when it holds anything
+# but plain characters (`$'a\n::error::x'`), so no newline or escape of it
+# reaches the log, where a line starting with `::` is a workflow command.
+quoted() {
+    case "$1" in
+        *[![:alnum:]_./~^@{}+-]* | '') printf '%q' "$1" ;;
+        *) printf '%s' "$1" ;;
+    esac
+}
+
 # A path as an argument that cannot be an option: `-x` becomes `./-x`.
 safe() {
     case "$1" in
@@ -46,13 +57,15 @@ safe() {
     esac
 }
 
-# A `|` in a Markdown table cell, and the backquotes of a code span, would
-# break the summary's layout: write a path as a code span that holds any
-# text.
+# A path as a Markdown code span that holds any text: fenced by one more
+# backquote than its longest run of them (CommonMark), padded by a space
+# when it starts or ends with one; a newline is written `\n`, as it would
+# end the heading the span is in.
 code() {
-    local text="${1//\`/\'}"
-    text="${text//$'\n'/\\n}"
-    printf '`%s`' "$text"
+    local text="${1//$'\n'/\\n}" fence='`' pad=''
+    while [[ "$text" == *"$fence"* ]]; do fence="$fence\`"; done
+    case "$text" in \`* | *\`) pad=' ' ;; esac
+    printf '%s%s%s%s%s' "$fence" "$pad" "$text" "$pad" "$fence"
 }
 
 paths=()
@@ -67,10 +80,10 @@ done <<<"${INPUT_PATHS:-boards}"
 
 case "$format" in
     github | sarif | text) ;;
-    *) fail "format must be github, sarif or text, not '$format'" ;;
+    *) fail "format must be github, sarif or text, not $(quoted "$format")" ;;
 esac
 case "$base" in
-    -*) fail "base must be a revision, not '$base'" ;;
+    -*) fail "base must be a revision, not $(quoted "$base")" ;;
 esac
 
 validate=("$bin" validate --format "$format")
@@ -78,26 +91,39 @@ if [ -n "$policy" ]; then
     validate+=(--policy "$(safe "$policy")")
 fi
 
+# The action's status: the highest exit status of the commands it ran (1 a
+# finding or a tripped gate, 2 a bad input, 3 a board that could not be
+# checked), so a bad input is not reported as an invalid board.
 status=0
+worse() {
+    [ "$1" -gt "$status" ] && status=$1
+    return 0
+}
 valid=true
 if [ "$format" = sarif ]; then
     sarif="${RUNNER_TEMP:-.}/snakeladder.sarif"
-    "${validate[@]}" -- "${paths[@]}" >"$sarif" || { status=1; valid=false; }
+    "${validate[@]}" -- "${paths[@]}" >"$sarif" || { worse $?; valid=false; }
     printf 'sarif=%s\n' "$sarif" >>"$outputs"
     printf 'snakeladder: the findings are in the SARIF log %s\n' "$sarif"
 else
     log="$(mktemp)"
     trap 'rm -f "$log"' EXIT
-    "${validate[@]}" -- "${paths[@]}" | tee "$log" || { status=1; valid=false; }
-    # The tally (the last line) heads the summary too.
-    printf '**snakeladder validate:** %s\n\n' "$(tail -n 1 "$log")" >>"$summary"
+    "${validate[@]}" -- "${paths[@]}" | tee "$log" || { worse $?; valid=false; }
+    # The tally (the last line) heads the summary too; past exit 1 there is
+    # none, and the summary says so.
+    if [ "$status" -le 1 ]; then
+        printf '**snakeladder validate:** %s\n\n' "$(tail -n 1 "$log")" >>"$summary"
+    else
+        printf '**snakeladder validate:** the boards could not be checked (exit %s); the error is in the log\n\n' \
+            "$status" >>"$summary"
+    fi
 fi
 printf 'valid=%s\n' "$valid" >>"$outputs"
 
 changed=0
 if [ -n "$base" ]; then
     git rev-parse --verify --quiet "$base^{commit}" >/dev/null ||
-        fail "base '$base' is not a commit of this repository (fetch-depth: 0 fetches it)"
+        fail "base $(quoted "$base") is not a commit of this repository (fetch-depth: 0 fetches it)"
     printf '## Board changes since %s\n\n' "$(code "$base")" >>"$summary"
     gates=()
     while IFS= read -r gate || [ -n "$gate" ]; do
@@ -115,8 +141,18 @@ if [ -n "$base" ]; then
             A) printf '### New board: %s\n\n' "$(code "$file")" >>"$summary" ;;
             D) printf '### Removed board: %s\n\n' "$(code "$file")" >>"$summary" ;;
             *)
+                # A board that no longer reads (or a diff that failed) still
+                # gets its heading, so the summary does not hide it.
+                diff_md="$(mktemp)"
                 "$bin" diff --format markdown "${gates[@]}" -- "$base:./$file" "./$file" \
-                    >>"$summary" || status=1
+                    >"$diff_md" || worse $?
+                if [ -s "$diff_md" ]; then
+                    cat "$diff_md" >>"$summary"
+                else
+                    printf '### Changed board: %s\n\nIt could not be compared with the base; the error is in the log.\n\n' \
+                        "$(code "$file")" >>"$summary"
+                fi
+                rm -f "$diff_md"
                 changed=$((changed + 1))
                 ;;
         esac

@@ -17,14 +17,24 @@ base="${BASE:?set BASE to the commit to compare with}"
 summary="${GITHUB_STEP_SUMMARY:?set GITHUB_STEP_SUMMARY}"
 status=0
 
-snakeladder validate --format github "$boards" || status=1
+# A file name as a Markdown code span that holds any text: fenced by one
+# more backquote than its longest run of them, a newline written `\n`.
+code() {
+    local text="${1//$'\n'/\\n}" fence='`' pad=''
+    while [[ "$text" == *"$fence"* ]]; do fence="$fence\`"; done
+    case "$text" in \`* | *\`) pad=' ' ;; esac
+    printf '%s%s%s%s%s' "$fence" "$pad" "$text" "$pad" "$fence"
+}
+
+snakeladder validate --format github -- "$boards" || status=1
 
 while IFS= read -r -d '' file; do
     if git cat-file -e "$base:$file" 2>/dev/null; then
-        snakeladder diff "$base:$file" "$file" --format markdown \
-            --fail-if 'abs(mean_change) > 25%' >>"$summary" || status=1
+        # After `--`: no file name is read as an option.
+        snakeladder diff --format markdown --fail-if 'abs(mean_change) > 25%' \
+            -- "$base:$file" "$file" >>"$summary" || status=1
     else
-        printf '### New board: `%s`\n\n' "$file" >>"$summary"
+        printf '### New board: %s\n\n' "$(code "$file")" >>"$summary"
     fi
 done < <(git diff -z --name-only --diff-filter=AM "$base" -- "$boards/*.json")
 

@@ -177,7 +177,18 @@ fn the_action_annotates_and_diffs_a_pull_request() {
         "{report}"
     );
     // The broken board is changed too, but it cannot be analysed: its
-    // diff fails, which the status already says.
+    // diff fails, which the status already says, and the summary still
+    // names it.
+    assert!(
+        summary.contains(
+            "### Changed board: `boards/-dash.json`\n\nIt could not be compared with the base"
+        ),
+        "{report}"
+    );
+    // Each diff ends its HTML block with a blank line, so the next board's
+    // heading reads as a heading.
+    assert!(summary.contains("</details>\n\n"), "{report}");
+    assert!(!summary.contains("</details>\n#"), "{report}");
     assert!(
         run.outputs.contains("valid=false\n") && run.outputs.contains("changed=3\n"),
         "{report}"
@@ -295,9 +306,42 @@ fn bad_inputs_are_refused() {
         (&[("INPUT_BASE", "no-such-rev")][..], "is not a commit"),
         (&[("INPUT_FORMAT", "xml")][..], "format must be"),
         (&[("INPUT_PATHS", "\n  \n")][..], "names no path"),
+        // An input's newline cannot start a workflow command in the log.
+        (
+            &[("INPUT_FORMAT", "github\n::error::forged")][..],
+            "format must be",
+        ),
+        (
+            &[("INPUT_BASE", "HEAD~1\n::error::forged")][..],
+            "is not a commit",
+        ),
+        // A command's own misuse (a policy file that is not there) is a bad
+        // input too, not an invalid board.
+        (
+            &[("INPUT_POLICY", "missing.toml")][..],
+            "--policy: missing.toml",
+        ),
     ] {
         let run = run_action(repo.path(), inputs);
         let stderr = String::from_utf8_lossy(&run.out.stderr);
+        assert!(
+            !stderr.lines().any(|l| l.trim_start().starts_with("::")),
+            "{inputs:?}: {}",
+            run.report()
+        );
+        // The summary never shows a tally that is not there.
+        assert!(
+            !run.summary.contains("**snakeladder validate:** \n"),
+            "{inputs:?}: {}",
+            run.report()
+        );
+        if inputs[0].0 == "INPUT_POLICY" {
+            assert!(
+                run.summary.contains("could not be checked (exit 2)"),
+                "{}",
+                run.report()
+            );
+        }
         assert_eq!(
             run.out.status.code(),
             Some(2),
@@ -374,6 +418,35 @@ fn the_binary_is_installed_locked_and_cached_by_version() {
     let source = key("");
     assert!(source.starts_with("key=snakeladder-Linux-src-"), "{source}");
     assert_eq!(source, key(""), "the key of one source is stable");
+
+    // A source whose only change is a file the binary embeds (the built-in
+    // board) gets another key, so a cached binary of the old one is not
+    // reused.
+    let tree = tempfile::tempdir().unwrap();
+    let board = tree
+        .path()
+        .join("crates/snakeladder/boards/milton-bradley.json");
+    std::fs::create_dir_all(board.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(tree.path().join("src")).unwrap();
+    std::fs::write(tree.path().join("Cargo.toml"), "[package]\n").unwrap();
+    std::fs::write(tree.path().join("src/main.rs"), "fn main() {}\n").unwrap();
+    let key_of = |dir: &Path| {
+        let (out, _) = install("key", "", dir);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    std::fs::write(&board, r#"{"squares": 100, "snakes": [[48, 26]]}"#).unwrap();
+    let before = key_of(tree.path());
+    std::fs::write(&board, r#"{"squares": 100, "snakes": [[47, 26]]}"#).unwrap();
+    assert_ne!(
+        key_of(tree.path()),
+        before,
+        "an embedded board changes the key"
+    );
 }
 
 /// Every input action.yml declares reaches action/run.sh as an

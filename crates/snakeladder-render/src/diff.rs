@@ -16,7 +16,7 @@ mod gate;
 pub use data::{Diff, FigureChange, JumpDiff, JumpDiffKind, JumpSide, RuleDiff, Side, SquareDiff};
 pub use gate::{Gate, GateError};
 
-use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, JUMP_USED};
+use crate::vocabulary::{FIRST_SEAT_ADVANTAGE, JUMP_USED, MEAN_TURNS, ROUNDS};
 use snakeladder::{Board, JumpKind};
 use std::fmt::Write as _;
 
@@ -36,7 +36,8 @@ fn value(x: Option<f64>, name: &str) -> String {
     match x {
         None => "–".to_string(),
         Some(v) if name.starts_with("seat1") => FIRST_SEAT_ADVANTAGE.format(v),
-        Some(v) if name == "mean" || name.starts_with("rounds") => crate::numbers::quantity(v, 4),
+        Some(v) if name == "mean" => MEAN_TURNS.format(v),
+        Some(v) if name.starts_with("rounds") => ROUNDS.format(v),
         Some(v) => format!("{v}"),
     }
 }
@@ -52,8 +53,10 @@ fn change(f: &FigureChange) -> String {
         (Some(d), rel) => {
             let d = if f.name.starts_with("seat1") {
                 FIRST_SEAT_ADVANTAGE.format_change(d)
-            } else if f.name == "mean" || f.name.starts_with("rounds") {
-                crate::numbers::fixed(d, 4, true)
+            } else if f.name == "mean" {
+                MEAN_TURNS.format_change(d)
+            } else if f.name.starts_with("rounds") {
+                ROUNDS.format_change(d)
             } else {
                 format!("{d:+}")
             };
@@ -267,7 +270,10 @@ impl RenderDiff for Diff {
                 let _ = writeln!(out, "| {} | {} | {} |", r.field, cell(&r.old), cell(&r.new));
             }
         }
-        let _ = writeln!(out, "\n</details>");
+        // A blank line after the HTML block ends it: Markdown appended after
+        // this document (the next board's diff in a job summary) is read as
+        // Markdown, not as part of the block.
+        let _ = writeln!(out, "\n</details>\n");
         out
     }
 
