@@ -2,6 +2,7 @@
 //! beside the exact figures, each estimate with its standard error, and the
 //! verdict of [`check::compare()`] on every figure it compares.
 
+use crate::vocabulary::{Figure, JUMP_USES, MEAN_TURNS, ROUNDS, Unit, WIN_CHANCE};
 use snakeladder::Analysis;
 use snakeladder::check::{self, CheckReport};
 use snakeladder::simulate::{self, SimulateError, SimulationConfig, SimulationReport};
@@ -70,22 +71,33 @@ impl CrossCheck {
     pub(super) fn rows(&self, a: &Analysis) -> Vec<Vec<String>> {
         let sim = &self.simulation;
         let mut rows = Vec::new();
-        let mut row = |name: &str, exact: f64, est: f64, se: f64, compared: &str| {
-            let verdict = match self.check.verdict(compared) {
-                Ok(c) if c.agrees => format!("agrees ({:.2} ≤ {:.2})", c.statistic, c.threshold),
-                Ok(c) => format!("DIFFERS ({:.2} > {:.2})", c.statistic, c.threshold),
-                Err(why) => why,
+        // Each figure written in its unit, as every other table writes it
+        // (a seat's chance as a percentage, rounds with two decimals); the
+        // standard error with the digits it needs, in the same unit.
+        let mut row =
+            |name: &str, figure: Figure, exact: f64, est: f64, se: f64, compared: &str| {
+                let verdict = match self.check.verdict(compared) {
+                    Ok(c) if c.agrees => {
+                        format!("agrees ({:.2} ≤ {:.2})", c.statistic, c.threshold)
+                    }
+                    Ok(c) => format!("DIFFERS ({:.2} > {:.2})", c.statistic, c.threshold),
+                    Err(why) => why,
+                };
+                let spread = match figure.unit {
+                    Unit::Percent | Unit::Chance | Unit::Points => crate::numbers::percent(se, 3),
+                    _ => super::text::probability(se),
+                };
+                rows.push(vec![
+                    name.to_string(),
+                    figure.format(exact),
+                    figure.format(est),
+                    format!("± {spread}"),
+                    verdict,
+                ]);
             };
-            rows.push(vec![
-                name.to_string(),
-                super::text::probability(exact),
-                super::text::probability(est),
-                format!("± {}", super::text::probability(se)),
-                verdict,
-            ]);
-        };
         row(
-            "mean turns",
+            MEAN_TURNS.name,
+            MEAN_TURNS,
             a.turns.mean,
             sim.turns.mean,
             sim.turns.std_error,
@@ -94,6 +106,7 @@ impl CrossCheck {
         if sim.has_extra_rolls {
             row(
                 "mean rolls",
+                MEAN_TURNS,
                 a.rolls.mean,
                 sim.rolls.mean,
                 sim.rolls.std_error,
@@ -118,7 +131,8 @@ impl CrossCheck {
             {
                 let name = CheckReport::seat_wins(seat + 1);
                 row(
-                    &format!("seat {} of {} wins", seat + 1, game.count),
+                    &format!("seat {} of {}: {}", seat + 1, game.count, WIN_CHANCE.name),
+                    WIN_CHANCE,
                     w,
                     est,
                     se,
@@ -126,7 +140,8 @@ impl CrossCheck {
                 );
             }
             row(
-                "rounds of the game",
+                ROUNDS.name,
+                ROUNDS,
                 exact.expected_rounds,
                 game.expected_rounds,
                 game.expected_rounds_std_error,
@@ -141,7 +156,8 @@ impl CrossCheck {
         for (j, est) in jumps {
             let name = format!("{} {}→{}", j.kind, j.from, j.to);
             row(
-                &format!("{name}: uses"),
+                &format!("{name}: {}", JUMP_USES.name),
+                JUMP_USES,
                 j.expected_uses,
                 est.expected_uses,
                 est.expected_uses_std_error,

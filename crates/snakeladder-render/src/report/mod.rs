@@ -645,11 +645,7 @@ fn without_cells(without: Option<f64>, mean: f64) -> (String, String) {
     match without {
         Some(w) => (
             crate::numbers::quantity(w, 4),
-            format!(
-                "{}{}",
-                if w >= mean { "+" } else { "" },
-                crate::numbers::quantity(w - mean, 4)
-            ),
+            crate::numbers::fixed(w - mean, 4, true),
         ),
         None => ("never ends".to_string(), "–".to_string()),
     }

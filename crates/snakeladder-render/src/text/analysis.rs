@@ -2,6 +2,7 @@
 
 use crate::numbers::{percent, probability, quantity, tiny};
 use crate::probability_text;
+use crate::vocabulary::MEAN_TURNS;
 use snakeladder::Analysis;
 use snakeladder::Board;
 use std::io::Write;
@@ -205,11 +206,11 @@ fn write_jumps(out: &mut impl Write, a: &Analysis) -> std::io::Result<()> {
     for j in &a.jumps {
         let label = format!("{} {}→{}", j.kind, j.from, j.to);
         let without = match j.mean_turns_without {
+            // A mean of turns, written as every table writes one.
             Some(m) => format!(
-                "{:>8} ({}{})",
-                quantity(m, 2),
-                if m >= t.mean { "+" } else { "" },
-                quantity(m - t.mean, 2)
+                "{:>9} ({})",
+                MEAN_TURNS.format(m),
+                MEAN_TURNS.format_change(m - t.mean)
             ),
             None => "  never ends".to_string(),
         };

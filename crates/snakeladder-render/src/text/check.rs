@@ -25,8 +25,9 @@ use std::io::Write;
 pub fn write_check(out: &mut impl Write, r: &CheckReport) -> std::io::Result<()> {
     writeln!(
         out,
-        "{} games, seed {}; family-wise error rate {}, {} per comparison",
+        "{} game{}, seed {}; family-wise error rate {}, {} per comparison",
         r.games,
+        if r.games == 1 { "" } else { "s" },
         r.seed,
         tiny(r.family_error_rate),
         probability(r.comparison_error_rate, 6)

@@ -116,6 +116,7 @@ pub const QUANTITY_SCIENTIFIC_FROM: f64 = 1e12;
 /// use snakeladder::internals::numbers::quantity;
 /// assert_eq!(quantity(39.598_365_64, 4), "39.5984");
 /// assert_eq!(quantity(0.0, 4), "0.0000");
+/// assert_eq!(quantity(-0.000_04, 4), "0.0000");
 /// assert_eq!(quantity(1.705_817_281_795_782e19, 4), "1.7058e19");
 /// assert_eq!(quantity(f64::INFINITY, 4), "inf");
 /// ```
@@ -123,7 +124,9 @@ pub fn quantity(x: f64, decimals: usize) -> String {
     if x.is_finite() && x.abs() >= QUANTITY_SCIENTIFIC_FROM {
         format!("{x:.decimals$e}")
     } else {
-        format!("{x:.decimals$}")
+        // A value that rounds to zero is written without a sign, never
+        // `-0.00` (as `fixed` writes it).
+        fixed(x, decimals, false)
     }
 }
 
