@@ -140,6 +140,28 @@ fn fail_if_gates() {
     }
     let out = gate("mean > 10");
     assert_eq!(out.status.code(), Some(2));
+
+    // A tripped gate gives its value as compared and in the figure's unit:
+    // the first-seat advantage rises by 0.022 percentage points, 2.18e-4.
+    for (expr, says) in [
+        (
+            "seat1_advantage_2_change > 0.0001",
+            "seat1_advantage_2_change > 0.0001: the value is 2.18e-4 (+0.022 pp)",
+        ),
+        (
+            "mean_change < 0",
+            "mean_change < 0: the value is -0.3732 turns",
+        ),
+        (
+            "rounds_2_change < 0",
+            "rounds_2_change < 0: the value is -0.1823 rounds",
+        ),
+    ] {
+        let out = gate(expr);
+        assert_eq!(out.status.code(), Some(1), "{expr}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{expr}: {stderr}");
+    }
 }
 
 /// `REV:path` reads the old board from git; a bad revision or path is an

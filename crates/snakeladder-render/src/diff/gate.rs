@@ -216,9 +216,22 @@ impl Gate {
             return Some(format!("{self}: {why}, so the gate fails"));
         };
         let value = if self.abs { value.abs() } else { value };
+        // The value as the gate compares it, and in the figure's unit: a
+        // seat's advantage is a difference of probabilities, which diff
+        // shows in percentage points.
         let shown = match (&self.metric, self.percent) {
             (Metric::Change(_), true) => format!("{value:.4}%"),
-            (Metric::Change(_), false) => format!("{value:.6}"),
+            (Metric::Change(name), false) if name.starts_with("seat1") => format!(
+                "{} ({})",
+                crate::numbers::probability(value, 6),
+                crate::vocabulary::points(value)
+            ),
+            (Metric::Change(name), false) if name.starts_with("rounds") => {
+                format!("{} rounds", crate::numbers::fixed(value, 4, false))
+            }
+            (Metric::Change(_), false) => {
+                format!("{} turns", crate::numbers::fixed(value, 4, false))
+            }
             _ => format!("{value}"),
         };
         self.op
