@@ -97,14 +97,33 @@ pub fn budget(
 
 /// Reads the rules for `generate --rules`: a rules object, or a board file
 /// whose rules are taken.
+///
+/// A JSON object with `squares` is a board file, read and validated as one;
+/// any other object is a rules object, whose errors name its fields (an
+/// unknown rule, a value that is not one of the rule's). Either way the
+/// rules come back checked and every rule filled in, as a board file
+/// writes them. Anything but an object is refused.
 pub fn load_rules(path: &Path) -> Result<RulesSpec, CliError> {
     // The board file's reader: its size cap, and no FIFO or device.
     let bytes = snakeladder::Board::read_bytes(path)?;
-    if let Ok(rules) = serde_json::from_slice::<RulesSpec>(&bytes) {
-        return Ok(rules);
-    }
-    let board = Board::from_json_slice(&bytes).map_err(|e| e.with_path(path))?;
-    Ok(board.rules().spec())
+    let rules = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(serde_json::Value::Object(map)) if !map.contains_key("squares") => {
+            let rules: RulesSpec = serde_json::from_value(serde_json::Value::Object(map))
+                .map_err(|e| CliError::Usage(format!("--rules: {}: rules: {e}", path.display())))?;
+            // Checked on a board of its own, as a board file's rules are.
+            let spec = snakeladder::internals::BoardSpec {
+                squares: 100,
+                rules: Some(rules),
+                ..Default::default()
+            };
+            Board::from_spec(&spec)
+                .map_err(|e| CliError::Usage(format!("--rules: {}: {e}", path.display())))?
+        }
+        // A board file, or not JSON at all: the board reader's message,
+        // with its line and column.
+        _ => Board::from_json_slice(&bytes).map_err(|e| e.with_path(path))?,
+    };
+    Ok(rules.rules().spec())
 }
 
 /// `generate --target-turns`: the search, then the board written like any

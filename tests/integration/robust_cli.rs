@@ -214,7 +214,7 @@ fn cases() -> Vec<Case> {
             "empty file",
             hostile("empty.json"),
             1,
-            "line 1, column 0: EOF while parsing a value",
+            "line 1, column 1: EOF while parsing a value",
         )
         // validate prints positions as `file:line:column: kind: message`.
         .except("validate", 1, ":1:1: json: EOF while parsing a value"),
@@ -495,7 +495,7 @@ fn cases() -> Vec<Case> {
             "empty stdin",
             Input::Stdin(b""),
             1,
-            "line 1, column 0: EOF while parsing a value",
+            "line 1, column 1: EOF while parsing a value",
         )
         .except(
             "validate",

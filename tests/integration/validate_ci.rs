@@ -352,7 +352,7 @@ fn no_boards_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stdout(&out),
-        ".: no_boards: no board files under .\n0 boards checked: 0 valid, 0 invalid\n"
+        ".: no_boards: no board files under .\n0 boards checked: 0 valid, 0 invalid, 1 other error\n"
     );
     assert_eq!(validate(&[]).status.code(), Some(2));
 }

@@ -22,6 +22,12 @@ pub struct Tally {
     pub errors: usize,
     /// Findings that are warnings.
     pub warnings: usize,
+    /// Errors about paths rather than board files (a directory without
+    /// boards, an entry of one that cannot be read). Not in the JSON, whose
+    /// findings list them already.
+    #[serde(skip)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub other_errors: usize,
     /// Findings of each kind.
     pub by_kind: BTreeMap<String, usize>,
 }
@@ -42,6 +48,10 @@ impl Tally {
             invalid: reports.len() - valid,
             errors: all().filter(|f| f.severity == Severity::Error).count(),
             warnings: all().filter(|f| f.severity == Severity::Warning).count(),
+            other_errors: other
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+                .count(),
             by_kind,
         }
     }
@@ -62,6 +72,12 @@ impl Tally {
         if self.warnings > 0 {
             let s = if self.warnings == 1 { "" } else { "s" };
             line.push_str(&format!(", {} warning{s}", self.warnings));
+        }
+        // A path without boards fails the check though no board is
+        // invalid: the line says why.
+        if self.other_errors > 0 {
+            let s = if self.other_errors == 1 { "" } else { "s" };
+            line.push_str(&format!(", {} other error{s}", self.other_errors));
         }
         line
     }

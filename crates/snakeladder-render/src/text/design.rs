@@ -105,7 +105,8 @@ pub fn write_diff(out: &mut impl Write, name: &str, changes: &[JumpChange]) -> s
 /// let last = text.lines().last().unwrap();
 /// assert!(last.starts_with(&format!("Evaluated {} candidate boards in ", tuned.evaluated)));
 /// let rate = tuned.evaluated as f64 / tuned.seconds.max(1e-9);
-/// assert!(last.contains(&format!(" s ({rate:.0} a second on 1 thread)")));
+/// let rate = snakeladder_render::numbers::rate(rate, "boards");
+/// assert!(last.contains(&format!(" s ({rate} on 1 thread)")));
 /// assert_eq!(last.contains(&format!("ruled out {} more", tuned.ruled_out)), tuned.ruled_out > 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -151,10 +152,10 @@ pub fn write_tuned(
     };
     writeln!(
         out,
-        "Evaluated {} candidate boards in {:.3} s ({:.0} a second on {threads} thread{}){ruled_out}.",
+        "Evaluated {} candidate boards in {:.3} s ({} on {threads} thread{}){ruled_out}.",
         tuned.evaluated,
         tuned.seconds,
-        rate,
+        crate::numbers::rate(rate, "boards"),
         if threads == 1 { "" } else { "s" }
     )
 }

@@ -244,10 +244,15 @@ pub(crate) fn explain(path: &str, message: &str, words: &FileWords) -> String {
             } else {
                 what
             };
+            // A list where an object or a pair belongs, the whole file
+            // included (serde reads a struct from a list by position).
+            let found = if message.starts_with("invalid length ") {
+                format!("a list of length {found}")
+            } else {
+                found
+            };
             if path == "." {
                 format!("{} must be {what}, not {found}", words.whole)
-            } else if message.starts_with("invalid length ") {
-                format!("`{shown}` must be {what}, not a list of length {found}")
             } else {
                 format!("`{shown}` must be {what}, not {found}")
             }
@@ -301,7 +306,10 @@ impl BoardError {
         BoardError::Json {
             path: path.map(Path::to_path_buf),
             line: e.line(),
-            column: e.column(),
+            // serde_json says column 0 for an error before a line's first
+            // character (the end of the input after a newline); a position
+            // is 1-based, as `validate` and editors count it.
+            column: e.column().max(1),
             message,
         }
     }

@@ -38,7 +38,9 @@ impl GameRecord {
 fn parse_record(json: &str) -> Result<GameRecord, GameError> {
     let located = |e: &serde_json::Error, message: String| GameError::RecordJson {
         line: e.line(),
-        column: e.column(),
+        // 1-based, as a board file's positions (serde_json says 0 before a
+        // line's first character).
+        column: e.column().max(1),
         message,
     };
     let bare = |e: &serde_json::Error| {
