@@ -478,3 +478,48 @@ fn sensitivity_in_text_and_json() {
     // The analysis itself is unchanged.
     assert_eq!(json["turns"]["median"], 33);
 }
+
+/// `tune --time-limit` stops a search on a board below the size where each
+/// candidate is charged as it goes: there most candidates are updates, but
+/// on this board many are fresh solves, and the search ran about 20 s past
+/// a limit of 1 s before the limit was read between candidates. The run
+/// says how long it ran; a few times the limit allows for a loaded machine.
+#[test]
+fn tune_stops_at_its_time_limit_on_a_board_of_fresh_solves() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("b.json");
+    let board = board.to_str().unwrap();
+    let made = run(&[
+        "generate",
+        "--squares",
+        "600",
+        "--snakes",
+        "50",
+        "--ladders",
+        "50",
+        "--seed",
+        "7",
+        "-o",
+        board,
+    ]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let out = run(&[
+        "tune",
+        board,
+        "--target-turns",
+        "20:21",
+        "--max-changes",
+        "2",
+        "--time-limit",
+        "1",
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let ran: f64 = stderr
+        .split("it has run ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(ran < 5.0, "{stderr}");
+}

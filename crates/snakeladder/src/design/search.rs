@@ -48,12 +48,18 @@ impl Candidate {
 /// (`design/tune/ordered.rs`); 0 counts every one, as each moves at least
 /// one square.
 ///
-/// With `meter`, on a board of more than [`MAX_UPDATE_STATES`] squares
-/// (where a moved start solves a column of the inverse, and a jump has
-/// tens of millions of placements), each candidate is charged to it as it
-/// is evaluated and a jump's candidates stop once it is spent, so that a
-/// limit stops the step within one candidate; up to that size the caller
-/// charges the step as a whole, as before.
+/// With `meter`, a jump's candidates stop once it is spent (its work or
+/// its time), so that a limit stops the step within a few candidates: a
+/// placement the update does not serve is a fresh solve, so even a small
+/// board's step can outlast a time limit. On a board of more than
+/// [`MAX_UPDATE_STATES`] squares (where a moved start solves a column of
+/// the inverse, and a jump has tens of millions of placements) each
+/// candidate is also charged to it as it is evaluated; up to that size the
+/// caller charges the step as a whole.
+/// How many uncharged candidates are evaluated between two readings of the
+/// meter's clock.
+const CHECK_EVERY: u64 = 64;
+
 pub(crate) fn candidates_by_jump<R: Send>(
     base: &Base,
     movable: &(dyn Fn(usize) -> bool + Sync),
@@ -93,7 +99,7 @@ fn jump_candidates(
 ) -> (Vec<Candidate>, u64) {
     let board = base.board();
     let squares = board.last().get();
-    let meter = meter.filter(|_| squares as usize > MAX_UPDATE_STATES);
+    let charge = squares as usize > MAX_UPDATE_STATES;
     let mut out = Vec::new();
     let mut evaluated = 0;
     let jump = board.jumps()[a];
@@ -110,14 +116,18 @@ fn jump_candidates(
     };
     let mut kept = ColumnKept::default();
     let mut last_start = from;
+    let mut tried: u64 = 0;
     let mut evaluate = |after: Jump, tie: u64| -> bool {
+        tried += 1;
         if let Some(m) = meter {
-            if m.spent().is_some() {
+            // Uncharged candidates are an update each (a few hundred
+            // nanoseconds): the clock is read every CHECK_EVERY of them.
+            if (charge || tried % CHECK_EVERY == 1) && m.spent().is_some() {
                 return false;
             }
-            if !base.updates() {
+            if charge && !base.updates() {
                 m.charge_candidates(squares, 0, 1);
-            } else {
+            } else if charge {
                 m.charge_candidates(squares, 1, 0);
                 // A column solved per new start (kept for the next move).
                 if after.from() != from && after.from() != last_start {

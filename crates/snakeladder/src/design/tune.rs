@@ -521,7 +521,8 @@ impl Tuner<'_> {
             options.target,
             options.seed.get(),
             count,
-            large.then_some(meter),
+            meter,
+            large,
         );
         let mut pending: Vec<Candidate> = Vec::new();
         let mut all_seen = false;

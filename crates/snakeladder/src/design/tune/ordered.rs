@@ -122,22 +122,28 @@ pub(super) struct Answers<'a> {
     /// too.
     evaluated: u64,
     budget: u64,
-    meter: Option<&'a Meter>,
+    meter: &'a Meter,
+    /// Whether each candidate is charged to the meter as it is evaluated
+    /// (else the caller charged them all beforehand).
+    charge: bool,
 }
 
 impl<'a> Answers<'a> {
     /// The answers of `base`'s board moving the jumps `movable` allows, of
-    /// which there are `count` admissible placements in all. With `meter`,
-    /// each candidate is charged to it as it is evaluated (a moved start
-    /// at the cost of a solve, [`Base::column_work`]) and the order stops
-    /// once it is spent.
+    /// which there are `count` admissible placements in all. The order
+    /// stops once `meter` is spent (its work or its time: a candidate the
+    /// update does not serve is a fresh solve, so even a small board's
+    /// order can outlast a time limit); with `charge`, each candidate is
+    /// charged to it as it is evaluated (a moved start at the cost of a
+    /// solve, [`Base::column_work`]).
     pub fn new(
         base: &'a Base,
         movable: &dyn Fn(usize) -> bool,
         target: Target,
         seed: u64,
         count: u64,
-        meter: Option<&'a Meter>,
+        meter: &'a Meter,
+        charge: bool,
     ) -> Answers<'a> {
         let board = base.board();
         Answers {
@@ -151,6 +157,7 @@ impl<'a> Answers<'a> {
             evaluated: 0,
             budget: count / GIVE_UP_SHARE,
             meter,
+            charge,
         }
     }
 
@@ -177,15 +184,12 @@ impl<'a> Answers<'a> {
     /// is none left to try or the share is spent (the caller then runs the
     /// full level).
     pub fn next_displacement(&mut self) -> Option<Vec<Candidate>> {
-        if self.d >= self.max_d
-            || self.evaluated > self.budget
-            || self.meter.is_some_and(|m| m.spent().is_some())
-        {
+        if self.d >= self.max_d || self.evaluated > self.budget || self.meter.spent().is_some() {
             return None;
         }
         self.d += 1;
         let (base, spec, target, seed, d) = (self.base, &self.spec, self.target, self.seed, self.d);
-        let meter = self.meter;
+        let (meter, charge) = (self.meter, self.charge);
         let squares = base.board().last().get();
         let found: Vec<(Vec<Candidate>, u64)> = self
             .movable
@@ -193,11 +197,12 @@ impl<'a> Answers<'a> {
             .map(|&a| {
                 let moves = at_displacement(base.board(), a, d);
                 let n = moves.len() as u64;
-                if let Some(m) = meter {
-                    // A displacement a limit cut short is dropped below.
-                    if m.spent().is_some() {
-                        return (Vec::new(), 0);
-                    }
+                // A displacement a limit cut short is dropped below.
+                if meter.spent().is_some() {
+                    return (Vec::new(), 0);
+                }
+                if charge {
+                    let m = meter;
                     let from = base.board().jumps()[a].from();
                     // One solve per start other than the jump's own.
                     let mut starts: Vec<_> = moves.iter().map(|j| j.from()).collect();
@@ -226,7 +231,7 @@ impl<'a> Answers<'a> {
             .collect();
         // Evaluated, even when the displacement is dropped below.
         self.evaluated += found.iter().map(|f| f.1).sum::<u64>();
-        if self.meter.is_some_and(|m| m.spent().is_some()) {
+        if self.meter.spent().is_some() {
             // Some jumps may be missing: not the level's order.
             return None;
         }
