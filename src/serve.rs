@@ -66,9 +66,18 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     config.max_body = usize::try_from(args.max_body)
         .map_err(|_| CliError::Usage(format!("--max-body: {} is too large", args.max_body)))?;
     if let Some(path) = &args.board {
-        // Read now, so a missing or unreadable file is an error at once,
-        // not on the page.
-        snakeladder::Board::read_bytes(path)?;
+        // Read now, so a missing or unreadable file, or one the designer
+        // cannot edit (not a JSON object), is an error at once, not a page
+        // that shows some other board and offers to save it over the file.
+        let bytes = snakeladder::Board::read_bytes(path)?;
+        if let Err(why) = snakeladder_serve::editable_board(&bytes) {
+            // The board reader's own error (exit 1, with the line and
+            // column), as every command gives for a file that is no board.
+            return Err(match snakeladder::Board::from_json_slice(&bytes) {
+                Err(e) => e.with_path(path).into(),
+                Ok(_) => CliError::Usage(format!("{}: {why}", path.display())),
+            });
+        }
         let output = path.clone();
         config.save = Some(Saver(Arc::new(move |bytes: &[u8]| {
             Output::resolve(&output, &[])

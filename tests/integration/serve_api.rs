@@ -284,3 +284,129 @@ fn format_writes_the_board_file_as_tune_does() {
     assert_eq!(body, snakeladder_render::json::board_file(&board).unwrap());
     assert_eq!(snakeladder::Board::from_json_slice(&body).unwrap(), board);
 }
+
+/// One request with the given headers (besides a JSON content type).
+async fn call_with(
+    config: Config,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Vec<u8>,
+) -> StatusCode {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = router(config)
+        .oneshot(request.body(Body::from(body)).unwrap())
+        .await
+        .unwrap();
+    response.status()
+}
+
+/// Another site's page cannot use the server through the user's browser:
+/// a POST that a browser marks as coming from another origin is refused
+/// before any handler runs (so `/api/save` writes nothing), and a `Host`
+/// that is a name other than a loopback one (DNS rebinding) is refused
+/// for every route. The page's own requests, and programs that are not
+/// browsers, are answered.
+#[test]
+fn another_sites_page_cannot_call_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.json");
+    let original = board_bytes("milton-bradley.json");
+    std::fs::write(&path, &original).unwrap();
+    let saved = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let config = || Config {
+        board_path: Some(path.clone()),
+        save: Some(snakeladder_serve::Saver(std::sync::Arc::new({
+            let saved = saved.clone();
+            move |_: &[u8]| {
+                saved.store(true, std::sync::atomic::Ordering::SeqCst);
+                Ok(())
+            }
+        }))),
+        ..Config::default()
+    };
+    let pwned = br#"{"name": "pwned", "squares": 10}"#.to_vec();
+    let rt = runtime();
+    let host = ("host", "127.0.0.1:8080");
+    for headers in [
+        vec![host, ("origin", "http://evil.example")],
+        vec![host, ("sec-fetch-site", "cross-site")],
+        vec![
+            ("host", "evil.example:8080"),
+            ("origin", "http://evil.example:8080"),
+        ],
+    ] {
+        let status = rt.block_on(call_with(
+            config(),
+            "POST",
+            "/api/save",
+            &headers,
+            pwned.clone(),
+        ));
+        assert_eq!(status, StatusCode::FORBIDDEN, "{headers:?}");
+    }
+    assert!(!saved.load(std::sync::atomic::Ordering::SeqCst));
+    let status = rt.block_on(call_with(
+        config(),
+        "GET",
+        "/api/board",
+        &[("host", "evil.example:8080")],
+        Vec::new(),
+    ));
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    // The page's own POST, and curl's (no Origin).
+    for headers in [vec![host, ("origin", "http://127.0.0.1:8080")], vec![host]] {
+        let status = rt.block_on(call_with(
+            config(),
+            "POST",
+            "/api/validate",
+            &headers,
+            original.clone(),
+        ));
+        assert_eq!(status, StatusCode::OK, "{headers:?}");
+    }
+}
+
+/// A board file that is not a JSON object cannot be edited: `serve`
+/// refuses to start on it (naming the line and column), and a file that
+/// became unreadable while the server runs is an error on `/api/board`,
+/// never an empty board the page would offer to save over it.
+#[test]
+fn a_board_file_that_is_no_json_object_is_never_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.json");
+    std::fs::write(&path, br#"{"squares": 100, "ladders": [[4, 14],]}"#).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_snakeladder"))
+        .args(["serve", "--port", "0"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("line 1, column 38") && stderr.contains("trailing comma"),
+        "{stderr}"
+    );
+
+    for text in [&b"42"[..], b"{\"squares\": ", b"\xff\xfe"] {
+        std::fs::write(&path, text).unwrap();
+        let config = Config {
+            board_path: Some(path.clone()),
+            ..Config::default()
+        };
+        let (status, body) = runtime().block_on(call(config, "GET", "/api/board", Vec::new()));
+        assert_eq!(
+            status,
+            StatusCode::CONFLICT,
+            "{}",
+            String::from_utf8_lossy(&body)
+        );
+    }
+}

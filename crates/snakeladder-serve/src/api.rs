@@ -175,19 +175,45 @@ struct LimitsJson {
     max_work: f64,
 }
 
+/// The sensitivity of `board` within the server's limits: its memory and
+/// work, as every other computation of the server (the design search's
+/// defaults would allow past them).
+fn sensitivity_within_limits(
+    board: &Board,
+    advantage: bool,
+    limits: Limits,
+) -> Result<design::Sensitivity, design::DesignError> {
+    let budget = snakeladder::internals::design::Budget {
+        max_work: limits.max_work,
+        max_memory: limits.max_memory,
+        time_limit: None,
+    };
+    snakeladder::internals::design::sensitivity_within(board, advantage, &budget, None)
+}
+
 /// `GET /api/board`: the board the server was started with (the file's
 /// JSON as it is, valid or not, or the built-in board), and the policy.
+///
+/// A file that is not a JSON object (it was changed or removed since the
+/// server started) is an error, never an empty board the page would offer
+/// to save over it.
 pub(crate) async fn board(Shared(state): Ctx) -> Result<Response, ApiError> {
-    let text = match &state.config.board_path {
+    let board = match &state.config.board_path {
         Some(path) => {
             let bytes = snakeladder::Board::read_bytes(path).map_err(|e| {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e.to_string())
             })?;
-            String::from_utf8_lossy(&bytes).into_owned()
+            crate::editable_board(&bytes).map_err(|why| {
+                ApiError::new(
+                    StatusCode::CONFLICT,
+                    "unreadable",
+                    &format!("{}: {why}", snakeladder_render::escape::display_path(path)),
+                )
+            })?
         }
-        None => snakeladder::Board::DEFAULT_JSON.to_string(),
+        None => crate::editable_board(snakeladder::Board::DEFAULT_JSON.as_bytes())
+            .map_err(|why| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &why))?,
     };
-    let board = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
     let (policy_file, policy) = find_policy(&state)?;
     let c = &state.config;
     let opening = Opening {
@@ -242,7 +268,7 @@ impl Figures {
         let analysis = Analysis::new(board, &options).map_err(analysis_error)?;
         let sensitivity = if self.sensitivity {
             cancel.check()?;
-            Some(design::sensitivity(board, two).map_err(design_error)?)
+            Some(sensitivity_within_limits(board, two, limits).map_err(design_error)?)
         } else {
             None
         };
@@ -315,7 +341,7 @@ pub(crate) async fn sensitivity(
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
-        let s = design::sensitivity(&board, advantage).map_err(design_error)?;
+        let s = sensitivity_within_limits(&board, advantage, limits).map_err(design_error)?;
         serialized(json::pretty(&s))
     })
     .await?;

@@ -33,6 +33,7 @@
 
 mod api;
 mod error;
+mod guard;
 mod page;
 mod query;
 pub mod table;
@@ -154,7 +155,45 @@ pub fn router(config: Config) -> Router {
         .route("/api/save", post(api::save))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(config.max_body))
+        // Outermost: no handler runs for a request another site's page sent.
+        .layer(axum::middleware::from_fn(guard::same_site))
         .with_state(state)
+}
+
+/// A board file's text as the designer edits it: a JSON object (valid as
+/// a board or not: the page shows its problems), UTF-8, a leading
+/// byte-order mark read past. Anything else cannot be edited, and is an
+/// error naming the line and column, so that the page never shows (and
+/// saves over the file) a board other than the file's.
+///
+/// # Errors
+/// Why the text is not a JSON object.
+///
+/// # Example
+/// ```
+/// assert!(snakeladder_serve::editable_board(br#"{"squares": 10, "snakes": [[3, 8]]}"#).is_ok());
+/// let why = snakeladder_serve::editable_board(b"{\"squares\": 10,}").unwrap_err();
+/// assert!(why.starts_with("line 1, column 15: "), "{why}");
+/// assert!(snakeladder_serve::editable_board(b"[]").is_err());
+/// ```
+pub fn editable_board(bytes: &[u8]) -> Result<serde_json::Value, String> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())?;
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(value @ serde_json::Value::Object(_)) => Ok(value),
+        Ok(_) => Err("not a JSON object, so not a board the designer can edit".to_string()),
+        Err(e) => {
+            let mut message = e.to_string();
+            if let Some(at) = message.rfind(" at line ") {
+                message.truncate(at);
+            }
+            Err(format!(
+                "line {}, column {}: {message}",
+                e.line(),
+                e.column().max(1)
+            ))
+        }
+    }
 }
 
 /// Serves `router` on `listener` until Ctrl-C (or SIGTERM).

@@ -614,8 +614,16 @@
   // ---- start ---------------------------------------------------------------
   async function start() {
     const r = await fetch('/api/board');
-    opening = await r.json();
-    board = typeof opening.board === 'object' && opening.board !== null ? opening.board : { squares: 100, ladders: [], snakes: [] };
+    const body = await r.json();
+    // A board file the server cannot read is never replaced by another
+    // board the page would offer to save over it: nothing is edited.
+    if (!r.ok) {
+      $('save').hidden = true;
+      status(`Cannot open the board: ${errorText({ status: r.status, data: body })}`, true);
+      return;
+    }
+    opening = body;
+    board = opening.board;
     $('save').hidden = !opening.can_save;
     if (opening.path) $('save').textContent = `Save ${opening.path}`;
     $('undo').addEventListener('click', doUndo);
