@@ -426,7 +426,7 @@
       showProblems(va);
       if (an.status === 200) {
         showAnalysis(an.data);
-        status(`Exact figures of ${board.name ? JSON.stringify(board.name) : 'the board'} (${an.data.board.squares} squares).`);
+        status(`Exact figures of ${board.name ? shortName(board.name) : 'the board'} (${an.data.board.squares} squares).`);
       } else if (an.status === 422 && an.data && an.data.problems) {
         clearAnalysis('The board is invalid: see the problems.');
         status(`Invalid: ${an.data.problems.length} problem${an.data.problems.length === 1 ? '' : 's'}, marked on the board.`, true);
@@ -434,13 +434,24 @@
         clearAnalysis('');
         status(`No figures: ${errorText(an)}`, true);
       }
+      // Redrawing replaces the handles: the one a keyboard user was moving
+      // keeps the focus, so the next arrow key moves it again.
+      const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('.sl-handle');
+      const kept = focused ? [focused.getAttribute('data-field'), focused.getAttribute('data-end')] : null;
       draw();
+      if (kept) focusHandle(kept[0], kept[1]);
       document.body.setAttribute('data-state', 'ready');
       if (an.status === 200) levers(body, ctl.signal, mine);
       else $('levers').textContent = '';
     } catch (e) {
       if (e.name !== 'AbortError') { status(`The server did not answer: ${e.message}`, true); document.body.setAttribute('data-state', 'ready'); }
     }
+  }
+  // A board's name in a status line: quoted, and cut to a line's length
+  // (a name may be megabytes long).
+  function shortName(name) {
+    const q = JSON.stringify(name);
+    return q.length > 80 ? `${q.slice(0, 79)}…` : q;
   }
   function errorText(r) {
     return (r.data && r.data.error && r.data.error.message) || `HTTP ${r.status}`;
