@@ -158,6 +158,15 @@ test('an invalid drag shows the problem at its jump, and undo restores the figur
   await page.click('#undo');
   await ready(page);
   assert.deepEqual(await pageMean(page), original);
+  // A rule's number goes to the board as typed: faces 0 is named as 0,
+  // not silently made 1.
+  await page.fill('#r-faces', '0');
+  await page.press('#r-faces', 'Tab');
+  await ready(page);
+  assert.match(await page.textContent('#problems'), /0 faces/);
+  await page.click('#undo');
+  await ready(page);
+  assert.deepEqual(await pageMean(page), original);
   assert.deepEqual(troubles, []);
   await context.close();
 });

@@ -371,16 +371,20 @@
     set('r-extra-forfeit', extra ? extra.forfeit_after : '');
   }
   const int = (v) => (v === '' ? null : Math.floor(Number(v)));
+  const typed = (v) => (v.trim() === '' ? undefined : Number(v));
   function onRule(evt) {
     const id = evt.target.id;
     const v = evt.target.value;
     edit((b) => {
       const r = rulesOf(b);
       if (id === 'r-name') { if (v) b.name = v; else delete b.name; }
-      else if (id === 'r-squares') b.squares = int(v) || 1;
-      else if (id === 'r-width') b.width = int(v) || 1;
-      else if (id === 'r-count') r.dice = Object.assign({}, r.dice, { count: int(v) || 1 });
-      else if (id === 'r-faces') r.dice = Object.assign({}, r.dice, { faces: int(v) || 1 });
+      // A number goes to the board as typed (0, 2.7), so the problems
+      // name what was typed; an emptied field changes nothing (width: back
+      // to the default).
+      else if (id === 'r-squares') { if (typed(v) !== undefined) b.squares = typed(v); }
+      else if (id === 'r-width') { if (typed(v) === undefined) delete b.width; else b.width = typed(v); }
+      else if (id === 'r-count') { if (typed(v) !== undefined) r.dice = Object.assign({}, r.dice, { count: typed(v) }); }
+      else if (id === 'r-faces') { if (typed(v) !== undefined) r.dice = Object.assign({}, r.dice, { faces: typed(v) }); }
       else if (id === 'r-overshoot') r.overshoot = v;
       else if (id === 'r-chains') r.chains = v;
       else if (id === 'r-entry') r.entry = v;
@@ -577,9 +581,18 @@
     const out = $('tune-result');
     out.textContent = 'Searching…';
     const q = new URLSearchParams({ target: band, max_changes: $('tune-changes').value });
+    // One search at a time, and its answer applies only to the board it
+    // was asked for: an edit made while it ran is kept, not overwritten.
+    const submit = $('tune').querySelector('button[type="submit"], button:not([type])');
+    if (submit) submit.disabled = true;
+    const asked = JSON.stringify(board);
     try {
-      const r = await post(`/api/tune?${q}`, JSON.stringify(board));
+      const r = await post(`/api/tune?${q}`, asked);
       if (r.status !== 200) { out.textContent = `No tuning: ${errorText(r)}`; return; }
+      if (JSON.stringify(board) !== asked) {
+        out.textContent = 'The board was edited during the search, so its answer is not applied; search again.';
+        return;
+      }
       const d = r.data;
       const keepName = board.name;
       edit((b) => {
@@ -588,7 +601,7 @@
       });
       out.textContent = `Mean ${d.mean_before.toFixed(4)} → ${d.mean_turns.toFixed(4)} with ${d.changes.length} change${d.changes.length === 1 ? '' : 's'}: ` +
         d.changes.map((c) => (c.after ? `${jumpText(c.before)} → ${jumpText(c.after)}` : `${jumpText(c.before)} removed`)).join(', ') + ` (${d.evaluated} boards evaluated). Undo reverts it.`;
-    } catch (e) { out.textContent = e.message; }
+    } catch (e) { out.textContent = e.message; } finally { if (submit) submit.disabled = false; }
   }
 
   // ---- files ---------------------------------------------------------------
