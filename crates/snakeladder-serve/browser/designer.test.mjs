@@ -226,3 +226,32 @@ test('the report downloads as the self-contained HTML report', async () => {
   writeFileSync(join(tmp, 'ok'), '');
   await context.close();
 });
+
+test('the figures a limit left out are named on the page, with the reason', async () => {
+  // A server of its own, whose work limit leaves out the built-in board's
+  // length distribution (about 1.24e5 multiply-adds) and so its seat odds.
+  const { spawn } = await import('node:child_process');
+  const server = spawn(BIN, ['serve', '--port', '0', '--max-work', '100000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (d) => {
+        out += d;
+        const m = /(http:\/\/\S+\/)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+    });
+    const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(url);
+    await ready(page);
+    const notes = await page.$$eval('#notes li', (l) => l.map((x) => x.textContent));
+    assert.equal(notes.length, 2, JSON.stringify(notes));
+    assert.match(notes[0], /^Not computed: the length distribution: it would take about 1\.24e\+5 multiply-adds, over the server's limit of 1\.00e\+5 \(--max-work\)\.$/);
+    assert.match(notes[1], /^Not computed: the seat odds: it needs the length distribution/);
+    await context.close();
+  } finally {
+    server.kill();
+  }
+});

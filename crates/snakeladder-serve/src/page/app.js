@@ -433,7 +433,7 @@
         status(`Exact figures of ${board.name ? shortName(board.name) : 'the board'} (${an.data.board.squares} squares).`);
       } else if (an.status === 422 && an.data && an.data.problems) {
         clearAnalysis('The board is invalid: see the problems.');
-        status(`Invalid: ${an.data.problems.length} problem${an.data.problems.length === 1 ? '' : 's'}, marked on the board.`, true);
+        status(`Invalid: ${an.data.problems.length} problem${an.data.problems.length === 1 ? '' : 's'}, listed under Problems (a drawn jump's on the board too).`, true);
       } else {
         clearAnalysis('');
         status(`No figures: ${errorText(an)}`, true);
@@ -469,8 +469,32 @@
     $('quantiles').textContent = '';
     $('chart').textContent = '';
     $('seats').textContent = '';
+    $('notes').textContent = '';
+  }
+  // What the analysis left out, and why, as `analyze` says it: each figure
+  // a limit skipped, and each warning.
+  const FIGURE_NAMES = {
+    distribution: 'the length distribution',
+    players: 'the seat odds',
+    rest_probabilities: 'the rest probabilities',
+    jumps: 'the per-jump figures',
+  };
+  function showNotes(a) {
+    const notes = $('notes');
+    notes.textContent = '';
+    const name = (f) => FIGURE_NAMES[f] || String(f).replace(/_/g, ' ');
+    for (const s of a.skipped || []) {
+      let why;
+      if (s.reason === 'needs') why = `it needs ${name(s.needs)}, which was not computed`;
+      else if (s.reason === 'work') why = `it would take about ${Number(s.estimate).toExponential(2)} multiply-adds, over the server's limit of ${Number(s.limit).toExponential(2)} (--max-work)`;
+      else if (s.reason === 'memory') why = `it would need about ${Number(s.estimate).toExponential(2)} bytes, over the server's limit of ${Number(s.limit).toExponential(2)} (--max-memory)`;
+      else why = String(s.reason).replace(/_/g, ' ');
+      notes.appendChild(html('li', {}, `Not computed: ${name(s.figure)}: ${why}.`));
+    }
+    for (const w of a.warnings || []) notes.appendChild(html('li', {}, `Warning: ${String(w.kind).replace(/_/g, ' ')}.`));
   }
   function showAnalysis(a) {
+    showNotes(a);
     const t = a.turns;
     $('mean').textContent = fixed(t.mean, 4);
     $('mean').setAttribute('data-value', String(t.mean));
