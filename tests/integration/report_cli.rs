@@ -121,6 +121,19 @@ fn a_markdown_file_gets_its_charts_beside_it() {
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 5);
+
+    // A name with `<`, `>` and a backslash: each link still names the file
+    // written beside it (escaped as CommonMark reads a link destination).
+    let md = dir.path().join("a>b <c\\.md");
+    let out = snakeladder()
+        .args(["report", "-o"])
+        .arg(&md)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains(r"](<a\>b \<c\\-length.svg>)"), "{text}");
+    assert!(dir.path().join(r"a>b <c\-length.svg").is_file());
 }
 
 #[test]

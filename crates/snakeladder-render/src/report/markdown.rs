@@ -17,8 +17,17 @@ fn md_chart(
         Ok(svg) => {
             let name = format!("{stem}-{suffix}.svg");
             // The link target is a file name the caller chose; angle brackets
-            // let it hold spaces.
-            writeln!(md, "![{alt}](<{}>)\n", name.replace(['<', '>', '\n'], ""))?;
+            // let it hold spaces, and a backslash before `<`, `>` and `\`
+            // keeps those as characters of the name (CommonMark), so the
+            // link names the file written. A line break cannot be escaped:
+            // it is percent-encoded.
+            let target = name
+                .replace('\\', "\\\\")
+                .replace('<', "\\<")
+                .replace('>', "\\>")
+                .replace('\n', "%0A")
+                .replace('\r', "%0D");
+            writeln!(md, "![{alt}](<{target}>)\n")?;
             files.push(ChartFile { name, svg });
         }
         Err(e) => writeln!(
