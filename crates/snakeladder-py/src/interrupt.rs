@@ -50,10 +50,16 @@ where
                 return Ok(result);
             }
             if worker.is_finished() {
-                // It ended without a result: it panicked; raise its panic.
-                return match py.detach(move || worker.join()) {
-                    Err(panic) => std::panic::resume_unwind(panic),
-                    Ok(()) => Err(pyo3::exceptions::PyRuntimeError::new_err(
+                // It may have stored its result after the wait above timed
+                // out (a busy machine, the GIL slow to come back): joined,
+                // the slot is read again. Empty, the worker panicked; its
+                // panic is raised.
+                let joined = py.detach(move || worker.join());
+                let result = done.0.lock().unwrap_or_else(|e| e.into_inner()).take();
+                return match (result, joined) {
+                    (Some(result), _) => Ok(result),
+                    (None, Err(panic)) => std::panic::resume_unwind(panic),
+                    (None, Ok(())) => Err(pyo3::exceptions::PyRuntimeError::new_err(
                         "the worker thread ended without a result",
                     )),
                 };

@@ -93,3 +93,10 @@ def test_a_game_that_never_ends_is_refused_with_its_squares():
     (problem,) = caught.value.problems
     assert problem.kind == "unwinnable"
     assert "0, 1" in problem.message
+
+
+def test_text_with_a_byte_order_mark_is_json_not_a_path(tmp_path):
+    text = "\ufeff" + s.Board.builtin().to_json()
+    assert s.Board.from_json(text) == s.Board.builtin()
+    assert s.Board.from_json(text.encode("utf-8")) == s.Board.builtin()
+    assert s.validate(text).valid

@@ -125,3 +125,26 @@ def test_limits_skip_optional_figures():
     assert len(a.pmf) == 0
     with pytest.raises(s.LimitError):
         s.Board.builtin().analyze(max_memory=1000)
+
+
+def test_a_notebook_shows_a_board_too_large_to_draw_without_raising():
+    board = s.Board.from_json({"squares": 3000, "ladders": [[2, 2999]]})
+    for shown in (board._repr_html_(), board.analyze(players=())._repr_html_()):
+        assert "more than the 2500 a drawing shows" in shown
+
+
+def test_a_long_table_shows_its_ends_in_a_notebook():
+    squares = s.Board.from_json({"squares": 3000}).analyze(players=()).squares
+    shown = squares._repr_html_()
+    assert shown.count("<tr>") == 1 + squares.HTML_ROWS + 1  # head, rows, the gap
+    assert f"{squares.rows} rows" in shown
+
+
+def test_columns_copy_and_pickle():
+    import copy
+    import pickle
+
+    jumps = s.Board.builtin().analyze().jumps
+    for other in (copy.copy(jumps), copy.deepcopy(jumps), pickle.loads(pickle.dumps(jumps))):
+        assert list(other) == list(jumps)
+        assert np.array_equal(other["from"], jumps["from"])

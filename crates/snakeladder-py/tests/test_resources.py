@@ -101,3 +101,28 @@ def test_the_gil_is_released_during_a_simulation():
         done.set()
         t.join()
     assert len(ticks) >= 5, "another thread could not run during the simulation"
+
+
+def test_a_simulation_returns_its_result_while_other_threads_hold_the_gil():
+    # Two threads spinning in Python keep the GIL busy, so the caller comes
+    # back late from its wait: the result stored meanwhile is still returned
+    # (before, this test failed at once: "ended without a result").
+    import threading
+
+    stop = threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            pass
+
+    spinners = [threading.Thread(target=spin, daemon=True) for _ in range(2)]
+    for t in spinners:
+        t.start()
+    try:
+        board = s.Board.builtin()
+        # Each run longer than the caller's 50 ms wait, so that it wakes
+        # while the worker ends.
+        for seed in range(30):
+            assert board.simulate(200_000, seed=seed).games == 200_000
+    finally:
+        stop.set()

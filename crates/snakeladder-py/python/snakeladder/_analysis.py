@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Union
 import numpy as np
 
 from . import _native
-from ._figures import Columns, Figures
+from ._figures import Columns, Figures, drawing
 
 if TYPE_CHECKING:
     from ._board import Board
@@ -246,5 +246,5 @@ class Analysis:
         )
         return (
             f"<div><h4>{html.escape(self.board.name or 'Board')}</h4>"
-            f"<table>{table}</table><div style='max-width:480px'>{self.svg()}</div></div>"
+            f"<table>{table}</table><div style='max-width:480px'>{drawing(self.svg)}</div></div>"
         )

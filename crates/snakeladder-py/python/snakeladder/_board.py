@@ -10,7 +10,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from . import _native
 from ._analysis import Analysis
 from ._errors import Problem, _problems
-from ._figures import Figures
+from ._figures import Figures, drawing
 
 Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -81,6 +81,13 @@ class Diff:
         return self.html()
 
 
+def _is_json_text(text: str) -> bool:
+    """Whether a ``str`` is a board's JSON text rather than a path: its first
+    character past blanks and a byte-order mark (a file read with one) is
+    ``{``."""
+    return text.lstrip().lstrip("\ufeff").lstrip().startswith("{")
+
+
 class Board:
     """A Snakes and Ladders board and its rules, validated once.
 
@@ -98,8 +105,9 @@ class Board:
     def from_json(cls, source: Source) -> "Board":
         """A board from a JSON text, a path to a JSON file, or a dict.
 
-        A ``str`` whose first non-blank character is ``{`` is JSON text;
-        any other ``str`` (or a ``PathLike``) is a path.
+        A ``str`` whose first non-blank character (past a byte-order mark)
+        is ``{`` is JSON text, as are ``bytes``; any other ``str`` (or a
+        ``PathLike``) is a path.
 
         Raises :class:`BoardError` (a ``ValueError``) with every problem,
         each with its kind, field, line, column and message.
@@ -107,8 +115,9 @@ class Board:
         if isinstance(source, Mapping):
             return cls(_native.Board.from_text(json.dumps(source, indent=2), "<dict>"))
         if isinstance(source, bytes):
-            source = source.decode("utf-8")
-        if isinstance(source, str) and source.lstrip().startswith("{"):
+            # Bytes are a file's contents, as validate() reads them.
+            return cls(_native.Board.from_text(source.decode("utf-8", "replace"), "<bytes>"))
+        if isinstance(source, str) and _is_json_text(source):
             return cls(_native.Board.from_text(source, "<string>"))
         if isinstance(source, (str, os.PathLike)):
             return cls(_native.Board.from_path(os.fspath(source)))
@@ -297,8 +306,9 @@ class Board:
         title = html.escape(self.name or "Board")
         return (
             f"<div><h4>{title}</h4><table>{table}</table>"
-            f"<div style='max-width:480px'>{self.svg()}</div></div>"
+            f"<div style='max-width:480px'>{drawing(self.svg)}</div></div>"
         )
+
 
 
 def validate(source: Source) -> Validation:
@@ -307,7 +317,7 @@ def validate(source: Source) -> Validation:
     valid board's policy violations from its own ``limits`` too."""
     if isinstance(source, Mapping):
         found = _native.validate_bytes(json.dumps(source, indent=2).encode(), "<dict>")
-    elif isinstance(source, bytes) or (isinstance(source, str) and source.lstrip().startswith("{")):
+    elif isinstance(source, bytes) or (isinstance(source, str) and _is_json_text(source)):
         data = source.encode() if isinstance(source, str) else source
         found = _native.validate_bytes(data, "<string>")
     elif isinstance(source, (str, os.PathLike)):

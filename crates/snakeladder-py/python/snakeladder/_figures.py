@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from typing import Any, Dict, Iterator, List, Mapping
+from typing import Any, Callable, Dict, Iterator, List, Mapping
 
 import numpy as np
 
@@ -26,10 +26,21 @@ class Columns(Mapping[str, np.ndarray]):
         return self._columns[name]
 
     def __getattr__(self, name: str) -> np.ndarray:
+        # Only columns: a name starting with an underscore is never one, and
+        # reading `_columns` here before it is set (copy, pickle) would
+        # recurse without end.
+        if name.startswith("_"):
+            raise AttributeError(name)
         try:
             return self._columns[name]
         except KeyError:
             raise AttributeError(name) from None
+
+    def __getstate__(self) -> Dict[str, np.ndarray]:
+        return self._columns
+
+    def __setstate__(self, columns: Dict[str, np.ndarray]) -> None:
+        self._columns = columns
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._columns)
@@ -59,13 +70,34 @@ class Columns(Mapping[str, np.ndarray]):
     def __repr__(self) -> str:
         return f"Columns({', '.join(self._columns)}; {self.rows} rows)"
 
+    #: Rows a notebook shows at most: the first and last half of them, as
+    #: pandas shows a long frame (a board of millions of squares would make
+    #: a page of hundreds of megabytes).
+    HTML_ROWS = 60
+
     def _repr_html_(self) -> str:
         head = "".join(f"<th>{html.escape(k)}</th>" for k in self._columns)
+        n, half = self.rows, self.HTML_ROWS // 2
+        shown = list(range(n)) if n <= self.HTML_ROWS else [*range(half), -1, *range(n - half, n)]
         body = []
-        for i in range(self.rows):
+        for i in shown:
+            if i < 0:
+                gap = f"<td colspan='{len(self._columns)}'>… {n - 2 * half} more rows …</td>"
+                body.append(f"<tr>{gap}</tr>")
+                continue
             cells = "".join(f"<td>{_cell(c[i])}</td>" for c in self._columns.values())
             body.append(f"<tr>{cells}</tr>")
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        table = f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        return f"{table}<p>{n} rows</p>" if n > self.HTML_ROWS else table
+
+
+def drawing(svg: Callable[[], str]) -> str:
+    """An SVG drawing for a notebook's display, or why there is none (a
+    board past the squares a drawing shows): a display never raises."""
+    try:
+        return svg()
+    except ValueError as e:
+        return f"<p><em>{html.escape(str(e))}</em></p>"
 
 
 def _cell(value: Any) -> str:
