@@ -928,6 +928,10 @@ fn json_lists_past_the_cap_are_named_in_skipped_not_written() {
     }
 }
 
+/// A board file whose unknown key holds a newline, a workflow command, a
+/// carriage return and an escape sequence.
+const KEY: &[u8] = br#"{"squares": 10, "x\n::error file=evil.json::INJECTED\r\n\u001b[31m": 1}"#;
+
 /// `fmt` prints file names and the keys it quotes escaped, as every other
 /// command does: a key or a file name cannot forge a line, a workflow
 /// command or a terminal escape, whether the file is named, found in a
@@ -935,35 +939,23 @@ fn json_lists_past_the_cap_are_named_in_skipped_not_written() {
 #[test]
 fn fmt_messages_are_escaped() {
     let dir = scratch();
-    let key = br#"{"squares": 10, "x\n::error file=evil.json::INJECTED\r\n\u001b[31m": 1}"#;
     std::fs::create_dir(dir.path().join("walked")).unwrap();
-    std::fs::write(dir.path().join("key.json"), key).unwrap();
-    std::fs::write(dir.path().join("walked/key.json"), key).unwrap();
+    std::fs::write(dir.path().join("key.json"), KEY).unwrap();
+    std::fs::write(dir.path().join("walked/key.json"), KEY).unwrap();
     let escaped_name = "nope\u{1b}[31m.json";
-    for (args, stdin) in [
-        (vec!["fmt", "--check", "key.json"], None),
-        (vec!["fmt", "key.json"], None),
-        (vec!["fmt", "--check", "walked"], None),
-        (vec!["fmt", "--check", escaped_name], None),
-        (vec!["fmt", "--check", "::error::x.json"], None),
-        (vec!["fmt", "-"], Some(&key[..])),
+    for (args, input, path) in [
+        (&["fmt", "--check"][..], Input::Path("key.json"), "key.json"),
+        (&["fmt"], Input::Path("key.json"), "key.json"),
+        (&["fmt", "--check"], Input::Path("walked"), "walked"),
+        (&["fmt", "--check"], Input::Path(escaped_name), escaped_name),
+        (
+            &["fmt", "--check"],
+            Input::Path("::error::x.json"),
+            "::error::x.json",
+        ),
+        (&["fmt"], Input::Stdin(KEY), "-"),
     ] {
-        let mut child = Command::new(BIN)
-            .args(&args)
-            .current_dir(dir.path())
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        if let Some(bytes) = stdin {
-            child.stdin.take().unwrap().write_all(bytes).unwrap();
-        }
-        let out = child.wait_with_output().unwrap();
+        let out = run(args, &input, Path::new(path), dir.path());
         let all = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),
