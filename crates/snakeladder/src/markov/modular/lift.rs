@@ -143,15 +143,35 @@ pub(crate) fn solve(
 ) -> Result<Lifted, AnalysisError> {
     let n = system.len();
     let scales: Vec<BigInt> = (0..n).map(|i| system.scale(i)).collect();
+    // Every denominator of the solution divides det A (Cramer's rule): a
+    // substitution whose widened denominator passes its Hadamard bound
+    // started from a wrong reconstruction, and is given up at once.
+    let den_bits = system.hadamard_log2().det.ceil() as u64 + DENOMINATOR_SLACK_BITS;
     if shape.back.is_empty() {
         // A triangular system: back substitution alone is the solution.
-        let mean = substitute(system, shape, &[], BigInt::one(), &scales, &BigInt::one())
-            .ok_or(AnalysisError::ExactUncertified { digits: 0 })?;
+        let mean = substitute(
+            system,
+            shape,
+            &[],
+            BigInt::one(),
+            &scales,
+            &BigInt::one(),
+            den_bits,
+        )
+        .ok_or(AnalysisError::ExactUncertified { digits: 0 })?;
         let second = if moments {
             let g = second_rhs(&scales, &mean);
             Some(
-                substitute(system, shape, &[], BigInt::one(), &g, &mean.denominator)
-                    .ok_or(AnalysisError::ExactUncertified { digits: 0 })?,
+                substitute(
+                    system,
+                    shape,
+                    &[],
+                    BigInt::one(),
+                    &g,
+                    &mean.denominator,
+                    den_bits,
+                )
+                .ok_or(AnalysisError::ExactUncertified { digits: 0 })?,
             )
         } else {
             None
@@ -214,7 +234,9 @@ pub(crate) fn solve(
             check = next_check(digits);
             if mean.is_none() {
                 mean = reconstruct(&digits_u, k, digits, &BigInt::one(), &mut powers).and_then(
-                    |(on_j, e)| substitute(system, shape, &on_j, e, &scales, &BigInt::one()),
+                    |(on_j, e)| {
+                        substitute(system, shape, &on_j, e, &scales, &BigInt::one(), den_bits)
+                    },
                 );
                 if mean.is_some() {
                     digits_u = Vec::new();
@@ -224,7 +246,7 @@ pub(crate) fn solve(
                 second = reconstruct(&digits_v, k, digits, &m.denominator, &mut powers).and_then(
                     |(on_j, e)| {
                         let g = second_rhs(&scales, m);
-                        substitute(system, shape, &on_j, e, &g, &m.denominator)
+                        substitute(system, shape, &on_j, e, &g, &m.denominator, den_bits)
                     },
                 );
             }
@@ -380,6 +402,11 @@ fn rational(u: &BigInt, m: &BigInt, bound: &BigInt) -> Option<(BigInt, BigInt)> 
     })
 }
 
+/// Bits a certificate's denominator may have past the Hadamard bound on
+/// det A before it is given up: room for the bound's rounding only, since
+/// the true denominator divides det A.
+const DENOMINATOR_SLACK_BITS: u64 = 64;
+
 /// The certificate. Given numerators on J over `base·e`, computes those on
 /// F by exact back substitution, `Aᵢᵢ·nᵢ = e·gᵢ + Σ_{j≠i} cᵢⱼ·nⱼ`, widening e
 /// when a division is not exact; then checks every row of J exactly. A
@@ -393,6 +420,7 @@ fn substitute(
     mut e: BigInt,
     g: &[BigInt],
     base: &BigInt,
+    den_bits: u64,
 ) -> Option<Certified> {
     let n = system.len();
     let mut x = vec![BigInt::zero(); n];
@@ -412,6 +440,12 @@ fn substitute(
         } else {
             let widen = &pivot / acc.gcd(&pivot);
             e *= &widen;
+            // Past det A's bound the reconstruction was wrong: every later
+            // row would widen again, each time multiplying every state
+            // done (20 minutes and more on a board of 10,000 squares).
+            if e.bits() > den_bits {
+                return None;
+            }
             for &d in &done {
                 x[d] *= &widen;
             }
