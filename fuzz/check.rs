@@ -113,7 +113,7 @@ fn solve(board: &Board) {
 fn walk(board: &Board) {
     let last = board.last();
     let rules = board.rules();
-    let mut rolls: Vec<u32> = rules.dice().outcomes().iter().map(|o| o.total).collect();
+    let mut rolls: Vec<u32> = rules.dice().outcomes().map(|(total, _)| total).collect();
     rolls.push(0);
     rolls.push(rules.dice().max_total() + 1);
     for s in 0..=last.get() {

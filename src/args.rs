@@ -43,17 +43,25 @@ impl Band {
     }
 }
 
+/// Parses a probability or a share of games, as every option that takes
+/// one writes it: a number (`0.02`) or a percentage (`2%`). The range is
+/// the caller's to check, so that each names its own.
+pub fn parse_share(text: &str) -> Result<f64, String> {
+    let (number, percent) = match text.trim().strip_suffix('%') {
+        Some(n) => (n.trim(), true),
+        None => (text.trim(), false),
+    };
+    let value = number
+        .parse::<f64>()
+        .map_err(|_| format!("'{text}' is not a number or a percentage (0.02 or 2%)"))?;
+    // Divided, not multiplied by 0.01: `7%` is then the same double as `0.07`.
+    Ok(if percent { value / 100.0 } else { value })
+}
+
 /// Parses an advantage: a difference of probabilities (`0.02`) or a
 /// percentage (`2%`).
 pub fn parse_advantage(text: &str) -> Result<f64, String> {
-    let (number, scale) = match text.trim().strip_suffix('%') {
-        Some(n) => (n, 0.01),
-        None => (text.trim(), 1.0),
-    };
-    let p = number
-        .parse::<f64>()
-        .map(|p| p * scale)
-        .map_err(|_| format!("'{text}' is not an advantage (0.02 or 2%)"))?;
+    let p = parse_share(text)?;
     if !(0.0..=1.0).contains(&p) {
         return Err(format!("'{text}' is not between 0 and 1 (0% and 100%)"));
     }

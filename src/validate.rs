@@ -50,15 +50,17 @@ pub struct Args {
     #[arg(long, value_name = "TURNS")]
     max_p99_turns: Option<f64>,
     /// Fail a board where, with two players, P(seat 1 wins) − P(seat 2
-    /// wins) is above this.
-    #[arg(long, value_name = "PROBABILITY", allow_negative_numbers = true)]
+    /// wins) is above this (0.02 or 2%; negative asks seat 2 to be ahead).
+    #[arg(long, value_name = "PROBABILITY", allow_hyphen_values = true,
+          value_parser = crate::args::parse_share)]
     max_first_seat_advantage: Option<f64>,
-    /// Name each snake or ladder used in fewer than this fraction of games.
-    #[arg(long, value_name = "FRACTION")]
+    /// Name each snake or ladder used in fewer than this fraction of games
+    /// (0.05 or 5%).
+    #[arg(long, value_name = "FRACTION", value_parser = crate::args::parse_share)]
     min_jump_use: Option<f64>,
     /// Fail a board whose shortest game happens with a probability above
-    /// this.
-    #[arg(long, value_name = "PROBABILITY")]
+    /// this (0.001 or 0.1%).
+    #[arg(long, value_name = "PROBABILITY", value_parser = crate::args::parse_share)]
     max_shortest_game_probability: Option<f64>,
     /// Report problems of this kind as warnings, which do not fail the
     /// check (repeat or separate with commas).

@@ -232,8 +232,8 @@ fn huge_figures_are_written_in_scientific_notation() {
 #[test]
 fn two_cores_give_the_same_digits_as_one() {
     use snakeladder::Seed;
-    use snakeladder::design::{Layout, generate};
-    let board = generate(&Layout::new(130, 35, 2, Seed::new(6))).unwrap();
+    use snakeladder::design::Layout;
+    let board = Layout::new(130, 35, 2, Seed::new(6)).generate().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.json");
     std::fs::write(&path, serde_json::to_string(&board.spec()).unwrap()).unwrap();

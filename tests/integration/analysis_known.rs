@@ -256,11 +256,13 @@ fn jump_use_under_extra_rolls_by_hand() {
 /// skipped, named in `skipped`.
 #[test]
 fn a_distribution_refused_by_its_estimate_is_kept_when_it_finishes_early() {
-    use snakeladder::design::{Layout, generate};
+    use snakeladder::design::Layout;
     // 130 squares, 35 snakes: mean about 8,575 turns, so the estimate
     // (4·(mean + sd) turns of about 530 entries each) is 3.6e7, while the
     // decay is geometric after 2,048 turns (1.1e6): a tenth of 2e7 is enough.
-    let board = generate(&Layout::new(130, 35, 2, snakeladder::Seed::new(6))).unwrap();
+    let board = Layout::new(130, 35, 2, snakeladder::Seed::new(6))
+        .generate()
+        .unwrap();
     let free = Analysis::new(&board, &Options::default()).unwrap();
     assert!(free.skipped.is_empty());
     let tight = Analysis::new(&board, &Options::default().max_work(2e7)).unwrap();

@@ -114,14 +114,13 @@ fn fair_dice_frequencies_match_the_exact_distribution() {
         counts[roller.roll().unwrap() as usize] += 1;
     }
     assert_eq!(counts[0] + counts[1], 0);
-    for o in dice.outcomes() {
-        let expect = n as f64 * o.probability;
-        let sd = (n as f64 * o.probability * (1.0 - o.probability)).sqrt();
-        let got = f64::from(counts[o.total as usize]);
+    for (total, probability) in dice.outcomes() {
+        let expect = n as f64 * probability;
+        let sd = (n as f64 * probability * (1.0 - probability)).sqrt();
+        let got = f64::from(counts[total as usize]);
         assert!(
             (got - expect).abs() < SIGMAS * sd,
-            "total {}: {got} vs {expect:.1}",
-            o.total
+            "total {total}: {got} vs {expect:.1}"
         );
     }
 }

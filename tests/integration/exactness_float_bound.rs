@@ -165,8 +165,10 @@ proptest! {
 #[test]
 fn the_long_board_is_trusted_without_an_exact_recomputation() {
     use snakeladder::Seed;
-    use snakeladder::design::{Layout, generate};
-    let board = generate(&Layout::new(10_000, 300, 100, Seed::new(7))).unwrap();
+    use snakeladder::design::Layout;
+    let board = Layout::new(10_000, 300, 100, Seed::new(7))
+        .generate()
+        .unwrap();
     let a = Analysis::new(&board, &Options::default().players([])).unwrap();
     let recomputed = a.warnings.iter().any(|w| {
         matches!(

@@ -217,8 +217,7 @@ proptest! {
     fn moves_never_leave_the_board_and_are_pure(board in board(), extra in 0u32..400) {
         let last = board.last();
         let twin = board.clone();
-        let mut rolls: Vec<u32> =
-            board.rules().dice().outcomes().iter().map(|o| o.total).collect();
+        let mut rolls: Vec<u32> = board.rules().dice().outcomes().map(|(total, _)| total).collect();
         rolls.push(extra);
         for s in 0..=last.get() {
             for &roll in &rolls {

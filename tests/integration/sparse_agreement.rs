@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use snakeladder::Seed;
-use snakeladder::design::{Layout, generate};
+use snakeladder::design::Layout;
 use snakeladder::internals;
 use snakeladder::internals::Chain;
 use snakeladder::internals::RulesSpec;
@@ -94,7 +94,7 @@ fn sparse_and_dense_analyses_agree_on_random_boards() {
         if let Some(rules) = rules {
             layout = layout.with_rules(rules);
         }
-        let board = generate(&layout).unwrap();
+        let board = layout.generate().unwrap();
         let chain = Chain::compile(&board).unwrap();
         let options = Options::default();
         let run = |method| {
@@ -114,7 +114,9 @@ fn large_boards_switch_to_the_sparse_solver() {
     use snakeladder::internals::DENSE_MAX_STATES;
     assert_eq!(Solver::method_for(DENSE_MAX_STATES), Method::Dense);
     assert_eq!(Solver::method_for(DENSE_MAX_STATES + 1), Method::Sparse);
-    let board = generate(&Layout::new(5_000, 100, 100, Seed::new(9))).unwrap();
+    let board = Layout::new(5_000, 100, 100, Seed::new(9))
+        .generate()
+        .unwrap();
     let chain = Chain::compile(&board).unwrap();
     let a = Analysis::new(&board, &Options::default()).unwrap();
     assert_eq!(a.solver, Method::Sparse);
@@ -136,7 +138,7 @@ fn large_boards_switch_to_the_sparse_solver() {
 
 #[test]
 fn optional_figures_past_the_work_limit_are_skipped_with_a_note() {
-    let board = generate(&Layout::new(3_000, 60, 60, Seed::new(4))).unwrap();
+    let board = Layout::new(3_000, 60, 60, Seed::new(4)).generate().unwrap();
     let a = Analysis::new(&board, &Options::default().max_work(1e6)).unwrap();
     let skipped: Vec<String> = a
         .skipped

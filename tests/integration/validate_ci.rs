@@ -297,6 +297,36 @@ fn the_built_in_board_under_a_policy() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// Every probability option takes a percentage as tune and generate do:
+/// `2%` is the threshold `0.02`, whose message names it as such, and a
+/// negative advantage keeps its sign.
+#[test]
+fn probability_thresholds_take_percentages() {
+    for (flag, share, number) in [
+        ("--max-first-seat-advantage", "2%", "0.02"),
+        ("--max-first-seat-advantage", "-0.5%", "-0.005"),
+        ("--min-jump-use", "5%", "0.05"),
+        ("--max-shortest-game-probability", "0.1%", "0.001"),
+    ] {
+        let by_share = validate(&["--builtin", flag, share]);
+        let by_number = validate(&["--builtin", flag, number]);
+        assert_eq!(
+            (by_share.status.code(), stdout(&by_share)),
+            (by_number.status.code(), stdout(&by_number)),
+            "{flag} {share} against {number}: {}",
+            String::from_utf8_lossy(&by_share.stderr)
+        );
+    }
+    // The built-in board's seat 1 is 1.6 points ahead: above -0.5%.
+    let out = validate(&["--builtin", "--max-first-seat-advantage", "-0.5%"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("max_first_seat_advantage = -0.005 (-0.500 pp)"));
+    let out = validate(&["--builtin", "--min-jump-use", "five"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("'five' is not a number or a percentage")
+    );
+}
 /// snakeladder.toml is found in the board's directory or a parent, the
 /// nearest winning; an unknown key is misuse (exit 2) with its position.
 #[test]

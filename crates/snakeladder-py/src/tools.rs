@@ -116,7 +116,7 @@ pub fn generate<'py>(
     match target {
         None => {
             let board = py
-                .detach(|| snakeladder::design::generate(&layout))
+                .detach(|| layout.generate())
                 .map_err(|e| errors::design_error(py, &e))?;
             d.set_item("board", PyBoard::new(board))?;
         }

@@ -11,7 +11,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::DMatrix;
 use snakeladder::Board;
-use snakeladder::design::{Layout, generate};
+use snakeladder::design::Layout;
 use snakeladder::internals::Chain;
 use snakeladder::internals::{exact, modular};
 use snakeladder::{Analysis, Options};
@@ -55,8 +55,9 @@ fn bench(c: &mut Criterion) {
 }
 
 fn long_board(c: &mut Criterion) {
-    let board =
-        generate(&Layout::new(10_000, 300, 100, snakeladder::Seed::new(7))).expect("generates");
+    let board = Layout::new(10_000, 300, 100, snakeladder::Seed::new(7))
+        .generate()
+        .expect("generates");
     let chain = Chain::compile(&board).expect("compiles");
     // The move table as flat arrays: the bare loop a turn of stepping is.
     let mut table = Vec::with_capacity(chain.entries());

@@ -15,9 +15,7 @@
 //! `cargo bench --bench design`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use snakeladder::design::{
-    GenerateOptions, Layout, Target, generate, generate_to_target, sensitivity,
-};
+use snakeladder::design::{GenerateOptions, Layout, Target, generate_to_target, sensitivity};
 use snakeladder::internals::design::{Base, Update, admissible, moves_of};
 use snakeladder::{Analysis, Board, Options, Seed};
 use std::hint::black_box;
@@ -98,7 +96,9 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
-    let board = generate(&Layout::new(1500, 200, 200, Seed::new(1))).unwrap();
+    let board = Layout::new(1500, 200, 200, Seed::new(1))
+        .generate()
+        .unwrap();
     let mut group = c.benchmark_group("large board: 1500 squares, 200 + 200 jumps, seed 1");
     group.sample_size(10);
     group.bench_function("baseline: one full analysis", |b| {

@@ -28,7 +28,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use snakeladder::Options;
 use snakeladder::Seed;
-use snakeladder::design::{Layout, generate};
+use snakeladder::design::Layout;
 use snakeladder::internals;
 use snakeladder::internals::Chain;
 use snakeladder::internals::{Method, Solver};
@@ -36,7 +36,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 fn board(squares: u32, jumps: u32) -> (snakeladder::Board, Chain) {
-    let board = generate(&Layout::new(squares, jumps / 2, jumps / 2, Seed::new(42))).unwrap();
+    let board = Layout::new(squares, jumps / 2, jumps / 2, Seed::new(42))
+        .generate()
+        .unwrap();
     let chain = Chain::compile(&board).unwrap();
     (board, chain)
 }
@@ -151,7 +153,9 @@ fn ten_million(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(10))
         .warm_up_time(Duration::from_millis(100));
-    let board = generate(&Layout::new(SQUARES, 10_000, 10_000, Seed::new(1))).unwrap();
+    let board = Layout::new(SQUARES, 10_000, 10_000, Seed::new(1))
+        .generate()
+        .unwrap();
     group.bench_function("compile the chain, 20,000 jumps", |b| {
         b.iter(|| Chain::compile(black_box(&board)).unwrap().len())
     });
@@ -171,7 +175,9 @@ fn ten_million(c: &mut Criterion) {
         b.iter(|| mean_and_variance(black_box(&chain)))
     });
     drop(chain);
-    let board = generate(&Layout::new(SQUARES, 100, 100, Seed::new(1))).unwrap();
+    let board = Layout::new(SQUARES, 100, 100, Seed::new(1))
+        .generate()
+        .unwrap();
     let chain = Chain::compile(&board).unwrap();
     let mut pass = move_table_pass(&chain);
     group.bench_function("baseline: one pass over the move table, 200 jumps", |b| {

@@ -102,8 +102,8 @@ pub use sim::{check, simulate};
 /// ```
 pub mod analysis {
     pub use crate::markov::analysis::{
-        BoardSummary, BoundedOdds, Cost, Decay, Exact, Figure, JumpFigures, LiveOdds,
-        PlayersFigures, Shortest, Skipped, SquareFigures, Stage, Summary, Turns, Warning,
+        BoardSummary, BoundedOdds, Decay, Exact, Figure, JumpFigures, LiveOdds, PlayersFigures,
+        Shortest, Skipped, SquareFigures, Stage, Summary, Turns, Warning,
     };
 }
 
@@ -111,7 +111,7 @@ pub use model::board::Board;
 // The board file's type, behind `internals`, by its old path for the
 // crate's own modules.
 pub(crate) use model::board::BoardSpec;
-pub use model::dice::{Dice, Outcome};
+pub use model::dice::Dice;
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::movement::{Blocked, Move};

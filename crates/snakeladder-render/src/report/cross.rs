@@ -1,6 +1,6 @@
 //! The cross-check section of a report: a seeded simulation of the board
 //! beside the exact figures, each estimate with its standard error, and the
-//! verdict of [`check::compare()`] on every figure it compares.
+//! verdict of [`CheckReport::compare`](snakeladder::check::CheckReport::compare) on every figure it compares.
 
 use crate::vocabulary::{Figure, JUMP_USES, MEAN_TURNS, ROUNDS, Unit, WIN_CHANCE};
 use snakeladder::Analysis;
@@ -62,7 +62,7 @@ impl CrossCheck {
         let players = analysis.players.iter().map(|p| p.count).max().unwrap_or(1);
         let config = SimulationConfig::new(games, seed)?.with_players(players)?;
         let simulation = simulate::simulate(board, &config)?;
-        let check = check::compare(analysis, &simulation);
+        let check = check::CheckReport::compare(analysis, &simulation);
         Ok(CrossCheck { simulation, check })
     }
 

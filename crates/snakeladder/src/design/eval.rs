@@ -784,7 +784,7 @@ fn dense(
             board
                 .rules()
                 .dice()
-                .outcomes()
+                .rolls()
                 .iter()
                 .map(|o| {
                     let step = board.roll_end(f, 0, o.total);

@@ -1,5 +1,5 @@
 //! Tools for board designers: seeded random layouts that are valid by
-//! construction ([`generate()`]), how a board's length answers to each jump
+//! construction ([`Layout::generate`]), how a board's length answers to each jump
 //! ([`sensitivity()`]), the fewest jump moves that bring a board into a
 //! target ([`tune()`]), and a board found by search inside a target
 //! ([`generate_to_target()`]).
@@ -20,11 +20,11 @@
 //!
 //! # Example
 //! ```
-//! use snakeladder::design::{Layout, generate};
+//! use snakeladder::design::Layout;
 //! use snakeladder::Seed;
 //!
 //! let layout = Layout::new(100, 8, 8, Seed::new(7));
-//! let board = generate(&layout)?;
+//! let board = layout.generate()?;
 //! assert_eq!(board.jumps().len(), 16);
 //! # Ok::<(), snakeladder::design::DesignError>(())
 //! ```
@@ -54,7 +54,7 @@ mod tune;
 pub(crate) use budget::Budget;
 pub use change::JumpChange;
 pub(crate) use eval::MAX_UPDATE_STATES;
-pub use random::{Layout, generate};
+pub use random::Layout;
 pub use sensitivity::{Edit, Sensitivity, Variant, sensitivity};
 pub use target::{GenerateOptions, Generated, generate_to_target};
 pub use tune::{TuneOptions, Tuned, tune};

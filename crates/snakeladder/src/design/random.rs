@@ -13,12 +13,12 @@ use rand::Rng;
 /// # Example
 /// ```
 /// use snakeladder::Seed;
-/// use snakeladder::design::{generate, Layout};
-/// let board = generate(&Layout::new(10_000, 200, 200, Seed::new(7)))?;
+/// use snakeladder::design::Layout;
+/// let board = Layout::new(10_000, 200, 200, Seed::new(7)).generate()?;
 /// assert_eq!(board.last().get(), 10_000);
 /// assert_eq!(board.snakes().count(), 200);
 /// // The same seed gives the same board.
-/// assert_eq!(generate(&Layout::new(10_000, 200, 200, Seed::new(7)))?, board);
+/// assert_eq!(Layout::new(10_000, 200, 200, Seed::new(7)).generate()?, board);
 /// # Ok::<(), snakeladder::design::DesignError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -80,12 +80,12 @@ impl Layout {
     ///
     /// # Example
     /// ```
-    /// use snakeladder::design::{Layout, generate};
+    /// use snakeladder::design::Layout;
     /// use snakeladder::{Board, Overshoot, Seed};
     ///
     /// let bounce = Board::from_json_str(r#"{"squares": 10, "rules": {"overshoot": "bounce"}}"#)?;
     /// let layout = Layout::new(60, 4, 4, Seed::new(1)).with_board_rules(bounce.rules());
-    /// assert_eq!(generate(&layout)?.rules().overshoot(), Overshoot::Bounce);
+    /// assert_eq!(layout.generate()?.rules().overshoot(), Overshoot::Bounce);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn with_board_rules(self, rules: &crate::Rules) -> Layout {
@@ -119,6 +119,41 @@ impl Layout {
     pub fn seed(&self) -> Seed {
         self.seed
     }
+
+    /// Generates a valid board (docs/generate.md):
+    ///
+    /// 1. the start squares of all jumps, a uniform random set of distinct
+    ///    squares of 1..N−1 (never the start square);
+    /// 2. which of them are snakes, uniform among the assignments that leave
+    ///    every snake a free square below and every ladder one above within
+    ///    the maximum length (a free square: one no jump starts on; N is
+    ///    always free);
+    /// 3. each end, uniform among the free squares within the maximum length
+    ///    in the jump's direction.
+    ///
+    /// Ends are spread like the starts: no end square collects the jumps that
+    /// would overshoot the board, as clamping lengths to the board did. No jump
+    /// ends where another starts, so the board is valid under `chains: forbid`.
+    ///
+    /// # Errors
+    /// [`DesignError`] for a size out of range, too many jumps, no layout
+    /// found, or a layout the rules refuse (then try another seed).
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::Seed;
+    /// use snakeladder::design::Layout;
+    ///
+    /// let board = Layout::new(100, 8, 6, Seed::new(7)).with_name("seven").generate()?;
+    /// assert_eq!((board.snakes().count(), board.ladders().count()), (8, 6));
+    /// assert_eq!(board.name(), Some("seven"));
+    /// // The same seed, the same board.
+    /// assert_eq!(Layout::new(100, 8, 6, Seed::new(7)).with_name("seven").generate()?, board);
+    /// # Ok::<(), snakeladder::design::DesignError>(())
+    /// ```
+    pub fn generate(&self) -> Result<Board, DesignError> {
+        Ok(Board::from_spec(&generate_spec(self)?)?)
+    }
 }
 
 /// The longest jump when none is given: a quarter of the board, or the whole
@@ -137,45 +172,10 @@ fn default_max_length(n: u32, jumps: u64, candidates: &[u32]) -> u32 {
 /// within a few squares of full, with a short maximum length, need more.
 const MAX_ATTEMPTS: u32 = 100;
 
-/// Generates a valid board (docs/generate.md):
-///
-/// 1. the start squares of all jumps, a uniform random set of distinct
-///    squares of 1..N−1 (never the start square);
-/// 2. which of them are snakes, uniform among the assignments that leave
-///    every snake a free square below and every ladder one above within
-///    the maximum length (a free square: one no jump starts on; N is
-///    always free);
-/// 3. each end, uniform among the free squares within the maximum length
-///    in the jump's direction.
-///
-/// Ends are spread like the starts: no end square collects the jumps that
-/// would overshoot the board, as clamping lengths to the board did. No jump
-/// ends where another starts, so the board is valid under `chains: forbid`.
+/// The spec [`Layout::generate`] validates, for writing to a file.
 ///
 /// # Errors
-/// [`DesignError`] for a size out of range, too many jumps, no layout
-/// found, or a layout the rules refuse (then try another seed).
-///
-/// # Example
-/// ```
-/// use snakeladder::Seed;
-/// use snakeladder::design::{Layout, generate};
-///
-/// let board = generate(&Layout::new(100, 8, 6, Seed::new(7)).with_name("seven"))?;
-/// assert_eq!((board.snakes().count(), board.ladders().count()), (8, 6));
-/// assert_eq!(board.name(), Some("seven"));
-/// // The same seed, the same board.
-/// assert_eq!(generate(&Layout::new(100, 8, 6, Seed::new(7)).with_name("seven"))?, board);
-/// # Ok::<(), snakeladder::design::DesignError>(())
-/// ```
-pub fn generate(layout: &Layout) -> Result<Board, DesignError> {
-    Ok(Board::from_spec(&generate_spec(layout)?)?)
-}
-
-/// The spec [`generate`] validates, for writing to a file.
-///
-/// # Errors
-/// As [`generate`], except that the spec is not validated.
+/// As [`Layout::generate`], except that the spec is not validated.
 pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, DesignError> {
     let n = layout.squares;
     if !(2..=MAX_SQUARES).contains(&n) {
@@ -248,7 +248,7 @@ pub fn generate_spec(layout: &Layout) -> Result<BoardSpec, DesignError> {
     })
 }
 
-/// Steps 2 and 3 of [`generate`] for one draw of `starts` (sorted, marked in
+/// Steps 2 and 3 of [`Layout::generate`] for one draw of `starts` (sorted, marked in
 /// `is_start`): the ladders and snakes, or `None` when the draw leaves some
 /// jump without an end.
 #[allow(clippy::type_complexity)]
@@ -327,24 +327,24 @@ mod tests {
                 max_length: Some(30),
                 ..Layout::new(200, 20, 20, Seed::new(seed))
             };
-            let board = generate(&layout).unwrap();
+            let board = layout.generate().unwrap();
             assert_eq!(board.jumps().len(), 40);
             assert!(board.jumps().iter().all(|j| j.length().abs() <= 30));
-            assert_eq!(generate(&layout).unwrap(), board);
+            assert_eq!(layout.generate().unwrap(), board);
         }
-        let a = generate(&Layout::new(1000, 10, 10, Seed::new(1))).unwrap();
-        let b = generate(&Layout::new(1000, 10, 10, Seed::new(2))).unwrap();
+        let a = Layout::new(1000, 10, 10, Seed::new(1)).generate().unwrap();
+        let b = Layout::new(1000, 10, 10, Seed::new(2)).generate().unwrap();
         assert_ne!(a, b);
     }
 
     #[test]
     fn refuses_what_does_not_fit() {
         assert!(matches!(
-            generate(&Layout::new(30, 1, 28, Seed::new(0))),
+            Layout::new(30, 1, 28, Seed::new(0)).generate(),
             Err(DesignError::TooManyJumps { room: 28, .. })
         ));
         assert!(matches!(
-            generate(&Layout::new(1, 0, 0, Seed::new(0))),
+            Layout::new(1, 0, 0, Seed::new(0)).generate(),
             Err(DesignError::Squares { squares: 1 })
         ));
         // Short jumps on a packed board: some draw must fail every time.
@@ -353,7 +353,7 @@ mod tests {
             ..Layout::new(30, 0, 29, Seed::new(0))
         };
         assert!(matches!(
-            generate(&packed),
+            packed.generate(),
             Err(DesignError::NoLayout {
                 attempts: MAX_ATTEMPTS,
                 ..
@@ -365,13 +365,13 @@ mod tests {
     /// ladder to N), 2 squares, and 3 jumps on 10 squares.
     #[test]
     fn generates_every_size_validation_accepts() {
-        let full = generate(&Layout::new(30, 0, 29, Seed::new(3))).unwrap();
+        let full = Layout::new(30, 0, 29, Seed::new(3)).generate().unwrap();
         assert_eq!(full.jumps().len(), 29);
         assert!(full.jumps().iter().all(|j| j.to() == full.last()));
-        let two = generate(&Layout::new(2, 0, 1, Seed::new(3))).unwrap();
+        let two = Layout::new(2, 0, 1, Seed::new(3)).generate().unwrap();
         assert_eq!(two.jumps().len(), 1);
         for seed in 0..20 {
-            let b = generate(&Layout::new(10, 1, 2, Seed::new(seed)));
+            let b = Layout::new(10, 1, 2, Seed::new(seed)).generate();
             // A layout the rules refuse (a trap) is an honest error.
             if let Ok(b) = b {
                 assert_eq!((b.snakes().count(), b.ladders().count()), (1, 2));
@@ -397,7 +397,9 @@ mod tests {
     fn ends_do_not_pile_up_on_the_edges() {
         let (mut at_top, mut at_bottom) = (0, 0);
         for seed in 0..50 {
-            let b = generate(&Layout::new(100, 10, 10, Seed::new(seed))).unwrap();
+            let b = Layout::new(100, 10, 10, Seed::new(seed))
+                .generate()
+                .unwrap();
             at_top += b.ladders().filter(|j| j.to() == b.last()).count();
             at_bottom += b.snakes().filter(|j| j.to().get() == 1).count();
         }

@@ -1,4 +1,4 @@
-//! What [`tune`](super::tune) and [`generate`](super::generate) share: the
+//! What [`tune`](super::tune) and [`generate_to_target`](super::generate_to_target) share: the
 //! candidates of one step (every admissible move of every movable jump of a
 //! solved board, with its mean) and the fresh check of a chosen board.
 

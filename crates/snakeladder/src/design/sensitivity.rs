@@ -651,10 +651,12 @@ mod tests {
     #[test]
     fn advantages_agree_with_fresh_chains_on_random_boards() {
         use crate::Seed;
-        use crate::design::{Layout, generate};
+        use crate::design::Layout;
         let by_modes = || eval::CLOSED_BY_MODES.load(Ordering::Relaxed);
         for (squares, jumps, seed) in [(60, 5, 1), (150, 12, 2), (300, 22, 3)] {
-            let board = generate(&Layout::new(squares, jumps, jumps, Seed::new(seed))).unwrap();
+            let board = Layout::new(squares, jumps, jumps, Seed::new(seed))
+                .generate()
+                .unwrap();
             let before = by_modes();
             let s = sensitivity(&board, true).unwrap();
             // Most lanes here close on the fit of a few modes (89, 226 and

@@ -26,27 +26,9 @@ pub struct DiceSpec {
 }
 
 /// One total the dice can roll, with its probability (always positive).
-#[cfg_attr(
-    any(doc, doctest),
-    doc = r##"
-# Example
-```
-use snakeladder::Board;
-
-let json = r#"{"squares": 30, "rules": {"dice": {"count": 2, "faces": 6}, "overshoot": "win"}}"#;
-let board = Board::from_json_str(json)?;
-let outcomes = board.rules().dice().outcomes();
-assert_eq!(outcomes.len(), 11); // totals 2..=12
-let seven = outcomes.iter().find(|o| o.total == 7).unwrap();
-assert!((seven.probability - 6.0 / 36.0).abs() < 1e-12);
-# Ok::<(), snakeladder::BoardError>(())
-```
-"##
-)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct Outcome {
+/// The crate's own table; users see the pairs of [`Dice::outcomes`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct Outcome {
     /// The total of the roll.
     pub total: u32,
     /// Its probability, in (0, 1].
@@ -69,8 +51,7 @@ enum DiceKind {
 /// let dice = board.rules().dice();
 /// assert_eq!(dice.min_total(), 2);
 /// assert_eq!(dice.max_total(), 12);
-/// let seven = dice.outcomes().iter().find(|o| o.total == 7).unwrap();
-/// assert!((seven.probability - 6.0 / 36.0).abs() < 1e-15);
+/// assert!((dice.probability(7) - 6.0 / 36.0).abs() < 1e-15);
 /// # Ok::<(), snakeladder::BoardError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -196,8 +177,28 @@ impl Dice {
         })
     }
 
-    /// Every total with positive probability, in increasing order.
-    pub fn outcomes(&self) -> &[Outcome] {
+    /// Every total with positive probability and its probability, in
+    /// increasing order of total: the same pairs as
+    /// [`Dice::exact_outcomes`], in `f64`.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::Board;
+    ///
+    /// let json = r#"{"squares": 30, "rules": {"dice": {"count": 2, "faces": 6}, "overshoot": "win"}}"#;
+    /// let board = Board::from_json_str(json)?;
+    /// let outcomes: Vec<(u32, f64)> = board.rules().dice().outcomes().collect();
+    /// assert_eq!(outcomes.len(), 11); // totals 2..=12
+    /// let (_, seven) = outcomes.iter().find(|&&(total, _)| total == 7).unwrap();
+    /// assert!((seven - 6.0 / 36.0).abs() < 1e-12);
+    /// # Ok::<(), snakeladder::BoardError>(())
+    /// ```
+    pub fn outcomes(&self) -> impl ExactSizeIterator<Item = (u32, f64)> + '_ {
+        self.outcomes.iter().map(|o| (o.total, o.probability))
+    }
+
+    /// The table behind [`Dice::outcomes`], for the crate's own loops.
+    pub(crate) fn rolls(&self) -> &[Outcome] {
         &self.outcomes
     }
 
@@ -362,11 +363,8 @@ mod tests {
         .unwrap();
         let dice = b.rules().dice();
         let ways = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
-        for (o, w) in dice.outcomes().iter().zip(ways) {
-            assert!(
-                (o.probability - f64::from(w) / 36.0).abs() < ROUNDING,
-                "{o:?}"
-            );
+        for ((total, p), w) in dice.outcomes().zip(ways) {
+            assert!((p - f64::from(w) / 36.0).abs() < ROUNDING, "{total}: {p}");
         }
         let exact = dice.exact_outcomes();
         assert_eq!(exact.len(), 11);

@@ -308,7 +308,7 @@ impl Rules {
             return None;
         }
         let on = on?;
-        if max_extra.is_none() && forfeit_after.is_none() && dice.outcomes().len() == 1 {
+        if max_extra.is_none() && forfeit_after.is_none() && dice.rolls().len() == 1 {
             problems.push(Problem::EndlessExtraRolls { on });
             return None;
         }

@@ -286,7 +286,7 @@ pub(crate) fn moving_rolls(board: &Board) -> Vec<u32> {
         .is_some_and(|x| x.forfeit_after() == Some(1));
     rules
         .dice()
-        .outcomes()
+        .rolls()
         .iter()
         .map(|o| o.total)
         .filter(|t| !(forfeits_first && Some(*t) == rules.extra_turn().map(|x| x.on())))

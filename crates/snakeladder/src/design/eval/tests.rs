@@ -73,14 +73,16 @@ fn updates_agree_with_fresh_solves_on_the_classic_board() {
 #[test]
 fn updates_agree_with_fresh_solves_on_random_boards_large_and_small() {
     use crate::Seed;
-    use crate::design::{Layout, generate};
+    use crate::design::Layout;
     for (squares, jumps, seed, stride) in [
         (200, 12, 3, 7),
         (600, 40, 5, 101),
         (2_000, 60, 1, 1_003),
         (3_000, 80, 2, 3_001),
     ] {
-        let board = generate(&Layout::new(squares, jumps, jumps, Seed::new(seed))).unwrap();
+        let board = Layout::new(squares, jumps, jumps, Seed::new(seed))
+            .generate()
+            .unwrap();
         let base = Base::new(board.clone()).unwrap();
         // States: the squares less the jumps' starts, here on both sides
         // of the limit.
@@ -223,9 +225,9 @@ fn ill_conditioned_boards() -> Vec<(Board, usize)> {
         .iter()
         .map(|(j, stride)| (Board::from_json_str(j).unwrap(), *stride))
         .collect();
-    let generated =
-        crate::design::generate(&crate::design::Layout::new(60, 6, 6, crate::Seed::new(4)))
-            .unwrap();
+    let generated = crate::design::Layout::new(60, 6, 6, crate::Seed::new(4))
+        .generate()
+        .unwrap();
     let mut spec = generated.spec();
     let mut rules = spec.rules.unwrap_or_default();
     rules.dice = Some(serde_json::from_str(r#"{"weights": [1000, 1, 1, 1, 1, 1]}"#).unwrap());
@@ -342,9 +344,9 @@ impl Base {
 /// (which never holds it) finds the same boards as when it did.
 #[test]
 fn columns_on_demand_update_to_the_same_bits() {
-    let board =
-        crate::design::generate(&crate::design::Layout::new(120, 6, 6, crate::Seed::new(5)))
-            .unwrap();
+    let board = crate::design::Layout::new(120, 6, 6, crate::Seed::new(5))
+        .generate()
+        .unwrap();
     let held = Base::new(board.clone()).unwrap();
     let solved = Base::on_demand(board.clone()).unwrap();
     assert!(held.column_work() == 0.0 && solved.column_work() > 0.0);

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::design::eval::admissible;
-use crate::design::{Budget, Layout, generate, placements_of};
+use crate::design::{Budget, Layout, placements_of};
 use std::sync::Arc;
 
 /// Every admissible placement of every jump of `board`: the first level.
@@ -63,7 +63,7 @@ fn a_level_evaluated_twice_is_counted_once() {
 /// boards it evaluated, not the placements of its first level.
 #[test]
 fn a_stopped_search_counts_what_it_evaluated() {
-    let board = generate(&Layout::new(1_600, 4, 4, Seed::new(3))).unwrap();
+    let board = Layout::new(1_600, 4, 4, Seed::new(3)).generate().unwrap();
     let options = TuneOptions::new(Target::new(1.0, 1.01).unwrap(), 2).with_budget(Budget {
         max_work: 1e8,
         ..Budget::default()

@@ -3,12 +3,12 @@
 //! each candidate is charged to the budget as it is evaluated.
 
 use super::*;
-use crate::design::{Budget, Layout, MAX_UPDATE_STATES, generate, sensitivity};
+use crate::design::{Budget, Layout, MAX_UPDATE_STATES, sensitivity};
 
 /// A board just past the dense limit, with few jumps so that a debug build
 /// solves it quickly.
 fn large_board() -> Board {
-    let board = generate(&Layout::new(1_600, 4, 4, Seed::new(3))).unwrap();
+    let board = Layout::new(1_600, 4, 4, Seed::new(3)).generate().unwrap();
     assert!(board.last().get() as usize > MAX_UPDATE_STATES);
     board
 }

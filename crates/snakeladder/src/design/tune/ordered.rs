@@ -256,14 +256,14 @@ impl<'a> Answers<'a> {
 mod tests {
     use super::*;
     use crate::Seed;
-    use crate::design::{Layout, generate};
+    use crate::design::Layout;
 
     /// The count is the length of the filtered list, under each chain rule.
     #[test]
     fn admissible_placements_are_counted_without_listing_them() {
         let mut boards = vec![Board::builtin_default()];
         for seed in 1..4 {
-            boards.push(generate(&Layout::new(60, 5, 5, Seed::new(seed))).unwrap());
+            boards.push(Layout::new(60, 5, 5, Seed::new(seed)).generate().unwrap());
         }
         boards.push(
             Board::from_json_str(

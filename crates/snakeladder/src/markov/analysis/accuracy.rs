@@ -556,13 +556,9 @@ mod tests {
             .unwrap(),
         );
         boards.push(
-            crate::design::generate(&crate::design::Layout::new(
-                1000,
-                40,
-                40,
-                crate::Seed::new(3),
-            ))
-            .unwrap(),
+            crate::design::Layout::new(1000, 40, 40, crate::Seed::new(3))
+                .generate()
+                .unwrap(),
         );
         for board in &boards {
             let chain = Chain::compile(board).unwrap();

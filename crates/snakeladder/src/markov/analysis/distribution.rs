@@ -515,7 +515,7 @@ mod tests {
     #[test]
     fn computed_tail_equals_stepped_tail() {
         use crate::Seed;
-        use crate::design::{Layout, generate};
+        use crate::design::Layout;
         let layouts = [
             (Layout::new(100, 25, 3, Seed::new(1)), 100.0, 200.0),
             (Layout::new(120, 30, 2, Seed::new(4)), 1_000.0, 2_000.0),
@@ -523,7 +523,7 @@ mod tests {
             (Layout::new(130, 35, 2, Seed::new(6)), 5_000.0, 10_000.0),
         ];
         for (layout, low, high) in layouts {
-            let board = generate(&layout).unwrap();
+            let board = layout.generate().unwrap();
             let chain = Chain::compile(&board).unwrap();
             let mean = crate::Analysis::mean_turns(&board).unwrap();
             assert!((low..high).contains(&mean), "{layout:?}: mean {mean}");

@@ -138,7 +138,7 @@ pub fn figures(
 /// actual move of the chain.
 fn end_after(board: &Board, chain: &Chain, a: usize, u: &[f64]) -> Target {
     for s in chain.states().filter(|s| u[s.get()] > 0.0) {
-        for o in board.rules().dice().outcomes() {
+        for o in board.rules().dice().rolls() {
             let step = board.roll_end(chain.square(s), 0, o.total);
             if step.walk.takes(board, a) {
                 return match chain.state_of(step.end) {
@@ -168,7 +168,7 @@ fn row_without(board: &Board, chain: &Chain, a: usize) -> Option<(f64, Vec<(usiz
     let from = board.jumps()[a].from();
     let mut to_f = 0.0;
     let mut row: Vec<(usize, f64)> = Vec::new();
-    for o in board.rules().dice().outcomes() {
+    for o in board.rules().dice().rolls() {
         let step = board.roll_end(from, 0, o.total);
         if step.walk.takes(board, a) || step.end == from {
             to_f += o.probability;

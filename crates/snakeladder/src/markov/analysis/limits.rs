@@ -138,30 +138,13 @@ impl fmt::Display for Figure {
     }
 }
 
-/// What a skipped figure would have cost.
-#[cfg_attr(
-    any(doc, doctest),
-    doc = r##"
-# Example
-```
-# const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
-use snakeladder::{Analysis, Board, Options};
-
-let board = Board::from_json_str(SMALL)?;
-use snakeladder::analysis::{Cost, Figure};
-
-let analysis = Analysis::new(&board, &Options::default().max_work(1.0))?;
-assert!(matches!(analysis.skipped[0].cost, Cost::Work { limit: 1.0, .. }));
-// Seat odds need the skipped distribution.
-assert_eq!(analysis.skipped[1].cost, Cost::Needs { figure: Figure::Distribution });
-# Ok::<(), Box<dyn std::error::Error>>(())
-```
-"##
-)]
+/// What a skipped figure would have cost: the crate's own form of the
+/// JSON's `reason`, `estimate`, `limit` and `needs`, which
+/// [`Skipped`]'s accessors give.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Cost {
+pub(crate) enum Cost {
     /// More memory than [`Limits::max_memory`] allows.
     Memory {
         /// Estimated bytes.
@@ -236,7 +219,52 @@ pub struct Skipped {
     /// The figure.
     pub figure: Figure,
     /// Why.
-    pub cost: Cost,
+    pub(crate) cost: Cost,
+}
+
+impl Skipped {
+    /// Why, as the JSON's `reason`: `memory`, `work`, `needs`,
+    /// `truncated`, `no_exact` or `output`.
+    ///
+    /// # Example
+    /// ```
+    /// # const SMALL: &str = r#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+    /// use snakeladder::analysis::Figure;
+    /// use snakeladder::{Analysis, Board, Options};
+    ///
+    /// let board = Board::from_json_str(SMALL)?;
+    /// let analysis = Analysis::new(&board, &Options::default().max_work(1.0))?;
+    /// let first = &analysis.skipped[0];
+    /// assert_eq!((first.reason(), first.limit()), ("work", Some(1.0)));
+    /// assert!(first.estimate().unwrap() > 1.0);
+    /// // Seat odds need the skipped distribution.
+    /// let odds = &analysis.skipped[1];
+    /// assert_eq!((odds.reason(), odds.needs()), ("needs", Some(Figure::Distribution)));
+    /// assert_eq!(odds.estimate(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reason(&self) -> &'static str {
+        SkippedJson::from(*self).reason
+    }
+
+    /// The JSON's `estimate`, in the reason's unit: bytes (`memory`),
+    /// multiply-adds (`work`), the probability left out (`truncated`) or
+    /// entries (`output`); `None` for the other reasons.
+    pub fn estimate(&self) -> Option<f64> {
+        SkippedJson::from(*self).estimate
+    }
+
+    /// The JSON's `limit` the estimate passed, in the same unit; `None`
+    /// when no limit was passed.
+    pub fn limit(&self) -> Option<f64> {
+        SkippedJson::from(*self).limit
+    }
+
+    /// The JSON's `needs`: the skipped figure this one needs, for the
+    /// reason `needs`.
+    pub fn needs(&self) -> Option<Figure> {
+        SkippedJson::from(*self).needs
+    }
 }
 
 /// The JSON shape of [`Skipped`]: every key always present.
@@ -382,7 +410,7 @@ impl Limits {
 /// the search's rows too: twice that.
 pub fn chain_bytes(board: &Board) -> u64 {
     let rules = board.rules();
-    let totals = rules.dice().outcomes().len() as u64;
+    let totals = rules.dice().rolls().len() as u64;
     let layers = match rules.extra_turn() {
         None => 1,
         Some(x) => {
@@ -462,7 +490,7 @@ pub fn distribution_bytes(chain: &Chain) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::{Layout, generate};
+    use crate::design::Layout;
 
     /// The compile estimate is checked against the limit before anything is
     /// built, so it must bound what the chain then holds: on every board of
@@ -473,7 +501,11 @@ mod tests {
     fn the_compile_estimate_bounds_the_chain() {
         let mut boards = Board::shipped();
         for (squares, seed) in [(1_000, 1), (100_000, 2)] {
-            boards.push(generate(&Layout::new(squares, 20, 20, crate::Seed::new(seed))).unwrap());
+            boards.push(
+                Layout::new(squares, 20, 20, crate::Seed::new(seed))
+                    .generate()
+                    .unwrap(),
+            );
         }
         assert!(boards.len() > 10);
         for board in &boards {

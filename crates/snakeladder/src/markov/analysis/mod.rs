@@ -33,7 +33,7 @@ use std::borrow::Cow;
 
 pub use distribution::Decay;
 pub use jumps::JumpFigures;
-pub use limits::{Cost, Figure, Limits, Skipped};
+pub use limits::{Figure, Limits, Skipped};
 pub use moments::Summary;
 pub use odds::{BoundedOdds, LiveOdds};
 pub use players::PlayersFigures;
@@ -537,9 +537,9 @@ impl Analysis {
     /// # Example
     /// ```
     /// use snakeladder::{Analysis, AnalysisError, Options, Seed};
-    /// use snakeladder::design::{Layout, generate};
+    /// use snakeladder::design::Layout;
     ///
-    /// let board = generate(&Layout::new(5_000, 100, 100, Seed::new(1))).unwrap();
+    /// let board = Layout::new(5_000, 100, 100, Seed::new(1)).generate().unwrap();
     /// let refused = Analysis::new(&board, &Options::default().max_memory(1 << 20));
     /// assert!(matches!(refused, Err(AnalysisError::Memory { .. })));
     /// ```

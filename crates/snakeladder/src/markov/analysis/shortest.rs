@@ -296,7 +296,7 @@ impl Search {
 /// the queue only node numbers. Each node is settled at the same turns,
 /// from the same parent, as if every entry carried its own.
 fn search(board: &Board, count: RollCount, nodes: Nodes) -> Search {
-    let outcomes = board.rules().dice().outcomes();
+    let outcomes = board.rules().dice().rolls();
     let mut found = Search {
         visits: Vec::with_capacity(nodes.met.capacity()),
         nodes,
@@ -524,7 +524,7 @@ impl BonusRolls {
 /// order, each node's rolls in the dice's order), the same in every
 /// process.
 fn ln_probability(board: &Board, count: RollCount, found: &Search, m: u32) -> f64 {
-    let outcomes = board.rules().dice().outcomes();
+    let outcomes = board.rules().dice().rolls();
     let ln_p: Vec<f64> = outcomes.iter().map(|o| o.probability.ln()).collect();
     let mut bonus = BonusRolls::of(board, found.nodes.len());
     let mut masses = Masses {

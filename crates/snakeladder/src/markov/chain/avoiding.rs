@@ -42,7 +42,7 @@ pub(crate) fn avoiding(board: &Board, chain: &Chain, jump: usize) -> Avoiding {
                 Some(c) if cycle_clean && i >= c => bonus.cycle(path.layers.len() - c).1,
                 _ => 1.0,
             };
-            for outcome in dice.outcomes() {
+            for outcome in dice.rolls() {
                 let (walk, extra_roll) =
                     board.walk_roll(layer.square, layer.rolls_before, outcome.total);
                 let mass = alive[i] * outcome.probability * m0;

@@ -469,7 +469,7 @@ mod tests {
     /// the general compile's chain, equal in every field and digit.
     #[test]
     fn one_roll_compile_makes_the_same_chain() {
-        use crate::design::{Layout, generate};
+        use crate::design::Layout;
         let mut boards: Vec<Board> = Board::shipped()
             .into_iter()
             .filter(|b| b.rules().extra_turn().is_none())
@@ -478,7 +478,9 @@ mod tests {
         for (squares, seed) in [(30, 1), (100, 2), (1_000, 3), (5_000, 4)] {
             let jumps = squares / 8;
             boards.push(
-                generate(&Layout::new(squares, jumps, jumps, crate::Seed::new(seed))).unwrap(),
+                Layout::new(squares, jumps, jumps, crate::Seed::new(seed))
+                    .generate()
+                    .unwrap(),
             );
         }
         boards.push(board(
@@ -518,7 +520,7 @@ mod tests {
             let chain = Chain::compile(b).unwrap();
             for s in chain.states() {
                 let mut tally = vec![0.0; b.jumps().len()];
-                for o in b.rules().dice().outcomes() {
+                for o in b.rules().dice().rolls() {
                     let walk = b.walk(chain.square(s), o.total);
                     for j in walk.first.into_iter().flat_map(|f| b.chain_from(f)) {
                         tally[j] += o.probability;

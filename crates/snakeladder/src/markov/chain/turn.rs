@@ -249,7 +249,7 @@ pub(super) fn float_outcomes(board: &Board) -> Vec<(u32, f64)> {
     board
         .rules()
         .dice()
-        .outcomes()
+        .rolls()
         .iter()
         .map(|o| (o.total, o.probability))
         .collect()

@@ -120,7 +120,7 @@ impl ExactFigures {
 }
 
 /// Analyses `board` exactly, simulates it as `config` says, and compares
-/// every figure ([`compare()`]).
+/// every figure ([`CheckReport::compare`]).
 ///
 /// # Errors
 /// [`SimulateError::Analysis`] when the exact analysis cannot be done (a
@@ -197,7 +197,7 @@ pub(crate) struct ExactPlayers {
     pub expected_rounds: f64,
 }
 
-/// The names of the comparisons [`compare()`] makes: the one place they are
+/// The names of the comparisons [`CheckReport::compare`] makes: the one place they are
 /// spelled, so that a reader of a [`CheckReport`] (the report's
 /// cross-check section) finds each row's comparison by the name `check`
 /// gives it.
@@ -223,7 +223,7 @@ pub(crate) mod names {
 impl CheckReport {
     /// The name of the comparison of the mean number of turns of one
     /// player's game: the one place the names of the comparisons
-    /// [`compare()`] makes are spelled, so that a reader of a report finds
+    /// [`CheckReport::compare`] makes are spelled, so that a reader of a report finds
     /// each row with [`CheckReport::verdict`].
     pub const MEAN_TURNS: &'static str = names::MEAN_TURNS;
 
@@ -322,6 +322,39 @@ impl CheckReport {
     pub fn failures(&self) -> impl Iterator<Item = &Comparison> {
         self.comparisons.iter().filter(|c| !c.agrees)
     }
+
+    /// Compares the figures of an exact analysis with a simulation of the same
+    /// board and rules; the analysis's entry for the simulated player count (if
+    /// it has one) gives the seats' figures.
+    ///
+    /// # Panics
+    /// If `sim` has a different number of jumps than `analysis` (a programming
+    /// error: the two describe different games).
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::check::CheckReport;
+    /// use snakeladder::simulate::{simulate, SimulationConfig};
+    /// use snakeladder::{Analysis, Board, Options, Seed};
+    ///
+    /// // Squares 0..2, a coin, overshoot wins: T = 1 or 2, each with probability 1/2.
+    /// let board = Board::from_json_str(
+    ///     r#"{"squares": 2, "rules": {"dice": {"faces": 2}, "overshoot": "win"}}"#)?;
+    /// let sim = simulate(&board, &SimulationConfig::new(50_000, Seed::new(1))?)?;
+    /// let mut analysis = Analysis::new(&board, &Options::default())?;
+    /// assert!((analysis.turns.mean - 1.5).abs() < 1e-12);
+    /// assert!(CheckReport::compare(&analysis, &sim).passed);
+    /// // A wrong figure fails the check.
+    /// analysis.turns.mean = 1.6;
+    /// assert!(!CheckReport::compare(&analysis, &sim).passed);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn compare(analysis: &Analysis, sim: &SimulationReport) -> CheckReport {
+        compare_figures(
+            &ExactFigures::from_analysis(analysis, sim.game().count),
+            sim,
+        )
+    }
 }
 
 /// One comparison still to be held to its threshold, once the number of
@@ -348,40 +381,7 @@ enum Pending {
     },
 }
 
-/// Compares the figures of an exact analysis with a simulation of the same
-/// board and rules; the analysis's entry for the simulated player count (if
-/// it has one) gives the seats' figures.
-///
-/// # Panics
-/// If `sim` has a different number of jumps than `analysis` (a programming
-/// error: the two describe different games).
-///
-/// # Example
-/// ```
-/// use snakeladder::check::compare;
-/// use snakeladder::simulate::{simulate, SimulationConfig};
-/// use snakeladder::{Analysis, Board, Options, Seed};
-///
-/// // Squares 0..2, a coin, overshoot wins: T = 1 or 2, each with probability 1/2.
-/// let board = Board::from_json_str(
-///     r#"{"squares": 2, "rules": {"dice": {"faces": 2}, "overshoot": "win"}}"#)?;
-/// let sim = simulate(&board, &SimulationConfig::new(50_000, Seed::new(1))?)?;
-/// let mut analysis = Analysis::new(&board, &Options::default())?;
-/// assert!((analysis.turns.mean - 1.5).abs() < 1e-12);
-/// assert!(compare(&analysis, &sim).passed);
-/// // A wrong figure fails the check.
-/// analysis.turns.mean = 1.6;
-/// assert!(!compare(&analysis, &sim).passed);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn compare(analysis: &Analysis, sim: &SimulationReport) -> CheckReport {
-    compare_figures(
-        &ExactFigures::from_analysis(analysis, sim.game().count),
-        sim,
-    )
-}
-
-/// [`compare()`] of the figures it takes from an analysis.
+/// [`CheckReport::compare`] of the figures it takes from an analysis.
 pub(crate) fn compare_figures(exact: &ExactFigures, sim: &SimulationReport) -> CheckReport {
     let n = sim.tokens;
     let nf = n as f64;

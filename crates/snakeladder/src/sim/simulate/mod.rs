@@ -659,7 +659,7 @@ pub(crate) fn estimate_memory(board: &Board, config: &SimulationConfig) -> Memor
     let squares = board.last().index() as u64 + 1;
     let entries = MoveTable::entries_needed(board);
     let jumps = board.jumps().len() as u64;
-    let rolls = board.rules().dice().outcomes().len() as u64;
+    let rolls = board.rules().dice().rolls().len() as u64;
     let phases = entries / squares;
     // Per entry: the packed entry (8) and its end square (4). Per jump: the
     // jump its chain takes next and its place in the order of chains (4 +

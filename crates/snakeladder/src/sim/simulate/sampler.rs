@@ -70,7 +70,7 @@ fn integer_weights(dice: &Dice) -> Vec<u64> {
             }
         }
     }
-    dice.outcomes()
+    dice.rolls()
         .iter()
         .map(|o| ((o.probability * ROUNDED_TOTAL as f64).round() as u64).max(1))
         .collect()

@@ -109,7 +109,7 @@ impl MoveTable {
     /// [`SimulateError::TooLarge`] past [`MAX_TABLE_ENTRIES`].
     pub fn new(board: &Board) -> Result<MoveTable, SimulateError> {
         let squares = board.last().index() + 1;
-        let outcomes = board.rules().dice().outcomes();
+        let outcomes = board.rules().dice().rolls();
         let rolls = outcomes.len();
         let phase_starts = phase_starts(board);
         let entries_needed = Self::entries_needed(board);
@@ -164,7 +164,7 @@ impl MoveTable {
     /// The entries (squares × rolls × phases) a table of `board` holds.
     pub fn entries_needed(board: &Board) -> u64 {
         (board.last().index() as u64 + 1)
-            * board.rules().dice().outcomes().len() as u64
+            * board.rules().dice().rolls().len() as u64
             * phase_starts(board).len() as u64
     }
 
@@ -347,7 +347,7 @@ mod tests {
             probes.extend([s.saturating_sub(1), s, s.saturating_add(1)]);
         }
         probes.extend([1000, u32::MAX - 1, u32::MAX]);
-        let outcomes = board.rules().dice().outcomes();
+        let outcomes = board.rules().dice().rolls();
         for square in 0..=board.last().get() {
             for (i, outcome) in outcomes.iter().enumerate() {
                 for &before in &probes {
