@@ -157,6 +157,10 @@ fn name_workflow_command() -> Vec<u8> {
     named("::error file=x,line=1::forged")
 }
 
+fn cut_after_a_value() -> Vec<u8> {
+    br#"{"squares": 10, "rules": {"overshoot": "win""#.to_vec()
+}
+
 fn huge_numbers_everywhere() -> Vec<u8> {
     let big = "9".repeat(100_000);
     format!(r#"{{"squares": {big}}}"#).into_bytes()
@@ -259,6 +263,19 @@ fn cases() -> Vec<Case> {
             hostile("truncated.json"),
             1,
             "EOF while parsing",
+        ),
+        // serde names the key it had not read yet `?`; the message names
+        // the object the file ended in instead.
+        case(
+            "a file cut after a value",
+            Input::Made("cut.json", cut_after_a_value),
+            1,
+            "line 1, column 44: `rules`: EOF while parsing an object",
+        )
+        .except(
+            "validate",
+            1,
+            ":1:44: json: `rules`: EOF while parsing an object",
         ),
         case(
             "trailing garbage",

@@ -129,7 +129,7 @@ pub(crate) fn parse_spec(json: &[u8]) -> Result<crate::model::board::BoardSpec, 
     let json = without_bom(json);
     let mut de = serde_json::Deserializer::from_slice(json);
     let spec = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
+        let path = known_path(e.path());
         let mut error = BoardError::json(None, e.inner());
         if let BoardError::Json { message, .. } = &mut error {
             *message = explain(&path, message, &BOARD_FILE);
@@ -274,6 +274,25 @@ pub(crate) fn explain(path: &str, message: &str, words: &FileWords) -> String {
         }
         None => format!("`{shown}`: {message}"),
     }
+}
+
+/// `path` as serde_path_to_error writes it (`rules.dice.count`,
+/// `ladders[0][1]`, `.` for the whole file), up to the first segment it
+/// could not name: it writes `?` for a key not yet read, as when a file
+/// ends after a value, and a message naming the field `?` helps no one.
+pub(crate) fn known_path(path: &serde_path_to_error::Path) -> String {
+    let known: Vec<&serde_path_to_error::Segment> = path
+        .iter()
+        .take_while(|s| !matches!(s, serde_path_to_error::Segment::Unknown))
+        .collect();
+    let mut out = String::new();
+    for (i, segment) in known.iter().enumerate() {
+        if i > 0 && !matches!(segment, serde_path_to_error::Segment::Seq { .. }) {
+            out.push('.');
+        }
+        out.push_str(&segment.to_string());
+    }
+    if out.is_empty() { ".".to_string() } else { out }
 }
 
 /// serde's name for an expected type, in words.

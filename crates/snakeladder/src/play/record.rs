@@ -52,7 +52,7 @@ fn parse_record(json: &str) -> Result<GameRecord, GameError> {
     };
     let mut de = serde_json::Deserializer::from_str(json);
     let record: GameRecord = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
+        let path = crate::model::error::known_path(e.path());
         let message = explain(&path, &bare(e.inner()), &RECORD_FILE);
         located(e.inner(), message)
     })?;
