@@ -1,7 +1,7 @@
 //! `check`'s text: the exact analysis against a simulation, one
 //! comparison a line, and the verdict.
 
-use crate::numbers::{probability, tiny};
+use crate::numbers::{percent, probability, tiny};
 use snakeladder::check::{CheckReport, Test};
 use std::io::Write;
 
@@ -15,11 +15,16 @@ use std::io::Write;
 /// use snakeladder::{Board, Seed};
 ///
 /// let board = Board::builtin_default();
-/// let report = check(&board, &SimulationConfig::new(10_000, Seed::new(1))?)?;
+/// let config = SimulationConfig::new(20_000, Seed::new(1))?.with_players(2)?;
+/// let report = check(&board, &config)?;
 /// let mut text = Vec::new();
 /// snakeladder_render::text::write_check(&mut text, &report)?;
 /// let text = String::from_utf8(text)?;
-/// assert!(text.starts_with("10000 games, seed 1"));
+/// assert!(text.starts_with("20000 games, seed 1"));
+/// // Proportions are percentages, as every output writes a chance.
+/// let used: Vec<&str> = text.lines().filter(|l| l.contains("used at least once")).collect();
+/// assert!(!used.is_empty());
+/// assert!(used.iter().all(|l| l.ends_with('%') && l.contains("%, simulated ")));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn write_check(out: &mut impl Write, r: &CheckReport) -> std::io::Result<()> {
@@ -33,13 +38,14 @@ pub fn write_check(out: &mut impl Write, r: &CheckReport) -> std::io::Result<()>
         probability(r.comparison_error_rate, 6)
     )?;
     for c in &r.comparisons {
-        let both = || {
-            format!(
-                "  exact {}, simulated {}",
-                probability(c.exact, 6),
-                probability(c.simulated, 6)
-            )
+        // A proportion (a seat's wins, a jump used at least once) as a
+        // percentage, as every other output writes a chance, with the
+        // digits of the six decimals a mean keeps.
+        let show = |x: f64| match c.test {
+            Test::BinomialZ => percent(x, 4),
+            _ => probability(x, 6),
         };
+        let both = || format!("  exact {}, simulated {}", show(c.exact), show(c.simulated));
         let (test, figures) = match c.test {
             Test::KolmogorovSmirnov => ("KS D", String::new()),
             Test::ZMean => ("|z|", both()),
