@@ -30,8 +30,8 @@ after(async () => { if (browser) await browser.close(); });
 
 // A fresh page at `width`, with every console error, CSP refusal and
 // request to another origin recorded.
-async function open(width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+async function open(width = 1280, { height = 900, url = URL } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
   const page = await context.newPage();
   const troubles = [];
   // Chromium logs every 422 answer as a console error; an invalid board is
@@ -40,8 +40,8 @@ async function open(width = 1280) {
     if (m.type() === 'error' && !/status of 422/.test(m.text())) troubles.push(m.text());
   });
   page.on('pageerror', (e) => troubles.push(String(e)));
-  page.on('request', (r) => { if (!r.url().startsWith(URL) && !r.url().startsWith('blob:')) troubles.push(`request to ${r.url()}`); });
-  await page.goto(URL);
+  page.on('request', (r) => { if (!r.url().startsWith(url.replace(/\/$/, '')) && !r.url().startsWith('blob:')) troubles.push(`request to ${r.url()}`); });
+  await page.goto(url);
   await ready(page);
   return { page, context, troubles };
 }
@@ -227,21 +227,28 @@ test('the report downloads as the self-contained HTML report', async () => {
   await context.close();
 });
 
+// A `snakeladder serve` of its own with `args`, on a free port: its
+// address, and the process to kill.
+async function serveOwn(args) {
+  const { spawn } = await import('node:child_process');
+  const server = spawn(BIN, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = /(http:\/\/\S+\/)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  return { url, server };
+}
+
 test('the figures a limit left out are named on the page, with the reason', async () => {
   // A server of its own, whose work limit leaves out the built-in board's
   // length distribution (about 1.24e5 multiply-adds) and so its seat odds.
-  const { spawn } = await import('node:child_process');
-  const server = spawn(BIN, ['serve', '--port', '0', '--max-work', '100000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { url, server } = await serveOwn(['--max-work', '100000']);
   try {
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (d) => {
-        out += d;
-        const m = /(http:\/\/\S+\/)/.exec(out);
-        if (m) resolve(m[1]);
-      });
-      server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
     const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
     const page = await context.newPage();
     await page.goto(url);
@@ -250,6 +257,38 @@ test('the figures a limit left out are named on the page, with the reason', asyn
     assert.equal(notes.length, 2, JSON.stringify(notes));
     assert.match(notes[0], /^Not computed: the length distribution: it would take about 1\.24e\+5 multiply-adds, over the server's limit of 1\.00e\+5 \(--max-work\)\.$/);
     assert.match(notes[1], /^Not computed: the seat odds: it needs the length distribution/);
+    await context.close();
+  } finally {
+    server.kill();
+  }
+});
+
+test('save keeps the file\'s order of jumps and its numbers as written', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-save-'));
+  const file = join(dir, 'board.json');
+  // No rules (none is added), and a threshold written as an integer.
+  const original = '{\n  "name": "Order",\n  "squares": 30,\n  "ladders": [\n    [12, 22],\n    [3, 11]\n  ],\n' +
+    '  "snakes": [\n    [27, 5],\n    [16, 6]\n  ],\n  "limits": {\n    "max_mean_turns": 90\n  }\n}\n';
+  writeFileSync(file, original);
+  const { url, server } = await serveOwn([file]);
+  try {
+    const { page, context, troubles } = await open(1280, { url });
+    await drag(page, 'snakes[0]', 'to', 4);
+    await page.fill('#r-name', 'Order 2');
+    await page.press('#r-name', 'Tab');
+    await ready(page);
+    await page.click('#add-ladder');
+    await ready(page);
+    const added = await page.locator('.sl-jump[data-field="ladders[2]"]');
+    const from = await added.getAttribute('data-from'), to = await added.getAttribute('data-to');
+    await page.click('#save');
+    await page.waitForFunction(() => /^Saved /.test(document.getElementById('status').textContent));
+    const expected = original
+      .replace('"Order"', '"Order 2"')
+      .replace('[3, 11]\n', `[3, 11],\n    [${from}, ${to}]\n`)
+      .replace('[27, 5]', '[27, 4]');
+    assert.equal(readFileSync(file, 'utf8'), expected);
+    assert.deepEqual(troubles, []);
     await context.close();
   } finally {
     server.kill();

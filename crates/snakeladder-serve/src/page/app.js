@@ -376,7 +376,9 @@
     const id = evt.target.id;
     const v = evt.target.value;
     edit((b) => {
-      const r = rulesOf(b);
+      // The rules object is made only when a rule is set, so that editing
+      // the name adds no empty "rules" to the saved file.
+      const r = id === 'r-name' || id === 'r-squares' || id === 'r-width' ? null : rulesOf(b);
       if (id === 'r-name') { if (v) b.name = v; else delete b.name; }
       // A number goes to the board as typed (0, 2.7), so the problems
       // name what was typed; an emptied field changes nothing (width: back
@@ -390,7 +392,8 @@
       else if (id === 'r-entry') r.entry = v;
       else if (id.startsWith('r-extra')) {
         const on = int($('r-extra-on').value);
-        r.extra_turn = on === null ? null : { on, max_extra: int($('r-extra-max').value), forfeit_after: int($('r-extra-forfeit').value) };
+        if (on === null) delete r.extra_turn;
+        else r.extra_turn = { on, max_extra: int($('r-extra-max').value), forfeit_after: int($('r-extra-forfeit').value) };
       }
     });
   }
@@ -618,10 +621,15 @@
         return;
       }
       const d = r.data;
-      const keepName = board.name;
+      // Each change is made where its jump is, so the board keeps its
+      // order of jumps (and its file's diff shows only the changes).
       edit((b) => {
-        b.snakes = d.board.snakes; b.ladders = d.board.ladders;
-        if (keepName !== undefined) b.name = keepName;
+        for (const c of d.changes) {
+          const list = c.before.from > c.before.to ? 'snakes' : 'ladders';
+          const at = (b[list] || []).findIndex((p) => p[0] === c.before.from && p[1] === c.before.to);
+          if (at < 0) continue;
+          if (c.after) b[list][at] = [c.after.from, c.after.to]; else b[list].splice(at, 1);
+        }
       });
       out.textContent = `Mean ${d.mean_before.toFixed(4)} → ${d.mean_turns.toFixed(4)} with ${d.changes.length} change${d.changes.length === 1 ? '' : 's'}: ` +
         d.changes.map((c) => (c.after ? `${jumpText(c.before)} → ${jumpText(c.after)}` : `${jumpText(c.before)} removed`)).join(', ') + ` (${d.evaluated} boards evaluated). Undo reverts it.`;
