@@ -263,6 +263,46 @@ test('the figures a limit left out are named on the page, with the reason', asyn
   }
 });
 
+// The centre of the handle of `field`'s `end`.
+const handleAt = (page, field, end) => centreOf(page, `.sl-handle[data-field="${field}"][data-end="${end}"]`);
+
+test('the arrow keys move a handle as the board is drawn, row by serpentine row', async () => {
+  const { page, context, troubles } = await open();
+  const tail = '.sl-handle[data-field="snakes[1]"][data-end="to"]';
+  const press = async (key) => {
+    await page.focus(tail);
+    await page.keyboard.press(key);
+    await ready(page);
+    return page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-to');
+  };
+  // The chute 48→26: its tail on 26 (row 21-30, drawn left to right).
+  const start = await handleAt(page, 'snakes[1]', 'to');
+  // Up: the square drawn above 26, in the row 31-40 drawn right to left: 35.
+  assert.equal(await press('ArrowUp'), '35');
+  const up = await handleAt(page, 'snakes[1]', 'to');
+  assert.ok(up.y < start.y - 10 && Math.abs(up.x - start.x) < 2, 'up is up');
+  // Right on a row drawn right to left: the square drawn to the right, 34.
+  assert.equal(await press('ArrowRight'), '34');
+  const right = await handleAt(page, 'snakes[1]', 'to');
+  assert.ok(right.x > up.x + 10 && Math.abs(right.y - up.y) < 2, 'right is right');
+  // Left back to 35, down to the square drawn below 34: 27.
+  assert.equal(await press('ArrowLeft'), '35');
+  assert.equal(await press('ArrowRight'), '34');
+  assert.equal(await press('ArrowDown'), '27');
+  const down = await handleAt(page, 'snakes[1]', 'to');
+  assert.ok(down.y > right.y + 10 && Math.abs(down.x - right.x) < 2, 'down is down');
+  // At the board's edge an arrow leaves the handle where it is: 100's row
+  // (91-100, drawn right to left) has 100 at its left end.
+  const top = '.sl-handle[data-field="ladders[8]"][data-end="to"]';
+  await page.focus(top);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowUp');
+  await ready(page);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="ladders[8]"]', 'data-to'), '100');
+  assert.deepEqual(troubles, []);
+  await context.close();
+});
+
 test('save keeps the file\'s order of jumps and its numbers as written', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sl-save-'));
   const file = join(dir, 'board.json');

@@ -48,6 +48,27 @@
     const s = row * g.width + (row % 2 === 0 ? col : g.width - 1 - col) + 1;
     return s >= 1 && s <= g.n ? s : null;
   }
+  // The square drawn at column `col` (from the left) of row `row` (from the
+  // bottom), or null where no square is drawn: the inverse of centre().
+  function squareOfCell(g, col, row) {
+    if (col < 0 || col >= g.width || row < 0 || row >= g.rows) return null;
+    const s = row * g.width + (row % 2 === 0 ? col : g.width - 1 - col) + 1;
+    return s <= g.n ? s : null;
+  }
+  // The column and row (from the bottom) square `s` is drawn at.
+  function cellOf(g, s) {
+    const i = s - 1;
+    const row = Math.floor(i / g.width);
+    return [row % 2 === 0 ? i % g.width : g.width - 1 - (i % g.width), row];
+  }
+  // The square an arrow key takes square `s` to: the one drawn beside,
+  // above or below it on the serpentine grid; `s` itself at the edge.
+  function arrowTarget(g, s, key) {
+    const [col, row] = cellOf(g, s);
+    const [dc, dr] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[key];
+    const t = squareOfCell(g, col + dc, row + dr);
+    return t === null ? s : t;
+  }
   const f1 = (x) => x.toFixed(1);
 
   function frame(a, b) {
@@ -328,11 +349,13 @@
       const field = h.getAttribute('data-field'), end = h.getAttribute('data-end');
       const m = /^(snakes|ladders)\[(\d+)\]$/.exec(field);
       const g = geometry(board);
-      const cur = board[m[1]][Number(m[2])][end === 'from' ? 0 : 1];
-      const steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: g.width, ArrowDown: -g.width };
-      if (evt.key in steps) {
+      const cur = Math.min(g.n, Math.max(1, board[m[1]][Number(m[2])][end === 'from' ? 0 : 1]));
+      if (/^Arrow(Left|Right|Up|Down)$/.test(evt.key)) {
+        // The arrows move the handle as the board is drawn: left and right
+        // along its row, whichever way the row is numbered, up and down to
+        // the square drawn above or below.
         evt.preventDefault();
-        const s = Math.min(g.n, Math.max(1, cur + steps[evt.key]));
+        const s = arrowTarget(g, cur, evt.key);
         select(field);
         moveEnd(field, end, s);
         focusHandle(field, end);
