@@ -303,6 +303,55 @@ test('the arrow keys move a handle as the board is drawn, row by serpentine row'
   await context.close();
 });
 
+test('every jump has two handles: off the board, of no length, or stacked', async () => {
+  const { page, context, troubles } = await open();
+  const jumps = async () => page.locator('.sl-jump').count();
+  assert.equal(await page.locator('.sl-handle').count(), 2 * (await jumps()));
+  // 90 squares: 71→91, 80→100, 93→73, 95→75 and 98→78 reach off the board.
+  await page.fill('#r-squares', '90');
+  await page.press('#r-squares', 'Tab');
+  await ready(page);
+  assert.equal(await jumps(), 19);
+  assert.equal(await page.locator('.sl-handle').count(), 38);
+  const off = page.locator('.sl-handle.sl-off');
+  assert.equal(await off.count(), 5);
+  // Each is a keyboard stop, shown at the board's edge (the ladder
+  // 71→91's top at square 90, the right end of the top row), and an arrow
+  // brings it onto the board.
+  const ladder = '.sl-handle[data-field="ladders[7]"][data-end="to"]';
+  assert.match(await page.getAttribute(ladder, 'aria-label'), /off the board/);
+  await page.focus(ladder);
+  await page.keyboard.press('ArrowLeft');
+  await ready(page);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="ladders[7]"]', 'data-to'), '89');
+  assert.equal(await off.count(), 4);
+  await page.click('#undo');
+  await ready(page);
+  await page.click('#undo');
+  await ready(page);
+  // A jump dragged onto its own start has no length: both its handles
+  // stay, spread on the square so each can be taken, and the problem's
+  // mark does not stand in the way.
+  await drag(page, 'snakes[1]', 'to', 48);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-to'), '48');
+  assert.equal(await page.locator('.sl-problem[data-field="snakes[1]"]').count(), 1);
+  assert.equal(await page.locator('.sl-handle').count(), 38);
+  const a = await handleAt(page, 'snakes[1]', 'from');
+  const b = await handleAt(page, 'snakes[1]', 'to');
+  assert.ok(Math.hypot(a.x - b.x, a.y - b.y) > 8, `the handles are apart: ${JSON.stringify([a, b])}`);
+  await drag(page, 'snakes[1]', 'to', 30);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-to'), '30');
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-from'), '48');
+  // Stacked on one square (the chute 49→11's head moved onto 48, where
+  // another starts): the pointer takes each handle apart.
+  await drag(page, 'snakes[2]', 'from', 48);
+  await drag(page, 'snakes[2]', 'from', 47);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[2]"]', 'data-from'), '47');
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-from'), '48');
+  assert.deepEqual(troubles, []);
+  await context.close();
+});
+
 test('save keeps the file\'s order of jumps and its numbers as written', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sl-save-'));
   const file = join(dir, 'board.json');
