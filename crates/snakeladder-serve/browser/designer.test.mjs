@@ -209,6 +209,10 @@ for (const width of [390, 1280]) {
     for (const id of ['undo', 'redo', 'add-snake', 'add-ladder', 'download-json', 'download-report', 'mean', 'board']) {
       assert.ok(await page.isVisible(`#${id}`), `#${id} is visible`);
     }
+    // Scrolled to the end first: the narrow page's summary bar sticks to
+    // the foot of the screen, and a full-page capture draws it where the
+    // screen's foot is, so at the end it is drawn where it then rests.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await page.screenshot({ path: join(DOCS, `serve-${width}.png`), fullPage: true });
     assert.deepEqual(troubles, []);
     await context.close();
@@ -350,6 +354,33 @@ test('every jump has two handles: off the board, of no length, or stacked', asyn
   assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-from'), '48');
   assert.deepEqual(troubles, []);
   await context.close();
+});
+
+test('at 390 px the mean stays in view while a snake is dragged', async () => {
+  const { page, context, troubles } = await open(390, { height: 844 });
+  const inView = async (selector) => {
+    const box = await page.locator(selector).boundingBox();
+    return box !== null && box.y >= 0 && box.y + box.height <= 844 && box.x >= 0 && box.x + box.width <= 390;
+  };
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  await drag(page, 'snakes[1]', 'to', 33);
+  assert.ok(await inView('#summary-mean'), 'the summary\'s mean is on screen');
+  assert.equal(await page.textContent('#summary-mean'), await page.textContent('#mean'));
+  assert.equal(await page.getAttribute('#summary-mean', 'data-value'), await page.getAttribute('#mean', 'data-value'));
+  // The bar hides nothing for good: the page's end scrolls above it.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  const bar = await page.locator('#summary').boundingBox();
+  const last = await page.locator('#tune-result').boundingBox();
+  assert.ok(last.y + last.height <= bar.y + 1, 'the last card ends above the bar');
+  assert.deepEqual(troubles, []);
+  await context.close();
+  // At 1280 px the figures are beside the board: the card's mean is in
+  // view and the bar is not shown.
+  const wide = await open(1280, { height: 800 });
+  const box = await wide.page.locator('#mean').boundingBox();
+  assert.ok(box.y + box.height <= 800, 'the mean is in view at 1280 px');
+  assert.equal(await wide.page.isVisible('#summary'), false);
+  await wide.context.close();
 });
 
 test('save keeps the file\'s order of jumps and its numbers as written', async () => {

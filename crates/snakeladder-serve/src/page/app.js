@@ -529,7 +529,15 @@
   }
   const fixed = (x, d) => (Number.isFinite(x) ? (Math.abs(x) >= 1e16 ? x.toExponential(d) : x.toFixed(d)) : String(x));
   const pct = (p, d) => `${(100 * p).toFixed(d)}%`;
+  // The summary bar: the key figures kept in view while the board is
+  // edited on a narrow screen, where the figures' cards are below it.
+  function summary(mean, value, more) {
+    $('summary-mean').textContent = mean;
+    $('summary-mean').setAttribute('data-value', value);
+    $('summary-more').textContent = more;
+  }
   function clearAnalysis(why) {
+    summary('–', '', why ? 'invalid board: see Problems' : 'no figures');
     $('mean').textContent = '–';
     $('mean').setAttribute('data-value', '');
     $('exact').textContent = why;
@@ -568,6 +576,7 @@
     $('exact').textContent = a.exact ? `exactly ${a.exact.mean_turns}` : `std dev ${fixed(t.std_dev, 4)}`;
     const q = (x) => (x === null || x === undefined ? '–' : String(x));
     $('quantiles').textContent = `min ${q(t.min)} · mode ${q(t.mode)} · median ${q(t.median)} · p90 ${q(t.p90)} · p99 ${q(t.p99)}`;
+    summary(fixed(t.mean, 4), String(t.mean), `median ${q(t.median)} · p90 ${q(t.p90)}`);
     chart(t);
     const seats = html('ul', { class: 'seats' });
     for (const p of a.players || []) {
