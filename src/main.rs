@@ -156,7 +156,12 @@ fn without_sequences(text: &str) -> String {
 
 fn main() -> ExitCode {
     let cli = parse();
-    if let Err(err) = output::remove_temporaries_on_signals() {
+    // `serve` stops itself on these signals, after the requests in flight
+    // (a save among them) are finished: ending the process at once would
+    // cut them (docs/serve.md, "Stopping").
+    if !matches!(cli.command, Command::Serve(_))
+        && let Err(err) = output::remove_temporaries_on_signals()
+    {
         // Output is still written atomically; only an interruption could
         // leave a temporary file.
         let _ = writeln!(

@@ -384,6 +384,14 @@ where
     Ok(())
 }
 
+/// Removes every temporary file being written: the process is about to
+/// end before their writers finish.
+pub fn remove_temporaries() {
+    for path in pending().drain(..) {
+        let _ = fs::remove_file(path);
+    }
+}
+
 /// Installs a handler that, on SIGINT, SIGTERM or SIGHUP, removes every
 /// temporary file being written and then ends the process as the signal
 /// would have.
@@ -397,9 +405,7 @@ pub fn remove_temporaries_on_signals() -> io::Result<()> {
         .name("signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                for path in pending().drain(..) {
-                    let _ = fs::remove_file(path);
-                }
+                remove_temporaries();
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 std::process::exit(128 + signal);
             }

@@ -50,7 +50,8 @@ pub struct Args {
     max_body: u64,
 }
 
-/// Runs `serve` until Ctrl-C.
+/// Runs `serve` until Ctrl-C or SIGTERM, then finishes the requests in
+/// flight (at most 10 s).
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let mut config = Config::default();
     if let Some(jobs) = args.max_jobs {
@@ -111,6 +112,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
     })
     .map_err(|e| CliError::Usage(format!("serve on {addr}: {e}")))?;
+    // A save still running past the shutdown's grace is abandoned whole:
+    // its temporary file goes, the board file stays as it was.
+    crate::output::remove_temporaries();
     Ok(ExitCode::from(EXIT_OK))
 }
 

@@ -410,3 +410,41 @@ fn a_board_file_that_is_no_json_object_is_never_replaced() {
         );
     }
 }
+
+/// `POST /api/save` writes the board as the page sent it, in `fmt`'s
+/// layout: the jumps in the file's order (one edited in place, one new at
+/// the end), integers as integers, no rule default added, and the keys
+/// the file had (its `$schema`, its `limits`) kept; so a designer's diff
+/// of the file shows only the edit.
+#[test]
+fn save_keeps_the_files_order_and_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.json");
+    let original = "{\n  \"$schema\": \"./board.schema.json\",\n  \"name\": \"Order\",\n  \"squares\": 30,\n  \
+                    \"ladders\": [\n    [12, 22],\n    [3, 11]\n  ],\n  \"snakes\": [\n    [27, 5],\n    [16, 6]\n  ],\n  \
+                    \"rules\": {\n    \"dice\": { \"weights\": [1, 1, 2, 1, 1, 0.5] }\n  },\n  \
+                    \"limits\": {\n    \"max_mean_turns\": 90\n  }\n}\n";
+    std::fs::write(&path, original).unwrap();
+    let target = path.clone();
+    let config = Config {
+        board_path: Some(path.clone()),
+        save: Some(snakeladder_serve::Saver(std::sync::Arc::new(
+            move |bytes: &[u8]| std::fs::write(&target, bytes).map_err(|e| e.to_string()),
+        ))),
+        ..Config::default()
+    };
+    // What the page sends: the file's JSON (keys in any order) with the
+    // snake 27→5 moved to 27→4 and a ladder 7→18 added.
+    let body = br#"{"limits":{"max_mean_turns":90},"name":"Order","rules":{"dice":{"weights":[1,1,2,1,1,0.5]}},"$schema":"./board.schema.json","squares":30,"ladders":[[12,22],[3,11],[7,18]],"snakes":[[27,4],[16,6]]}"#;
+    let (status, answer) = runtime().block_on(call(config, "POST", "/api/save", body.to_vec()));
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+    let expected = original
+        .replace("[3, 11]\n", "[3, 11],\n    [7, 18]\n")
+        .replace("[27, 5]", "[27, 4]");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
+}

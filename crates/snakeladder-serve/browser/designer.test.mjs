@@ -30,8 +30,8 @@ after(async () => { if (browser) await browser.close(); });
 
 // A fresh page at `width`, with every console error, CSP refusal and
 // request to another origin recorded.
-async function open(width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+async function open(width = 1280, { height = 900, url = URL } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
   const page = await context.newPage();
   const troubles = [];
   // Chromium logs every 422 answer as a console error; an invalid board is
@@ -40,8 +40,8 @@ async function open(width = 1280) {
     if (m.type() === 'error' && !/status of 422/.test(m.text())) troubles.push(m.text());
   });
   page.on('pageerror', (e) => troubles.push(String(e)));
-  page.on('request', (r) => { if (!r.url().startsWith(URL) && !r.url().startsWith('blob:')) troubles.push(`request to ${r.url()}`); });
-  await page.goto(URL);
+  page.on('request', (r) => { if (!r.url().startsWith(url.replace(/\/$/, '')) && !r.url().startsWith('blob:')) troubles.push(`request to ${r.url()}`); });
+  await page.goto(url);
   await ready(page);
   return { page, context, troubles };
 }
@@ -209,6 +209,10 @@ for (const width of [390, 1280]) {
     for (const id of ['undo', 'redo', 'add-snake', 'add-ladder', 'download-json', 'download-report', 'mean', 'board']) {
       assert.ok(await page.isVisible(`#${id}`), `#${id} is visible`);
     }
+    // Scrolled to the end first: the narrow page's summary bar sticks to
+    // the foot of the screen, and a full-page capture draws it where the
+    // screen's foot is, so at the end it is drawn where it then rests.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await page.screenshot({ path: join(DOCS, `serve-${width}.png`), fullPage: true });
     assert.deepEqual(troubles, []);
     await context.close();
@@ -227,21 +231,28 @@ test('the report downloads as the self-contained HTML report', async () => {
   await context.close();
 });
 
+// A `snakeladder serve` of its own with `args`, on a free port: its
+// address, and the process to kill.
+async function serveOwn(args) {
+  const { spawn } = await import('node:child_process');
+  const server = spawn(BIN, ['serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = /(http:\/\/\S+\/)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  return { url, server };
+}
+
 test('the figures a limit left out are named on the page, with the reason', async () => {
   // A server of its own, whose work limit leaves out the built-in board's
   // length distribution (about 1.24e5 multiply-adds) and so its seat odds.
-  const { spawn } = await import('node:child_process');
-  const server = spawn(BIN, ['serve', '--port', '0', '--max-work', '100000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { url, server } = await serveOwn(['--max-work', '100000']);
   try {
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (d) => {
-        out += d;
-        const m = /(http:\/\/\S+\/)/.exec(out);
-        if (m) resolve(m[1]);
-      });
-      server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
     const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
     const page = await context.newPage();
     await page.goto(url);
@@ -250,6 +261,154 @@ test('the figures a limit left out are named on the page, with the reason', asyn
     assert.equal(notes.length, 2, JSON.stringify(notes));
     assert.match(notes[0], /^Not computed: the length distribution: it would take about 1\.24e\+5 multiply-adds, over the server's limit of 1\.00e\+5 \(--max-work\)\.$/);
     assert.match(notes[1], /^Not computed: the seat odds: it needs the length distribution/);
+    await context.close();
+  } finally {
+    server.kill();
+  }
+});
+
+// The centre of the handle of `field`'s `end`.
+const handleAt = (page, field, end) => centreOf(page, `.sl-handle[data-field="${field}"][data-end="${end}"]`);
+
+test('the arrow keys move a handle as the board is drawn, row by serpentine row', async () => {
+  const { page, context, troubles } = await open();
+  const tail = '.sl-handle[data-field="snakes[1]"][data-end="to"]';
+  const press = async (key) => {
+    await page.focus(tail);
+    await page.keyboard.press(key);
+    await ready(page);
+    return page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-to');
+  };
+  // The chute 48→26: its tail on 26 (row 21-30, drawn left to right).
+  const start = await handleAt(page, 'snakes[1]', 'to');
+  // Up: the square drawn above 26, in the row 31-40 drawn right to left: 35.
+  assert.equal(await press('ArrowUp'), '35');
+  const up = await handleAt(page, 'snakes[1]', 'to');
+  assert.ok(up.y < start.y - 10 && Math.abs(up.x - start.x) < 2, 'up is up');
+  // Right on a row drawn right to left: the square drawn to the right, 34.
+  assert.equal(await press('ArrowRight'), '34');
+  const right = await handleAt(page, 'snakes[1]', 'to');
+  assert.ok(right.x > up.x + 10 && Math.abs(right.y - up.y) < 2, 'right is right');
+  // Left back to 35, down to the square drawn below 34: 27.
+  assert.equal(await press('ArrowLeft'), '35');
+  assert.equal(await press('ArrowRight'), '34');
+  assert.equal(await press('ArrowDown'), '27');
+  const down = await handleAt(page, 'snakes[1]', 'to');
+  assert.ok(down.y > right.y + 10 && Math.abs(down.x - right.x) < 2, 'down is down');
+  // At the board's edge an arrow leaves the handle where it is: 100's row
+  // (91-100, drawn right to left) has 100 at its left end.
+  const top = '.sl-handle[data-field="ladders[8]"][data-end="to"]';
+  await page.focus(top);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowUp');
+  await ready(page);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="ladders[8]"]', 'data-to'), '100');
+  assert.deepEqual(troubles, []);
+  await context.close();
+});
+
+test('every jump has two handles: off the board, of no length, or stacked', async () => {
+  const { page, context, troubles } = await open();
+  const jumps = async () => page.locator('.sl-jump').count();
+  assert.equal(await page.locator('.sl-handle').count(), 2 * (await jumps()));
+  // 90 squares: 71→91, 80→100, 93→73, 95→75 and 98→78 reach off the board.
+  await page.fill('#r-squares', '90');
+  await page.press('#r-squares', 'Tab');
+  await ready(page);
+  assert.equal(await jumps(), 19);
+  assert.equal(await page.locator('.sl-handle').count(), 38);
+  const off = page.locator('.sl-handle.sl-off');
+  assert.equal(await off.count(), 5);
+  // Each is a keyboard stop, shown at the board's edge (the ladder
+  // 71→91's top at square 90, the right end of the top row), and an arrow
+  // brings it onto the board.
+  const ladder = '.sl-handle[data-field="ladders[7]"][data-end="to"]';
+  assert.match(await page.getAttribute(ladder, 'aria-label'), /off the board/);
+  await page.focus(ladder);
+  await page.keyboard.press('ArrowLeft');
+  await ready(page);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="ladders[7]"]', 'data-to'), '89');
+  assert.equal(await off.count(), 4);
+  await page.click('#undo');
+  await ready(page);
+  await page.click('#undo');
+  await ready(page);
+  // A jump dragged onto its own start has no length: both its handles
+  // stay, spread on the square so each can be taken, and the problem's
+  // mark does not stand in the way.
+  await drag(page, 'snakes[1]', 'to', 48);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-to'), '48');
+  assert.equal(await page.locator('.sl-problem[data-field="snakes[1]"]').count(), 1);
+  assert.equal(await page.locator('.sl-handle').count(), 38);
+  const a = await handleAt(page, 'snakes[1]', 'from');
+  const b = await handleAt(page, 'snakes[1]', 'to');
+  assert.ok(Math.hypot(a.x - b.x, a.y - b.y) > 8, `the handles are apart: ${JSON.stringify([a, b])}`);
+  await drag(page, 'snakes[1]', 'to', 30);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-to'), '30');
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-from'), '48');
+  // Stacked on one square (the chute 49→11's head moved onto 48, where
+  // another starts): the pointer takes each handle apart.
+  await drag(page, 'snakes[2]', 'from', 48);
+  await drag(page, 'snakes[2]', 'from', 47);
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[2]"]', 'data-from'), '47');
+  assert.equal(await page.getAttribute('.sl-jump[data-field="snakes[1]"]', 'data-from'), '48');
+  assert.deepEqual(troubles, []);
+  await context.close();
+});
+
+test('at 390 px the mean stays in view while a snake is dragged', async () => {
+  const { page, context, troubles } = await open(390, { height: 844 });
+  const inView = async (selector) => {
+    const box = await page.locator(selector).boundingBox();
+    return box !== null && box.y >= 0 && box.y + box.height <= 844 && box.x >= 0 && box.x + box.width <= 390;
+  };
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  await drag(page, 'snakes[1]', 'to', 33);
+  assert.ok(await inView('#summary-mean'), 'the summary\'s mean is on screen');
+  assert.equal(await page.textContent('#summary-mean'), await page.textContent('#mean'));
+  assert.equal(await page.getAttribute('#summary-mean', 'data-value'), await page.getAttribute('#mean', 'data-value'));
+  // The bar hides nothing for good: the page's end scrolls above it.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  const bar = await page.locator('#summary').boundingBox();
+  const last = await page.locator('#tune-result').boundingBox();
+  assert.ok(last.y + last.height <= bar.y + 1, 'the last card ends above the bar');
+  assert.deepEqual(troubles, []);
+  await context.close();
+  // At 1280 px the figures are beside the board: the card's mean is in
+  // view and the bar is not shown.
+  const wide = await open(1280, { height: 800 });
+  const box = await wide.page.locator('#mean').boundingBox();
+  assert.ok(box.y + box.height <= 800, 'the mean is in view at 1280 px');
+  assert.equal(await wide.page.isVisible('#summary'), false);
+  await wide.context.close();
+});
+
+test('save keeps the file\'s order of jumps and its numbers as written', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-save-'));
+  const file = join(dir, 'board.json');
+  // No rules (none is added), and a threshold written as an integer.
+  const original = '{\n  "name": "Order",\n  "squares": 30,\n  "ladders": [\n    [12, 22],\n    [3, 11]\n  ],\n' +
+    '  "snakes": [\n    [27, 5],\n    [16, 6]\n  ],\n  "limits": {\n    "max_mean_turns": 90\n  }\n}\n';
+  writeFileSync(file, original);
+  const { url, server } = await serveOwn([file]);
+  try {
+    const { page, context, troubles } = await open(1280, { url });
+    await drag(page, 'snakes[0]', 'to', 4);
+    await page.fill('#r-name', 'Order 2');
+    await page.press('#r-name', 'Tab');
+    await ready(page);
+    await page.click('#add-ladder');
+    await ready(page);
+    const added = await page.locator('.sl-jump[data-field="ladders[2]"]');
+    const from = await added.getAttribute('data-from'), to = await added.getAttribute('data-to');
+    await page.click('#save');
+    await page.waitForFunction(() => /^Saved /.test(document.getElementById('status').textContent));
+    const expected = original
+      .replace('"Order"', '"Order 2"')
+      .replace('[3, 11]\n', `[3, 11],\n    [${from}, ${to}]\n`)
+      .replace('[27, 5]', '[27, 4]');
+    assert.equal(readFileSync(file, 'utf8'), expected);
+    assert.deepEqual(troubles, []);
     await context.close();
   } finally {
     server.kill();

@@ -547,6 +547,17 @@ pub(crate) async fn report(
     Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
 }
 
+/// A valid board's file as the request wrote it, in `fmt`'s layout: its
+/// jumps in its order, its numbers as written (`1` stays `1`), its keys
+/// and no others (no rule default filled in), so that saving an edit
+/// changes only the lines edited (docs/serve.md, "Saving").
+fn as_written(bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| ApiError::bad_request("not UTF-8 text"))?;
+    BoardSpec::format_json(text)
+        .map(String::into_bytes)
+        .map_err(|e| ApiError::bad_request(e.to_string()))
+}
+
 #[derive(Serialize)]
 struct Saved<'a> {
     saved: &'a str,
@@ -554,8 +565,8 @@ struct Saved<'a> {
 }
 
 /// `POST /api/save`: writes the body's board back to the server's board
-/// file, as `tune -o` writes a board, atomically; `409` when the server
-/// was started without one.
+/// file atomically, as the body wrote it in `fmt`'s layout ([`as_written`]);
+/// `409` when the server was started without one.
 pub(crate) async fn save(
     Shared(state): Ctx,
     query: RawQuery,
@@ -573,8 +584,8 @@ pub(crate) async fn save(
     };
     let limits = state.config.limits;
     let answer = work::run(&state, move |_: &Cancel| {
-        let board = board_of(&bytes, REQUEST_FILE, limits)?;
-        let file = board_file(&board, &bytes)?;
+        board_of(&bytes, REQUEST_FILE, limits)?;
+        let file = as_written(&bytes)?;
         (saver.0)(&file).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e))?;
         let shown = snakeladder_render::escape::display_path(&path);
         serialized(json::pretty(&Saved {

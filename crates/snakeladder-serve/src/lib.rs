@@ -34,6 +34,7 @@
 mod api;
 mod error;
 mod guard;
+mod listen;
 mod page;
 mod query;
 pub mod table;
@@ -71,12 +72,19 @@ pub struct Config {
     pub queue_wait: Duration,
     /// How long a request may take before `504`.
     pub timeout: Duration,
+    /// How long a connection may take to send a request's head (its line
+    /// and headers), from its start or its previous answer; past it, the
+    /// connection is closed, so a client that never finishes holds nothing.
+    pub header_read_timeout: Duration,
+    /// At shutdown, how long the requests in flight are waited for.
+    pub shutdown_grace: Duration,
 }
 
 impl Default for Config {
     /// No board file; 1 GiB and 2e9 multiply-adds (a few seconds) per
     /// analysis; 1 MiB bodies; one computation per core; a 2 s wait for a
-    /// slot and a 60 s timeout.
+    /// slot and a 60 s timeout; 10 s to send a request's head, and 10 s for
+    /// the requests in flight at shutdown.
     fn default() -> Config {
         Config {
             board_path: None,
@@ -89,6 +97,8 @@ impl Default for Config {
             max_jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue_wait: Duration::from_secs(2),
             timeout: Duration::from_secs(60),
+            header_read_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(10),
         }
     }
 }
@@ -196,43 +206,35 @@ pub fn editable_board(bytes: &[u8]) -> Result<serde_json::Value, String> {
     }
 }
 
-/// Serves `router` on `listener` until Ctrl-C (or SIGTERM).
-///
-/// # Errors
-/// When accepting connections fails.
-pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown())
-        .await
-}
-
-async fn shutdown() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
-    }
+/// Serves the designer of `config` on `listener` until `shutdown`
+/// completes, then finishes the requests in flight (waiting at most
+/// [`Config::shutdown_grace`]) and returns. A connection that takes longer
+/// than [`Config::header_read_timeout`] to send a request's head is closed.
+/// A failure to accept a connection (out of file descriptors) is waited
+/// out, not returned.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let (header_read_timeout, grace) = (config.header_read_timeout, config.shutdown_grace);
+    listen::serve(
+        listener,
+        router(config),
+        header_read_timeout,
+        grace,
+        shutdown,
+    )
+    .await;
 }
 
 /// Binds `addr`, calls `ready` with the address bound (port 0 picks a free
 /// one), and serves the designer until Ctrl-C or SIGTERM, on a runtime of
-/// its own: the front end needs no async code.
+/// its own: the front end needs no async code. The signal stops it as
+/// [`serve`] stops: the requests in flight are finished first.
 ///
 /// # Errors
-/// When the runtime cannot start, `addr` cannot be bound, or serving fails.
+/// When the runtime cannot start or `addr` cannot be bound.
 pub fn run(
     config: Config,
     addr: std::net::SocketAddr,
@@ -244,6 +246,11 @@ pub fn run(
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         ready(listener.local_addr()?);
-        serve(listener, router(config)).await
-    })
+        serve(listener, config, listen::signal()).await;
+        Ok::<(), std::io::Error>(())
+    })?;
+    // A computation still running past the grace (its request was dropped,
+    // so it stops at its next phase) does not hold the process.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    Ok(())
 }

@@ -48,6 +48,34 @@
     const s = row * g.width + (row % 2 === 0 ? col : g.width - 1 - col) + 1;
     return s >= 1 && s <= g.n ? s : null;
   }
+  // The square drawn at column `col` (from the left) of row `row` (from the
+  // bottom), or null where no square is drawn: the inverse of centre().
+  function squareOfCell(g, col, row) {
+    if (col < 0 || col >= g.width || row < 0 || row >= g.rows) return null;
+    const s = row * g.width + (row % 2 === 0 ? col : g.width - 1 - col) + 1;
+    return s <= g.n ? s : null;
+  }
+  // The column and row (from the bottom) square `s` is drawn at.
+  function cellOf(g, s) {
+    const i = s - 1;
+    const row = Math.floor(i / g.width);
+    return [row % 2 === 0 ? i % g.width : g.width - 1 - (i % g.width), row];
+  }
+  // The square an arrow key takes square `s` to: the one drawn beside,
+  // above or below it on the serpentine grid; `s` itself at the edge.
+  function arrowTarget(g, s, key) {
+    const [col, row] = cellOf(g, s);
+    const [dc, dr] = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[key];
+    const t = squareOfCell(g, col + dc, row + dr);
+    return t === null ? s : t;
+  }
+  // Where a jump's end is drawn: its square, or, for one off the board
+  // (or no whole number), the nearest square of the board.
+  function placed(g, v) {
+    const x = Number(v);
+    if (!Number.isFinite(x)) return 1;
+    return Math.min(g.n, Math.max(1, Math.round(x)));
+  }
   const f1 = (x) => x.toFixed(1);
 
   function frame(a, b) {
@@ -142,35 +170,66 @@
     const stroke = Math.max(1.2, g.cell * 0.06);
     const onBoard = (s) => Number.isInteger(s) && s >= 1 && s <= g.n;
     const drawn = [];
+    // Every jump is drawn, so every jump can be grabbed and fixed: one that
+    // starts where it ends as its two handles on its square, one whose end
+    // is off the board with that end at the nearest square, marked.
     for (const j of jumpsOf(board)) {
-      if (!onBoard(j.from) || !onBoard(j.to) || j.from === j.to) continue;
-      const a = centre(g, j.from), b = centre(g, j.to);
+      const from = placed(g, j.from), to = placed(g, j.to);
+      const a = centre(g, from), b = centre(g, to);
       const kind = j.list === 'ladders' ? 'ladder' : 'snake';
       const field = fieldOf(j);
       const on = selected && selected.list === j.list && selected.index === j.index;
+      const off = { from: !onBoard(j.from), to: !onBoard(j.to) };
       const grp = el('g', { class: `sl-jump sl-${kind}` + (on ? ' sl-on' : '') + (bad.has(field) ? ' sl-bad' : ''), 'data-from': j.from, 'data-to': j.to, 'data-field': field }, jumps);
       el('title', {}, grp).textContent = `${kind} ${j.from}→${j.to}`;
+      drawn.push({ j, a, b, kind, field, off, at: { from, to } });
+      if (from === to) continue;
       if (kind === 'ladder') {
         el('path', { d: ladderPath(a, b, g.cell), fill: 'none', stroke: LADDER, 'stroke-width': f1(stroke), 'stroke-linecap': 'round' }, grp);
       } else {
         el('path', { d: snakePath(a, b, g.cell), fill: 'none', stroke: SNAKE, 'stroke-width': f1(Math.max(2, g.cell * 0.12)), 'stroke-linecap': 'round', 'stroke-opacity': 0.85 }, grp);
       }
-      drawn.push({ j, a, b, kind, field });
     }
     // Handles on top of every jump: a circle where it starts, a diamond
     // where it ends; each is a keyboard stop.
     const handles = el('g', { class: 'sl-handles' }, svg);
     const r = Math.max(6, g.cell * 0.2);
-    for (const { j, a, b, kind, field } of drawn) {
+    // Handles that share a square are spread around its centre, so the
+    // pointer can take each one (the keyboard reaches each with Tab).
+    const onSquare = new Map();
+    for (const d of drawn) {
+      for (const end of ['from', 'to']) {
+        const s = d.at[end];
+        if (!onSquare.has(s)) onSquare.set(s, []);
+        onSquare.get(s).push([d, end]);
+      }
+    }
+    const spot = new Map();
+    for (const [s, here] of onSquare) {
+      const [cx, cy] = centre(g, s);
+      if (here.length === 1) { spot.set(`${here[0][0].field} ${here[0][1]}`, [cx, cy, r]); continue; }
+      // Smaller handles on a ring wide enough to hold them side by side.
+      const small = r * 0.75;
+      const reach = Math.min(g.cell * 0.42, Math.max(r * 1.1, (here.length * small * 1.25) / Math.PI));
+      // Kept inside the drawing, ring and all, on a square at its edge.
+      const inside = (v, max) => Math.min(max - small * 1.6, Math.max(small * 1.6, v));
+      here.forEach(([d, end], k) => {
+        const angle = (2 * Math.PI * k) / here.length - Math.PI / 2;
+        spot.set(`${d.field} ${end}`, [inside(cx + reach * Math.cos(angle), g.w), inside(cy + reach * Math.sin(angle), g.h), small]);
+      });
+    }
+    for (const { j, kind, field, off } of drawn) {
       const colour = kind === 'ladder' ? LADDER : SNAKE;
       for (const end of ['from', 'to']) {
-        const [x, y] = end === 'from' ? a : b;
-        const label = `${kind} ${j.from}→${j.to}: ${end === 'from' ? 'start' : 'end'} on square ${j[end]}`;
-        const h = el('g', { class: `sl-handle sl-handle-${end}`, tabindex: 0, role: 'button', 'aria-label': label, 'data-field': field, 'data-end': end }, handles);
+        const [x, y, hr] = spot.get(`${field} ${end}`);
+        const where = off[end] ? `at ${JSON.stringify(j[end])}, off the board (shown at its edge)` : `on square ${j[end]}`;
+        const label = `${kind} ${j.from}→${j.to}: ${end === 'from' ? 'start' : 'end'} ${where}`;
+        const h = el('g', { class: `sl-handle sl-handle-${end}` + (off[end] ? ' sl-off' : ''), tabindex: 0, role: 'button', 'aria-label': label, 'data-field': field, 'data-end': end }, handles);
+        if (off[end]) el('circle', { class: 'sl-off-ring', cx: f1(x), cy: f1(y), r: f1(hr * 1.35) }, h);
         if (end === 'from') {
-          el('circle', { cx: f1(x), cy: f1(y), r: f1(r), fill: colour, stroke: '#fff', 'stroke-width': 1.5 }, h);
+          el('circle', { cx: f1(x), cy: f1(y), r: f1(hr), fill: colour, stroke: '#fff', 'stroke-width': 1.5 }, h);
         } else {
-          const k = r * 0.9;
+          const k = hr * 0.9;
           el('path', { d: `M${f1(x)} ${f1(y - k)}L${f1(x + k)} ${f1(y)}L${f1(x)} ${f1(y + k)}L${f1(x - k)} ${f1(y)}Z`, fill: '#fff', stroke: colour, 'stroke-width': 2 }, h);
         }
         el('title', {}, h).textContent = label;
@@ -187,7 +246,9 @@
     for (const { a, b, field } of drawn) {
       const p = bad.get(field);
       if (!p) continue;
-      const x = (a[0] + b[0]) / 2, y = (a[1] + b[1]) / 2;
+      // A jump of no length: at its square's corner, clear of its handles.
+      const still = a[0] === b[0] && a[1] === b[1];
+      const x = (a[0] + b[0]) / 2 + (still ? g.cell * 0.3 : 0), y = (a[1] + b[1]) / 2 + (still ? g.cell * 0.3 : 0);
       const m = el('g', { class: 'sl-problem', 'data-field': field, 'data-kind': p.kind }, marks);
       el('circle', { cx: f1(x), cy: f1(y), r: f1(Math.max(8, g.cell * 0.25)) }, m);
       el('text', { x: f1(x), y: f1(y + Math.max(8, g.cell * 0.25) * 0.45), 'text-anchor': 'middle', 'font-size': f1(Math.max(12, g.cell * 0.35)) }, m).textContent = '!';
@@ -328,11 +389,14 @@
       const field = h.getAttribute('data-field'), end = h.getAttribute('data-end');
       const m = /^(snakes|ladders)\[(\d+)\]$/.exec(field);
       const g = geometry(board);
-      const cur = board[m[1]][Number(m[2])][end === 'from' ? 0 : 1];
-      const steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: g.width, ArrowDown: -g.width };
-      if (evt.key in steps) {
+      const cur = placed(g, board[m[1]][Number(m[2])][end === 'from' ? 0 : 1]);
+      if (/^Arrow(Left|Right|Up|Down)$/.test(evt.key)) {
+        // The arrows move the handle as the board is drawn: left and right
+        // along its row, whichever way the row is numbered, up and down to
+        // the square drawn above or below. An end off the board moves
+        // from the square it is shown at.
         evt.preventDefault();
-        const s = Math.min(g.n, Math.max(1, cur + steps[evt.key]));
+        const s = arrowTarget(g, cur, evt.key);
         select(field);
         moveEnd(field, end, s);
         focusHandle(field, end);
@@ -376,7 +440,9 @@
     const id = evt.target.id;
     const v = evt.target.value;
     edit((b) => {
-      const r = rulesOf(b);
+      // The rules object is made only when a rule is set, so that editing
+      // the name adds no empty "rules" to the saved file.
+      const r = id === 'r-name' || id === 'r-squares' || id === 'r-width' ? null : rulesOf(b);
       if (id === 'r-name') { if (v) b.name = v; else delete b.name; }
       // A number goes to the board as typed (0, 2.7), so the problems
       // name what was typed; an emptied field changes nothing (width: back
@@ -390,7 +456,8 @@
       else if (id === 'r-entry') r.entry = v;
       else if (id.startsWith('r-extra')) {
         const on = int($('r-extra-on').value);
-        r.extra_turn = on === null ? null : { on, max_extra: int($('r-extra-max').value), forfeit_after: int($('r-extra-forfeit').value) };
+        if (on === null) delete r.extra_turn;
+        else r.extra_turn = { on, max_extra: int($('r-extra-max').value), forfeit_after: int($('r-extra-forfeit').value) };
       }
     });
   }
@@ -462,7 +529,15 @@
   }
   const fixed = (x, d) => (Number.isFinite(x) ? (Math.abs(x) >= 1e16 ? x.toExponential(d) : x.toFixed(d)) : String(x));
   const pct = (p, d) => `${(100 * p).toFixed(d)}%`;
+  // The summary bar: the key figures kept in view while the board is
+  // edited on a narrow screen, where the figures' cards are below it.
+  function summary(mean, value, more) {
+    $('summary-mean').textContent = mean;
+    $('summary-mean').setAttribute('data-value', value);
+    $('summary-more').textContent = more;
+  }
   function clearAnalysis(why) {
+    summary('–', '', why ? 'invalid board: see Problems' : 'no figures');
     $('mean').textContent = '–';
     $('mean').setAttribute('data-value', '');
     $('exact').textContent = why;
@@ -501,6 +576,7 @@
     $('exact').textContent = a.exact ? `exactly ${a.exact.mean_turns}` : `std dev ${fixed(t.std_dev, 4)}`;
     const q = (x) => (x === null || x === undefined ? '–' : String(x));
     $('quantiles').textContent = `min ${q(t.min)} · mode ${q(t.mode)} · median ${q(t.median)} · p90 ${q(t.p90)} · p99 ${q(t.p99)}`;
+    summary(fixed(t.mean, 4), String(t.mean), `median ${q(t.median)} · p90 ${q(t.p90)}`);
     chart(t);
     const seats = html('ul', { class: 'seats' });
     for (const p of a.players || []) {
@@ -618,10 +694,15 @@
         return;
       }
       const d = r.data;
-      const keepName = board.name;
+      // Each change is made where its jump is, so the board keeps its
+      // order of jumps (and its file's diff shows only the changes).
       edit((b) => {
-        b.snakes = d.board.snakes; b.ladders = d.board.ladders;
-        if (keepName !== undefined) b.name = keepName;
+        for (const c of d.changes) {
+          const list = c.before.from > c.before.to ? 'snakes' : 'ladders';
+          const at = (b[list] || []).findIndex((p) => p[0] === c.before.from && p[1] === c.before.to);
+          if (at < 0) continue;
+          if (c.after) b[list][at] = [c.after.from, c.after.to]; else b[list].splice(at, 1);
+        }
       });
       out.textContent = `Mean ${d.mean_before.toFixed(4)} → ${d.mean_turns.toFixed(4)} with ${d.changes.length} change${d.changes.length === 1 ? '' : 's'}: ` +
         d.changes.map((c) => (c.after ? `${jumpText(c.before)} → ${jumpText(c.after)}` : `${jumpText(c.before)} removed`)).join(', ') + ` (${d.evaluated} boards evaluated). Undo reverts it.`;

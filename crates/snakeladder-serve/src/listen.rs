@@ -1,0 +1,103 @@
+//! Serving the router on a listener: each connection under hyper's HTTP/1
+//! server with a header-read timeout, and a graceful, bounded shutdown
+//! (docs/serve.md, "Stopping").
+
+use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::future::Future;
+use std::io;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+/// Serves `app` on `listener` until `shutdown` completes, then stops
+/// accepting, lets every request in flight finish (a connection between
+/// requests is closed at once) and returns when all are done or `grace`
+/// has passed, whichever is first. A connection that has not sent a whole
+/// request head within `header_read_timeout` of its start (or of its
+/// previous answer) is closed.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    app: Router,
+    header_read_timeout: Duration,
+    grace: Duration,
+    shutdown: impl Future<Output = ()>,
+) {
+    let (stop, stopped) = watch::channel(false);
+    let mut connections = JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            () = &mut shutdown => break,
+            // Finished connections are reaped as they end, so the set holds
+            // only live ones.
+            Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // A connection that failed before it was accepted is
+                    // that client's problem; anything else (out of file
+                    // descriptors) passes with time.
+                    if !is_connection_error(&e) {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    continue;
+                }
+            },
+        };
+        let service = TowerToHyperService::new(app.clone());
+        let mut stopped = stopped.clone();
+        connections.spawn(async move {
+            let mut builder = http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_read_timeout);
+            let mut conn = std::pin::pin!(builder.serve_connection(TokioIo::new(stream), service));
+            tokio::select! {
+                _ = conn.as_mut() => return,
+                _ = stopped.changed() => conn.as_mut().graceful_shutdown(),
+            }
+            let _ = conn.await;
+        });
+    }
+    drop(listener);
+    let _ = stop.send(true);
+    let drained = async { while connections.join_next().await.is_some() {} };
+    // Past the grace, the rest are dropped: their computations see their
+    // cancellation flag, and a save is atomic, so the file is whole.
+    let _ = tokio::time::timeout(grace, drained).await;
+}
+
+fn is_connection_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// Completes on Ctrl-C (SIGINT) or SIGTERM.
+pub(crate) async fn signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
