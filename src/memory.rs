@@ -1,30 +1,11 @@
-//! How much memory the machine has, and how to read an amount of it from
-//! the command line: only the command line needs either.
+//! How to read an amount of memory from the command line, and the default
+//! memory limit (the core's, which the Python package uses too).
 
-/// The machine's total memory in bytes, read from `/proc/meminfo`
-/// (`MemTotal`); `None` where that file does not exist or cannot be read.
-pub fn machine_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    parse_meminfo(&text)
-}
-
-/// The `MemTotal` line of a `/proc/meminfo` text, in bytes.
-pub fn parse_meminfo(text: &str) -> Option<u64> {
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let mut words = line.split_whitespace().skip(1);
-    let value: u64 = words.next()?.parse().ok()?;
-    let scale = match words.next() {
-        Some("kB") => 1024,
-        None => 1,
-        Some(_) => return None,
-    };
-    value.checked_mul(scale)
-}
-
-/// The default memory limit: half the machine's memory, or 4 GiB when it
-/// cannot be read.
+/// The default memory limit of every command: half the machine's memory,
+/// or 4 GiB when it cannot be read ([`snakeladder::Limits::machine_max_memory`],
+/// shared with the Python package so that both default alike).
 pub fn default_limit() -> u64 {
-    machine_memory().map_or(4 << 30, |m| m / 2)
+    snakeladder::Limits::machine_max_memory()
 }
 
 /// Parses an amount such as `8G`, `512M`, `1.5GiB`, `100000` (bytes).
@@ -90,13 +71,6 @@ pub enum ParseBytesError {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn meminfo_total() {
-        let text = "MemTotal:       24576000 kB\nMemFree:  100 kB\n";
-        assert_eq!(parse_meminfo(text), Some(24_576_000 * 1024));
-        assert_eq!(parse_meminfo("nothing here"), None);
-    }
 
     #[test]
     fn amounts() {

@@ -3,7 +3,6 @@
 //! bytes for numpy, the rest as plain values), so an analysis costs no
 //! conversion of figures nobody reads.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use snakeladder::{Analysis, Board};
@@ -234,7 +233,7 @@ impl PyAnalysis {
             "html" => report.render_html(),
             "markdown" => report.render_markdown(stem),
             _ => {
-                return Err(PyValueError::new_err(format!(
+                return Err(crate::errors::value_error(format!(
                     "format must be 'html' or 'markdown', not {format:?}"
                 )));
             }
@@ -261,6 +260,6 @@ impl PyAnalysis {
             shade: Some(shade),
             ..Overlay::default()
         };
-        board_svg(&self.board, title, &overlay).map_err(|e| PyValueError::new_err(e.to_string()))
+        board_svg(&self.board, title, &overlay).map_err(crate::errors::value_error)
     }
 }

@@ -5,7 +5,6 @@ use crate::analysis::PyAnalysis;
 use crate::errors;
 use crate::interrupt::run_interruptible;
 use crate::tools::PyDiff;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use snakeladder::design::{Target, TuneOptions};
@@ -16,6 +15,7 @@ use snakeladder::{Limits, Options};
 use snakeladder_render::charts::{Overlay, board_svg};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// A validated board: it exists only if it is valid, and never changes.
 #[pyclass(frozen, module = "snakeladder._native", name = "Board")]
@@ -33,33 +33,55 @@ impl PyBoard {
     }
 }
 
-/// The analysis options of the keyword arguments; the limits default to
-/// the core's ([`Limits::default`]).
+/// The limits of the keyword arguments `max_work` and `max_memory`, each
+/// defaulting as the command's `--max-work` and `--max-memory` do: the
+/// core's work limit ([`Limits::DEFAULT_MAX_WORK`]) and half the machine's
+/// memory ([`Limits::machine_max_memory`]), for every function that takes
+/// limits.
+pub fn limits(max_work: Option<f64>, max_memory: Option<u64>) -> PyResult<Limits> {
+    let mut limits = Limits {
+        max_memory: max_memory.unwrap_or_else(Limits::machine_max_memory),
+        ..Limits::default()
+    };
+    if let Some(w) = max_work {
+        if !(w.is_finite() && w >= 0.0) {
+            return Err(errors::value_error(format!(
+                "max_work must be a finite number of multiply-adds >= 0, not {w}"
+            )));
+        }
+        limits.max_work = w;
+    }
+    Ok(limits)
+}
+
+/// The time limit of the keyword argument `time_limit`, in seconds.
+pub fn time_limit(seconds: Option<f64>) -> PyResult<Option<Duration>> {
+    seconds
+        .map(|s| {
+            Duration::try_from_secs_f64(s).map_err(|_| {
+                errors::value_error(format!(
+                    "time_limit must be a finite number of seconds > 0, not {s}"
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// The analysis options of the keyword arguments.
 pub fn options(
     players: Vec<u32>,
     exact: bool,
     max_work: Option<f64>,
     max_memory: Option<u64>,
 ) -> PyResult<Options> {
-    let mut limits = Limits::default();
-    if let Some(w) = max_work {
-        if !(w.is_finite() && w >= 0.0) {
-            return Err(PyValueError::new_err(format!(
-                "max_work must be a finite number of multiply-adds >= 0, not {w}"
-            )));
-        }
-        limits.max_work = w;
-    }
-    if let Some(m) = max_memory {
-        limits.max_memory = m;
-    }
     Ok(Options::default()
         .players(players)
         .exact(exact)
-        .limits(limits))
+        .limits(limits(max_work, max_memory)?))
 }
 
-/// A simulation's configuration from the keyword arguments.
+/// A simulation's configuration from the keyword arguments; the memory
+/// limit defaults as [`limits`] says.
 fn config(
     py: Python<'_>,
     games: u64,
@@ -72,12 +94,10 @@ fn config(
     let mut config = SimulationConfig::new(games, Seed::new(seed))
         .map_err(err)?
         .with_players(players)
-        .map_err(err)?;
+        .map_err(err)?
+        .with_max_memory(limits(None, max_memory)?.max_memory);
     if let Some(t) = threads {
         config = config.with_threads(t).map_err(err)?;
-    }
-    if let Some(m) = max_memory {
-        config = config.with_max_memory(m);
     }
     Ok(config)
 }
@@ -182,7 +202,7 @@ impl PyBoard {
         } else {
             serde_json::to_string(&spec)
         };
-        text.map_err(|e| PyValueError::new_err(e.to_string()))
+        text.map_err(errors::value_error)
     }
 
     /// Every figure of the board (GIL released while it is computed).
@@ -196,17 +216,18 @@ impl PyBoard {
         max_memory: Option<u64>,
     ) -> PyResult<PyAnalysis> {
         let options = options(players, exact, max_work, max_memory)?;
-        let board = &self.board;
-        match py.detach(|| Analysis::new(board, &options)) {
-            Ok(analysis) => Ok(PyAnalysis::new(analysis, Arc::clone(board))),
+        let board = Arc::clone(&self.board);
+        // No stop hook in the core: an interrupted analysis runs to its end.
+        match run_interruptible(py, move |_| Analysis::new(&board, &options))? {
+            Ok(analysis) => Ok(PyAnalysis::new(analysis, Arc::clone(&self.board))),
             Err(e) => Err(errors::analysis_error(py, &e)),
         }
     }
 
     /// The mean number of turns alone.
     fn mean_turns(&self, py: Python<'_>) -> PyResult<f64> {
-        let board = &self.board;
-        py.detach(|| snakeladder::Analysis::mean_turns(board))
+        let board = Arc::clone(&self.board);
+        run_interruptible(py, move |_| snakeladder::Analysis::mean_turns(&board))?
             .map_err(|e| errors::analysis_error(py, &e))
     }
 
@@ -223,9 +244,9 @@ impl PyBoard {
         max_memory: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let config = config(py, games, seed, players, threads, max_memory)?;
-        let board = &self.board;
-        let report = run_interruptible(py, |stop| {
-            simulate::simulate(board, &config.with_stop(stop))
+        let board = Arc::clone(&self.board);
+        let report = run_interruptible(py, move |stop| {
+            simulate::simulate(&board, &config.with_stop(stop))
         })?
         .map_err(|e| errors::simulate_error(py, &e))?;
         Ok(pythonize::pythonize(py, &report)?)
@@ -244,9 +265,9 @@ impl PyBoard {
         max_memory: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let config = config(py, games, seed, players, threads, max_memory)?;
-        let board = &self.board;
-        let report = run_interruptible(py, |stop| {
-            snakeladder::check::check(board, &config.with_stop(stop))
+        let board = Arc::clone(&self.board);
+        let report = run_interruptible(py, move |stop| {
+            snakeladder::check::check(&board, &config.with_stop(stop))
         })?
         .map_err(|e| errors::simulate_error(py, &e))?;
         Ok(pythonize::pythonize(py, &report)?)
@@ -274,20 +295,23 @@ impl PyBoard {
     ) -> PyResult<PyDiff> {
         let options = options(vec![2, 3, 4, 5, 6], false, max_work, max_memory)?;
         let (old, new) = (Arc::clone(&self.board), Arc::clone(&other.board));
-        let analyses = py.detach(|| -> Result<_, snakeladder::AnalysisError> {
+        let boards = (Arc::clone(&old), Arc::clone(&new));
+        // No stop hook in the core, as for `analyze`.
+        let analyses = run_interruptible(py, move |_| -> Result<_, snakeladder::AnalysisError> {
             Ok((
-                Analysis::new(&old, &options)?,
-                Analysis::new(&new, &options)?,
+                Analysis::new(&boards.0, &options)?,
+                Analysis::new(&boards.1, &options)?,
             ))
-        });
+        })?;
         let (old_a, new_a) = analyses.map_err(|e| errors::analysis_error(py, &e))?;
         let diff =
             snakeladder_render::diff::Diff::new((&old, &old_a, old_name), (&new, &new_a, new_name));
         Ok(PyDiff { diff, old, new })
     }
 
-    /// The fewest jump moves that bring the mean into `min..=max` turns.
-    #[pyo3(signature = (min, max, max_changes, keep, seed, max_first_seat_advantage))]
+    /// The fewest jump moves that bring the mean into `min..=max` turns,
+    /// within the limits `snakeladder tune` takes; Ctrl-C stops it.
+    #[pyo3(signature = (min, max, max_changes, keep, seed, max_first_seat_advantage, max_work, max_memory, time_limit))]
     #[allow(clippy::too_many_arguments)]
     fn tune<'py>(
         &self,
@@ -298,20 +322,27 @@ impl PyBoard {
         keep: Vec<(u32, u32)>,
         seed: u64,
         max_first_seat_advantage: Option<f64>,
+        max_work: Option<f64>,
+        max_memory: Option<u64>,
+        time_limit: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let err = |e| errors::design_error(py, &e);
         let mut target = Target::new(min, max).map_err(err)?;
         if let Some(a) = max_first_seat_advantage {
             target = target.with_max_first_seat_advantage(a).map_err(err)?;
         }
-        // The core's default work and memory limits, no time limit.
-        let options = TuneOptions::new(target, max_changes)
+        let mut options = TuneOptions::new(target, max_changes)
             .with_keep(keep)
-            .with_seed(Seed::new(seed));
-        let board = &self.board;
-        let tuned = py
-            .detach(|| snakeladder::design::tune(board, &options))
-            .map_err(err)?;
+            .with_seed(Seed::new(seed))
+            .with_limits(limits(max_work, max_memory)?);
+        if let Some(t) = self::time_limit(time_limit)? {
+            options = options.with_time_limit(t);
+        }
+        let board = Arc::clone(&self.board);
+        let tuned = run_interruptible(py, move |stop| {
+            snakeladder::design::tune(&board, &options.with_stop(stop))
+        })?
+        .map_err(err)?;
         let d = PyDict::new(py);
         d.set_item("changes", pythonize::pythonize(py, &tuned.changes)?)?;
         d.set_item("mean_before", tuned.mean_before)?;
@@ -326,7 +357,6 @@ impl PyBoard {
 
     /// The board drawn as an SVG document.
     fn svg(&self, title: &str) -> PyResult<String> {
-        board_svg(&self.board, title, &Overlay::default())
-            .map_err(|e| PyValueError::new_err(e.to_string()))
+        board_svg(&self.board, title, &Overlay::default()).map_err(errors::value_error)
     }
 }

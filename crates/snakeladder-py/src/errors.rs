@@ -1,4 +1,6 @@
-//! The core's errors as the Python exceptions of `snakeladder._errors`.
+//! The core's errors as the Python exceptions of `snakeladder._errors`,
+//! and the one rule for the text of every message the package raises
+//! ([`message`]).
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -8,6 +10,43 @@ use snakeladder::BoardError;
 use snakeladder::design::DesignError;
 use snakeladder::review::{self, Finding, Review};
 use snakeladder::simulate::SimulateError;
+
+/// The command's flags named in the core's messages, and the keyword
+/// arguments of this package that mean the same.
+const KEYWORDS: [(&str, &str); 4] = [
+    ("--max-memory", "max_memory="),
+    ("--max-work", "max_work="),
+    ("--time-limit", "time_limit="),
+    ("max first-seat advantage:", "max_first_seat_advantage:"),
+];
+
+/// A message as Python shows it: the command's flags named as this
+/// package's keyword arguments, and escaped as the command escapes user
+/// text for a terminal ([`snakeladder_render::escape::terminal`]: a
+/// newline, ESC or a bidirectional override in a board's name, a key or a
+/// path is written `\n`, `\u{1b}`, `\u{202e}`), since a traceback or a
+/// notebook prints it as it is.
+pub fn message(text: &str) -> String {
+    let mut text = text.to_string();
+    for (flag, keyword) in KEYWORDS {
+        if text.contains(flag) {
+            text = text.replace(flag, keyword);
+        }
+    }
+    snakeladder_render::escape::terminal(&text)
+}
+
+/// [`message`] for the Python half (`_args.message`), so that its messages
+/// follow the same rule.
+#[pyfunction(name = "message")]
+pub fn py_message(text: &str) -> String {
+    message(text)
+}
+
+/// A `ValueError` with `text` as [`message`] shows it.
+pub fn value_error(text: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(message(&text.to_string()))
+}
 
 /// An instance of the exception class `class` of `snakeladder._errors`,
 /// made with `args`; an error importing it is returned instead.
@@ -30,10 +69,10 @@ where
 pub fn finding<'py>(py: Python<'py>, f: &Finding) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("kind", &f.kind)?;
-    d.set_item("field", &f.field)?;
+    d.set_item("field", f.field.as_deref().map(message))?;
     d.set_item("line", f.line)?;
     d.set_item("column", f.column)?;
-    d.set_item("message", &f.message)?;
+    d.set_item("message", message(&f.message))?;
     d.set_item(
         "severity",
         match f.severity {
@@ -78,7 +117,7 @@ pub fn board_error_at(py: Python<'_>, err: &BoardError, file: &str, bytes: &[u8]
 /// `BoardError` with a message and its findings.
 pub fn board_error_of(py: Python<'_>, message: String, found: &[Finding]) -> PyErr {
     match findings(py, found) {
-        Ok(list) => raise(py, "BoardError", (message, list)),
+        Ok(list) => raise(py, "BoardError", (self::message(&message), list)),
         Err(e) => e,
     }
 }
@@ -105,9 +144,9 @@ pub fn board_error(py: Python<'_>, err: &BoardError, file: &str) -> PyErr {
 /// `LimitError`, anything else `AnalysisError`.
 pub fn analysis_error(py: Python<'_>, err: &AnalysisError) -> PyErr {
     match err {
-        AnalysisError::Players { .. } => PyValueError::new_err(err.to_string()),
-        AnalysisError::Memory { .. } => raise(py, "LimitError", (err.to_string(),)),
-        _ => raise(py, "AnalysisError", (err.to_string(),)),
+        AnalysisError::Players { .. } => value_error(err),
+        AnalysisError::Memory { .. } => raise(py, "LimitError", (message(&err.to_string()),)),
+        _ => raise(py, "AnalysisError", (message(&err.to_string()),)),
     }
 }
 
@@ -117,10 +156,10 @@ pub fn simulate_error(py: Python<'_>, err: &SimulateError) -> PyErr {
     match err {
         SimulateError::Games { .. }
         | SimulateError::Players { .. }
-        | SimulateError::Threads { .. } => PyValueError::new_err(err.to_string()),
-        SimulateError::Memory { .. } => raise(py, "LimitError", (err.to_string(),)),
+        | SimulateError::Threads { .. } => value_error(err),
+        SimulateError::Memory { .. } => raise(py, "LimitError", (message(&err.to_string()),)),
         SimulateError::Analysis(e) => analysis_error(py, e),
-        _ => raise(py, "SimulationError", (err.to_string(),)),
+        _ => raise(py, "SimulationError", (message(&err.to_string()),)),
     }
 }
 
@@ -133,10 +172,11 @@ pub fn design_error(py: Python<'_>, err: &DesignError) -> PyErr {
         | DesignError::Advantage { .. }
         | DesignError::KeepNotOnBoard { .. }
         | DesignError::Squares { .. }
-        | DesignError::TooManyJumps { .. }
-        | DesignError::MaxLength => PyValueError::new_err(err.to_string()),
+        | DesignError::TooManyJumps { .. } => value_error(err),
+        // The core's message names no argument.
+        DesignError::MaxLength => value_error(format!("max_length: {err}")),
         DesignError::Analysis(e) => analysis_error(py, e),
         DesignError::Invalid(e) => board_error(py, e, "<generated>"),
-        _ => raise(py, "DesignError", (err.to_string(),)),
+        _ => raise(py, "DesignError", (message(&err.to_string()),)),
     }
 }

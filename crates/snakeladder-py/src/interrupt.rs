@@ -1,12 +1,20 @@
-//! Long work that Ctrl-C can stop.
+//! Long work that Ctrl-C interrupts.
 //!
 //! Python runs its signal handlers on the main thread, and only when that
-//! thread runs Python code. So the work runs on a worker thread with the
-//! GIL released, while the calling thread wakes every [`POLL`] to call
-//! `check_signals`; when it raises (a `KeyboardInterrupt`), the work is told
-//! to stop through a shared flag (the simulator looks at it before each
-//! batch of games, `snakeladder::simulate::SimulationConfig::with_stop`),
-//! the worker is joined, and the exception is raised.
+//! thread runs Python code. So every long call (an analysis, a simulation,
+//! a diff, a search) runs on a worker thread with the GIL released, while
+//! the calling thread wakes every [`POLL`] to call `check_signals`. When
+//! that raises (a `KeyboardInterrupt`), the work is told to stop through a
+//! shared flag and the exception is raised at once, without waiting for
+//! the worker: the worker is left to end on its own, and its result is
+//! dropped.
+//!
+//! How soon an abandoned worker ends depends on the core's stop hooks: a
+//! simulation looks at the flag before each batch of games
+//! (`snakeladder::simulate::SimulationConfig::with_stop`), a design search
+//! wherever it checks its limits (`TuneOptions::with_stop`,
+//! `GenerateOptions::with_stop`). An analysis has no stop hook in the core:
+//! it runs to its end, holding its memory and a core until then.
 
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,58 +25,70 @@ use std::time::Duration;
 /// Ctrl-C feels immediate, long enough to cost nothing.
 const POLL: Duration = Duration::from_millis(50);
 
+/// The worker's result, and a condition variable that wakes the caller
+/// when it is there.
+type Slot<T> = (Mutex<Option<T>>, Condvar);
+
 /// Runs `work(stop)` on a worker thread without the GIL, checking for
-/// signals meanwhile. A signal handler's exception is returned (after the
-/// work has seen `stop` and ended); otherwise the work's result.
+/// signals meanwhile. A signal handler's exception is returned as soon as
+/// it is raised (`stop` set, the worker abandoned); otherwise the work's
+/// result. A panic of the work is raised again here (PyO3 makes it a
+/// `PanicException`).
 pub fn run_interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
 where
-    T: Send,
-    F: FnOnce(Arc<AtomicBool>) -> T + Send,
+    T: Send + 'static,
+    F: FnOnce(Arc<AtomicBool>) -> T + Send + 'static,
 {
     let stop = Arc::new(AtomicBool::new(false));
-    // The worker's result, and a condition variable that wakes the caller
-    // when it is there.
-    let done: (Mutex<Option<T>>, Condvar) = (Mutex::new(None), Condvar::new());
-    std::thread::scope(|scope| {
-        let (stop, done) = (&stop, &done);
-        let worker = scope.spawn(move || {
-            let result = work(stop.clone());
-            *done.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
-            done.1.notify_all();
+    let done: Arc<Slot<T>> = Arc::new((Mutex::new(None), Condvar::new()));
+    let worker = {
+        let (stop, done) = (Arc::clone(&stop), Arc::clone(&done));
+        std::thread::Builder::new()
+            .name("snakeladder-work".into())
+            .spawn(move || {
+                let result = work(stop);
+                *done.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+                done.1.notify_all();
+            })
+            .map_err(|e| {
+                pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "cannot start a worker thread: {e}"
+                ))
+            })?
+    };
+    loop {
+        let finished = py.detach(|| {
+            let slot = done.0.lock().unwrap_or_else(|e| e.into_inner());
+            let (mut slot, _) = done
+                .1
+                .wait_timeout_while(slot, POLL, |r| r.is_none() && !worker.is_finished())
+                .unwrap_or_else(|e| e.into_inner());
+            slot.take()
         });
-        loop {
-            let finished = py.detach(|| {
-                let slot = done.0.lock().unwrap_or_else(|e| e.into_inner());
-                let (mut slot, _) = done
-                    .1
-                    .wait_timeout_while(slot, POLL, |r| r.is_none() && !worker.is_finished())
-                    .unwrap_or_else(|e| e.into_inner());
-                slot.take()
-            });
-            if let Some(result) = finished {
-                let _ = py.detach(move || worker.join());
-                return Ok(result);
-            }
-            if worker.is_finished() {
-                // It may have stored its result after the wait above timed
-                // out (a busy machine, the GIL slow to come back): joined,
-                // the slot is read again. Empty, the worker panicked; its
-                // panic is raised.
-                let joined = py.detach(move || worker.join());
-                let result = done.0.lock().unwrap_or_else(|e| e.into_inner()).take();
-                return match (result, joined) {
-                    (Some(result), _) => Ok(result),
-                    (None, Err(panic)) => std::panic::resume_unwind(panic),
-                    (None, Ok(())) => Err(pyo3::exceptions::PyRuntimeError::new_err(
-                        "the worker thread ended without a result",
-                    )),
-                };
-            }
-            if let Err(signal) = py.check_signals() {
-                stop.store(true, Ordering::Relaxed);
-                let _ = py.detach(move || worker.join());
-                return Err(signal);
-            }
+        if let Some(result) = finished {
+            return Ok(result);
         }
-    })
+        if worker.is_finished() {
+            // It may have stored its result after the wait above timed out
+            // (a busy machine, the GIL slow to come back): joined, the slot
+            // is read again. Empty, the worker panicked; its panic is
+            // raised.
+            let joined = py.detach(move || worker.join());
+            let result = done.0.lock().unwrap_or_else(|e| e.into_inner()).take();
+            return match (result, joined) {
+                (Some(result), _) => Ok(result),
+                (None, Err(panic)) => std::panic::resume_unwind(panic),
+                (None, Ok(())) => Err(pyo3::exceptions::PyRuntimeError::new_err(
+                    "the worker thread ended without a result",
+                )),
+            };
+        }
+        if let Err(signal) = py.check_signals() {
+            // Not joined: the worker sees the flag where the core looks at
+            // it (module docs) and its result, if any, is dropped with
+            // `done`.
+            stop.store(true, Ordering::Relaxed);
+            return Err(signal);
+        }
+    }
 }

@@ -10,8 +10,10 @@
 //! each number it hands to Python was computed by the core, and each text
 //! or drawing was rendered by the rendering layer.
 //!
-//! Long work (an analysis, a simulation, a search) runs with the GIL
-//! released; a simulation also stops on Ctrl-C ([`interrupt`]).
+//! Long work (an analysis, a simulation, a diff, a search) runs on a
+//! worker thread with the GIL released, and Ctrl-C interrupts it
+//! ([`interrupt`]). Every message raised follows one rule
+//! ([`errors::message`]).
 
 // PyO3's macros expand to `unsafe` blocks of their own (the module's entry
 // point, argument extraction); this crate itself writes none.
@@ -34,6 +36,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tools::validate_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(tools::validate_path, m)?)?;
     m.add_function(wrap_pyfunction!(tools::generate, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::py_message, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,8 +1,9 @@
 //! The functions of the module: validating files, generating boards, and
 //! the diff of two boards.
 
-use crate::board::PyBoard;
+use crate::board::{PyBoard, limits, time_limit};
 use crate::errors;
+use crate::interrupt::run_interruptible;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use snakeladder::design::{GenerateOptions, Layout, Target};
@@ -79,9 +80,10 @@ pub fn validate_path(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_, PyList
 }
 
 /// A seeded random board; with a target band, searched until its mean
-/// turns are in the band (a dict with the board and the search's figures).
+/// turns are in the band within the limits `generate --target-turns` takes
+/// (a dict with the board and the search's figures). Ctrl-C stops either.
 #[pyfunction]
-#[pyo3(signature = (squares, snakes, ladders, seed, max_length, name, rules, target, max_first_seat_advantage))]
+#[pyo3(signature = (squares, snakes, ladders, seed, max_length, name, rules, target, max_first_seat_advantage, max_work, max_memory, seconds))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate<'py>(
     py: Python<'py>,
@@ -94,11 +96,13 @@ pub fn generate<'py>(
     rules: Option<Bound<'py, PyAny>>,
     target: Option<(f64, f64)>,
     max_first_seat_advantage: Option<f64>,
+    max_work: Option<f64>,
+    max_memory: Option<u64>,
+    seconds: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules: Option<RulesSpec> = match rules {
         Some(r) => Some(
-            pythonize::depythonize(&r)
-                .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("rules: {e}")))?,
+            pythonize::depythonize(&r).map_err(|e| errors::value_error(format!("rules: {e}")))?,
         ),
         None => None,
     };
@@ -115,8 +119,9 @@ pub fn generate<'py>(
     let d = PyDict::new(py);
     match target {
         None => {
-            let board = py
-                .detach(|| layout.generate())
+            // Drawing a layout has no stop hook; it takes a moment even on
+            // the largest board.
+            let board = run_interruptible(py, move |_| layout.generate())?
                 .map_err(|e| errors::design_error(py, &e))?;
             d.set_item("board", PyBoard::new(board))?;
         }
@@ -126,10 +131,15 @@ pub fn generate<'py>(
             if let Some(a) = max_first_seat_advantage {
                 band = band.with_max_first_seat_advantage(a).map_err(err)?;
             }
-            let options = GenerateOptions::new(layout, band);
-            let made = py
-                .detach(|| snakeladder::design::generate_to_target(&options))
-                .map_err(err)?;
+            let mut options =
+                GenerateOptions::new(layout, band).with_limits(limits(max_work, max_memory)?);
+            if let Some(t) = time_limit(seconds)? {
+                options = options.with_time_limit(t);
+            }
+            let made = run_interruptible(py, move |stop| {
+                snakeladder::design::generate_to_target(&options.with_stop(stop))
+            })?
+            .map_err(err)?;
             d.set_item("mean_turns", made.mean_turns)?;
             d.set_item("first_seat_advantage", made.first_seat_advantage)?;
             d.set_item("evaluated", made.evaluated)?;

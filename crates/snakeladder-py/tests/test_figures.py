@@ -148,3 +148,26 @@ def test_columns_copy_and_pickle():
     for other in (copy.copy(jumps), copy.deepcopy(jumps), pickle.loads(pickle.dumps(jumps))):
         assert list(other) == list(jumps)
         assert np.array_equal(other["from"], jumps["from"])
+
+
+def test_every_array_an_analysis_gives_is_read_only():
+    # The attributes are cached: a write to one of their arrays would
+    # change the figure for every later reader (the integer columns, the
+    # kinds and the seat odds were writable).
+    a = s.Board.builtin().analyze(players=(2, 3))
+    arrays = {"pmf": a.pmf, "cdf": a.cdf}
+    arrays.update({f"squares.{k}": v for k, v in a.squares.items()})
+    arrays.update({f"jumps.{k}": v for k, v in a.jumps.items()})
+    arrays.update({f"seat_odds[{n}]": o.win_probability for n, o in a.seat_odds.items()})
+    assert len(arrays) == 2 + 4 + 6 + 2
+    for name, array in arrays.items():
+        assert isinstance(array, np.ndarray), name
+        assert not array.flags.writeable, name
+        with pytest.raises(ValueError):
+            array[0] = array[1]
+    assert a.squares.square is a.squares.square
+    # A copy, or a pandas frame, is the user's to change.
+    frame = a.squares.to_pandas()
+    frame.loc[0, "square"] = -1
+    assert a.squares.square[0] == 0
+    assert a.seat_odds[2].win_probability.copy().flags.writeable

@@ -1,14 +1,17 @@
-"""No reference leaks over many calls, and Ctrl-C stops a long simulation."""
+"""No reference leaks over many calls, and Ctrl-C stops every long call."""
 
 from __future__ import annotations
 
 import gc
+import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+
+import pytest
 
 import snakeladder as s
 
@@ -80,6 +83,64 @@ def test_ctrl_c_stops_a_long_simulation():
     assert child.returncode == 0
     assert out.strip() == "interrupted"
     assert waited < 10, f"Ctrl-C took {waited:.1f} s to stop the simulation"
+
+
+#: A call that runs for minutes, and whether the core stops it when told
+#: (a simulation between batches, a search where it checks its limits) or
+#: it runs on to its end in the background (an analysis: no stop hook).
+LONG_CALLS = {
+    # Its length distribution alone is some 10^11 multiply-adds.
+    "analyze": ("long.analyze(players=(), max_work=1e18)", False),
+    "diff": ("long.diff(s.Board.builtin(), max_work=1e18)", False),
+    "tune": ("jumpy.tune(target=(1, 1.01), max_changes=3, max_work=1e18)", True),
+    "generate": ("s.generate(100_000, 4, 4, target=(1, 1.01), max_work=1e18)", True),
+    "simulate": ("s.Board.builtin().simulate(10**12, seed=1)", True),
+    # A batch of 65,536 games of some 28,000 turns: seconds even in a
+    # release build, which Ctrl-C waited for before; it now finishes in
+    # the background.
+    "simulate long games": ("long.simulate(10**9, seed=1)", False),
+    "check": ("s.Board.builtin().check(10**12, seed=1)", True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_CALLS))
+def test_ctrl_c_interrupts_every_long_call_at_once(name):
+    call, stops = LONG_CALLS[name]
+    script = textwrap.dedent(
+        f"""
+        import json, os, signal, sys, threading, time
+        import snakeladder as s
+        long = s.Board.from_json({{"squares": 100_000}})
+        jumpy = s.generate(100_000, 4, 4, seed=1)
+        sent = []
+        def interrupt():
+            sent.append(time.monotonic())
+            os.kill(os.getpid(), signal.SIGINT)
+        threading.Timer(1.0, interrupt).start()
+        try:
+            {call}
+        except KeyboardInterrupt:
+            waited = time.monotonic() - sent[0]
+            # CPU time of the whole process (every thread) over a second,
+            # once the abandoned work has had a second to see its flag.
+            time.sleep(1.0)
+            cpu = time.process_time()
+            time.sleep(1.0)
+            print(json.dumps({{"waited": waited, "cpu": time.process_time() - cpu}}))
+            sys.exit(0)
+        sys.exit("finished before Ctrl-C")
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout)
+    # Before, Python saw the signal only when the call returned: minutes
+    # later (the timeout above) for all but a simulation.
+    assert found["waited"] < 0.5, found
+    if stops:
+        assert found["cpu"] < 0.2, f"the work went on after Ctrl-C: {found}"
 
 
 def test_the_gil_is_released_during_a_simulation():

@@ -40,17 +40,26 @@ class SeatOdds(NamedTuple):
     expected_rounds: float
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """``array``, no longer writable: an analysis hands out the same array
+    on every read (its attributes are cached), so a write to it would
+    change the figure for every later reader."""
+    array.flags.writeable = False
+    return array
+
+
 def _floats(data: bytes) -> np.ndarray:
-    return np.frombuffer(data, dtype=np.float64)
+    # Over immutable bytes: read-only already, said again for clarity.
+    return _read_only(np.frombuffer(data, dtype=np.float64))
 
 
 def _columns(native: Dict[str, Any]) -> Columns:
     columns: Dict[str, np.ndarray] = {}
     for name, data in native.items():
         if isinstance(data, list):
-            columns[name] = np.array(data, dtype=object)
+            columns[name] = _read_only(np.array(data, dtype=object))
         elif name in ("square", "from", "to"):
-            columns[name] = np.frombuffer(data, dtype=np.uint32).astype(np.int64)
+            columns[name] = _read_only(np.frombuffer(data, dtype=np.uint32).astype(np.int64))
         else:
             columns[name] = _floats(data)
     return Columns(columns)
@@ -60,8 +69,9 @@ class Analysis:
     """Every exact figure of one board, from :meth:`Board.analyze`.
 
     The figures are computed by the core when the analysis is made; each
-    attribute converts its figure to Python on first use. Arrays are
-    read-only numpy ``float64`` arrays.
+    attribute converts its figure to Python on first use and gives the
+    same object on every later read, so every array is read-only (numpy's
+    ``flags.writeable`` is False; ``.copy()`` gives one to change).
     """
 
     def __init__(self, native: "_native.Analysis", board: "Board") -> None:
@@ -144,7 +154,7 @@ class Analysis:
     def seat_odds(self) -> Dict[int, SeatOdds]:
         """Per player count asked for, each seat's chance of winning."""
         return {
-            count: SeatOdds(count, np.array(wins, dtype=np.float64), total, rounds)
+            count: SeatOdds(count, _read_only(np.array(wins, dtype=np.float64)), total, rounds)
             for count, wins, total, rounds in self._native.players()
         }
 

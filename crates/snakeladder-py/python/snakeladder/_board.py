@@ -5,9 +5,10 @@ from __future__ import annotations
 import html
 import json
 import os
+from datetime import timedelta
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _native
+from . import _args, _native
 from ._analysis import Analysis
 from ._errors import Problem, _problems
 from ._figures import Figures, drawing
@@ -15,10 +16,10 @@ from ._figures import Figures, drawing
 Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, Any]]
 
 
-def _players(players: Union[int, Iterable[int]]) -> List[int]:
-    if isinstance(players, int):
-        return [players]
-    return [int(p) for p in players]
+def _json_text(source: Mapping[str, Any]) -> str:
+    """A board dict as JSON text, numpy numbers and arrays as JSON reads
+    them (:func:`_args.json_value`)."""
+    return json.dumps(source, indent=2, default=_args.json_value)
 
 
 class Validation:
@@ -81,6 +82,19 @@ class Diff:
         return self.html()
 
 
+def _simulation(
+    games: Any, seed: Any, players: Any, threads: Any, max_memory: Any
+) -> Tuple[int, int, int, Optional[int], Optional[int]]:
+    """The arguments of a simulation, checked."""
+    return (
+        _args.integer(games, "games"),
+        _args.integer(seed, "seed"),
+        _args.integer(players, "players", _args.U32),
+        _args.optional_integer(threads, "threads"),
+        _args.memory(max_memory),
+    )
+
+
 def _is_json_text(text: str) -> bool:
     """Whether a ``str`` is a board's JSON text rather than a path: its first
     character past blanks and a byte-order mark (a file read with one) is
@@ -113,7 +127,7 @@ class Board:
         each with its kind, field, line, column and message.
         """
         if isinstance(source, Mapping):
-            return cls(_native.Board.from_text(json.dumps(source, indent=2), "<dict>"))
+            return cls(_native.Board.from_text(_json_text(source), "<dict>"))
         if isinstance(source, bytes):
             # Bytes are a file's contents, as validate() reads them.
             return cls(_native.Board.from_text(source.decode("utf-8", "replace"), "<bytes>"))
@@ -121,7 +135,9 @@ class Board:
             return cls(_native.Board.from_text(source, "<string>"))
         if isinstance(source, (str, os.PathLike)):
             return cls(_native.Board.from_path(os.fspath(source)))
-        raise TypeError(f"from_json takes JSON text, a path or a dict, not {type(source).__name__}")
+        raise TypeError(
+            _args.message(f"from_json takes JSON text, a path or a dict, not {type(source).__name__}")
+        )
 
     @classmethod
     def builtin(cls) -> "Board":
@@ -190,17 +206,27 @@ class Board:
 
         ``players``: the player counts for the seat odds. ``exact``: also the
         mean as an exact ``fractions.Fraction``. ``max_work`` (multiply-adds
-        per optional figure) and ``max_memory`` (bytes) mean what the
-        command's ``--max-work`` and ``--max-memory`` mean: an optional
-        figure past them is skipped (``Analysis.skipped``), an essential
-        step past ``max_memory`` raises :class:`LimitError`.
+        per optional figure, default 2e10) and ``max_memory`` (bytes,
+        default half the machine's memory) mean what the command's
+        ``--max-work`` and ``--max-memory`` mean: an optional figure past
+        them is skipped (``Analysis.skipped``), an essential step past
+        ``max_memory`` raises :class:`LimitError`.
+
+        Ctrl-C raises ``KeyboardInterrupt`` at once; the core has no way to
+        stop an analysis, so the abandoned one finishes on its thread in the
+        background (its CPU and memory are in use until then) and its result
+        is dropped.
         """
         return Analysis(
-            self._native.analyze(_players(players), exact, max_work, max_memory), self
+            self._native.analyze(
+                _args.players(players), exact, _args.work(max_work), _args.memory(max_memory)
+            ),
+            self,
         )
 
     def mean_turns(self) -> float:
-        """The mean number of turns of one player alone."""
+        """The mean number of turns of one player alone (Ctrl-C as for
+        :meth:`analyze`)."""
         return self._native.mean_turns()
 
     def simulate(
@@ -215,8 +241,10 @@ class Board:
         """Plays ``games`` seeded games on every core; every statistic with
         its standard error (the keys of ``snakeladder simulate --format
         json``). The same seed gives the same figures on any thread count.
-        Ctrl-C stops it (``KeyboardInterrupt``)."""
-        return Figures(self._native.simulate(games, seed, players, threads, max_memory))
+        ``max_memory``: bytes, default half the machine's memory.
+        Ctrl-C raises ``KeyboardInterrupt`` at once; the games still being
+        played stop at the end of their batch of 65,536."""
+        return Figures(self._native.simulate(*_simulation(games, seed, players, threads, max_memory)))
 
     def check(
         self,
@@ -229,8 +257,8 @@ class Board:
     ) -> Figures:
         """Every exact figure against a simulation of ``games`` games
         (``passed`` says whether all agree; the keys of ``snakeladder check
-        --format json``). Ctrl-C stops it."""
-        return Figures(self._native.check(games, seed, players, threads, max_memory))
+        --format json``). Arguments and Ctrl-C as for :meth:`simulate`."""
+        return Figures(self._native.check(*_simulation(games, seed, players, threads, max_memory)))
 
     def validate(self) -> Validation:
         """The review's findings on this board (a board is valid once made;
@@ -244,10 +272,17 @@ class Board:
         max_work: Optional[float] = None,
         max_memory: Optional[int] = None,
     ) -> Diff:
-        """What changing this board into ``other`` does to every figure."""
+        """What changing this board into ``other`` does to every figure.
+        Limits and Ctrl-C as for :meth:`analyze`."""
+        if not isinstance(other, Board):
+            raise TypeError(_args.message(f"other must be a Board, not {type(other).__name__}"))
         return Diff(
             self._native.diff(
-                other._native, self.name or "old", other.name or "new", max_work, max_memory
+                other._native,
+                self.name or "old",
+                other.name or "new",
+                _args.work(max_work),
+                _args.memory(max_memory),
             )
         )
 
@@ -259,15 +294,32 @@ class Board:
         keep: Sequence[Tuple[int, int]] = (),
         seed: int = 0,
         max_first_seat_advantage: Optional[float] = None,
+        max_work: Optional[float] = None,
+        max_memory: Optional[int] = None,
+        time_limit: Union[float, timedelta, None] = None,
     ) -> Figures:
         """The fewest jump moves (at most ``max_changes``) that bring the
         mean turns into ``target = (min, max)``: ``board`` (the tuned
         :class:`Board`), ``changes``, ``mean_before``, ``mean_turns``.
-        Raises :class:`DesignError` when none is found."""
-        low, high = target
+        Raises :class:`DesignError` when none is found.
+
+        The limits of ``snakeladder tune``: ``max_work`` (multiply-adds,
+        default 2e10), ``max_memory`` (bytes, default half the machine's
+        memory) and ``time_limit`` (seconds or a ``timedelta``, default
+        none); past one the search stops with :class:`DesignError` naming
+        it and the closest mean found. Ctrl-C raises ``KeyboardInterrupt``
+        at once and the search stops at its next check of its limits."""
+        low, high = _args.band(target, "target")
         found = self._native.tune(
-            float(low), float(high), max_changes, [tuple(k) for k in keep], seed,
-            max_first_seat_advantage,
+            low,
+            high,
+            _args.integer(max_changes, "max_changes"),
+            _args.jumps(keep, "keep"),
+            _args.integer(seed, "seed"),
+            _args.optional_real(max_first_seat_advantage, "max_first_seat_advantage"),
+            _args.work(max_work),
+            _args.memory(max_memory),
+            _args.seconds(time_limit),
         )
         board = Board(found.pop("board"))
         result = Figures(found)
@@ -316,14 +368,16 @@ def validate(source: Source) -> Validation:
     its line, column and field, as ``snakeladder validate`` finds them; a
     valid board's policy violations from its own ``limits`` too."""
     if isinstance(source, Mapping):
-        found = _native.validate_bytes(json.dumps(source, indent=2).encode(), "<dict>")
+        found = _native.validate_bytes(_json_text(source).encode(), "<dict>")
     elif isinstance(source, bytes) or (isinstance(source, str) and _is_json_text(source)):
         data = source.encode() if isinstance(source, str) else source
         found = _native.validate_bytes(data, "<string>")
     elif isinstance(source, (str, os.PathLike)):
         found = _native.validate_path(os.fspath(source))
     else:
-        raise TypeError(f"validate takes a path, JSON text or a dict, not {type(source).__name__}")
+        raise TypeError(
+            _args.message(f"validate takes a path, JSON text or a dict, not {type(source).__name__}")
+        )
     return Validation(_problems(found))
 
 
@@ -338,14 +392,35 @@ def generate(
     rules: Optional[Mapping[str, Any]] = None,
     target: Optional[Tuple[float, float]] = None,
     max_first_seat_advantage: Optional[float] = None,
+    max_work: Optional[float] = None,
+    max_memory: Optional[int] = None,
+    time_limit: Union[float, timedelta, None] = None,
 ) -> Board:
     """A seeded random board of ``squares`` squares (``snakeladder
     generate``); the same seed gives the same board. With ``target = (min,
-    max)``, searched until its mean turns are in that band."""
+    max)``, searched until its mean turns are in that band, within the
+    limits ``max_work``, ``max_memory`` and ``time_limit`` as
+    :meth:`Board.tune` takes them (``snakeladder generate --target-turns``;
+    without a target they are not used). Ctrl-C as for :meth:`Board.tune`."""
+    if rules is not None:
+        if not isinstance(rules, Mapping):
+            raise TypeError(_args.message(f"rules must be a dict, not {type(rules).__name__}"))
+        # Through JSON, as a board dict: numpy numbers become Python's.
+        rules = json.loads(_json_text(rules))
+    if name is not None and not isinstance(name, str):
+        raise TypeError(_args.message(f"name must be a str, not {type(name).__name__}"))
     found = _native.generate(
-        squares, snakes, ladders, seed, max_length, name,
-        None if rules is None else dict(rules),
-        None if target is None else (float(target[0]), float(target[1])),
-        max_first_seat_advantage,
+        _args.integer(squares, "squares", _args.U32),
+        _args.integer(snakes, "snakes", _args.U32),
+        _args.integer(ladders, "ladders", _args.U32),
+        _args.integer(seed, "seed"),
+        _args.optional_integer(max_length, "max_length", _args.U32),
+        name,
+        rules,
+        None if target is None else _args.band(target, "target"),
+        _args.optional_real(max_first_seat_advantage, "max_first_seat_advantage"),
+        _args.work(max_work),
+        _args.memory(max_memory),
+        _args.seconds(time_limit),
     )
     return Board(found["board"])

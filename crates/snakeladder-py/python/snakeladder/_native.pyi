@@ -47,6 +47,9 @@ class Board:
         keep: Sequence[Tuple[int, int]],
         seed: int,
         max_first_seat_advantage: Optional[float],
+        max_work: Optional[float],
+        max_memory: Optional[int],
+        time_limit: Optional[float],
     ) -> Dict[str, Any]: ...
     def svg(self, title: str) -> str: ...
 
@@ -93,4 +96,8 @@ def generate(
     rules: Optional[Dict[str, Any]],
     target: Optional[Tuple[float, float]],
     max_first_seat_advantage: Optional[float],
+    max_work: Optional[float],
+    max_memory: Optional[int],
+    time_limit: Optional[float],
 ) -> Dict[str, Any]: ...
+def message(text: str) -> str: ...

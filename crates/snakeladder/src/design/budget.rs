@@ -21,7 +21,7 @@
 //! §2).
 
 use super::{DesignError, Target};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The limits of one design search: the public API sets them with
@@ -182,6 +182,8 @@ pub(crate) struct Meter {
     budget: Budget,
     start: Instant,
     work: AtomicU64,
+    /// A front end's stop flag (Ctrl-C), read wherever the limits are.
+    stop: crate::progress::Callback<AtomicBool>,
 }
 
 impl Meter {
@@ -191,7 +193,13 @@ impl Meter {
             budget,
             start: Instant::now(),
             work: AtomicU64::new(0),
+            stop: Default::default(),
         }
+    }
+
+    /// The same meter, spent as soon as `stop` is set.
+    pub(crate) fn with_stop(self, stop: crate::progress::Callback<AtomicBool>) -> Meter {
+        Meter { stop, ..self }
     }
 
     /// Adds `work` multiply-adds.
@@ -211,8 +219,18 @@ impl Meter {
         self.charge(updated as f64 * n + solved as f64 * n * n);
     }
 
+    /// Whether the stop flag is set: for loops too hot to read the clock,
+    /// and where a limit spent must not change which candidates are
+    /// evaluated (a stop flag ends the search whatever they found).
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.get().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     /// Which limit is spent, in words; `None` while none is.
     pub(crate) fn spent(&self) -> Option<String> {
+        if self.stopped() {
+            return Some("it was stopped (its stop flag was set)".to_string());
+        }
         let work = self.work.load(Ordering::Relaxed) as f64;
         if work > self.budget.max_work {
             return Some(format!(
@@ -255,5 +273,11 @@ mod tests {
         });
         std::thread::sleep(Duration::from_millis(5));
         assert!(meter.spent().unwrap().contains("--time-limit"));
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let meter =
+            Meter::new(Budget::default()).with_stop(crate::progress::Callback::new(stop.clone()));
+        assert_eq!(meter.spent(), None);
+        stop.store(true, Ordering::Relaxed);
+        assert!(meter.spent().unwrap().contains("stopped"));
     }
 }

@@ -69,6 +69,8 @@ pub struct GenerateOptions {
     pub(crate) budget: super::Budget,
     /// Told the candidate boards evaluated so far.
     pub(crate) progress: crate::progress::Evaluated,
+    /// A front end's stop flag (Ctrl-C), see `with_stop`.
+    pub(crate) stop: crate::progress::Callback<std::sync::atomic::AtomicBool>,
 }
 
 impl GenerateOptions {
@@ -80,6 +82,7 @@ impl GenerateOptions {
             max_restarts: 64,
             budget: super::Budget::default(),
             progress: Default::default(),
+            stop: Default::default(),
         }
     }
 
@@ -128,6 +131,16 @@ impl GenerateOptions {
     pub fn with_progress(self, progress: impl Fn(u64) + Send + Sync + 'static) -> GenerateOptions {
         GenerateOptions {
             progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
+            ..self
+        }
+    }
+
+    /// The same options, stopping the search with
+    /// [`DesignError::Stopped`](super::DesignError::Stopped) at its next
+    /// check of its limits once `stop` is set: for a front end's Ctrl-C.
+    pub fn with_stop(self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> GenerateOptions {
+        GenerateOptions {
+            stop: crate::progress::Callback::new(stop),
             ..self
         }
     }
@@ -226,7 +239,7 @@ pub fn generate_to_target(options: &GenerateOptions) -> Result<Generated, Design
         crate::par::current_num_threads().min(RESTART_BATCH as usize) as u64 + 1,
         Some(target),
     )?;
-    let meter = super::budget::Meter::new(options.budget);
+    let meter = super::budget::Meter::new(options.budget).with_stop(options.stop.clone());
     let counter = AtomicU64::new(0);
     // The first start of the batch that succeeded: later starts, whose
     // outcome is never used, stop at once.
@@ -409,6 +422,25 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stop flag already set ends either search at its first check of
+    /// its limits, naming the flag, as a front end's Ctrl-C would.
+    #[test]
+    fn a_stop_flag_stops_both_searches() {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let out_of_reach = Target::new(1.0, 1.01).unwrap();
+        let layout = Layout::new(100, 10, 10, Seed::new(3));
+        let options = GenerateOptions::new(layout, out_of_reach).with_stop(stop.clone());
+        match generate_to_target(&options) {
+            Err(DesignError::Stopped { limit, .. }) => assert!(limit.contains("stop"), "{limit}"),
+            other => panic!("{:?}", other.map(|g| g.mean_turns)),
+        }
+        let options = super::super::TuneOptions::new(out_of_reach, 3).with_stop(stop);
+        match super::super::tune(&crate::Board::builtin_default(), &options) {
+            Err(DesignError::Stopped { limit, .. }) => assert!(limit.contains("stop"), "{limit}"),
+            other => panic!("{:?}", other.map(|t| t.changes)),
+        }
+    }
 
     #[test]
     fn an_unfair_band_reports_the_fairest_board_reached() {

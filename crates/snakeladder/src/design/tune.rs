@@ -75,6 +75,8 @@ pub struct TuneOptions {
     pub(crate) budget: super::Budget,
     /// Told the candidate boards evaluated so far ([`Tuned::evaluated`]).
     pub(crate) progress: crate::progress::Evaluated,
+    /// A front end's stop flag (Ctrl-C), see `with_stop`.
+    pub(crate) stop: crate::progress::Callback<std::sync::atomic::AtomicBool>,
 }
 
 impl TuneOptions {
@@ -87,6 +89,7 @@ impl TuneOptions {
             seed: Seed::new(0),
             budget: super::Budget::default(),
             progress: Default::default(),
+            stop: Default::default(),
         }
     }
 
@@ -139,6 +142,16 @@ impl TuneOptions {
     pub fn with_progress(self, progress: impl Fn(u64) + Send + Sync + 'static) -> TuneOptions {
         TuneOptions {
             progress: crate::progress::Callback::new(std::sync::Arc::new(progress)),
+            ..self
+        }
+    }
+
+    /// The same options, stopping the search with
+    /// [`DesignError::Stopped`](super::DesignError::Stopped) at its next
+    /// check of its limits once `stop` is set: for a front end's Ctrl-C.
+    pub fn with_stop(self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> TuneOptions {
+        TuneOptions {
+            stop: crate::progress::Callback::new(stop),
             ..self
         }
     }
@@ -231,7 +244,7 @@ pub fn tune(board: &Board, options: &TuneOptions) -> Result<Tuned, DesignError> 
         crate::par::current_num_threads().min(BEAM),
         target,
     )?;
-    let meter = super::budget::Meter::new(options.budget);
+    let meter = super::budget::Meter::new(options.budget).with_stop(options.stop.clone());
     let kept = kept_jumps(board, &options.keep)?;
     let start = Base::new(board.clone())?;
     meter.charge(start.work());

@@ -143,6 +143,11 @@ impl Context<'_> {
         }
         best.evaluated += n;
         for &after in moves {
+            // One jump's moves on a large board are minutes of work in
+            // all: a stop flag is read between them.
+            if self.meter.is_some_and(Meter::stopped) {
+                break;
+            }
             if let Some(mean) = search::mean_of(self.base, &self.spec, a, after, kept) {
                 let tie = search::tie(self.seed, a, after);
                 let c = Candidate {

@@ -18,8 +18,9 @@ use crate::model::error::grouped;
 use serde::Serialize;
 use std::fmt;
 
-/// The default [`Limits::max_memory`]: 4 GiB. The library does not probe
-/// the machine; the command line passes half the machine's memory instead.
+/// The default [`Limits::max_memory`]: 4 GiB. [`Limits::default`] does not
+/// probe the machine; the front ends (the command, the Python package) use
+/// [`Limits::machine_max_memory`] instead, which falls back to this.
 pub(crate) const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
 /// The default [`Limits::max_work`]: 2·10¹⁰ multiply-adds, about half a
@@ -81,6 +82,19 @@ impl Default for Limits {
             max_work: DEFAULT_MAX_WORK,
         }
     }
+}
+
+/// The `MemTotal` line of a `/proc/meminfo` text, in bytes.
+fn mem_total(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut words = line.split_whitespace().skip(1);
+    let value: u64 = words.next()?.parse().ok()?;
+    let scale = match words.next() {
+        Some("kB") => 1024,
+        None => 1,
+        Some(_) => return None,
+    };
+    value.checked_mul(scale)
 }
 
 /// A figure that can be skipped on a large board.
@@ -357,10 +371,23 @@ fn multiply_adds(x: f64) -> String {
 }
 
 impl Limits {
-    /// The default [`Limits::max_memory`]: 4 GiB. The library does not
-    /// probe the machine; the command line passes half the machine's memory
-    /// instead.
+    /// The default [`Limits::max_memory`]: 4 GiB. [`Limits::default`] does
+    /// not probe the machine; the front ends use
+    /// [`Limits::machine_max_memory`] instead.
     pub const DEFAULT_MAX_MEMORY: u64 = DEFAULT_MAX_MEMORY;
+
+    /// The front ends' default memory limit, one for every command and
+    /// Python function that takes one: half the machine's memory
+    /// (`MemTotal` of `/proc/meminfo`), or [`Limits::DEFAULT_MAX_MEMORY`]
+    /// where that cannot be read. Half, so that one analysis cannot push
+    /// the machine into swap, yet a large board is not refused on a large
+    /// machine.
+    pub fn machine_max_memory() -> u64 {
+        std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|text| mem_total(&text))
+            .map_or(DEFAULT_MAX_MEMORY, |m| m / 2)
+    }
 
     /// The default [`Limits::max_work`]: 2·10¹⁰ multiply-adds, about half a
     /// minute of one core, a budget for the optional figures.
@@ -489,6 +516,14 @@ pub fn distribution_bytes(chain: &Chain) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn meminfo_total() {
+        let text = "MemTotal:       24576000 kB\nMemFree:  100 kB\n";
+        assert_eq!(super::mem_total(text), Some(24_576_000 * 1024));
+        assert_eq!(super::mem_total("nothing here"), None);
+        assert_eq!(super::mem_total("MemTotal: 12 pages"), None);
+    }
+
     use super::*;
     use crate::design::Layout;
 
