@@ -171,3 +171,34 @@ def test_every_array_an_analysis_gives_is_read_only():
     frame.loc[0, "square"] = -1
     assert a.squares.square[0] == 0
     assert a.seat_odds[2].win_probability.copy().flags.writeable
+
+
+def test_an_edit_to_a_dict_an_analysis_gave_never_reaches_the_next_read():
+    # The dicts and lists were cached too: an edit to one changed what
+    # every later reader saw.
+    board = s.Board.from_json(
+        '{"squares": 30, "ladders": [[3, 11]], "snakes": [[17, 4]], "rules": {"overshoot": "bounce"}}'
+    )
+    a = board.analyze(players=(2,), max_work=1e3)
+    assert a.skipped, "the tight work limit leaves figures out"
+    first = {
+        "rules": a.rules,
+        "skipped": a.skipped,
+        "warnings": a.warnings,
+        "shortest_game": a.shortest_game,
+        "error_bounds": a.error_bounds,
+        "rolls": a.rolls,
+        "seat_odds": a.seat_odds,
+    }
+    expected = {name: repr(value) for name, value in first.items()}
+    first["rules"]["overshoot"] = "edited"
+    first["skipped"].append("edited")
+    first["skipped"][0]["figure"] = "edited"
+    first["warnings"].append("edited")
+    if first["shortest_game"] is not None:
+        first["shortest_game"]["turns"] = -1
+    first["error_bounds"]["mean"] = -1.0
+    first["rolls"]["mean"] = -1.0
+    first["seat_odds"].clear()
+    again = {name: repr(getattr(a, name)) for name in first}
+    assert again == expected

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import html
 import os
 from fractions import Fraction
@@ -46,6 +47,13 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     change the figure for every later reader."""
     array.flags.writeable = False
     return array
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of a cached dict or list for the caller: an analysis hands
+    out the same value on every read, so an edit to what one caller was
+    given must not reach the next (as ``_read_only`` keeps for arrays)."""
+    return copy.deepcopy(value)
 
 
 def _floats(data: bytes) -> np.ndarray:
@@ -109,7 +117,7 @@ class Analysis:
         """The most likely number of turns."""
         return self.quantiles.mode
 
-    @cached_property
+    @property
     def error_bounds(self) -> Dict[str, float]:
         """Relative error bounds of ``mean`` and ``variance``."""
         mean, variance = self._native.error_bounds()
@@ -130,7 +138,7 @@ class Analysis:
         """Probability mass past the last term of ``pmf``."""
         return self._native.tail
 
-    @cached_property
+    @property
     def rolls(self) -> Dict[str, float]:
         """Rolls of one player (equal to turns without extra rolls)."""
         mean, variance = self._native.rolls()
@@ -150,18 +158,27 @@ class Analysis:
         (NaN: the game never ends without it)."""
         return _columns(self._native.jump_columns())
 
-    @cached_property
+    @property
     def seat_odds(self) -> Dict[int, SeatOdds]:
         """Per player count asked for, each seat's chance of winning."""
+        # A new dict on each read over the cached, immutable entries.
+        return dict(self._seat_odds)
+
+    @cached_property
+    def _seat_odds(self) -> Dict[int, SeatOdds]:
         return {
             count: SeatOdds(count, _read_only(np.array(wins, dtype=np.float64)), total, rounds)
             for count, wins, total, rounds in self._native.players()
         }
 
-    @cached_property
+    @property
     def shortest_game(self) -> Optional[Figures]:
         """The shortest game: ``turns``, an example of its ``rolls``, the
         ``path`` and its ``probability``; ``None`` when not computed."""
+        return _fresh(self._shortest_game)
+
+    @cached_property
+    def _shortest_game(self) -> Optional[Figures]:
         found = self._native.shortest()
         return None if found is None else Figures(found)
 
@@ -187,7 +204,7 @@ class Analysis:
     @property
     def rules(self) -> Dict[str, Any]:
         """The effective rules, every default filled in."""
-        return self._about["rules"]
+        return _fresh(self._about["rules"])
 
     @property
     def solver(self) -> str:
@@ -197,12 +214,12 @@ class Analysis:
     @property
     def skipped(self) -> List[Any]:
         """Figures left out because they would pass a limit."""
-        return self._about["skipped"]
+        return _fresh(self._about["skipped"])
 
     @property
     def warnings(self) -> List[Any]:
         """What makes some figures less exact than promised."""
-        return self._about["warnings"]
+        return _fresh(self._about["warnings"])
 
     def to_dict(self) -> Dict[str, Any]:
         """Every figure with the keys of ``snakeladder analyze --format json``."""
