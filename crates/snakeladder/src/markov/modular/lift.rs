@@ -148,40 +148,7 @@ pub(crate) fn solve(
     // started from a wrong reconstruction, and is given up at once.
     let den_bits = system.hadamard_log2().det.ceil() as u64 + DENOMINATOR_SLACK_BITS;
     if shape.back.is_empty() {
-        // A triangular system: back substitution alone is the solution.
-        let mean = substitute(
-            system,
-            shape,
-            &[],
-            BigInt::one(),
-            &scales,
-            &BigInt::one(),
-            den_bits,
-        )
-        .ok_or(AnalysisError::ExactUncertified { digits: 0 })?;
-        let second = if moments {
-            let g = second_rhs(&scales, &mean);
-            Some(
-                substitute(
-                    system,
-                    shape,
-                    &[],
-                    BigInt::one(),
-                    &g,
-                    &mean.denominator,
-                    den_bits,
-                )
-                .ok_or(AnalysisError::ExactUncertified { digits: 0 })?,
-            )
-        } else {
-            None
-        };
-        return Ok(Lifted {
-            mean,
-            second,
-            prime: 0,
-            digits: 0,
-        });
+        return triangular(system, shape, moments, &scales, den_bits);
     }
     let factors = primes()
         .take(PRIMES_TRIED)
@@ -263,6 +230,50 @@ pub(crate) fn solve(
         }
     }
     Err(AnalysisError::ExactUncertified { digits })
+}
+
+/// [`solve`] of a triangular system (no back target): back substitution
+/// alone is the solution, with nothing to lift.
+fn triangular(
+    system: &System,
+    shape: &Shape,
+    moments: bool,
+    scales: &[BigInt],
+    den_bits: u64,
+) -> Result<Lifted, AnalysisError> {
+    let mean = substitute(
+        system,
+        shape,
+        &[],
+        BigInt::one(),
+        scales,
+        &BigInt::one(),
+        den_bits,
+    )
+    .ok_or(AnalysisError::ExactUncertified { digits: 0 })?;
+    let second = if moments {
+        let g = second_rhs(scales, &mean);
+        Some(
+            substitute(
+                system,
+                shape,
+                &[],
+                BigInt::one(),
+                &g,
+                &mean.denominator,
+                den_bits,
+            )
+            .ok_or(AnalysisError::ExactUncertified { digits: 0 })?,
+        )
+    } else {
+        None
+    };
+    Ok(Lifted {
+        mean,
+        second,
+        prime: 0,
+        digits: 0,
+    })
 }
 
 /// The first checkpoint: half the digits the bound allows. On `boards/`
