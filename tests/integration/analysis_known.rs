@@ -281,3 +281,24 @@ fn a_distribution_refused_by_its_estimate_is_kept_when_it_finishes_early() {
     );
     assert!(starved.turns.pmf.is_empty());
 }
+
+/// Without extra rolls a turn is one roll, so the rolls' figures are the
+/// turns' even when those had to be recomputed exactly. Here a 1 has
+/// probability 1e-300: a 2 at a time reaches 10 in five turns, but a token
+/// once on an odd square waits about 1e300 turns for the 1 that finishes,
+/// so the variance is about 1e301 while the solve's own came out 0 (the
+/// rolls kept that 0, and `check` then failed a correct engine).
+#[test]
+fn rolls_are_the_certified_turns_without_extra_rolls() {
+    let b = board(r#"{"squares": 10, "rules": {"dice": {"weights": [1e-300, 1]}}}"#);
+    let a = analyse(&b);
+    assert!(a.turns.variance > 1e300, "{}", a.turns.variance);
+    assert_eq!(
+        (a.rolls.mean, a.rolls.variance),
+        (a.turns.mean, a.turns.variance)
+    );
+    let config = snakeladder::simulate::SimulationConfig::new(2_000, snakeladder::Seed::new(1))
+        .expect("a valid configuration");
+    let report = snakeladder::check::check(&b, &config).expect("the check runs");
+    assert!(report.passed, "{:?}", report.failures().collect::<Vec<_>>());
+}

@@ -699,6 +699,17 @@ impl Analysis {
         drop(turns_left);
         drop(turns.variance);
         let shortest = shortest::shortest(board);
+        // Without extra rolls a turn is one roll: the rolls' figures are
+        // the turns' as finally certified (recomputed exactly when the
+        // floating-point ones could not be trusted), never the raw solve's.
+        let rolls = if board.rules().extra_turn().is_none() {
+            Summary {
+                mean: mean.mean,
+                variance,
+            }
+        } else {
+            rolls
+        };
         Ok(Analysis {
             board: BoardSummary {
                 name: board.name().map(str::to_string),
