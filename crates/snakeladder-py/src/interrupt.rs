@@ -17,13 +17,46 @@
 //! it runs to its end, holding its memory and a core until then.
 
 use pyo3::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 /// How often the calling thread checks for signals: short enough that
 /// Ctrl-C feels immediate, long enough to cost nothing.
 const POLL: Duration = Duration::from_millis(50);
+
+/// Worker threads started by [`run_interruptible`] that have not ended,
+/// abandoned ones included: what the tests read to see that abandoned work
+/// stops ([`busy_workers`]).
+static WORKERS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one worker for as long as it lives, however it ends (a panic
+/// included).
+struct Counted;
+
+impl Counted {
+    fn new() -> Counted {
+        WORKERS.fetch_add(1, Ordering::SeqCst);
+        Counted
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        WORKERS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How many worker threads of long calls are still running, those a
+/// Ctrl-C abandoned included: an abandoned search or simulation that sees
+/// its stop flag ends, and this count falls back (the package's tests wait
+/// for that rather than for the process's CPU time to fall, which a busy
+/// machine blurs).
+#[pyfunction]
+#[pyo3(name = "_busy_workers")]
+pub fn busy_workers() -> usize {
+    WORKERS.load(Ordering::SeqCst)
+}
 
 /// The worker's result, and a condition variable that wakes the caller
 /// when it is there.
@@ -43,9 +76,11 @@ where
     let done: Arc<Slot<T>> = Arc::new((Mutex::new(None), Condvar::new()));
     let worker = {
         let (stop, done) = (Arc::clone(&stop), Arc::clone(&done));
+        let counted = Counted::new();
         std::thread::Builder::new()
             .name("snakeladder-work".into())
             .spawn(move || {
+                let _counted = counted;
                 let result = work(stop);
                 *done.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
                 done.1.notify_all();

@@ -37,6 +37,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tools::validate_path, m)?)?;
     m.add_function(wrap_pyfunction!(tools::generate, m)?)?;
     m.add_function(wrap_pyfunction!(errors::py_message, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt::busy_workers, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
