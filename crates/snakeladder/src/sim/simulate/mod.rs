@@ -160,6 +160,20 @@ pub enum SimulateError {
         /// The batch it happened in.
         batch: u64,
     },
+    /// No roll from any square finishes a game with a chance above
+    /// `chance`, so a token needs more than
+    /// [`SimulationConfig::MAX_ROLLS_PER_TOKEN`] rolls with a chance of at
+    /// least 99% (`(1 − chance)ⁿ ≥ 1 − n·chance`): refused before the
+    /// minutes of rolls that would end in [`SimulateError::GameTooLong`].
+    #[error(
+        "no roll finishes a game with a chance above {chance:.2e} from any square, so a token would need more than {max_rolls} rolls (with a chance of at least 99%); the board's games are too long to simulate"
+    )]
+    Endless {
+        /// The largest chance that one roll finishes, over every square.
+        chance: f64,
+        /// [`SimulationConfig::MAX_ROLLS_PER_TOKEN`].
+        max_rolls: u64,
+    },
     /// The flag of [`SimulationConfig::with_stop`] was set (a front end's
     /// Ctrl-C): the games played so far are dropped, no report is made.
     #[error("the simulation was stopped (at batch {batch})")]
@@ -628,8 +642,20 @@ pub fn simulate(
 ) -> Result<SimulationReport, SimulateError> {
     check_memory(board, config)?;
     let table = MoveTable::new(board)?;
+    let chance = table.best_finishing_chance(board.rules().dice());
+    if (MAX_ROLLS_PER_TOKEN as f64) * chance <= ENDLESS_SHARE {
+        return Err(SimulateError::Endless {
+            chance,
+            max_rolls: MAX_ROLLS_PER_TOKEN,
+        });
+    }
     simulate_table(board, &table, config)
 }
+
+/// The bound on `n·p` (n = [`MAX_ROLLS_PER_TOKEN`], p the best chance that
+/// one roll finishes) below which a simulation is refused: each token then
+/// outlasts n rolls with a chance of at least `1 − n·p ≥ 99%`.
+const ENDLESS_SHARE: f64 = 0.01;
 
 /// What a simulation of a board is estimated to hold in memory at most.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

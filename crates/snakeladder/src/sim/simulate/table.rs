@@ -186,6 +186,28 @@ impl MoveTable {
         self.phase_starts.len()
     }
 
+    /// The largest chance, over every square but the last and every phase,
+    /// that one roll of `dice` (the dice the table was built for) finishes
+    /// the game: every roll of a game finishes with at most this chance, so
+    /// a game lasts at least `1 / chance` rolls on average.
+    pub(crate) fn best_finishing_chance(&self, dice: &crate::Dice) -> f64 {
+        let chances: Vec<f64> = dice.rolls().iter().map(|o| o.probability).collect();
+        self.entries
+            .chunks_exact(self.rolls)
+            .enumerate()
+            // A token on the last square has finished: its row is no roll
+            // of a game.
+            .filter(|(i, _)| i % self.squares != self.squares - 1)
+            .map(|(_, row)| {
+                row.iter()
+                    .zip(&chances)
+                    .filter(|(entry, _)| entry.finished())
+                    .map(|(_, p)| p)
+                    .sum::<f64>()
+            })
+            .fold(0.0, f64::max)
+    }
+
     /// Whether any roll grants another roll.
     pub fn has_extra_rolls(&self) -> bool {
         self.has_extra

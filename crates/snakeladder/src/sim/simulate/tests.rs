@@ -369,3 +369,31 @@ fn batch_seed_is_splitmix64() {
     // SplitMix64 from 0 starts 0xe220a8397b1dcdaf (the reference value).
     assert_eq!(batch_seed(0, 0), 0xe220a8397b1dcdaf);
 }
+
+/// A board on which no roll finishes a game with a chance above 1e-200
+/// (100 dice of 100 faces on 100 squares: only a hundred ones finish) is
+/// refused before its first roll; it took 26 s of a release build to give
+/// up at `MAX_ROLLS_PER_TOKEN`. A board whose finish is merely rare after a
+/// rare roll (a 1 of weight 1e-300) still simulates.
+#[test]
+fn a_board_no_roll_can_finish_in_time_is_refused_at_once() {
+    let endless = Board::from_json_str(
+        r#"{"squares": 100, "rules": {"dice": {"count": 100, "faces": 100}}}"#,
+    )
+    .unwrap();
+    let config = SimulationConfig::new(1, Seed::new(1)).unwrap();
+    match simulate(&endless, &config) {
+        Err(SimulateError::Endless { chance, max_rolls }) => {
+            assert!(chance > 0.0 && chance < 1e-199, "{chance}");
+            assert_eq!(max_rolls, MAX_ROLLS_PER_TOKEN);
+        }
+        other => panic!("{other:?}"),
+    }
+    let rare = run(
+        r#"{"squares": 10, "rules": {"dice": {"weights": [1e-300, 1]}}}"#,
+        100,
+        1,
+        1,
+    );
+    assert_eq!(rare.turns.mean, 5.0);
+}
