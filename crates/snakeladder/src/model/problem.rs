@@ -114,17 +114,20 @@ impl fmt::Display for Squares<'_> {
 ///
 /// (Public as [`Problem::hidden_character`].)
 pub(crate) fn hidden_character(text: &str) -> Option<char> {
-    text.chars().find(|&c| {
-        c.is_control()
-            || matches!(
-                c,
-                '\u{200B}'..='\u{200F}'
-                    | '\u{2028}'..='\u{202E}'
-                    | '\u{2060}'..='\u{2064}'
-                    | '\u{2066}'..='\u{2069}'
-                    | '\u{FEFF}'
-            )
-    })
+    text.chars().find(|&c| is_hidden(c))
+}
+
+/// Whether `c` is one of the characters [`hidden_character`] looks for.
+pub(crate) fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{FEFF}'
+        )
 }
 
 impl Problem {

@@ -168,7 +168,31 @@ fn ordered<'a>(map: &'a Map<String, Value>, order: &[&str]) -> Vec<&'a str> {
 }
 
 fn quoted(key: &str) -> String {
-    Value::String(key.to_string()).to_string()
+    string_literal(key)
+}
+
+/// `text` as a JSON string with every hidden character (a control,
+/// bidirectional or invisible character, or a line separator: those a name
+/// may not hold) written as a `\u` escape. serde_json escapes only the C0
+/// controls; a right-to-left override or a zero-width space written raw
+/// would reorder or hide text in a reviewed diff of the file.
+fn string_literal(text: &str) -> String {
+    use crate::model::problem::is_hidden;
+    let plain = Value::String(text.to_string()).to_string();
+    if !plain.chars().any(is_hidden) {
+        return plain;
+    }
+    let mut out = String::with_capacity(plain.len() + 16);
+    for c in plain.chars() {
+        if is_hidden(c) {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A value on one line: `[2, 7]`, `{ "count": 1, "faces": 6 }`.
@@ -186,6 +210,7 @@ fn inline(value: &Value) -> String {
                 .collect();
             format!("{{ {} }}", items.join(", "))
         }
+        Value::String(text) => string_literal(text),
         other => other.to_string(),
     }
 }
@@ -240,5 +265,37 @@ mod tests {
         assert!(BoardSpec::format_json(r#"{"squares": 10, "ladder": [[2, 7]]}"#).is_err());
         assert!(BoardSpec::format_json("[1, 2]").is_err());
         assert!(BoardSpec::format_json("{").is_err());
+    }
+
+    /// A right-to-left override, a zero-width space or a C1 control in a
+    /// name stays a visible escape when the file is written (serde_json
+    /// would write them raw, reordering or hiding text in a reviewed diff),
+    /// and reads back as the same name.
+    #[test]
+    fn hidden_characters_are_written_as_escapes() {
+        let name = "a\u{202e}b\u{200b}c\u{85}d\u{2066}";
+        let json = format!(
+            r#"{{"name": {}, "squares": 10}}"#,
+            serde_json::to_string(name).unwrap()
+        );
+        let written = BoardSpec::format_json(&json).unwrap();
+        assert!(
+            written.contains(r#""name": "a\u202eb\u200bc\u0085d\u2066""#),
+            "{written}"
+        );
+        assert!(
+            written
+                .chars()
+                .filter(|&c| c != '\n')
+                .all(|c| !crate::model::problem::is_hidden(c))
+        );
+        let back: serde_json::Value = serde_json::from_str(&written).unwrap();
+        assert_eq!(back["name"], name);
+        // A plain name is written as before.
+        assert!(
+            BoardSpec::format_json(r#"{"name": "Ana's board", "squares": 10}"#)
+                .unwrap()
+                .contains(r#""name": "Ana's board""#)
+        );
     }
 }
