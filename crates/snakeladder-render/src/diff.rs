@@ -396,6 +396,7 @@ impl RenderDiff for Diff {
 /// chart at the size that fits, and boards side by side where there is room.
 const STYLE: &str = concat!(
     "*{box-sizing:border-box}body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem;color:#222}\
+h1,h2,h3,p,li,figcaption{overflow-wrap:anywhere}\
 table{border-collapse:collapse;margin:1rem 0;font-variant-numeric:tabular-nums}td,th{border:1px solid #ccc;padding:.25rem .6rem}\
 td{text-align:right}td:first-child{text-align:left}.boards{display:flex;flex-wrap:wrap;gap:1rem}\
 .boards figure{flex:1 1 20rem;min-width:0}figure{margin:0}svg{max-width:100%;height:auto}\

@@ -11,6 +11,12 @@ use snakeladder::Board;
 /// The caption of the overlay chart.
 const OVERLAY_TITLE: &str = "Game length: P(T = t), old and new";
 
+/// Most points of each curve of the overlay: about one every two pixels of
+/// the wide chart. A longer distribution is drawn as the mean of P(T = t)
+/// over runs of equal length, as the report bins its length chart; one
+/// point per turn made a 64 MB page of a 10,000-square board.
+const OVERLAY_POINTS: usize = 400;
+
 /// The marks of `board`'s jumps (in the order of [`Board::jumps`]): on the
 /// old board (`new_side` false) the removed and moved jumps, on the new
 /// board the added and moved ones.
@@ -75,18 +81,33 @@ pub(crate) fn overlay_chart(
             .map_or(pmf.len(), |i| i + 1)
     };
     let until = shown(old).max(shown(new)).max(1);
-    let top = old
+    let bin = until.div_ceil(OVERLAY_POINTS);
+    // Each curve's points: (the middle turn of a run, the mean of P(T = t)
+    // over its turns).
+    let binned = |pmf: &[f64]| -> Vec<(f64, f64)> {
+        (0..until.div_ceil(bin))
+            .map(|b| {
+                let (lo, hi) = (b * bin, ((b + 1) * bin).min(until));
+                let mass: f64 = (lo..hi)
+                    .map(|t| pmf.get(t).copied().filter(|p| p.is_finite()).unwrap_or(0.0))
+                    .sum();
+                ((lo + hi + 1) as f64 / 2.0, mass / (hi - lo) as f64)
+            })
+            .collect()
+    };
+    let curves = [binned(old), binned(new)];
+    let top = curves
         .iter()
-        .chain(new)
-        .copied()
-        .filter(|p| p.is_finite())
+        .flatten()
+        .map(|&(_, p)| p)
         .fold(0.0_f64, f64::max)
         .max(f64::MIN_POSITIVE)
         * 1.1;
+    let y_step = charts::tick_step(top, 8);
     let err = |e: &dyn std::fmt::Debug| format!("cannot draw the length overlay: {e:?}");
     let lines = [
-        ("old", old, RGBColor(120, 120, 120)),
-        ("new", new, RGBColor(52, 101, 164)),
+        ("old", &curves[0], RGBColor(120, 120, 120)),
+        ("new", &curves[1], RGBColor(52, 101, 164)),
     ];
     let keys: Vec<marks::Key> = lines
         .iter()
@@ -120,26 +141,26 @@ pub(crate) fn overlay_chart(
             .disable_x_mesh()
             .light_line_style(WHITE)
             .x_desc("turns t")
-            .y_desc("probability")
+            .y_desc(if bin == 1 {
+                "probability".to_string()
+            } else {
+                format!("probability, mean over {bin} turns")
+            })
             .x_labels(if narrow { 5 } else { 10 })
             .y_labels(if narrow { 5 } else { 8 })
             .label_style(("sans-serif", font))
             .axis_desc_style(("sans-serif", font))
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.3}"))
+            .x_label_formatter(&|x| crate::report::text::turns_tick(*x))
+            .y_label_formatter(&|y| crate::report::text::tick(*y, y_step))
             .draw()
             .map_err(|e| err(&e))?;
         let area = chart.plotting_area();
         let (xs, ys) = area.get_pixel_range();
         extra.push_str(&marks::plot_box(xs, ys));
-        for (_, pmf, colour) in &lines {
-            let points: Vec<(i32, i32)> = pmf
+        for (_, curve, colour) in &lines {
+            let points: Vec<(i32, i32)> = curve
                 .iter()
-                .take(until)
-                .enumerate()
-                .map(|(i, &p)| {
-                    area.map_coordinate(&(i as f64 + 1.0, if p.is_finite() { p } else { 0.0 }))
-                })
+                .map(|&point| area.map_coordinate(&point))
                 .collect();
             extra.push_str(&marks::polyline(
                 "sl-curve",
@@ -247,6 +268,38 @@ mod tests {
         .unwrap();
         assert_eq!(svg.matches("sl-mark-halo").count(), 2);
         assert!(svg.contains("class=\"sl-jump sl-ladder sl-changed sl-added\" data-from=\"6\""));
+    }
+
+    /// A distribution of a million turns is drawn as at most
+    /// `OVERLAY_POINTS` points a curve (one per turn made a 64 MB page of
+    /// a 10,000-square board), and its probability axis reads in digits
+    /// that tell its ticks apart (every one read `0.000` before).
+    #[test]
+    fn a_long_distribution_is_drawn_in_runs() {
+        let rho = 1.0 - 1e-5_f64;
+        let pmf: Vec<f64> = (0..1_000_000).map(|t| (1.0 - rho) * rho.powi(t)).collect();
+        let svg = overlay_chart(&pmf, &pmf, 0.999, Size::WIDE).unwrap();
+        assert!(svg.len() < 100_000, "{} bytes", svg.len());
+        let curve = &svg[svg.find("class=\"sl-curve\"").unwrap()..];
+        let points = curve
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        assert!(points.split(' ').count() <= OVERLAY_POINTS, "{points}");
+        assert!(
+            svg.contains("mean over"),
+            "the axis says the curve is of means"
+        );
+        // Each label is a line of its own in the SVG's text elements.
+        assert!(!svg.contains("\n0.000\n"));
+        assert!(
+            svg.contains("\n1e-5\n") && svg.contains("\n2e-6\n"),
+            "{svg}"
+        );
+        assert!(svg.contains("\n500k\n"), "{svg}");
     }
 
     #[test]

@@ -98,7 +98,7 @@ fn draw_error<E: std::fmt::Debug>(chart: &'static str) -> impl Fn(E) -> ChartErr
 /// A step no larger than the distance between plotters' ticks on a range
 /// of `span` with at most `ticks` labels, and a power of ten, so that
 /// [`text::tick`] prints each tick with enough digits and no float noise.
-fn tick_step(span: f64, ticks: usize) -> f64 {
+pub(crate) fn tick_step(span: f64, ticks: usize) -> f64 {
     let estimate = span / ticks.max(1) as f64;
     if estimate > 0.0 && estimate.is_finite() {
         10f64.powi(estimate.log10().floor() as i32 - 1)
@@ -376,7 +376,7 @@ fn draw_length(plan: &LengthPlan, size: Size) -> Result<String, ChartError> {
             .y_labels(LENGTH_Y_TICKS)
             .label_style(("sans-serif", font))
             .axis_desc_style(("sans-serif", font))
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&|x| crate::report::text::turns_tick(*x))
             .y_label_formatter(&|y| text::tick(*y, plan.y_step))
             .draw()
             .map_err(draw_error(NAME))?;

@@ -22,6 +22,19 @@ pub fn signed(d: f64) -> String {
     }
 }
 
+/// A tick label on an axis of turns: whole turns, and from 10,000 on in
+/// thousands or millions (`250k`, `1.5M`), so that the labels of a long
+/// game's axis fit a phone's chart side by side.
+pub fn turns_tick(turns: f64) -> String {
+    let (scaled, unit) = match turns.abs() {
+        t if t >= 1e6 => (turns / 1e6, "M"),
+        t if t >= 1e4 => (turns / 1e3, "k"),
+        _ => return format!("{turns:.0}"),
+    };
+    let text = format!("{scaled:.1}");
+    format!("{}{unit}", text.strip_suffix(".0").unwrap_or(&text))
+}
+
 /// A tick label for `value` on an axis whose ticks are at least `step`
 /// apart: enough digits that neighbouring ticks never read the same, and
 /// scientific notation for small magnitudes (below [`SMALL_TICK`]).
@@ -105,6 +118,15 @@ pub(crate) mod tests {
     pub(crate) fn all_escaped(md: &str, c: char) -> bool {
         md.match_indices(c)
             .all(|(i, _)| i > 0 && md.as_bytes()[i - 1] == b'\\')
+    }
+
+    #[test]
+    fn turn_ticks_are_short_on_long_axes() {
+        let ticks: Vec<String> = [0.0, 40.0, 9_999.0, 10_000.0, 250_000.0, 1_500_000.0, 2e6]
+            .iter()
+            .map(|&t| turns_tick(t))
+            .collect();
+        assert_eq!(ticks, ["0", "40", "9999", "10k", "250k", "1.5M", "2M"]);
     }
 
     #[test]
