@@ -215,6 +215,14 @@ test('the 10,000-square report folds its long tables and sorts them, with and wi
   u = await uses();
   assert.deepEqual(u, [...u].sort((a, b) => a - b));
   assert.deepEqual(troubles, []);
+  // Printed, every folded row is on paper and no sort arrow is.
+  await page.emulateMedia({ media: 'print' });
+  const printed = await page.evaluate(() => [...document.querySelectorAll('table.sl-jumps tr')].filter((r) => r.checkVisibility()).length);
+  assert.ok(printed > 600, `${printed} rows of jumps printed (600 and the headers)`);
+  const arrows = await page.evaluate(() => [...document.querySelectorAll('th button')].map((b) => getComputedStyle(b, '::after').content).filter((c) => c !== 'none'));
+  assert.deepEqual(arrows, []);
+  assert.equal(await page.locator('details.more > summary').first().isVisible(), false);
+  await page.emulateMedia({ media: 'screen' });
   await context.close();
   // Without script: the same rows, in the same order, all readable.
   const plain = await open('big', 390, 'light', false);
