@@ -65,7 +65,7 @@ pub const KINDS: &[KindDoc] = &[
     doc(
         "jump_end_off_board",
         "A jump ends off the board",
-        "A jump's end must be a square of the board, 0..N (0 only when tokens start off the board).",
+        "A jump's end must be a square of the board, 1..N: square 0, where tokens wait off the board, is no square a jump can send them to.",
     ),
     doc(
         "jump_goes_nowhere",
