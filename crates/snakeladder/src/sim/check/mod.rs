@@ -476,6 +476,22 @@ fn frequent(n: f64, p: f64) -> bool {
     n * p >= MIN_EXPECTED_COUNT && n * (1.0 - p) >= MIN_EXPECTED_COUNT
 }
 
+/// `name` skipped as too rare, with how many games would compare it: an
+/// outcome of chance `rare`, seen or not `per_game` times a game, needs
+/// [`MIN_EXPECTED_COUNT`] expected sightings (for a proportion, `rare` is
+/// the rarer of its two outcomes, as [`frequent`] asks).
+fn too_rare(name: &str, rare: f64, per_game: f64) -> String {
+    let games = MIN_EXPECTED_COUNT / (rare * per_game);
+    if games.is_finite() && games < 1e15 {
+        format!(
+            "{name}: too rare at this number of games (about {} would compare it)",
+            crate::model::error::grouped(games.ceil() as u64)
+        )
+    } else {
+        format!("{name}: too rare at this number of games")
+    }
+}
+
 /// The comparisons a check will make, and the names of those it skips.
 struct Plan {
     pending: Vec<Pending>,
@@ -500,7 +516,12 @@ impl Plan {
                     df,
                 });
             } else {
-                skipped.push(names::jump_uses(&name));
+                let per_game = nf / sim.games as f64;
+                skipped.push(too_rare(
+                    &names::jump_uses(&name),
+                    e.use_probability,
+                    per_game,
+                ));
             }
             if frequent(nf, e.use_probability) {
                 pending.push(Pending::Binomial {
@@ -510,7 +531,10 @@ impl Plan {
                     n,
                 });
             } else {
-                skipped.push(format!("{name}: used at least once"));
+                let per_game = nf / sim.games as f64;
+                let name = format!("{name}: used at least once");
+                let rarer = e.use_probability.min(1.0 - e.use_probability);
+                skipped.push(too_rare(&name, rarer, per_game));
             }
         }
     }
@@ -536,7 +560,8 @@ impl Plan {
                     df,
                 });
             } else {
-                skipped.push(format!("square {}: rests a game", e.square));
+                let name = format!("square {}: rests a game", e.square);
+                skipped.push(too_rare(&name, reach, nf / sim.games as f64));
             }
             match e.rest_probability {
                 Some(p) if frequent(nf, p) && !sim.has_extra_rolls => {
@@ -547,7 +572,14 @@ impl Plan {
                         n,
                     })
                 }
-                Some(_) => skipped.push(format!("square {}: P(ever rests there)", e.square)),
+                Some(_) if sim.has_extra_rolls => skipped.push(format!(
+                    "square {}: P(ever rests there): not compared with extra rolls",
+                    e.square
+                )),
+                Some(p) => {
+                    let name = format!("square {}: P(ever rests there)", e.square);
+                    skipped.push(too_rare(&name, p.min(1.0 - p), nf / sim.games as f64));
+                }
                 None => {}
             }
         }
@@ -569,7 +601,7 @@ impl Plan {
                     n: sim.games,
                 });
             } else {
-                skipped.push(name);
+                skipped.push(too_rare(&name, q.min(1.0 - q), 1.0));
             }
         }
         let df = sim.games.saturating_sub(1);

@@ -180,3 +180,29 @@ fn a_comparison_without_information_is_skipped_not_passed() {
         );
     }
 }
+
+/// A figure skipped as too rare says how many games would compare it, and
+/// that many do: seat 1's wins with two players (a chance near 0.51) need
+/// 10,000 expected wins of the rarer outcome, about 20,400 games.
+#[test]
+fn a_figure_too_rare_says_how_many_games_would_compare_it() {
+    let board = Board::builtin_default();
+    let config = |games| {
+        SimulationConfig::new(games, Seed::new(2))
+            .unwrap()
+            .with_players(2)
+            .unwrap()
+    };
+    let few = check(&board, &config(2_000)).unwrap();
+    let why = few.verdict(&CheckReport::seat_wins(1)).unwrap_err();
+    let games: u64 = why
+        .strip_prefix("too rare at this number of games (about ")
+        .and_then(|rest| rest.strip_suffix(" would compare it)"))
+        .unwrap_or_else(|| panic!("{why}"))
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    assert!((20_000..21_000).contains(&games), "{games}");
+    let enough = check(&board, &config(games)).unwrap();
+    assert!(enough.verdict(&CheckReport::seat_wins(1)).is_ok());
+}
