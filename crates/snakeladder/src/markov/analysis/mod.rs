@@ -90,9 +90,27 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The player counts to give seat odds for (none for an empty list).
+    /// The player counts to give seat odds for (none for an empty list),
+    /// each once, in the order first given: `--players 2,2` asks for the
+    /// odds of two players, not for the same table twice.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::{Analysis, Board, Options};
+    ///
+    /// let options = Options::default().players([3, 2, 3]);
+    /// let a = Analysis::new(&Board::builtin_default(), &options)?;
+    /// let counts: Vec<u32> = a.players.iter().map(|p| p.count).collect();
+    /// assert_eq!(counts, [3, 2]);
+    /// # Ok::<(), snakeladder::AnalysisError>(())
+    /// ```
     pub fn players(mut self, counts: impl IntoIterator<Item = u32>) -> Options {
-        self.players = counts.into_iter().collect();
+        self.players = Vec::new();
+        for count in counts {
+            if !self.players.contains(&count) {
+                self.players.push(count);
+            }
+        }
         self
     }
 
