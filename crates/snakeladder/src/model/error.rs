@@ -228,7 +228,9 @@ pub(crate) fn explain(path: &str, message: &str, words: &FileWords) -> String {
                 .strip_prefix("floating point ")
                 .or_else(|| found.strip_prefix("integer "))
             {
-                n.to_string()
+                // serde_json and toml add the type they read it as
+                // (`99999999999999999999999 as i128`).
+                n.split(" as ").next().unwrap_or(n).to_string()
             } else if let Some(text) = found.strip_prefix("string ") {
                 format!("the text {text}")
             } else {

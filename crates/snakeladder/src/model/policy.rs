@@ -280,6 +280,20 @@ pub enum PolicyError {
     },
 }
 
+/// What the key at `path` of a policy file must be, for messages.
+#[cfg(feature = "toml")]
+fn policy_must_be(path: &str) -> String {
+    match path.strip_prefix("limits.").unwrap_or(path) {
+        "limits" => "a table of thresholds ([limits])".to_string(),
+        "max_mean_turns" | "min_mean_turns" | "max_p99_turns" => {
+            "a number of turns, 0 or more".to_string()
+        }
+        "max_first_seat_advantage" => "a number from -1 to 1".to_string(),
+        "min_jump_use" | "max_shortest_game_probability" => "a number from 0 to 1".to_string(),
+        _ => String::new(),
+    }
+}
+
 #[cfg(feature = "toml")]
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -304,7 +318,7 @@ struct PolicyFile {
 /// # Ok::<(), snakeladder::policy::PolicyError>(())
 /// ```
 pub fn parse_policy(text: &str, path: &Path) -> Result<Thresholds, PolicyError> {
-    let file: PolicyFile = toml::from_str(text).map_err(|e| {
+    let toml_error = |e: toml::de::Error, message: String| {
         let (line, column) = e
             .span()
             .map(|span| line_column(text, span.start))
@@ -313,8 +327,31 @@ pub fn parse_policy(text: &str, path: &Path) -> Result<Thresholds, PolicyError> 
             path: path.to_path_buf(),
             line,
             column,
-            message: e.message().trim_end().to_string(),
+            message,
         }
+    };
+    let document = toml::de::Deserializer::parse(text).map_err(|e| {
+        let mut message = e.message().trim_end().to_string();
+        // toml says "duplicate key" without the key; its span holds it.
+        if message == "duplicate key"
+            && let Some(key) = e.span().and_then(|span| text.get(span))
+        {
+            message = format!("duplicate key `{}`", key.trim());
+        }
+        toml_error(e, message)
+    })?;
+    let file: PolicyFile = serde_path_to_error::deserialize(document).map_err(|e| {
+        let key = crate::model::error::known_path(e.path());
+        let inner = e.into_inner();
+        let message = crate::model::error::explain(
+            &key,
+            inner.message().trim_end(),
+            &crate::model::error::FileWords {
+                whole: "a policy file",
+                must_be: policy_must_be,
+            },
+        );
+        toml_error(inner, message)
     })?;
     if let Some((key, value, range)) = file.limits.bad_thresholds().into_iter().next() {
         let (line, column) = value_position(text, key).unwrap_or((1, 1));
@@ -507,6 +544,42 @@ mod tests {
         };
         assert_eq!((line, column), (3, 1));
         assert!(message.contains("min_jump_uses"), "{message}");
+    }
+
+    /// A value of the wrong type, a number past any type and a key written
+    /// twice are named, in the file's words, at their position.
+    #[test]
+    fn type_errors_and_duplicates_name_the_key() {
+        let message = |text: &str| match parse_policy(text, Path::new("p.toml")).unwrap_err() {
+            PolicyError::Toml {
+                line,
+                column,
+                message,
+                ..
+            } => (line, column, message),
+            other => panic!("{other}"),
+        };
+        assert_eq!(
+            message("[limits]\nmax_mean_turns = \"20\"\n"),
+            (
+                2,
+                18,
+                "`limits.max_mean_turns` must be a number of turns, 0 or more, not the text \"20\""
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            message("[limits]\nmin_jump_use = 1e400000000000000000000000\n").2,
+            "`limits.min_jump_use`: floating-point number overflowed"
+        );
+        assert_eq!(
+            message("[limits]\nmax_p99_turns = 99999999999999999999999\n").2,
+            "`limits.max_p99_turns` must be a number of turns, 0 or more, not 99999999999999999999999"
+        );
+        assert_eq!(
+            message("[limits]\nmax_mean_turns = 20\nmax_mean_turns = 30\n"),
+            (3, 1, "duplicate key `max_mean_turns`".to_string())
+        );
     }
 
     #[test]
