@@ -259,7 +259,8 @@ fn reports_render_in_chromium_at_desktop_and_phone_widths() {
             assert!(p.resources.is_empty(), "{at}: requests {:?}", p.resources);
             assert_eq!(p.boards, 1, "{at}: the board is drawn");
             assert!(
-                p.tapped.starts_with("square 2: ") && p.tapped.contains("expected rests"),
+                p.tapped.starts_with("square 2: ")
+                    && p.tapped.contains("rests a game · P(ever rests there) "),
                 "{at}: a tap on square 2 shows {:?}",
                 p.tapped
             );

@@ -206,7 +206,7 @@ pub fn omissions(board: &Board, a: &Analysis) -> Vec<Omission> {
             section: match skip.figure {
                 Figure::Distribution => "the length distribution, its quantiles and chart",
                 Figure::Players => "the section on several players",
-                Figure::RestProbabilities => "the P(rest) column of the squares",
+                Figure::RestProbabilities => "the P(ever rests there) column of the squares",
                 Figure::Jumps => "the section on snakes and ladders",
                 Figure::Squares => "the list of squares",
                 Figure::ExactTies => "the exact decision of near-ties in the mode and quantiles",
@@ -258,12 +258,14 @@ fn overlay(board: &Board, a: &Analysis) -> board::Overlay {
         }
         shade[i] = s.expected_rests;
         let mut note = format!(
-            "square {}: {} expected rests",
+            "square {}: {} {}",
             s.square,
-            text::probability(s.expected_rests)
+            vocabulary::SQUARE_RESTS.format(s.expected_rests),
+            vocabulary::SQUARE_RESTS.name
         );
         if let Some(p) = s.rest_probability {
-            let _ = write!(note, " · P(rest) {}", text::probability(p));
+            let ever = vocabulary::SQUARE_EVER_RESTS;
+            let _ = write!(note, " · {} {}", ever.name, ever.format(p));
         }
         if let Some(t) = s.turns_left {
             let _ = write!(note, " · {} turns left", crate::numbers::quantity(t, 2));
@@ -591,14 +593,21 @@ fn jumps_table(a: &Analysis, by_effect: bool) -> Table {
 }
 
 fn squares_table(a: &Analysis) -> Table {
-    let header = ["square", "expected rests", "P(rest)", "turns left"];
+    let header = [
+        "square",
+        vocabulary::SQUARE_RESTS.name,
+        vocabulary::SQUARE_EVER_RESTS.name,
+        "turns left",
+    ];
     let mut table = Table::new(&header, true);
     for s in top_squares(a) {
         table.rows.push(vec![
             s.square.to_string(),
-            text::probability(s.expected_rests),
-            s.rest_probability
-                .map_or_else(|| "–".to_string(), text::probability),
+            vocabulary::SQUARE_RESTS.format(s.expected_rests),
+            s.rest_probability.map_or_else(
+                || "–".to_string(),
+                |p| vocabulary::SQUARE_EVER_RESTS.format(p),
+            ),
             opt(s.turns_left, 2),
         ]);
     }
@@ -866,7 +875,8 @@ mod tests {
         );
         assert!(o.square_notes[2].starts_with("square 2: "));
         assert!(
-            o.square_notes[2].contains(" · P(rest) ") && o.square_notes[2].contains("turns left")
+            o.square_notes[2].contains(" · P(ever rests there) ")
+                && o.square_notes[2].contains("turns left")
         );
         assert!(
             (1..=100).all(|s| !o.square_notes[s].is_empty()),

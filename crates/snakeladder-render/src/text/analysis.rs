@@ -2,7 +2,7 @@
 
 use crate::numbers::{percent, probability, quantity, tiny};
 use crate::probability_text;
-use crate::vocabulary::MEAN_TURNS;
+use crate::vocabulary::{self, MEAN_TURNS};
 use snakeladder::Analysis;
 use snakeladder::Board;
 use std::io::Write;
@@ -243,9 +243,10 @@ fn write_busiest_squares(out: &mut impl Write, board: &Board, a: &Analysis) -> s
         "  square   rests a game   P(ever rests there)   turns left from there"
     )?;
     for s in busiest.iter().take(8) {
-        let p = s
-            .rest_probability
-            .map_or_else(|| "-".to_string(), |p| percent(p, 2));
+        let p = s.rest_probability.map_or_else(
+            || "-".to_string(),
+            |p| vocabulary::SQUARE_EVER_RESTS.format(p),
+        );
         let left = s
             .turns_left
             .map_or_else(|| "-".to_string(), |t| quantity(t, 2));
@@ -253,7 +254,7 @@ fn write_busiest_squares(out: &mut impl Write, board: &Board, a: &Analysis) -> s
             out,
             "  {:>6}   {:>12}   {:>19}   {:>21}",
             s.square,
-            quantity(s.expected_rests, 4),
+            vocabulary::SQUARE_RESTS.format(s.expected_rests),
             p,
             left
         )?;

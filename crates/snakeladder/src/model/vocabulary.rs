@@ -168,6 +168,21 @@ pub const JUMP_USES: Figure = Figure {
     unit: Unit::Count,
 };
 
+/// The expected number of times one player's token rests on a square in a
+/// game.
+pub const SQUARE_RESTS: Figure = Figure {
+    name: "rests a game",
+    short: "rests",
+    unit: Unit::Count,
+};
+
+/// The probability that one player's token ever rests on a square.
+pub const SQUARE_EVER_RESTS: Figure = Figure {
+    name: "P(ever rests there)",
+    short: "P(rest)",
+    unit: Unit::Percent,
+};
+
 /// Expected rounds until the first winner.
 pub const ROUNDS: Figure = Figure {
     name: "expected rounds",
@@ -183,7 +198,7 @@ pub const WIN_CHANCE: Figure = Figure {
 };
 
 /// Every figure of the table.
-pub const FIGURES: [Figure; 10] = [
+pub const FIGURES: [Figure; 12] = [
     MEAN_TURNS,
     MEDIAN,
     P90,
@@ -192,6 +207,8 @@ pub const FIGURES: [Figure; 10] = [
     FIRST_SEAT_ADVANTAGE,
     JUMP_USED,
     JUMP_USES,
+    SQUARE_RESTS,
+    SQUARE_EVER_RESTS,
     ROUNDS,
     WIN_CHANCE,
 ];
