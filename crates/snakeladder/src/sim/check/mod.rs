@@ -484,7 +484,7 @@ fn too_rare(name: &str, rare: f64, per_game: f64) -> String {
     let games = MIN_EXPECTED_COUNT / (rare * per_game);
     if games.is_finite() && games < 1e15 {
         format!(
-            "{name}: too rare at this number of games (about {} would compare it)",
+            "{name}: too rare (needs {} games)",
             crate::model::error::grouped(games.ceil() as u64)
         )
     } else {

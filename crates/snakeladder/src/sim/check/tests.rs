@@ -196,8 +196,8 @@ fn a_figure_too_rare_says_how_many_games_would_compare_it() {
     let few = check(&board, &config(2_000)).unwrap();
     let why = few.verdict(&CheckReport::seat_wins(1)).unwrap_err();
     let games: u64 = why
-        .strip_prefix("too rare at this number of games (about ")
-        .and_then(|rest| rest.strip_suffix(" would compare it)"))
+        .strip_prefix("too rare (needs ")
+        .and_then(|rest| rest.strip_suffix(" games)"))
         .unwrap_or_else(|| panic!("{why}"))
         .replace(',', "")
         .parse()
