@@ -5,6 +5,7 @@
 //! finds; an oversized body 413; a request that finds every computation
 //! slot busy 503; and the OpenAPI document lists every route.
 
+use crate::support::runtime;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
@@ -14,14 +15,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 use tower::ServiceExt;
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
-}
 
 /// One request to a fresh router of `config`: the status and the body.
 async fn call(config: Config, method: &str, uri: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {

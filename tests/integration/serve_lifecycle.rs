@@ -3,6 +3,7 @@
 //! connection that never finishes its headers is closed; the wait for
 //! requests in flight at shutdown is bounded.
 
+use crate::support::runtime;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
@@ -128,14 +129,6 @@ fn start(
         let _ = stopped.await;
     }));
     (addr, stop, task)
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 /// A connection that sends part of a request's head and then nothing is

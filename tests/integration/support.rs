@@ -26,3 +26,13 @@ pub fn bin() -> Command {
 pub fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("the binary runs")
 }
+
+/// A Tokio runtime of two worker threads, for the tests that serve or call
+/// the designer's server in process.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
