@@ -664,7 +664,7 @@ impl Analysis {
     ) -> Result<Analysis, AnalysisError> {
         let start = chain.start().get();
         let (turns, turns_left) = moments::turns_and_visits(&solver);
-        let rolls = moments::rolls_from_start(board, chain, &solver, &turns);
+        let rolls = moments::rolls_from_start(board, chain, &solver);
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
@@ -717,17 +717,6 @@ impl Analysis {
         drop(turns_left);
         drop(turns.variance);
         let shortest = shortest::shortest(board);
-        // Without extra rolls a turn is one roll: the rolls' figures are
-        // the turns' as finally certified (recomputed exactly when the
-        // floating-point ones could not be trusted), never the raw solve's.
-        let rolls = if board.rules().extra_turn().is_none() {
-            Summary {
-                mean: mean.mean,
-                variance,
-            }
-        } else {
-            rolls
-        };
         Ok(Analysis {
             board: BoardSummary {
                 name: board.name().map(str::to_string),
@@ -758,7 +747,11 @@ impl Analysis {
                     .filter(|d| d.from_turn.is_some() || d.high - d.low <= DECAY_PRINTED),
                 pmf: dist.pmf,
             },
-            rolls,
+            // Without extra rolls a turn is one roll (`rolls_from_start`).
+            rolls: rolls.unwrap_or(Summary {
+                mean: mean.mean,
+                variance,
+            }),
             squares: squares::figures_with_diagonal(
                 chain,
                 &squares.visits,

@@ -64,27 +64,22 @@ pub(crate) fn turns_and_visits(solver: &Solver) -> (Moments, Vec<f64>) {
     (Moments { mean: t, variance }, nt)
 }
 
-/// The rolls' mean and variance from the start, given the turns' `turns`:
-/// without extra rolls a turn is one roll, and the rolls are the turns
-/// (no solves of their own); with them, [`rolls`].
+/// The rolls' mean and variance from the start with extra rolls ([`rolls`]);
+/// `None` without them, when a turn is one roll and the rolls' figures are
+/// the turns' as finally certified (recomputed exactly when the
+/// floating-point ones could not be trusted), never the raw solve's.
 pub(crate) fn rolls_from_start(
     board: &crate::Board,
     chain: &Chain,
     solver: &Solver,
-    turns: &Moments,
-) -> Summary {
+) -> Option<Summary> {
+    board.rules().extra_turn()?;
     let start = chain.start().get();
-    let rolls;
-    let moments = if board.rules().extra_turn().is_none() {
-        turns
-    } else {
-        rolls = self::rolls(chain, solver);
-        &rolls
-    };
-    Summary {
-        mean: moments.mean[start],
-        variance: moments.variance[start],
-    }
+    let rolls = self::rolls(chain, solver);
+    Some(Summary {
+        mean: rolls.mean[start],
+        variance: rolls.variance[start],
+    })
 }
 
 /// Rolls until the finish (equal to turns without extra rolls).
