@@ -54,7 +54,8 @@ async function ready(page) {
 // line's four-decimal mean.
 function cliMean(file) {
   const args = file ? ['analyze', file] : ['analyze'];
-  const json = JSON.parse(execFileSync(BIN, [...args, '--format', 'json']).toString());
+  // A large board's JSON (its whole distribution) passes node's 1 MB default.
+  const json = JSON.parse(execFileSync(BIN, [...args, '--format', 'json'], { maxBuffer: 1 << 28 }).toString());
   const text = execFileSync(BIN, args).toString();
   const m = /^ {2}mean (\S+)/m.exec(text);
   assert.ok(m, 'the text output has a mean');
@@ -408,6 +409,87 @@ test('save keeps the file\'s order of jumps and its numbers as written', async (
       .replace('[3, 11]\n', `[3, 11],\n    [${from}, ${to}]\n`)
       .replace('[27, 5]', '[27, 4]');
     assert.equal(readFileSync(file, 'utf8'), expected);
+    assert.deepEqual(troubles, []);
+    await context.close();
+  } finally {
+    server.kill();
+  }
+});
+
+// The centre on screen of square `s` of a board `width` squares wide and
+// `rows` high, drawn as the page draws it (app.js `centre`, cell `cell`).
+async function squareOnScreen(page, s, { width, rows, cell }) {
+  const box = await page.locator('#board svg').boundingBox();
+  const i = s - 1;
+  const row = Math.floor(i / width);
+  const col = row % 2 === 0 ? i % width : width - 1 - (i % width);
+  const scale = box.width / (cell * width + 2);
+  return {
+    x: box.x + (col * cell + cell / 2 + 1) * scale,
+    y: box.y + ((rows - 1 - row) * cell + cell / 2 + 1) * scale,
+  };
+}
+
+test('a board of 3,600 squares is drawn as a grid and edited like a small one', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-grid-'));
+  const file = join(dir, 'big.json');
+  execFileSync(BIN, ['generate', '--squares', '3600', '--snakes', '12', '--ladders', '12', '--seed', '5', '-o', file]);
+  const written = JSON.parse(readFileSync(file, 'utf8'));
+  const { url, server } = await serveOwn([file]);
+  try {
+    const { page, context, troubles } = await open(1280, { url });
+    assert.deepEqual(await pageMean(page), cliMean(file));
+    // One patterned area for the squares, not 3,600 elements; every jump
+    // and both its handles drawn.
+    assert.equal(await page.locator('.sl-sq').count(), 0);
+    assert.equal(await page.locator('.sl-grid rect').count(), 1);
+    assert.equal(await page.locator('.sl-jump').count(), 24);
+    assert.equal(await page.locator('.sl-handle').count(), 48);
+    // 60 squares a row (the board is square), cells of 12 units.
+    const shape = { width: 60, rows: 60, cell: 12 };
+    const hover = await squareOnScreen(page, 1234, shape);
+    await page.mouse.move(hover.x, hover.y);
+    assert.equal(await page.textContent('#pointer-square'), 'square 1234');
+    // A ladder's top dragged one square on, to a square no jump uses.
+    const [start, top] = written.ladders[0];
+    const used = new Set([...written.ladders, ...written.snakes].flat());
+    let to = top + 1;
+    while (used.has(to)) to += 1;
+    const from = await handleAt(page, 'ladders[0]', 'to');
+    const target = await squareOnScreen(page, to, shape);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(target.x, target.y, { steps: 6 });
+    assert.equal(await page.getAttribute('.sl-target-box', 'data-square'), String(to));
+    await page.mouse.up();
+    await ready(page);
+    assert.equal(await page.getAttribute('.sl-jump[data-field="ladders[0]"]', 'data-to'), String(to));
+    const saved = await downloadBoard(page, 'grid.json');
+    assert.deepEqual(JSON.parse(readFileSync(saved, 'utf8')).ladders[0], [start, to]);
+    assert.deepEqual(await pageMean(page), cliMean(saved));
+    assert.deepEqual(troubles, []);
+    await context.close();
+  } finally {
+    server.kill();
+  }
+});
+
+test('a board of 300 rows of 10 scrolls in its box, not the page, at 390 px', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-tall-'));
+  const file = join(dir, 'tall.json');
+  // 3,000 squares are 10 to a row (not a square number): 300 rows.
+  execFileSync(BIN, ['generate', '--squares', '3000', '--snakes', '6', '--ladders', '6', '--seed', '2', '-o', file]);
+  const { url, server } = await serveOwn([file]);
+  try {
+    const { page, context, troubles } = await open(390, { url });
+    const sizes = await page.evaluate(() => {
+      const box = document.getElementById('board');
+      return { page: document.documentElement.scrollWidth, box: box.clientHeight, inner: box.scrollHeight, view: innerHeight };
+    });
+    assert.ok(sizes.page <= 390, JSON.stringify(sizes));
+    assert.ok(sizes.box <= sizes.view, `the box fits the window: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.inner > 2 * sizes.box, `the board scrolls inside it: ${JSON.stringify(sizes)}`);
+    assert.equal(await page.locator('.sl-handle').count(), 24);
     assert.deepEqual(troubles, []);
     await context.close();
   } finally {

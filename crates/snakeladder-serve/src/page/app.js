@@ -144,22 +144,76 @@
     return m ? `${m[1]}[${m[2]}]` : null;
   }
 
+  // Past this many squares the grid is one patterned area, numbered at
+  // each row's two ends, rather than an element per square: the page stays
+  // as quick to redraw on a drag over 10,000 squares as over 100.
+  const PER_SQUARE = 2500;
+  // Past this many rows a board is not drawn at all: its drawing would be
+  // too tall to find a square on, and its row numbers alone thousands.
+  const MOST_ROWS = 2000;
+
+  // The squares whose numbers are drawn: every one, or on a grid each
+  // row's first and last.
+  function numbered(g) {
+    if (g.n <= PER_SQUARE) return Array.from({ length: g.n }, (_, i) => i + 1);
+    const out = [];
+    for (let first = 1; first <= g.n; first += g.width) {
+      out.push(first);
+      const last = Math.min(g.n, first + g.width - 1);
+      if (last !== first) out.push(last);
+    }
+    return out;
+  }
+
+  // The squares of a large board: full rows and the top row's squares as
+  // two rectangles filled with one square's pattern, and the square a drag
+  // is over outlined.
+  function drawGrid(svg, g, target) {
+    const defs = el('defs', {}, svg);
+    const tile = el('pattern', { id: 'sl-grid', width: f1(g.cell), height: f1(g.cell), patternUnits: 'userSpaceOnUse', x: 1, y: 1 }, defs);
+    el('rect', { width: f1(g.cell), height: f1(g.cell), fill: '#ffffff', stroke: '#0003', 'stroke-width': 1 }, tile);
+    const squares = el('g', { class: 'sl-squares sl-grid' }, svg);
+    const full = Math.floor(g.n / g.width);
+    const part = g.n - full * g.width;
+    if (full > 0) {
+      el('rect', { x: 1, y: f1((g.rows - full) * g.cell + 1), width: f1(g.width * g.cell), height: f1(full * g.cell), fill: 'url(#sl-grid)' }, squares);
+    }
+    if (part > 0) {
+      // The top row runs left to right when it is an even row from the bottom.
+      const x = full % 2 === 0 ? 1 : 1 + (g.width - part) * g.cell;
+      el('rect', { x: f1(x), y: 1, width: f1(part * g.cell), height: f1(g.cell), fill: 'url(#sl-grid)' }, squares);
+    }
+    if (target) {
+      const [cx, cy] = centre(g, target);
+      el('rect', { class: 'sl-target-box', 'data-square': target, x: f1(cx - g.cell / 2), y: f1(cy - g.cell / 2), width: f1(g.cell), height: f1(g.cell) }, squares);
+    }
+  }
+
   function draw(target) {
     const g = geometry(board);
     const box = $('board');
     box.textContent = '';
-    if (g.n > 2500) {
-      box.appendChild(html('p', { class: 'hint' }, `A board of ${g.n} squares is not drawn square by square (the report draws at most 2500).`));
+    if (g.rows > MOST_ROWS) {
+      box.classList.remove('board-tall');
+      box.appendChild(html('p', { class: 'hint' }, `A board of ${g.rows} rows (${g.n} squares) is too tall to draw here (at most ${MOST_ROWS} rows): edit its file; the figures still follow the levers and Tune.`));
       return;
     }
+    const grid = g.n > PER_SQUARE;
+    // A board much taller than wide scrolls inside its own box.
+    box.classList.toggle('board-tall', g.h > 1.5 * g.w);
+    if (grid) box.appendChild(html('p', { class: 'hint', id: 'pointer-square' }, 'Point at a square to see its number.'));
     const svg = el('svg', { class: 'sl-board', viewBox: `0 0 ${g.w.toFixed(0)} ${g.h.toFixed(0)}`, role: 'img', 'aria-label': board.name || 'The board' }, box);
     const font = Math.max(6, g.cell * 0.27);
-    const squares = el('g', { class: 'sl-squares' }, svg);
-    for (let s = 1; s <= g.n; s++) {
-      const [cx, cy] = centre(g, s);
-      const sq = el('g', { class: 'sl-sq' + (s === target ? ' sl-target' : ''), 'data-square': s }, squares);
-      el('rect', { x: f1(cx - g.cell / 2), y: f1(cy - g.cell / 2), width: f1(g.cell), height: f1(g.cell), fill: '#ffffff' }, sq);
-      el('title', {}, sq).textContent = `square ${s}`;
+    if (grid) {
+      drawGrid(svg, g, target);
+    } else {
+      const squares = el('g', { class: 'sl-squares' }, svg);
+      for (let s = 1; s <= g.n; s++) {
+        const [cx, cy] = centre(g, s);
+        const sq = el('g', { class: 'sl-sq' + (s === target ? ' sl-target' : ''), 'data-square': s }, squares);
+        el('rect', { x: f1(cx - g.cell / 2), y: f1(cy - g.cell / 2), width: f1(g.cell), height: f1(g.cell), fill: '#ffffff' }, sq);
+        el('title', {}, sq).textContent = `square ${s}`;
+      }
     }
     const bad = new Map();
     for (const p of problems) {
@@ -236,7 +290,7 @@
       }
     }
     const numbers = el('g', { class: 'sl-numbers' }, svg);
-    for (let s = 1; s <= g.n; s++) {
+    for (const s of numbered(g)) {
       const [cx, cy] = centre(g, s);
       const t = el('text', { x: f1(cx - g.cell / 2 + font * 0.25), y: f1(cy - g.cell / 2 + font * 1.05), 'font-size': f1(font), 'stroke-width': f1(Math.max(1.5, font / 4)) }, numbers);
       t.textContent = String(s);
@@ -356,13 +410,17 @@
     buttons();
   }
   function onPointerMove(evt) {
-    if (!drag) return;
+    // On a grid drawn without an element per square, the square under the
+    // pointer is named beside the board.
+    if (!drag && !$('pointer-square')) return;
     const p = svgPoint(evt);
     const s = squareAt(geometry(board), p.x, p.y);
-    if (s !== drag.square) {
+    if (drag && s !== drag.square) {
       drag.square = s;
       draw(s);
     }
+    const at = $('pointer-square');
+    if (at) at.textContent = s === null ? 'Point at a square to see its number.' : `square ${s}`;
   }
   function onPointerUp(evt) {
     if (!drag) return;
