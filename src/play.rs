@@ -65,7 +65,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Replay a recorded game, checking every roll, and print it.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "players", "seed", "to_last", "interactive"])]
+    // `--max-turns` caps a game being played; a replay's rolls are the
+    // record's, so a cap there would only hide its end: refused.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "players", "seed", "to_last", "interactive", "max_turns"])]
     replay: Option<PathBuf>,
     /// After every turn, each player's exact probability of winning from the
     /// current squares and turn order (from the exact analysis, not a
@@ -73,7 +75,8 @@ pub struct Args {
     /// list `odds`.
     #[arg(long)]
     odds: bool,
-    /// Give up after this many rolls (exit 3).
+    /// Give up after this many rolls (exit 3). Not with --replay, whose
+    /// rolls are the record's.
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
     max_turns: u64,
     /// Output format: `text` narrates every roll; `json` prints the whole

@@ -18,6 +18,7 @@ mod exactness_boards;
 mod exactness_float_bound;
 mod exactness_modular;
 mod exactness_props;
+mod flag_combinations;
 mod foundation_cli;
 mod foundation_invalid;
 mod foundation_props;
