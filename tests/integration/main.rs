@@ -23,6 +23,7 @@ mod foundation_cli;
 mod foundation_invalid;
 mod foundation_props;
 mod hardening3;
+mod many_seats;
 mod output_cli;
 mod packaging;
 mod play_odds;
