@@ -30,7 +30,10 @@ fn case(args: &[&str], dir: &Path, expect: Expect) {
         Expect::Refused(flag) => {
             assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
             assert!(stdout.is_empty(), "{args:?} printed: {stdout}");
-            assert!(stderr.contains(flag), "{args:?} does not name {flag}: {stderr}");
+            assert!(
+                stderr.contains(flag),
+                "{args:?} does not name {flag}: {stderr}"
+            );
         }
         Expect::Honoured(shown) => {
             assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
@@ -47,7 +50,15 @@ fn no_flag_is_accepted_and_ignored() {
     let board = board.to_str().unwrap();
     // A record to replay.
     case(
-        &["play", "--players", "Ana,Bo", "--seed", "7", "--record", "game.json"],
+        &[
+            "play",
+            "--players",
+            "Ana,Bo",
+            "--seed",
+            "7",
+            "--record",
+            "game.json",
+        ],
         d,
         Expect::Honoured("Winner:"),
     );

@@ -22,7 +22,9 @@ fn run(args: &[&str]) -> String {
 /// The Markdown report's section "Several players".
 fn players_section(md: &str) -> &str {
     let from = md.find("## Several players").expect("a players section");
-    let to = md[from..].find("\n## Snakes").map_or(md.len(), |n| from + n);
+    let to = md[from..]
+        .find("\n## Snakes")
+        .map_or(md.len(), |n| from + n);
     &md[from..to]
 }
 
@@ -48,12 +50,22 @@ fn many_seats_are_rows_of_the_markdown_report() {
         }
         // Every seat of the largest count has its row, and every count its
         // expected total turns.
-        let largest: usize = players.split(',').map(|p| p.parse().unwrap()).max().unwrap();
+        let largest: usize = players
+            .split(',')
+            .map(|p| p.parse().unwrap())
+            .max()
+            .unwrap();
         let last_seat = format!("\n| {largest} |");
-        assert!(section.contains(&last_seat), "--players {players}: {section}");
+        assert!(
+            section.contains(&last_seat),
+            "--players {players}: {section}"
+        );
         for count in players.split(',') {
-            assert!(section.contains(&format!("| {count} players |"))
-                || section.contains(&format!(" {count} players |")), "--players {players}: {count}");
+            assert!(
+                section.contains(&format!("| {count} players |"))
+                    || section.contains(&format!(" {count} players |")),
+                "--players {players}: {count}"
+            );
         }
     }
     // Six seats or fewer keep one row per player count.
@@ -80,7 +92,14 @@ fn odds_of_a_hundred_players_fit_eighty_columns() {
     let players: Vec<String> = (1..=100).map(|i| format!("P{i}")).collect();
     // The first 150 rolls (exit 3 at --max-turns): enough lines of odds.
     let out = Command::new(env!("CARGO_BIN_EXE_snakeladder"))
-        .args(["play", "--players", &players.join(","), "--seed", "3", "--odds"])
+        .args([
+            "play",
+            "--players",
+            &players.join(","),
+            "--seed",
+            "3",
+            "--odds",
+        ])
         .args(["--max-turns", "150"])
         .output()
         .unwrap();

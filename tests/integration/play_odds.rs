@@ -173,18 +173,21 @@ fn odds_in_every_format() {
                 .iter()
                 .map(|p| p.as_f64().unwrap())
                 .collect();
-            let rounded: Vec<f64> = win
-                .iter()
-                .map(|p| (p * 1000.0).round() / 10.0)
-                .collect();
+            let rounded: Vec<f64> = win.iter().map(|p| (p * 1000.0).round() / 10.0).collect();
             assert_eq!(&rounded, shown);
             assert!((win.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{win:?}");
         }
         assert_eq!(odds[0]["rolls"], 0);
     }
     // Without --odds the key is there, and null.
-    let plain: serde_json::Value =
-        serde_json::from_str(&play(&["--players", "Ana,Bo", "--seed", "7", "--format", "json"]))
-            .unwrap();
+    let plain: serde_json::Value = serde_json::from_str(&play(&[
+        "--players",
+        "Ana,Bo",
+        "--seed",
+        "7",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
     assert!(plain["odds"].is_null());
 }

@@ -382,7 +382,16 @@ fn tune_generate_and_play_outputs_follow_the_schema() {
         assert_eq!(again["rolls"], doc["rolls"], "{board}");
     }
     // With --odds, the odds between turns are in the JSON (and its schema).
-    let odds = ["play", "--players", "a,b", "--seed", "7", "--format", "json", "--odds"];
+    let odds = [
+        "play",
+        "--players",
+        "a,b",
+        "--seed",
+        "7",
+        "--format",
+        "json",
+        "--odds",
+    ];
     let doc = json_of(&odds, 0);
     assert_valid(&play, &doc, "--odds");
     assert!(doc["odds"].as_array().is_some_and(|o| !o.is_empty()));

@@ -560,7 +560,10 @@ fn players_tables(a: &Analysis) -> Vec<Table> {
     games.rows_are = "player counts";
     let mut tables = vec![games];
     for counts in a.players.chunks(COUNTS_PER_SEAT_TABLE) {
-        let names: Vec<String> = counts.iter().map(|p| format!("{} players", p.count)).collect();
+        let names: Vec<String> = counts
+            .iter()
+            .map(|p| format!("{} players", p.count))
+            .collect();
         let mut header = vec!["seat"];
         header.extend(names.iter().map(String::as_str));
         let mut table = Table::new(&header, true);

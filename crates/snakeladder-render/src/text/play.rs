@@ -193,7 +193,7 @@ mod tests {
         // Every entry once, in order.
         let again: Vec<&str> = text
             .trim_start_matches("  odds: ")
-            .split(|c| c == ',' || c == '\n')
+            .split([',', '\n'])
             .map(str::trim)
             .filter(|e| !e.is_empty())
             .collect();
