@@ -47,15 +47,15 @@ pub struct Args {
     /// Most multiply-adds the --target-turns search may do (its steps counted from the
     /// board's size); past it the --target-turns search stops with the closest mean found
     /// (exit 3). Default 2e10; at most 1e18.
-    #[arg(long, value_parser = crate::memory::parse_work)]
+    #[arg(long, value_parser = crate::memory::parse_work, requires = "target_turns")]
     max_work: Option<f64>,
     /// Most memory the --target-turns search's evaluators may hold (e.g. 8G, 512M),
     /// estimated before it starts. Default: half the machine's memory.
-    #[arg(long, value_parser = crate::memory::parse_bytes)]
+    #[arg(long, value_parser = crate::memory::parse_bytes, requires = "target_turns")]
     max_memory: Option<u64>,
     /// Longest the --target-turns search may run (90, 30s, 5m, 1h); past it the --target-turns search
     /// stops with the closest mean found (exit 3).
-    #[arg(long, value_parser = crate::args::parse_time_limit)]
+    #[arg(long, value_parser = crate::args::parse_time_limit, requires = "target_turns")]
     time_limit: Option<std::time::Duration>,
     /// The rules of the board: a JSON file holding a rules object, or a
     /// board file whose rules are taken.

@@ -42,6 +42,13 @@ pub enum OutputError {
         /// The output path.
         path: PathBuf,
     },
+    /// The output path ends in `/`, so it can only name a directory, and
+    /// none is there (writing would fail on the rename, naming no cause).
+    #[error("{}: names a directory (it ends in `/`), and there is none; give a file name for the output", path.display())]
+    NotAFileName {
+        /// The output path.
+        path: PathBuf,
+    },
     /// The output path is one of the command's inputs.
     #[error("{}: is also an input of this command ({}); write the output elsewhere", path.display(), input.display())]
     SameAsInput {
@@ -132,7 +139,8 @@ impl Output {
     /// ignored).
     ///
     /// # Errors
-    /// [`OutputError::Directory`], [`OutputError::SameAsInput`], or
+    /// [`OutputError::Directory`], [`OutputError::NotAFileName`],
+    /// [`OutputError::SameAsInput`], or
     /// [`OutputError::Resolve`] when the path cannot be examined (a loop of
     /// links, a component that is not a directory, no permission).
     pub fn resolve(path: &Path, inputs: &[&Path]) -> Result<Output, OutputError> {
@@ -167,6 +175,9 @@ impl Output {
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+                    return Err(OutputError::NotAFileName { path: shown });
+                }
                 // Nothing there yet, or a dangling link: write its target.
                 Target::Replace(resolve_links(path).map_err(resolve_error)?)
             }
@@ -476,6 +487,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let err = Output::resolve(dir.path(), &[]).unwrap_err();
         assert!(matches!(err, OutputError::Directory { .. }), "{err}");
+        // A directory not there yet is no file name either.
+        let err = Output::resolve(&dir.path().join("out/"), &[]).unwrap_err();
+        assert!(matches!(err, OutputError::NotAFileName { .. }), "{err}");
         let board = dir.path().join("board.json");
         fs::write(&board, "{}").unwrap();
         let link = dir.path().join("alias.json");

@@ -95,4 +95,26 @@ pub struct Play<'a> {
     /// The game: every roll, the status and the ranking, as `play --record`
     /// writes it (`play --replay` reads this object).
     pub game: &'a GameRecord,
+    /// With `--odds`, the odds between turns, one entry per line the text
+    /// transcript prints; `null` without `--odds`.
+    pub odds: Option<&'a [OddsLine]>,
+}
+
+/// One line of `play --odds`, as `play --odds --format json` lists it:
+/// each player's exact chance of winning from where the tokens stood.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct OddsLine {
+    /// Rolls played when the odds were taken (0: before the first roll).
+    pub rolls: u64,
+    /// Each player's probability of winning, in seat order; `null` for a
+    /// player no longer in the turn order, and every entry `null` when the
+    /// odds were not computed (see `undecided`).
+    pub win: Vec<Option<f64>>,
+    /// The probability that the race was still undecided after the turns
+    /// followed: below 1e-9 the odds are exact to print; above it they are
+    /// lower bounds; at 0.5 or more they were not computed, and no later
+    /// line is listed.
+    pub undecided: f64,
+    /// Turns of every player's distribution followed.
+    pub turns_followed: u64,
 }

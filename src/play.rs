@@ -65,20 +65,24 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Replay a recorded game, checking every roll, and print it.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "players", "seed", "to_last", "interactive"])]
+    // `--max-turns` caps a game being played; a replay's rolls are the
+    // record's, so a cap there would only hide its end: refused.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["board", "players", "seed", "to_last", "interactive", "max_turns"])]
     replay: Option<PathBuf>,
     /// After every turn, each player's exact probability of winning from the
     /// current squares and turn order (from the exact analysis, not a
-    /// simulation).
+    /// simulation): a line of the transcript, or with `--format json` the
+    /// list `odds`.
     #[arg(long)]
     odds: bool,
-    /// Give up after this many rolls (exit 3).
+    /// Give up after this many rolls (exit 3). Not with --replay, whose
+    /// rolls are the record's.
     #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
     max_turns: u64,
     /// Output format: `text` narrates every roll; `json` prints the whole
     /// game at its end (every roll, the status and the ranking, as
-    /// --record writes it).
-    #[arg(long, value_enum, default_value_t, conflicts_with = "odds")]
+    /// --record writes it; with --odds, the odds after every turn too).
+    #[arg(long, value_enum, default_value_t)]
     format: Format,
 }
 
@@ -125,10 +129,12 @@ impl<R: Roller> AfterTurn<R> for Narrator {
 /// (extra rolls) the odds are not a function of the squares alone, so no
 /// line is printed there. A line that the work budget cannot decide ends
 /// the odds for the rest of the game: every later line would spend the same
-/// budget (about a second) to print the same "not computed".
+/// budget (about a second) to print the same "not computed". Every line
+/// is kept too, for `--format json`.
 struct Odds {
     odds: LiveOdds,
     given_up: bool,
+    lines: Vec<crate::outputs::OddsLine>,
 }
 
 impl<R: Roller> AfterTurn<R> for Odds {
@@ -149,6 +155,7 @@ impl Odds {
             Ok(odds) => Ok(Odds {
                 odds,
                 given_up: false,
+                lines: Vec::new(),
             }),
             Err(err) => Err(cannot(&err)),
         }
@@ -169,8 +176,20 @@ impl Odds {
             .odds
             .odds_within(&squares, 0, ODDS_MAX_WORK)
             .map_err(io::Error::other)?;
-        if live.left_out >= 0.5 {
-            self.given_up = true;
+        self.given_up = live.left_out >= 0.5;
+        let mut win = vec![None; game.players().len()];
+        if !self.given_up {
+            for (&seat, &p) in order.iter().zip(&live.odds) {
+                win[seat] = Some(p);
+            }
+        }
+        self.lines.push(crate::outputs::OddsLine {
+            rolls: game.rolls_played(),
+            win,
+            undecided: live.left_out,
+            turns_followed: live.turns as u64,
+        });
+        if self.given_up {
             return snakeladder_render::text::write_odds_given_up(out, &live, ODDS_MAX_WORK);
         }
         snakeladder_render::text::write_odds(out, game.players(), &order, &live)
@@ -233,14 +252,19 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if drawn {
         writeln!(out, "(seed drawn at random; replay with --seed {seed})")?;
     }
-    let mut hooks: Vec<Box<dyn AfterTurn<SeededDice>>> = vec![Box::new(Narrator)];
+    let mut odds = None;
     if args.odds {
-        let mut odds = match Odds::new(game.board()) {
+        let mut live = match Odds::new(game.board()) {
             Ok(odds) => odds,
             Err(code) => return Ok(code),
         };
-        odds.print(&game, &mut out)?;
-        hooks.push(Box::new(odds));
+        live.print(&game, &mut out)?;
+        odds = Some(live);
+    }
+    let mut narrator = Narrator;
+    let mut hooks: Vec<&mut dyn AfterTurn<SeededDice>> = vec![&mut narrator];
+    if let Some(live) = odds.as_mut() {
+        hooks.push(live);
     }
     let stopped = match play_rolls(&mut game, &mut hooks, &mut out, &args)? {
         Played::Over => None,
@@ -256,7 +280,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         return Ok(failed);
     }
     if json {
-        print_json(&game, drawn, stopped.clone())?;
+        let lines = odds.as_ref().map(|o| o.lines.as_slice());
+        print_json(&game, drawn, stopped.clone(), lines)?;
     }
     if let Some(why) = stopped {
         complain!("error: {why} after {} rolls", game.rolls_played());
@@ -309,7 +334,7 @@ enum Played {
 /// hooks; with `--interactive`, after Enter on standard input.
 fn play_rolls(
     game: &mut Game<SeededDice>,
-    hooks: &mut [Box<dyn AfterTurn<SeededDice>>],
+    hooks: &mut [&mut dyn AfterTurn<SeededDice>],
     out: &mut Box<dyn Write>,
     args: &Args,
 ) -> Result<Played, CliError> {
@@ -416,6 +441,7 @@ fn print_json<R: Roller>(
     game: &Game<R>,
     seed_drawn: bool,
     stopped: Option<String>,
+    odds: Option<&[crate::outputs::OddsLine]>,
 ) -> Result<(), CliError> {
     let record = game.record();
     let body = crate::outputs::Play {
@@ -424,6 +450,7 @@ fn print_json<R: Roller>(
         rolls: game.rolls_played(),
         stopped,
         game: &record,
+        odds,
     };
     let mut out = common::stdout()?;
     common::write_json(&mut out, &body)?;
@@ -433,7 +460,8 @@ fn print_json<R: Roller>(
 
 /// `--replay FILE`: the recorded game played again and checked roll by
 /// roll, then printed as `play` prints a game (with `--odds`, the live odds
-/// after every turn; with `--record`, the record written again).
+/// after every turn, in the transcript or the JSON; with `--record`, the
+/// record written again).
 fn replay(path: &Path, args: &Args) -> Result<ExitCode, CliError> {
     let json = args.format == Format::Json;
     let record_to = match &args.record {
@@ -463,17 +491,19 @@ fn replay(path: &Path, args: &Args) -> Result<ExitCode, CliError> {
             return Ok(ExitCode::from(common::EXIT_FAILURE));
         }
     };
+    // The transcript (a sink under `--format json`), with the odds lines
+    // kept for the JSON.
+    let mut out = transcript(args)?;
+    let lines = match print_replay(&record, &mut out, args.odds)? {
+        Ok(lines) => lines,
+        Err(code) => return Ok(code),
+    };
+    out.flush()?;
+    drop(out);
     if json {
         let stopped =
             (!game.status().is_over()).then(|| "the recorded game is unfinished".to_string());
-        print_json(&game, false, stopped)?;
-    } else {
-        let mut out = transcript(args)?;
-        let failed = print_replay(&record, &mut out, args.odds)?;
-        out.flush()?;
-        if let Some(code) = failed {
-            return Ok(code);
-        }
+        print_json(&game, false, stopped, lines.as_deref())?;
     }
     if let Some(to) = &record_to
         && let Some(failed) = save_record(to, &game)
@@ -496,12 +526,13 @@ fn replay(path: &Path, args: &Args) -> Result<ExitCode, CliError> {
 /// Prints a checked record's game event by event, through the same hooks
 /// as a game played: its recorded rolls drive the dice (the replay has
 /// already shown they are the game's), each forfeit is made where it was.
-/// The exit code when the odds cannot be computed.
+/// With `odds`, the odds lines printed; the exit code when the odds cannot
+/// be computed.
 fn print_replay(
     record: &GameRecord,
     out: &mut Box<dyn Write>,
     odds: bool,
-) -> Result<Option<ExitCode>, CliError> {
+) -> Result<Result<Option<Vec<crate::outputs::OddsLine>>, ExitCode>, CliError> {
     let board = Arc::new(
         record
             .board()
@@ -515,14 +546,19 @@ fn print_replay(
         "{}",
         snakeladder_render::text::game_header(game.board(), game.players(), record.seed)
     )?;
-    let mut hooks: Vec<Box<dyn AfterTurn<ScriptedDice>>> = vec![Box::new(Narrator)];
+    let mut live = None;
     if odds {
         let mut odds = match Odds::new(game.board()) {
             Ok(odds) => odds,
-            Err(code) => return Ok(Some(code)),
+            Err(code) => return Ok(Err(code)),
         };
         odds.print(&game, out)?;
-        hooks.push(Box::new(odds));
+        live = Some(odds);
+    }
+    let mut narrator = Narrator;
+    let mut hooks: Vec<&mut dyn AfterTurn<ScriptedDice>> = vec![&mut narrator];
+    if let Some(odds) = live.as_mut() {
+        hooks.push(odds);
     }
     for event in &record.events {
         match event {
@@ -543,5 +579,5 @@ fn print_replay(
         }
     }
     snakeladder_render::text::write_game_result(out, game.status(), &game.ranking())?;
-    Ok(None)
+    Ok(Ok(live.map(|o| o.lines)))
 }

@@ -37,7 +37,7 @@ pub struct Args {
     no_config: bool,
     /// The directory SARIF's file locations are relative to (its
     /// `%SRCROOT%`); default the git repository's top directory, or the
-    /// current directory outside one.
+    /// current directory outside one. Only with --format sarif.
     #[arg(long, value_name = "DIR")]
     sarif_root: Option<PathBuf>,
     /// Fail a board whose expected number of turns is above this.
@@ -93,6 +93,13 @@ pub enum ValidateFormat {
 
 /// Runs `validate`: exit 0 when every board passes, 1 otherwise.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    if args.sarif_root.is_some() && args.format != ValidateFormat::Sarif {
+        // Only SARIF has file locations relative to a root; the other
+        // formats print each path as given.
+        return Err(CliError::Usage(
+            "--sarif-root is the root of SARIF's file locations: give --format sarif with it, or leave it out".to_string(),
+        ));
+    }
     let flags = Thresholds {
         max_mean_turns: args.max_mean_turns,
         min_mean_turns: args.min_mean_turns,

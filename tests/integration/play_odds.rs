@@ -145,3 +145,49 @@ fn odds_of_many_players_on_a_board_of_long_games_are_bounded() {
         odds[0]
     );
 }
+
+/// `--odds` works with every format `play` offers: `--format text` prints
+/// the same transcript as no `--format`, and `--format json` lists the very
+/// odds the transcript prints (one entry a line, rounded alike), for a game
+/// played and for its replay.
+#[test]
+fn odds_in_every_format() {
+    let game = ["--players", "Ana,Bo,Cy", "--seed", "7", "--odds"];
+    let text = play(&game);
+    assert_eq!(play(&[&game[..], &["--format", "text"]].concat()), text);
+    let printed = odds_lines(&text);
+
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.json");
+    let record = record.to_str().unwrap();
+    let json = play(&[&game[..], &["--format", "json", "--record", record]].concat());
+    let replayed = play(&["--replay", record, "--odds", "--format", "json"]);
+    for doc in [&json, &replayed] {
+        let doc: serde_json::Value = serde_json::from_str(doc).unwrap();
+        let odds = doc["odds"].as_array().expect("an odds list");
+        assert_eq!(odds.len(), printed.len());
+        for (line, shown) in odds.iter().zip(&printed) {
+            let win: Vec<f64> = line["win"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_f64().unwrap())
+                .collect();
+            let rounded: Vec<f64> = win.iter().map(|p| (p * 1000.0).round() / 10.0).collect();
+            assert_eq!(&rounded, shown);
+            assert!((win.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{win:?}");
+        }
+        assert_eq!(odds[0]["rolls"], 0);
+    }
+    // Without --odds the key is there, and null.
+    let plain: serde_json::Value = serde_json::from_str(&play(&[
+        "--players",
+        "Ana,Bo",
+        "--seed",
+        "7",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    assert!(plain["odds"].is_null());
+}

@@ -136,6 +136,18 @@ fn report_markdown() {
     }
 }
 
+/// Past six seats the seat odds turn: a row per seat, a column per player
+/// count (tests/integration/many_seats.rs checks their widths).
+#[test]
+fn report_markdown_many_seats() {
+    let text = run(&["report", "--format", "markdown", "--players", "2,9"]);
+    let from = text.find("## Several players").expect("a players section");
+    let to = text[from..]
+        .find("\n## Snakes")
+        .map_or(text.len(), |n| from + n);
+    insta::assert_snapshot!("report-markdown-many-seats", &text[from..to]);
+}
+
 #[test]
 fn report_html_outline() {
     for (name, board) in BOARDS {

@@ -1,6 +1,7 @@
 // The HTML reports in a real browser: playwright-core driving Debian's
 // chromium over `snakeladder report` pages of every board in boards/, the
-// built-in board and a generated 10,000-square board, and over a
+// built-in board, two generated 10,000-square boards and many seats
+// (`--players 100`, `2,3,50`), and over a
 // `diff --format html` page, at phone and desktop width, light and dark.
 // What a reviewer on a phone must never meet: a column hidden in a table
 // that scrolls sideways, a page wider than the screen, a chart legend over
@@ -56,6 +57,13 @@ before(async () => {
   const big = join(tmp, 'big.json');
   execFileSync(BIN, ['generate', '--squares', '10000', '--snakes', '300', '--ladders', '300', '--seed', '7', '-o', big]);
   render('big', ['report', big]);
+  // A board of longer games (means of four digits before the point), and
+  // reports of many seats: seat odds as rows past six seats.
+  const long = join(tmp, 'long.json');
+  execFileSync(BIN, ['generate', '--squares', '10000', '--snakes', '100', '--ladders', '100', '--seed', '1', '-o', long]);
+  render('long', ['report', long]);
+  render('players-2-3-50', ['report', '--players', '2,3,50']);
+  render('players-100', ['report', '--players', '100']);
   writeFileSync(OLD, readFileSync(join(BOARDS, 'milton-bradley.json')));
   const board = JSON.parse(readFileSync(OLD, 'utf8'));
   board.ladders = board.ladders.filter(([a, b]) => !(a === 36 && b === 44)).concat([[30, 47]]);
@@ -162,6 +170,38 @@ for (const width of [390, 1280]) {
     });
   }
 }
+
+// A phone narrower than 390 px, or 390 px less a scroll bar: the large
+// boards' and many seats' pages still fit, every table whole (a label such
+// as "standard deviation" wraps; no figure does).
+test('large boards and many seats fit 360 and 390 px: no page or table wider than the screen', async () => {
+  const problems = [];
+  for (const name of ['big', 'long', 'players-2-3-50', 'players-100']) {
+    for (const width of [360, 390]) {
+      const { page, context, troubles } = await open(name, width, 'light');
+      for (const p of await page.evaluate(layoutProblems, [MIN_PHONE_TEXT, EDGE])) problems.push(`${name} at ${width}: ${p}`);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (wide > width) problems.push(`${name} at ${width}: the page is ${wide} px wide`);
+      for (const t of troubles) problems.push(`${name}: ${t}`);
+      await context.close();
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('past six seats the seat odds are a row per seat', async () => {
+  const { page, context } = await open('players-2-3-50', 1280, 'light');
+  const seats = await page.evaluate(() => {
+    const t = document.querySelector('table.sl-seats');
+    return {
+      header: [...t.tHead.rows[0].cells].map((c) => c.textContent.replace(/\s*\u2195$/, '').trim()),
+      rows: document.querySelectorAll('table.sl-seats tbody tr').length,
+    };
+  });
+  assert.deepEqual(seats.header, ['seat', '2 players', '3 players', '50 players']);
+  assert.equal(seats.rows, 50);
+  await context.close();
+});
 
 test('the diff marks every added, removed and moved jump on its board, with a legend', async () => {
   const { page, context } = await open('diff', 390, 'light');

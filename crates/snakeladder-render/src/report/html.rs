@@ -144,7 +144,9 @@ fn write_board(h: &mut String, board: &Board, a: &Analysis) -> std::fmt::Result 
 /// Several players: the table per player count and the seat odds chart.
 fn write_players(h: &mut String, a: &Analysis) -> std::fmt::Result {
     writeln!(h, "<h2 id=\"players\">Several players</h2>")?;
-    write!(h, "{}", players_table(a).html())?;
+    for table in players_tables(a) {
+        write!(h, "{}", table.html())?;
+    }
     if let (Some(wide), Some(narrow)) = (seat_chart(a, Size::WIDE), seat_chart(a, Size::NARROW)) {
         figure(h, "seat odds", wide, narrow)?;
     }

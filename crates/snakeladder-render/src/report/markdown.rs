@@ -106,7 +106,9 @@ pub(super) fn write_markdown(
     }
     if !a.players.is_empty() {
         writeln!(md, "## Several players\n")?;
-        writeln!(md, "{}", players_table(a).markdown())?;
+        for table in players_tables(a) {
+            writeln!(md, "{}", table.markdown())?;
+        }
         if let Some(chart) = seat_chart(a, Size::WIDE) {
             md_chart(md, files, stem, "seats", "seat odds", chart)?;
         }

@@ -522,13 +522,71 @@ fn length_table(a: &Analysis) -> Table {
     table
 }
 
-fn players_table(a: &Analysis) -> Table {
+/// Most seats the players table gives a column each: six seat columns and
+/// three others fit a page or a Markdown preview; past that each player
+/// count's row would run to a column per seat (a hundred for 100 players),
+/// so the seats become rows instead ([`players_tables`]).
+const SEAT_COLUMNS: usize = 6;
+
+/// The player counts a table of seats as rows gives a column each (beside
+/// the seat's own): more are split into further tables, so no table is
+/// wider than the players table of six seats.
+const COUNTS_PER_SEAT_TABLE: usize = 6;
+
+/// The tables of the several-players section: one row per player count
+/// with a column per seat, while at most [`SEAT_COLUMNS`] seats; past that
+/// a table of the counts' whole-game figures, then the seat odds with one
+/// row per seat and a column per player count (at most
+/// [`COUNTS_PER_SEAT_TABLE`] counts a table).
+fn players_tables(a: &Analysis) -> Vec<Table> {
     let seats = a
         .players
         .iter()
         .map(|p| p.count as usize)
         .max()
         .unwrap_or(0);
+    if seats <= SEAT_COLUMNS {
+        return vec![players_table(a, seats)];
+    }
+    let mut games = Table::new(&["players", "total turns", "rounds"], true);
+    for p in &a.players {
+        games.rows.push(vec![
+            p.count.to_string(),
+            crate::numbers::quantity(p.expected_total_turns, 2),
+            crate::numbers::quantity(p.expected_rounds, 2),
+        ]);
+    }
+    games.name = "players";
+    games.rows_are = "player counts";
+    let mut tables = vec![games];
+    for counts in a.players.chunks(COUNTS_PER_SEAT_TABLE) {
+        let names: Vec<String> = counts
+            .iter()
+            .map(|p| format!("{} players", p.count))
+            .collect();
+        let mut header = vec!["seat"];
+        header.extend(names.iter().map(String::as_str));
+        let mut table = Table::new(&header, true);
+        let most = counts.iter().map(|p| p.count as usize).max().unwrap_or(0);
+        for seat in 0..most {
+            let mut row = vec![(seat + 1).to_string()];
+            row.extend(counts.iter().map(|p| {
+                p.win_probability
+                    .get(seat)
+                    .map_or_else(String::new, |&w| vocabulary::WIN_CHANCE.format(w))
+            }));
+            table.rows.push(row);
+        }
+        table.name = "seats";
+        table.rows_are = "seats";
+        tables.push(table);
+    }
+    tables
+}
+
+/// One row per player count: each seat's chance of winning (a column per
+/// seat, `seats` of them), the expected total turns and rounds.
+fn players_table(a: &Analysis, seats: usize) -> Table {
     let seat_names: Vec<String> = (1..=seats).map(|s| format!("seat {s}")).collect();
     let mut header = vec!["players"];
     header.extend(seat_names.iter().map(String::as_str));

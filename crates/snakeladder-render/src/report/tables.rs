@@ -3,7 +3,10 @@
 //! - A table of four columns or more (`class="cards"`) is laid out as one
 //!   card per row on a narrow screen, each figure beside its column's name
 //!   (`data-label`, shown by the style sheet), so no column is hidden in a
-//!   box that scrolls sideways.
+//!   box that scrolls sideways. A narrower table (`class="plain"`) lets its
+//!   cells wrap at their spaces on a narrow screen: its figures stay on
+//!   one line each, and a label such as "standard deviation" takes two, so
+//!   the four-digit turns of a 10,000-square board fit 360 pixels.
 //! - A table longer than [`FOLD_AFTER`] + [`FOLD_SLACK`] rows shows its
 //!   first [`FOLD_AFTER`] rows; the rest follow in a second table inside a
 //!   closed `<details>`, so a board of 600 jumps does not make a page of

@@ -56,7 +56,7 @@ pub fn write_odds(
             )
         })
         .collect();
-    write!(out, "  odds: {}", shown.join(", "))?;
+    write!(out, "{}", wrap_odds(&shown))?;
     if live.left_out > ODDS_LEFT_OUT {
         write!(
             out,
@@ -66,6 +66,37 @@ pub fn write_odds(
         )?;
     }
     writeln!(out)
+}
+
+/// Widest line of odds, in characters: past it (many players, or long
+/// ids) the odds go on in lines of their own, indented under the first
+/// player, so a terminal of 80 columns never wraps them mid-name.
+const ODDS_WIDTH: usize = 80;
+
+/// `  odds: ` and the players' odds, separated by `, `, in lines of at most
+/// [`ODDS_WIDTH`] characters (one longer when a single entry is).
+fn wrap_odds(shown: &[String]) -> String {
+    const LEAD: &str = "  odds: ";
+    let indent = " ".repeat(LEAD.len());
+    let mut text = LEAD.to_string();
+    let mut width = LEAD.len();
+    for (i, entry) in shown.iter().enumerate() {
+        let len = entry.chars().count();
+        if i > 0 {
+            // Room kept for the comma that ends a line.
+            if width + 2 + len + 1 > ODDS_WIDTH {
+                text.push_str(",\n");
+                text.push_str(&indent);
+                width = indent.len();
+            } else {
+                text.push_str(", ");
+                width += 2;
+            }
+        }
+        text.push_str(entry);
+        width += len;
+    }
+    text
 }
 
 /// Writes the line that ends the live odds of a game: the race was still
@@ -139,4 +170,33 @@ pub fn write_game_result(
         writeln!(out, "  {}", crate::escape::terminal(&st.describe()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_odds;
+
+    #[test]
+    fn odds_of_many_players_wrap_under_the_first() {
+        let few = wrap_odds(&["Ana 50.8%".into(), "Bo 49.2%".into()]);
+        assert_eq!(few, "  odds: Ana 50.8%, Bo 49.2%");
+        let many: Vec<String> = (1..=100).map(|i| format!("P{i} 1.0%")).collect();
+        let text = wrap_odds(&many);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() > 10, "{text}");
+        for line in &lines[1..] {
+            assert!(line.starts_with("        P"), "{line:?}");
+        }
+        for line in &lines {
+            assert!(line.chars().count() <= 80, "{line:?}");
+        }
+        // Every entry once, in order.
+        let again: Vec<&str> = text
+            .trim_start_matches("  odds: ")
+            .split([',', '\n'])
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .collect();
+        assert_eq!(again, many);
+    }
 }
