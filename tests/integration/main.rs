@@ -22,6 +22,7 @@ mod foundation_cli;
 mod foundation_invalid;
 mod foundation_props;
 mod hardening3;
+mod markdown_links;
 mod output_cli;
 mod packaging;
 mod play_odds;

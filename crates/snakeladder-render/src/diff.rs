@@ -175,7 +175,7 @@ impl RenderDiff for Diff {
     /// Markdown for a pull-request comment or `$GITHUB_STEP_SUMMARY`: a
     /// summary table, the details folded in `<details>`.
     fn markdown(&self) -> String {
-        let cell = |s: &str| md_escape(s);
+        let cell = crate::escape::markdown;
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -436,12 +436,6 @@ fn html_escape(s: &str) -> String {
         }
     }
     out
-}
-
-/// Text safe in a Markdown table cell or heading: the one Markdown
-/// escaper, shared with `report` ([`crate::escape::markdown`]).
-fn md_escape(s: &str) -> String {
-    crate::escape::markdown(s)
 }
 
 /// Share of each length distribution drawn in the overlay chart.
