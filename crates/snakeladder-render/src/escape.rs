@@ -15,6 +15,9 @@
 //!   `,` too in a property, and every other control or hidden character as
 //!   [`terminal`] writes it, since GitHub prints the decoded text to a log
 //!   that renders ESC sequences.
+//! - [`github_path`]: the `file=` property of a workflow command, which
+//!   must name the file as it is: only GitHub's own five characters
+//!   encoded.
 //! - [`markdown`]: inline Markdown (a heading, a table cell, a sentence):
 //!   every character that could be read as structure is backslash-escaped
 //!   after [`visible`] put the text on one line.
@@ -117,6 +120,33 @@ pub fn github_data(text: &str) -> String {
 /// ```
 pub fn github_property(text: &str) -> String {
     github_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// The `file=` property of a workflow command: the path as it is on disk,
+/// with only the characters GitHub decodes in a property encoded (`%`, CR,
+/// LF, `:`, `,`), so the annotation names the very file. Nothing else is
+/// escaped, as GitHub would not decode it back and the path would name no
+/// file; no character left can end the command's line or its properties.
+///
+/// # Example
+/// ```
+/// use snakeladder_render::escape::github_path;
+/// assert_eq!(github_path("a\n::error::b,c%.json"), "a%0A%3A%3Aerror%3A%3Ab%2Cc%25.json");
+/// assert_eq!(github_path("a\u{1b}[31m.json"), "a\u{1b}[31m.json");
+/// ```
+pub fn github_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            ':' => out.push_str("%3A"),
+            ',' => out.push_str("%2C"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Replaces the characters of a file-derived string that could change how
