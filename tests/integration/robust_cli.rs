@@ -424,7 +424,9 @@ fn cases() -> Vec<Case> {
             "name that sets the window title",
             Input::Made("osc.json", name_osc_title),
             1,
-            "name: has the character U+001B",
+            // Both hidden characters are named, not only the first.
+            "name: has 2 characters not allowed in a name: U+001B (a control character) \
+             at position 1, U+0007 (a control character) at position 10",
         ),
         case(
             "name with a carriage return",
@@ -945,6 +947,43 @@ fn hostile_player_ids_are_refused_and_never_printed_raw() {
             "{ids:?} reached the output raw: {all:?}"
         );
     }
+}
+
+/// A player id with several hidden characters is refused naming each of
+/// them, and an id of a megabyte is quoted only in part.
+#[test]
+fn every_hidden_character_of_a_player_id_is_named() {
+    let out = Command::new(BIN)
+        .args([
+            "play",
+            "--seed",
+            "1",
+            "--players",
+            "A\u{1b}[1m\u{202e}B\u{1b},Bo",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "has 3 characters: U+001B (a control character) at positions 2 and 8, \
+             U+202E (a bidirectional control) at position 6, which are not allowed in a player id"
+        ),
+        "{err}"
+    );
+    let long = format!("{}\u{1b},Bo", "x".repeat(100_000));
+    let out = Command::new(BIN)
+        .args(["play", "--seed", "1", "--players", &long])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.len() < 400, "{} bytes: {err}", err.len());
+    assert!(
+        err.contains("U+001B (a control character) at position 100001"),
+        "{err}"
+    );
 }
 
 /// Runs the binary with `args` under an address-space cap of `kib` KiB
