@@ -184,7 +184,7 @@ pub enum GameError {
     },
     /// A forfeit event was recorded after a different number of turns.
     #[error(
-        "event {}: the record has players leaving after turn {recorded}, the replay had played {replayed} turns", event + 1
+        "event {}: the record has players leaving after roll {recorded}, but the replay reaches that event after roll {replayed}", event + 1
     )]
     ForfeitMisplaced {
         /// The event's index (0-based; messages count from 1).
