@@ -165,7 +165,7 @@ pub fn github(reports: &[FileReport], other: &[Finding]) -> String {
         // The file as it is on disk, so the annotation lands on it; a
         // finding without a path (`<stdin>`) names what was printed.
         let file = match &f.path {
-            Some(path) => crate::escape::github_path(&path_text(&tidy_bytes(&path_bytes(path)))),
+            Some(path) => crate::escape::github_path(&path_text(tidy_bytes(&path_bytes(path)))),
             None => github_property(tidy(&f.file)),
         };
         let mut props = vec![format!("file={file}")];
