@@ -127,12 +127,16 @@ const CI_FORMATS: &[&[&str]] = &[
 
 /// What is wrong with `validate --format FORMAT`'s output on `path`: a line
 /// that is a workflow command of another kind than `::error` and
-/// `::warning` with the properties validate writes, a `file=` or SARIF
-/// location that does not decode to `path` (or a file below it), or a
-/// character no output may carry raw outside a `file=` property, which
-/// must hold the file name as it is.
+/// `::warning` with the properties validate writes, a character no output
+/// may carry raw, a SARIF location that does not decode to `path` (or a
+/// file below it), or a `file=` that does not, unless the name holds a
+/// hidden character other than CR and LF (which could only be written
+/// raw: then the name is given as printed).
 fn points_at(format: &str, out: &Output, path: &Path, dir: &Path) -> Vec<String> {
     let mut wrong = Vec::new();
+    let exact = path.to_string_lossy().chars().all(|c| {
+        matches!(c, '\r' | '\n') || snakeladder::Problem::hidden_character(&c.to_string()).is_none()
+    });
     let names = |decoded: &[u8]| {
         let decoded = Path::new(std::ffi::OsStr::from_bytes(decoded));
         decoded == path || decoded.starts_with(path)
@@ -140,10 +144,10 @@ fn points_at(format: &str, out: &Output, path: &Path, dir: &Path) -> Vec<String>
     let stdout = String::from_utf8_lossy(&out.stdout);
     if format == "github" {
         for line in stdout.lines() {
+            if let Some(c) = line.chars().find(|c| RAW_NEVER.contains(c)) {
+                wrong.push(format!("a raw U+{:04X} in {line:?}", u32::from(c)));
+            }
             if !workflow_command(line) {
-                if let Some(c) = line.chars().find(|c| RAW_NEVER.contains(c)) {
-                    wrong.push(format!("a raw U+{:04X} in {line:?}", u32::from(c)));
-                }
                 continue;
             }
             let Some(rest) = line
@@ -173,18 +177,13 @@ fn points_at(format: &str, out: &Output, path: &Path, dir: &Path) -> Vec<String>
                         .replace("%3A", ":")
                         .replace("%2C", ",")
                         .replace("%25", "%");
-                    if !names(decoded.as_bytes()) {
+                    if exact && !names(decoded.as_bytes()) {
                         wrong.push(format!("file={value:?} names no file of {path:?}"));
                     }
-                } else if let Some(c) = value.chars().find(|c| RAW_NEVER.contains(c)) {
-                    wrong.push(format!("a raw U+{:04X} in {key}", u32::from(c)));
                 }
             }
-            if let Some(c) = message.chars().find(|c| RAW_NEVER.contains(c)) {
-                wrong.push(format!(
-                    "a raw U+{:04X} in the message {message:?}",
-                    u32::from(c)
-                ));
+            if message.is_empty() {
+                wrong.push(format!("an empty message: {line:?}"));
             }
         }
     } else {

@@ -423,15 +423,14 @@ fn file_names_are_escaped() {
         "./a\\nb.json: forged\\u{1b}[31m.json:1:28: snake_climbs: snakes[0] 3→8: a snake must go down\n\
          1 board checked: 0 valid, 1 invalid\n"
     );
-    // An annotation and a SARIF location name the file as it is on disk
-    // (the annotation's property with GitHub's own encoding, SARIF's URI
-    // percent-encoded), or they would point at no file.
     let out = validate_in(dir.path(), &["--format", "github", "."]);
     let first = stdout(&out).lines().next().unwrap().to_string();
     assert!(
-        first.starts_with("::error file=a%0Ab.json%3A forged\u{1b}[31m.json,line=1,col=28,"),
+        first.starts_with("::error file=a\\nb.json%3A forged\\u{1b}[31m.json,line=1,col=28,"),
         "{first}"
     );
+    // A SARIF location names the file as it is on disk, percent-encoded,
+    // or code scanning would point at no file.
     let out = validate_in(dir.path(), &["--format", "sarif", "--sarif-root", ".", "."]);
     let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(

@@ -17,7 +17,7 @@
 //!   that renders ESC sequences.
 //! - [`github_path`]: the `file=` property of a workflow command, which
 //!   must name the file as it is: only GitHub's own five characters
-//!   encoded.
+//!   encoded, and no file name with another hidden character.
 //! - [`markdown`]: inline Markdown (a heading, a table cell, a sentence):
 //!   every character that could be read as structure is backslash-escaped
 //!   after [`visible`] put the text on one line.
@@ -122,19 +122,27 @@ pub fn github_property(text: &str) -> String {
     github_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// The `file=` property of a workflow command: the path as it is on disk,
-/// with only the characters GitHub decodes in a property encoded (`%`, CR,
-/// LF, `:`, `,`), so the annotation names the very file. Nothing else is
-/// escaped, as GitHub would not decode it back and the path would name no
-/// file; no character left can end the command's line or its properties.
+/// The `file=` property of a workflow command that names the file as it
+/// is on disk, so the annotation lands on it: only the characters GitHub
+/// decodes in a property encoded (`%`, CR, LF, `:`, `,`), since GitHub
+/// would decode nothing else and the path would name no file. No
+/// character left can end the command's line or its properties.
+///
+/// `None` when the path holds another control, bidirectional or invisible
+/// character (ESC, U+202E): written as it is it would reach the log raw,
+/// which nothing this tool prints does, and escaped it names no file. The
+/// caller then gives the name as printed ([`github_property`]).
 ///
 /// # Example
 /// ```
 /// use snakeladder_render::escape::github_path;
-/// assert_eq!(github_path("a\n::error::b,c%.json"), "a%0A%3A%3Aerror%3A%3Ab%2Cc%25.json");
-/// assert_eq!(github_path("a\u{1b}[31m.json"), "a\u{1b}[31m.json");
+/// assert_eq!(
+///     github_path("a\n::error::b,c%.json").as_deref(),
+///     Some("a%0A%3A%3Aerror%3A%3Ab%2Cc%25.json")
+/// );
+/// assert_eq!(github_path("a\u{1b}[31m.json"), None);
 /// ```
-pub fn github_path(path: &str) -> String {
+pub fn github_path(path: &str) -> Option<String> {
     let mut out = String::with_capacity(path.len());
     for c in path.chars() {
         match c {
@@ -143,10 +151,11 @@ pub fn github_path(path: &str) -> String {
             '\n' => out.push_str("%0A"),
             ':' => out.push_str("%3A"),
             ',' => out.push_str("%2C"),
+            c if hidden(c) => return None,
             c => out.push(c),
         }
     }
-    out
+    Some(out)
 }
 
 /// Replaces the characters of a file-derived string that could change how

@@ -163,11 +163,13 @@ pub fn github(reports: &[FileReport], other: &[Finding]) -> String {
             Severity::Warning => "warning",
         };
         // The file as it is on disk, so the annotation lands on it; a
-        // finding without a path (`<stdin>`) names what was printed.
-        let file = match &f.path {
-            Some(path) => crate::escape::github_path(&path_text(tidy_bytes(&path_bytes(path)))),
-            None => github_property(tidy(&f.file)),
-        };
+        // finding without a path (`<stdin>`), or whose path cannot be
+        // written safely as it is, names what was printed.
+        let file = f
+            .path
+            .as_ref()
+            .and_then(|path| crate::escape::github_path(&path_text(tidy_bytes(&path_bytes(path)))))
+            .unwrap_or_else(|| github_property(tidy(&f.file)));
         let mut props = vec![format!("file={file}")];
         if let (Some(line), Some(column)) = (f.line, f.column) {
             props.push(format!("line={line}"));
@@ -503,7 +505,7 @@ mod tests {
     /// escaped name, and point (SARIF, annotations) at the file itself.
     #[test]
     fn sarif_and_annotations_name_the_file_on_disk() {
-        let raw = Path::new("./d/a\n::error::x,\u{1b}[31m%.json");
+        let raw = Path::new("./d/a\n::error::x,\r%.json");
         let shown = crate::escape::display_path(raw);
         let report = snakeladder::review::Review::default()
             .check_bytes(&shown, br#"{"squares": 10, "snakes": [[3, 8]]}"#)
@@ -512,24 +514,40 @@ mod tests {
         let first = github(&reports, &[]).lines().next().unwrap().to_string();
         assert!(
             first.starts_with(
-                "::error file=d/a%0A%3A%3Aerror%3A%3Ax%2C\u{1b}[31m%25.json,line=1,col=28,title=snake_climbs::"
+                "::error file=d/a%0A%3A%3Aerror%3A%3Ax%2C%0D%25.json,line=1,col=28,title=snake_climbs::"
             ),
             "{first}"
         );
-        assert!(text(&reports, &[]).starts_with(r"./d/a\n::error::x,\u{1b}[31m%.json:1:28: "));
+        assert!(text(&reports, &[]).starts_with(r"./d/a\n::error::x,\r%.json:1:28: "));
         let log = sarif(&reports, &[], "0.1.0", None);
         assert_eq!(
             log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
-            json!({"uri": "d/a%0A%3A%3Aerror%3A%3Ax%2C%1B%5B31m%25.json"})
+            json!({"uri": "d/a%0A%3A%3Aerror%3A%3Ax%2C%0D%25.json"})
         );
         let root = SarifRoot {
             root: PathBuf::from("/repo"),
             cwd: PathBuf::from("/repo"),
         };
         let log = sarif(&reports, &[], "0.1.0", Some(&root));
+        // SARIF is JSON, which escapes every control character: an ESC in a
+        // name is percent-encoded there, while an annotation gives the
+        // printed name rather than write the ESC.
+        let esc = Path::new("e\u{1b}[31m.json");
+        let report = snakeladder::review::Review::default()
+            .check_bytes(
+                &crate::escape::display_path(esc),
+                br#"{"squares": 10, "snakes": [[3, 8]]}"#,
+            )
+            .with_path(esc);
+        let esc_log = sarif(std::slice::from_ref(&report), &[], "0.1.0", None);
+        assert_eq!(
+            esc_log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
+            json!({"uri": "e%1B%5B31m.json"})
+        );
+        assert!(github(&[report], &[]).starts_with(r"::error file=e\u{1b}[31m.json,"));
         assert_eq!(
             log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
-            json!({"uri": "d/a%0A%3A%3Aerror%3A%3Ax%2C%1B%5B31m%25.json", "uriBaseId": SRCROOT})
+            json!({"uri": "d/a%0A%3A%3Aerror%3A%3Ax%2C%0D%25.json", "uriBaseId": SRCROOT})
         );
     }
 
