@@ -210,7 +210,7 @@ const UNLINK: &str = "&#8288;";
 ///
 /// Text that GitHub would turn into a link (a mention `@octocat` that
 /// notifies that user, a reference `#1` or `GH-1`, an address `http://…`
-/// or `www.…`) gets an invisible word joiner ([`UNLINK`]) after its `@`,
+/// or `www.…`) gets an invisible word joiner (`&#8288;`) after its `@`,
 /// `#`, `-`, `:` or `www`: it reads the same, and links nothing.
 ///
 /// # Example

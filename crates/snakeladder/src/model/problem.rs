@@ -151,7 +151,7 @@ impl Problem {
     }
 }
 
-/// Every hidden character ([`is_hidden`]) of a text, for a message that
+/// Every hidden character ([`Problem::hidden_character`]) of a text, for a message that
 /// names them all: each distinct one with where it is, within caps, so a
 /// name of a million escapes makes a message of a few lines.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
