@@ -59,10 +59,12 @@ safe() {
 
 # A path as a Markdown code span that holds any text: fenced by one more
 # backquote than its longest run of them (CommonMark), padded by a space
-# when it starts or ends with one; a newline is written `\n`, as it would
-# end the heading the span is in.
+# when it starts or ends with one; a newline or a carriage return is
+# written `\n` or `\r`, as either would end the heading the span is in. A
+# code span links nothing, so a name such as `@octocat #1` mentions no one.
 code() {
     local text="${1//$'\n'/\\n}" fence='`' pad=''
+    text="${text//$'\r'/\\r}"
     while [[ "$text" == *"$fence"* ]]; do fence="$fence\`"; done
     case "$text" in \`* | *\`) pad=' ' ;; esac
     printf '%s%s%s%s%s' "$fence" "$pad" "$text" "$pad" "$fence"

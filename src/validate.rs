@@ -175,11 +175,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let (files, unreadable) = walk(path);
         other.extend(unreadable);
         if files.is_empty() {
-            other.push(review::Finding::file_error(
-                &shown,
-                "no_boards",
-                format!("no board files under {shown}"),
-            ));
+            other.push(
+                review::Finding::file_error(
+                    &shown,
+                    "no_boards",
+                    format!("no board files under {shown}"),
+                )
+                .with_path(path),
+            );
         }
         for file in files {
             let review = policies.review(parent(&file), limits)?;
@@ -240,15 +243,20 @@ fn demote(
         .collect();
     unbuilt.sort_unstable();
     unbuilt.dedup();
+    let path = report.findings.iter().find_map(|f| f.path.clone());
     let unchecked = (!unbuilt.is_empty() && !review.policy.is_empty()).then(|| {
-        review::Finding::file_error(
+        let finding = review::Finding::file_error(
             &report.file,
             "policy_unchecked",
             format!(
                 "the policy could not be checked: the board was not built ({})",
                 unbuilt.join(", ")
             ),
-        )
+        );
+        match &path {
+            Some(path) => finding.with_path(path),
+            None => finding,
+        }
     });
     report.findings.extend(unchecked);
     review::Finding::warn_only(report.findings.iter_mut(), warn_only);
@@ -326,8 +334,10 @@ fn parent(path: &Path) -> &Path {
     }
 }
 
+/// The report of one board file, each finding with its printed name
+/// `shown` and the path itself (for SARIF and annotations).
 fn check_file(path: &Path, shown: String, review: &Review) -> FileReport {
-    match snakeladder::Board::read_bytes(path) {
+    let report = match snakeladder::Board::read_bytes(path) {
         Ok(bytes) => review.check_bytes(&shown, &bytes),
         Err(e) => FileReport {
             findings: vec![review::Finding::file_error(
@@ -337,7 +347,8 @@ fn check_file(path: &Path, shown: String, review: &Review) -> FileReport {
             )],
             file: shown,
         },
-    }
+    };
+    report.with_path(path)
 }
 
 fn check_stdin(review: &Review) -> FileReport {
@@ -389,11 +400,10 @@ pub(crate) fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Finding>) {
             Ok(entries) => entries,
             Err(source) => {
                 let shown = snakeladder_render::escape::display_path(&dir);
-                errors.push(review::Finding::file_error(
-                    &shown,
-                    "io",
-                    format!("cannot read: {source}"),
-                ));
+                errors.push(
+                    review::Finding::file_error(&shown, "io", format!("cannot read: {source}"))
+                        .with_path(&dir),
+                );
                 continue;
             }
         };

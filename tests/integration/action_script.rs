@@ -233,6 +233,38 @@ fn hostile_paths_are_never_options() {
     );
 }
 
+/// The step summary shows a board's hostile name and file name as they
+/// are, without a mention, an issue link or a line they could end: a file
+/// name in a code span with a carriage return written `\r`, a board's
+/// name through diff's Markdown escaping.
+#[test]
+fn the_summary_mentions_no_one() {
+    let repo = fixture();
+    let dir = repo.path();
+    let named = |name: &str, ladder: u32| {
+        format!(r#"{{"name": "{name}", "squares": 20, "ladders": [[{ladder}, 15]]}}"#)
+    };
+    std::fs::write(dir.join("boards/main.json"), named("@octocat fixes #1", 2)).unwrap();
+    git(dir, &["commit", "-qam", "named"]);
+    std::fs::write(dir.join("boards/main.json"), named("@octocat fixes #1", 3)).unwrap();
+    std::fs::write(dir.join("boards/@octocat\r#2.json"), named("x", 2)).unwrap();
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", "hostile"]);
+    let run = run_action(dir, &[("INPUT_BASE", "HEAD~1")]);
+    let report = run.report();
+    assert!(
+        run.summary
+            .contains("### New board: `boards/@octocat\\r#2.json`\n"),
+        "{report}"
+    );
+    assert!(!run.summary.contains('\r'), "{report}");
+    assert!(
+        run.summary
+            .contains("### Layout change: @&#8288;octocat fixes \\#&#8288;1 ("),
+        "{report}"
+    );
+}
+
 #[test]
 fn the_action_runs_from_a_subdirectory_and_writes_sarif() {
     let repo = fixture();

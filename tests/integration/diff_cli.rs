@@ -229,3 +229,89 @@ fn sources_from_git_and_stdin() {
     assert_eq!(json["old"]["source"], "<stdin>");
     assert_eq!(run(&["-", "-"]).status.code(), Some(2));
 }
+
+/// A changed rule reads as the header of `analyze` says it (`overshoot:
+/// stay → bounce`, `dice: 1d6 → 2d6`) in text, Markdown and HTML, never as
+/// JSON; the JSON output keeps the values as JSON for a program.
+#[test]
+fn rule_changes_read_in_words_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.json");
+    let new = dir.path().join("new.json");
+    let loaded = dir.path().join("loaded.json");
+    let loaded2 = dir.path().join("loaded2.json");
+    let layout = r#""squares": 30, "ladders": [[3, 20]], "snakes": [[25, 5]]"#;
+    std::fs::write(&old, format!("{{{layout}}}")).unwrap();
+    std::fs::write(
+        &new,
+        format!(
+            r#"{{{layout}, "rules": {{"overshoot": "bounce", "dice": {{"count": 2, "faces": 6}},
+                "extra_turn": {{"on": 12, "max_extra": 1}}, "start": 1}}}}"#
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        &loaded,
+        format!(r#"{{{layout}, "rules": {{"dice": {{"weights": [1, 1, 1, 1, 1, 1]}}}}}}"#),
+    )
+    .unwrap();
+    std::fs::write(
+        &loaded2,
+        format!(r#"{{{layout}, "rules": {{"dice": {{"weights": [1, 1, 1, 1, 1, 2]}}}}}}"#),
+    )
+    .unwrap();
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let run = |args: &[&str]| {
+        let out = diff(args);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        stdout(&out)
+    };
+
+    let text = run(&[old, new]);
+    let rules = &text[text.find("\nRules\n").expect(&text)..];
+    assert_eq!(
+        rules,
+        "\nRules\n\
+         \x20 dice: 1d6 → 2d6\n\
+         \x20 extra turn: no extra rolls → a 12 rolls again (at most 1 extra)\n\
+         \x20 overshoot: stay → bounce\n\
+         \x20 start: 0 → 1\n"
+    );
+    let md = run(&["--format", "markdown", old, new]);
+    assert!(md.contains("| rule | old | new |"), "{md}");
+    assert!(md.contains("| overshoot | stay | bounce |"), "{md}");
+    assert!(md.contains("| dice | 1d6 | 2d6 |"), "{md}");
+    let html = run(&["--format", "html", old, new]);
+    assert!(
+        html.contains("<tr><td>overshoot</td><td>stay</td><td>bounce</td></tr>"),
+        "{html}"
+    );
+    for page in [&text, &md, &html] {
+        assert!(
+            !page.contains(r#"{"count""#) && !page.contains("\"stay\""),
+            "{page}"
+        );
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["--format", "json", old, new])).unwrap();
+    let overshoot = json["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["field"] == "rules.overshoot")
+        .unwrap();
+    assert_eq!(
+        overshoot,
+        &serde_json::json!({"field": "rules.overshoot", "old": "\"stay\"", "new": "\"bounce\""})
+    );
+
+    // Two loaded dice of as many faces: the words alone would read the
+    // same, so the weights follow them.
+    let text = run(&[loaded.to_str().unwrap(), loaded2.to_str().unwrap()]);
+    assert!(
+        text.contains(
+            "  dice: a loaded 6-faced die {\"weights\":[1.0,1.0,1.0,1.0,1.0,1.0]} → a loaded 6-faced die {\"weights\":[1.0,1.0,1.0,1.0,1.0,2.0]}"
+        ),
+        "{text}"
+    );
+}

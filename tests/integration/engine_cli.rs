@@ -184,7 +184,8 @@ fn a_record_replays_to_the_same_transcript() {
     let out = run(&["play", "--replay", record.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains(": turn 4 ("), "{stderr}");
+    // The fourth roll, named as a roll (it was `turn 4`, which it is not).
+    assert!(stderr.contains(": roll 4 ("), "{stderr}");
     assert!(stderr.contains("the record says"), "{stderr}");
     assert!(
         !stderr.contains("TurnResult") && !stderr.contains("Square("),
@@ -393,7 +394,7 @@ fn a_record_whose_ending_differs_says_so_in_words() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(&format!(
-            "the replayed game is won by {winner}, the record says won by {other}"
+            "the record says the game is won by {other}, but replayed it is won by {winner}"
         )),
         "{stderr}"
     );

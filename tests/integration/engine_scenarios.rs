@@ -738,3 +738,41 @@ fn record_type_errors_name_the_field_in_the_records_words() {
         }
     }
 }
+
+/// A record the rules disagree with is named in words a newcomer reads
+/// right: the roll is `a 5`, squares are `square N`, and the rules' path
+/// (the ladder taken) is spelled out; a misplaced forfeit counts rolls,
+/// as the record does.
+#[test]
+fn replay_mismatches_read_as_rolls_and_squares() {
+    let json = r#"{"squares": 50, "ladders": [[5, 38]]}"#;
+    let mut g = game(json, &["Ana", "Bo"], &[5, 2, 1], Finish::FirstWinner);
+    turn(&mut g);
+    turn(&mut g);
+    g.forfeit("Bo").unwrap();
+    let record = g.record();
+
+    let mut forged = record.clone();
+    let Event::Roll(t) = &forged.events[0] else {
+        panic!()
+    };
+    let mut value = serde_json::to_value(t).unwrap();
+    value["end"] = serde_json::json!(5);
+    value["jumps"] = serde_json::json!([]);
+    forged.events[0] = Event::Roll(serde_json::from_value(value).unwrap());
+    assert_eq!(
+        forged.replay().err().unwrap().to_string(),
+        "roll 1 (Ana's turn): the record says Ana rolled 5 and moved from the start to \
+         square 5, but by the board's rules a 5 from the start reaches square 5, then the \
+         ladder to square 38"
+    );
+
+    let mut late = serde_json::to_value(&record).unwrap();
+    late["events"][2]["forfeit"]["after_turn"] = serde_json::json!(5);
+    let late = GameRecord::from_json(&late.to_string()).unwrap();
+    assert_eq!(
+        late.replay().err().unwrap().to_string(),
+        "event 3: the record has players leaving after roll 5, but the replay reaches that \
+         event after roll 2"
+    );
+}

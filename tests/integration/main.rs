@@ -24,6 +24,7 @@ mod foundation_invalid;
 mod foundation_props;
 mod hardening3;
 mod many_seats;
+mod markdown_links;
 mod output_cli;
 mod packaging;
 mod play_odds;

@@ -13,6 +13,7 @@
 
 use crate::support::BIN;
 use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -118,6 +119,115 @@ fn long_name() -> Vec<u8> {
 /// separator (issue 14, item 8).
 const RAW_NEVER: &[char] = &['\u{1b}', '\u{7}', '\r', '\u{202e}', '\u{200b}', '\u{2028}'];
 
+/// The formats CI reads, run on every case beside [`COMMANDS`].
+const CI_FORMATS: &[&[&str]] = &[
+    &["validate", "--format", "github"],
+    &["validate", "--format", "sarif"],
+];
+
+/// What is wrong with `validate --format FORMAT`'s output on `path`: a line
+/// that is a workflow command of another kind than `::error` and
+/// `::warning` with the properties validate writes, a character no output
+/// may carry raw, a SARIF location that does not decode to `path` (or a
+/// file below it), or a `file=` that does not, unless the name holds a
+/// hidden character other than CR and LF (which could only be written
+/// raw: then the name is given as printed).
+fn points_at(format: &str, out: &Output, path: &Path, dir: &Path) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let exact = path.to_string_lossy().chars().all(|c| {
+        matches!(c, '\r' | '\n') || snakeladder::Problem::hidden_character(&c.to_string()).is_none()
+    });
+    let names = |decoded: &[u8]| {
+        let decoded = Path::new(std::ffi::OsStr::from_bytes(decoded));
+        decoded == path || decoded.starts_with(path)
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if format == "github" {
+        for line in stdout.lines() {
+            if let Some(c) = line.chars().find(|c| RAW_NEVER.contains(c)) {
+                wrong.push(format!("a raw U+{:04X} in {line:?}", u32::from(c)));
+            }
+            if !workflow_command(line) {
+                continue;
+            }
+            let Some(rest) = line
+                .strip_prefix("::error ")
+                .or_else(|| line.strip_prefix("::warning "))
+            else {
+                wrong.push(format!(
+                    "a workflow command validate does not write: {line:?}"
+                ));
+                continue;
+            };
+            let Some((properties, message)) = rest.split_once("::") else {
+                wrong.push(format!("no message: {line:?}"));
+                continue;
+            };
+            for property in properties.split(',') {
+                let (key, value) = property.split_once('=').unwrap_or((property, ""));
+                if !["file", "line", "col", "title"].contains(&key) {
+                    wrong.push(format!(
+                        "a property {key:?} validate does not write: {line:?}"
+                    ));
+                }
+                if key == "file" {
+                    let decoded = value
+                        .replace("%0D", "\r")
+                        .replace("%0A", "\n")
+                        .replace("%3A", ":")
+                        .replace("%2C", ",")
+                        .replace("%25", "%");
+                    if exact && !names(decoded.as_bytes()) {
+                        wrong.push(format!("file={value:?} names no file of {path:?}"));
+                    }
+                }
+            }
+            if message.is_empty() {
+                wrong.push(format!("an empty message: {line:?}"));
+            }
+        }
+    } else {
+        let Ok(log) = serde_json::from_slice::<serde_json::Value>(&out.stdout) else {
+            return vec!["not JSON".to_string()];
+        };
+        for result in log["runs"][0]["results"].as_array().into_iter().flatten() {
+            let location = &result["locations"][0]["physicalLocation"]["artifactLocation"];
+            let uri = location["uri"].as_str().unwrap_or_default();
+            let mut decoded = Vec::new();
+            let bytes = uri.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                if bytes[i] == b'%' && i + 2 < bytes.len() {
+                    let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
+                    decoded.push(u8::from_str_radix(hex, 16).unwrap());
+                    i += 3;
+                } else {
+                    decoded.push(bytes[i]);
+                    i += 1;
+                }
+            }
+            let full = match location["uriBaseId"].as_str() {
+                // The root is the directory validate ran in: it is in no
+                // git repository.
+                Some(_) => {
+                    let mut full = dir.as_os_str().as_bytes().to_vec();
+                    full.push(b'/');
+                    full.extend(decoded);
+                    full
+                }
+                None => decoded
+                    .strip_prefix(b"file://")
+                    .unwrap_or(&decoded)
+                    .to_vec(),
+            };
+            if !names(&full) {
+                wrong.push(format!("uri {uri:?} names no file of {path:?}"));
+            }
+        }
+    }
+    wrong
+}
+
 /// Whether a CI log (GitHub Actions) reads `line` as a workflow command:
 /// it starts with `::` after blanks.
 fn workflow_command(line: &str) -> bool {
@@ -155,6 +265,10 @@ fn name_line_separator() -> Vec<u8> {
 /// command, some at the start of a line.
 fn name_workflow_command() -> Vec<u8> {
     named("::error file=x,line=1::forged")
+}
+
+fn climbing_snake() -> Vec<u8> {
+    br#"{"squares": 10, "snakes": [[3, 8]]}"#.to_vec()
 }
 
 fn cut_after_a_value() -> Vec<u8> {
@@ -309,7 +423,9 @@ fn cases() -> Vec<Case> {
             "name that sets the window title",
             Input::Made("osc.json", name_osc_title),
             1,
-            "name: has the character U+001B",
+            // Both hidden characters are named, not only the first.
+            "name: has 2 characters not allowed in a name: U+001B (a control character) \
+             at position 1, U+0007 (a control character) at position 10",
         ),
         case(
             "name with a carriage return",
@@ -495,6 +611,26 @@ fn cases() -> Vec<Case> {
             0,
             "",
         ),
+        // File names that would forge a workflow command, a line or a
+        // terminal sequence if printed as they are.
+        case(
+            "file name with a newline and a workflow command",
+            Input::Made("a\n::error file=x,line=1::forged,%.json", climbing_snake),
+            1,
+            "a snake must go down",
+        ),
+        case(
+            "file name with a carriage return, ESC and a bell",
+            Input::Made("b\r::warning::\u{1b}[2J\u{7}:x.json", climbing_snake),
+            1,
+            "a snake must go down",
+        ),
+        case(
+            "file name starting a workflow command",
+            Input::Made("::error::c\u{202e}\u{2028}.json", climbing_snake),
+            1,
+            "a snake must go down",
+        ),
         // Standard input.
         case(
             "a board on stdin",
@@ -576,9 +712,11 @@ fn prepare(input: &Input, dir: &Path) -> Prepared {
         Input::Path(p) => (dir.join(p), false),
         Input::Stdin(_) => (PathBuf::from("-"), false),
     };
+    // As every command prints a path: escaped, so a file name cannot
+    // forge a line.
     let shown = match input {
         Input::Stdin(_) => "<stdin>".to_string(),
-        _ => path.display().to_string(),
+        _ => snakeladder_render::escape::display_path(&path),
     };
     Prepared {
         made: made.then(|| path.clone()),
@@ -625,15 +763,39 @@ fn hostile_inputs() {
         // Each case's file is made once, and the commands read it side by
         // side: the large cases are most of this test's time.
         let Prepared { path, shown, made } = prepare(&case.input, dir.path());
-        let outputs: Vec<Output> = std::thread::scope(|scope| {
+        let (outputs, annotated): (Vec<Output>, Vec<Output>) = std::thread::scope(|scope| {
             let runs: Vec<_> = COMMANDS
                 .iter()
                 .map(|command| scope.spawn(|| run(command, &case.input, &path, dir.path())))
                 .collect();
-            runs.into_iter().map(|r| r.join().unwrap()).collect()
+            let ci: Vec<_> = CI_FORMATS
+                .iter()
+                .map(|command| scope.spawn(|| run(command, &case.input, &path, dir.path())))
+                .collect();
+            (
+                runs.into_iter().map(|r| r.join().unwrap()).collect(),
+                ci.into_iter().map(|r| r.join().unwrap()).collect(),
+            )
         });
         if let Some(made) = made {
             std::fs::remove_file(made).unwrap();
+        }
+        if !matches!(case.input, Input::Stdin(_)) {
+            for (command, out) in CI_FORMATS.iter().zip(&annotated) {
+                let wrong = points_at(command[2], out, &path, dir.path());
+                if !wrong.is_empty() {
+                    failures.push(format!(
+                        "{} on {}: {}\n  stdout: {}",
+                        command.join(" "),
+                        case.name,
+                        wrong.join("; "),
+                        String::from_utf8_lossy(&out.stdout)
+                            .chars()
+                            .take(600)
+                            .collect::<String>(),
+                    ));
+                }
+            }
         }
         for (command, out) in COMMANDS.iter().zip(&outputs) {
             let expect = case
@@ -784,6 +946,43 @@ fn hostile_player_ids_are_refused_and_never_printed_raw() {
             "{ids:?} reached the output raw: {all:?}"
         );
     }
+}
+
+/// A player id with several hidden characters is refused naming each of
+/// them, and an id of a megabyte is quoted only in part.
+#[test]
+fn every_hidden_character_of_a_player_id_is_named() {
+    let out = Command::new(BIN)
+        .args([
+            "play",
+            "--seed",
+            "1",
+            "--players",
+            "A\u{1b}[1m\u{202e}B\u{1b},Bo",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "has 3 characters: U+001B (a control character) at positions 2 and 8, \
+             U+202E (a bidirectional control) at position 6, which are not allowed in a player id"
+        ),
+        "{err}"
+    );
+    let long = format!("{}\u{1b},Bo", "x".repeat(100_000));
+    let out = Command::new(BIN)
+        .args(["play", "--seed", "1", "--players", &long])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.len() < 400, "{} bytes: {err}", err.len());
+    assert!(
+        err.contains("U+001B (a control character) at position 100001"),
+        "{err}"
+    );
 }
 
 /// Runs the binary with `args` under an address-space cap of `kib` KiB

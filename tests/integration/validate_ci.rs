@@ -429,4 +429,53 @@ fn file_names_are_escaped() {
         first.starts_with("::error file=a\\nb.json%3A forged\\u{1b}[31m.json,line=1,col=28,"),
         "{first}"
     );
+    // A SARIF location names the file as it is on disk, percent-encoded,
+    // or code scanning would point at no file.
+    let out = validate_in(dir.path(), &["--format", "sarif", "--sarif-root", ".", "."]);
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "a%0Ab.json%3A%20forged%1B%5B31m.json"
+    );
+}
+
+/// `validate` names every hidden character of a name, each with its
+/// positions, not only the first; and a name of a megabyte of them makes a
+/// message of one short line.
+#[test]
+fn every_hidden_character_of_a_name_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.json"),
+        r#"{"squares": 10, "name": "a\u001b[31m b\u202ec\u001b\u200b"}"#,
+    )
+    .unwrap();
+    let out = validate_in(dir.path(), &["a.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out).lines().next().unwrap(),
+        "a.json:1:25: name_character: name: has 4 characters not allowed in a name: \
+         U+001B (a control character) at positions 2 and 11, \
+         U+202E (a bidirectional control) at position 9, \
+         U+200B (an invisible character) at position 12"
+    );
+
+    let escapes = "\\u001b".repeat(200_000);
+    let others: String = (0x80..0xa0).map(|c| format!("\\u{c:04x}")).collect();
+    std::fs::write(
+        dir.path().join("huge.json"),
+        format!(r#"{{"squares": 10, "name": "{escapes}{others}"}}"#),
+    )
+    .unwrap();
+    let out = validate_in(dir.path(), &["huge.json"]);
+    let line = stdout(&out).lines().next().unwrap().to_string();
+    assert!(line.len() < 600, "{} bytes: {line}", line.len());
+    assert!(
+        line.contains(
+            "has 200032 characters not allowed in a name: U+001B (a control character) \
+             at positions 1, 2, 3, 4, 5 and 199995 more, U+0080"
+        ),
+        "{line}"
+    );
+    assert!(line.ends_with(", and 25 other characters"), "{line}");
 }

@@ -7,7 +7,7 @@
 //!
 //! The comparison is built from the analyses' public figures alone, and
 //! everything in it is chosen for a person reading it (labels, the squares
-//! worth showing, rule changes as JSON text, a change's error only where it
+//! worth showing, rule changes in words, a change's error only where it
 //! reaches the printed digits), so it lives here, beside its renderings.
 
 mod data;
@@ -166,7 +166,13 @@ impl RenderDiff for Diff {
         if !self.rules.is_empty() {
             let _ = writeln!(out, "\nRules");
             for r in &self.rules {
-                let _ = writeln!(out, "  {}: {} → {}", r.field, r.old, r.new);
+                let _ = writeln!(
+                    out,
+                    "  {}: {} → {}",
+                    r.label(),
+                    crate::escape::terminal(&r.old_words),
+                    crate::escape::terminal(&r.new_words)
+                );
             }
         }
         out
@@ -175,7 +181,7 @@ impl RenderDiff for Diff {
     /// Markdown for a pull-request comment or `$GITHUB_STEP_SUMMARY`: a
     /// summary table, the details folded in `<details>`.
     fn markdown(&self) -> String {
-        let cell = |s: &str| md_escape(s);
+        let cell = crate::escape::markdown;
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -264,10 +270,16 @@ impl RenderDiff for Diff {
         }
         if !self.rules.is_empty() {
             let _ = writeln!(out, "\n#### Rules\n");
-            let _ = writeln!(out, "| field | old | new |");
+            let _ = writeln!(out, "| rule | old | new |");
             let _ = writeln!(out, "| --- | --- | --- |");
             for r in &self.rules {
-                let _ = writeln!(out, "| {} | {} | {} |", r.field, cell(&r.old), cell(&r.new));
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} |",
+                    cell(&r.label()),
+                    cell(&r.old_words),
+                    cell(&r.new_words)
+                );
             }
         }
         // A blank line after the HTML block ends it: Markdown appended after
@@ -374,15 +386,15 @@ impl RenderDiff for Diff {
         if !self.rules.is_empty() {
             let _ = writeln!(
                 h,
-                "<h2>Rules</h2>\n<table>\n<tr><th>field</th><th>old</th><th>new</th></tr>"
+                "<h2>Rules</h2>\n<table>\n<tr><th>rule</th><th>old</th><th>new</th></tr>"
             );
             for r in &self.rules {
                 let _ = writeln!(
                     h,
-                    "<tr><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
-                    esc(&r.field),
-                    esc(&r.old),
-                    esc(&r.new)
+                    "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    esc(&r.label()),
+                    esc(&r.old_words),
+                    esc(&r.new_words)
                 );
             }
             let _ = writeln!(h, "</table>");
@@ -436,12 +448,6 @@ fn html_escape(s: &str) -> String {
         }
     }
     out
-}
-
-/// Text safe in a Markdown table cell or heading: the one Markdown
-/// escaper, shared with `report` ([`crate::escape::markdown`]).
-fn md_escape(s: &str) -> String {
-    crate::escape::markdown(s)
 }
 
 /// Share of each length distribution drawn in the overlay chart.

@@ -15,6 +15,9 @@
 //!   `,` too in a property, and every other control or hidden character as
 //!   [`terminal`] writes it, since GitHub prints the decoded text to a log
 //!   that renders ESC sequences.
+//! - [`github_path`]: the `file=` property of a workflow command, which
+//!   must name the file as it is: only GitHub's own five characters
+//!   encoded, and no file name with another hidden character.
 //! - [`markdown`]: inline Markdown (a heading, a table cell, a sentence):
 //!   every character that could be read as structure is backslash-escaped
 //!   after [`visible`] put the text on one line.
@@ -119,6 +122,42 @@ pub fn github_property(text: &str) -> String {
     github_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// The `file=` property of a workflow command that names the file as it
+/// is on disk, so the annotation lands on it: only the characters GitHub
+/// decodes in a property encoded (`%`, CR, LF, `:`, `,`), since GitHub
+/// would decode nothing else and the path would name no file. No
+/// character left can end the command's line or its properties.
+///
+/// `None` when the path holds another control, bidirectional or invisible
+/// character (ESC, U+202E): written as it is it would reach the log raw,
+/// which nothing this tool prints does, and escaped it names no file. The
+/// caller then gives the name as printed ([`github_property`]).
+///
+/// # Example
+/// ```
+/// use snakeladder_render::escape::github_path;
+/// assert_eq!(
+///     github_path("a\n::error::b,c%.json").as_deref(),
+///     Some("a%0A%3A%3Aerror%3A%3Ab%2Cc%25.json")
+/// );
+/// assert_eq!(github_path("a\u{1b}[31m.json"), None);
+/// ```
+pub fn github_path(path: &str) -> Option<String> {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            ':' => out.push_str("%3A"),
+            ',' => out.push_str("%2C"),
+            c if hidden(c) => return None,
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
 /// Replaces the characters of a file-derived string that could change how
 /// the text around it reads: line and paragraph separators and controls
 /// become a space; bidirectional overrides and isolates, zero-width and
@@ -146,6 +185,21 @@ pub fn visible(text: &str) -> String {
 /// The characters [`markdown`] escapes.
 const MARKDOWN_SPECIAL: &str = "\\`*_[]<>#|!~&$";
 
+/// What [`markdown`] writes inside a text GitHub would turn into a
+/// reference: the word joiner U+2060 as a character reference.
+///
+/// GitHub links `@name` (and pings that user or team), `#123`, `GH-123`
+/// and bare `http://…` or `www.…` addresses in the text of a rendered
+/// document, after Markdown has been read. A backslash escape or
+/// `&#64;` does not stop it: both are gone once Markdown is read, and the
+/// text GitHub searches says `@name` again. A joiner between `@` and the
+/// name does: the text shown is the same (it has no width and, unlike a
+/// zero-width space, allows no line break), but the name no longer
+/// follows the `@`. It is written as a reference, not as the character,
+/// so the Markdown itself holds no invisible character (the kind
+/// `validate` refuses in a name).
+const UNLINK: &str = "&#8288;";
+
 /// Escapes a file-derived string for Markdown inline text, a heading or a
 /// table cell (after [`visible`], so it stays on one line): every ASCII
 /// character that Markdown (GitHub's included) could read as structure
@@ -154,21 +208,51 @@ const MARKDOWN_SPECIAL: &str = "\\`*_[]<>#|!~&$";
 /// at the start of a line (`-`, `+`, `.`) are left alone: a heading or a
 /// cell never starts a line with the escaped text.
 ///
+/// Text that GitHub would turn into a link (a mention `@octocat` that
+/// notifies that user, a reference `#1` or `GH-1`, an address `http://…`
+/// or `www.…`) gets an invisible word joiner (`&#8288;`) after its `@`,
+/// `#`, `-`, `:` or `www`: it reads the same, and links nothing.
+///
 /// # Example
 /// ```
 /// use snakeladder_render::escape::markdown;
-/// assert_eq!(markdown("[x](http://e) *b*"), r"\[x\](http://e) \*b\*");
+/// assert_eq!(markdown("[x](http://e) *b*"), r"\[x\](http:&#8288;//e) \*b\*");
 /// assert_eq!(markdown("a|b\n# c"), r"a\|b \# c");
+/// assert_eq!(markdown("by @octocat, see #12"), r"by @&#8288;octocat, see \#&#8288;12");
 /// ```
 pub fn markdown(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in visible(text).chars() {
+    let shown = visible(text);
+    let chars: Vec<char> = shown.chars().collect();
+    let mut out = String::with_capacity(shown.len());
+    for (i, &c) in chars.iter().enumerate() {
         if MARKDOWN_SPECIAL.contains(c) {
             out.push('\\');
         }
         out.push(c);
+        if links_after(&chars, i) {
+            out.push_str(UNLINK);
+        }
     }
     out
+}
+
+/// Whether GitHub could read `chars[..=i]` and what follows as the start
+/// of a link it makes by itself: `@name` (a mention, or an e-mail
+/// address), `#1`, `GH-1`, `scheme://` or `www.`.
+fn links_after(chars: &[char], i: usize) -> bool {
+    let next = chars.get(i + 1).copied();
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let before = |n: usize| (i + 1 >= n).then(|| chars[i + 1 - n..=i].iter().collect::<String>());
+    match chars[i] {
+        '@' | '#' => word(next),
+        '-' => {
+            next.is_some_and(|c| c.is_ascii_digit())
+                && before(3).is_some_and(|s| s.eq_ignore_ascii_case("GH-"))
+        }
+        ':' => chars.get(i + 1..i + 3) == Some(&['/', '/']),
+        'w' | 'W' => next == Some('.') && before(3).is_some_and(|s| s.eq_ignore_ascii_case("www")),
+        _ => false,
+    }
 }
 
 /// A path as printed in a report: control characters (a newline, an
@@ -214,6 +298,27 @@ mod tests {
     fn escaping_twice_changes_nothing_more_for_the_terminal() {
         let once = terminal("a\n\u{1b}[2J\u{202e}b");
         assert_eq!(terminal(&once), once);
+    }
+
+    #[test]
+    fn markdown_links_no_mention_reference_or_address() {
+        for (text, shown) in [
+            ("@octocat", "@&#8288;octocat"),
+            ("@org/team", "@&#8288;org/team"),
+            ("a@b.io", "a@&#8288;b.io"),
+            ("#12", r"\#&#8288;12"),
+            ("x/y#3", r"x/y\#&#8288;3"),
+            ("GH-4 gh-5", "GH-&#8288;4 gh-&#8288;5"),
+            ("https://e.com", "https:&#8288;//e.com"),
+            ("www.e.com WWW.x", "www&#8288;.e.com WWW&#8288;.x"),
+            // Nothing that names no one is touched.
+            (
+                "a @ b, # 1, GH-x, 10:30, w.x",
+                r"a @ b, \# 1, GH-x, 10:30, w.x",
+            ),
+        ] {
+            assert_eq!(markdown(text), shown, "{text}");
+        }
     }
 
     #[test]

@@ -162,7 +162,15 @@ pub fn github(reports: &[FileReport], other: &[Finding]) -> String {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let mut props = vec![format!("file={}", github_property(tidy(&f.file)))];
+        // The file as it is on disk, so the annotation lands on it; a
+        // finding without a path (`<stdin>`), or whose path cannot be
+        // written safely as it is, names what was printed.
+        let file = f
+            .path
+            .as_ref()
+            .and_then(|path| crate::escape::github_path(&path_text(tidy_bytes(&path_bytes(path)))))
+            .unwrap_or_else(|| github_property(tidy(&f.file)));
+        let mut props = vec![format!("file={file}")];
         if let (Some(line), Some(column)) = (f.line, f.column) {
             props.push(format!("line={line}"));
             props.push(format!("col={column}"));
@@ -232,7 +240,7 @@ pub fn sarif(
     let results: Vec<_> = findings
         .iter()
         .map(|f| {
-            let mut physical = json!({"artifactLocation": location(&f.file, root)});
+            let mut physical = json!({"artifactLocation": location_of(f, root)});
             if let (Some(line), Some(column)) = (f.line, f.column) {
                 physical["region"] = json!({"startLine": line, "startColumn": column});
             }
@@ -317,14 +325,54 @@ fn rule(kind: &str, version: &str) -> serde_json::Value {
 /// A printed file name less its leading `./` (`./boards/a.json` is
 /// `boards/a.json`); `.` alone is kept.
 pub fn tidy(file: &str) -> &str {
+    let rest = tidy_bytes(file.as_bytes());
+    // Only ASCII was cut off the front, so the rest is on a char boundary.
+    &file[file.len() - rest.len()..]
+}
+
+/// [`tidy`] of a path's bytes.
+fn tidy_bytes(file: &[u8]) -> &[u8] {
     let mut rest = file;
-    while let Some(r) = rest.strip_prefix("./") {
+    while let Some(r) = rest.strip_prefix(b"./") {
         if r.is_empty() {
             break;
         }
-        rest = r.trim_start_matches('/');
+        let slashes = r.iter().take_while(|&&b| b == b'/').count();
+        rest = &r[slashes..];
     }
     rest
+}
+
+/// A path's bytes as the file system holds them (on Unix, any bytes; else
+/// its text).
+fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::borrow::Cow::Borrowed(path.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        match path.to_string_lossy() {
+            std::borrow::Cow::Borrowed(s) => std::borrow::Cow::Borrowed(s.as_bytes()),
+            std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s.into_bytes()),
+        }
+    }
+}
+
+/// A path's bytes as text (a byte that is not UTF-8 as U+FFFD: a workflow
+/// command is text).
+fn path_text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The artifact location of a finding: of the file as it is on disk when
+/// the finding has its path, else of the printed name.
+fn location_of(f: &Finding, root: Option<&SarifRoot>) -> serde_json::Value {
+    match &f.path {
+        Some(path) => path_location(path, root),
+        None => location(&f.file, root),
+    }
 }
 
 /// The artifact location of a printed file name: relative to the root when
@@ -334,10 +382,15 @@ fn location(file: &str, root: Option<&SarifRoot>) -> serde_json::Value {
     if file.starts_with('<') {
         return json!({"uri": uri(file)});
     }
+    path_location(Path::new(file), root)
+}
+
+/// The artifact location of a path: relative to the root when below it,
+/// else an absolute `file:` URI, its bytes percent-encoded.
+fn path_location(path: &Path, root: Option<&SarifRoot>) -> serde_json::Value {
     let Some(root) = root else {
-        return json!({"uri": uri(tidy(file))});
+        return json!({"uri": uri_bytes(tidy_bytes(&path_bytes(path)))});
     };
-    let path = Path::new(file);
     let absolute = normalize(&if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -345,7 +398,7 @@ fn location(file: &str, root: Option<&SarifRoot>) -> serde_json::Value {
     });
     match absolute.strip_prefix(normalize(&root.root)) {
         Ok(relative) if !relative.as_os_str().is_empty() => {
-            json!({"uri": uri(&relative.to_string_lossy()), "uriBaseId": SRCROOT})
+            json!({"uri": uri_bytes(&path_bytes(relative)), "uriBaseId": SRCROOT})
         }
         _ => json!({"uri": file_uri(&absolute)}),
     }
@@ -370,19 +423,27 @@ fn normalize(path: &Path) -> PathBuf {
 
 /// An absolute path as a `file:///` URI.
 fn file_uri(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    let encoded = uri(text.trim_start_matches('/'));
+    let bytes = path_bytes(path);
+    let slashes = bytes.iter().take_while(|&&b| b == b'/').count();
+    let encoded = uri_bytes(&bytes[slashes..]);
     format!("file:///{}", encoded.trim_start_matches("file://"))
 }
 
 /// A path as a URI reference: unreserved characters and `/` kept,
 /// everything else percent-encoded; an absolute path as a `file:` URI.
 fn uri(path: &str) -> String {
+    uri_bytes(path.as_bytes())
+}
+
+/// [`uri`] of a path's bytes (SARIF 2.1.0 takes a URI reference, whose
+/// percent-encoding is of bytes: a control character, a space or a byte
+/// that is not UTF-8 is written `%XX`).
+fn uri_bytes(path: &[u8]) -> String {
     let mut out = String::with_capacity(path.len());
-    if path.starts_with('/') {
+    if path.starts_with(b"/") {
         out.push_str("file://");
     }
-    for b in path.bytes() {
+    for &b in path {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
             out.push(b as char);
         } else {
@@ -438,6 +499,56 @@ mod tests {
         );
         assert_eq!(at("<stdin>"), json!({"uri": "%3Cstdin%3E"}));
         assert_eq!(location("./a.json", None), json!({"uri": "a.json"}));
+    }
+
+    /// A file whose name holds control characters: its findings print the
+    /// escaped name, and point (SARIF, annotations) at the file itself.
+    #[test]
+    fn sarif_and_annotations_name_the_file_on_disk() {
+        let raw = Path::new("./d/a\n::error::x,\r%.json");
+        let shown = crate::escape::display_path(raw);
+        let report = snakeladder::review::Review::default()
+            .check_bytes(&shown, br#"{"squares": 10, "snakes": [[3, 8]]}"#)
+            .with_path(raw);
+        let reports = [report];
+        let first = github(&reports, &[]).lines().next().unwrap().to_string();
+        assert!(
+            first.starts_with(
+                "::error file=d/a%0A%3A%3Aerror%3A%3Ax%2C%0D%25.json,line=1,col=28,title=snake_climbs::"
+            ),
+            "{first}"
+        );
+        assert!(text(&reports, &[]).starts_with(r"./d/a\n::error::x,\r%.json:1:28: "));
+        let log = sarif(&reports, &[], "0.1.0", None);
+        assert_eq!(
+            log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
+            json!({"uri": "d/a%0A%3A%3Aerror%3A%3Ax%2C%0D%25.json"})
+        );
+        let root = SarifRoot {
+            root: PathBuf::from("/repo"),
+            cwd: PathBuf::from("/repo"),
+        };
+        let log = sarif(&reports, &[], "0.1.0", Some(&root));
+        // SARIF is JSON, which escapes every control character: an ESC in a
+        // name is percent-encoded there, while an annotation gives the
+        // printed name rather than write the ESC.
+        let esc = Path::new("e\u{1b}[31m.json");
+        let report = snakeladder::review::Review::default()
+            .check_bytes(
+                &crate::escape::display_path(esc),
+                br#"{"squares": 10, "snakes": [[3, 8]]}"#,
+            )
+            .with_path(esc);
+        let esc_log = sarif(std::slice::from_ref(&report), &[], "0.1.0", None);
+        assert_eq!(
+            esc_log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
+            json!({"uri": "e%1B%5B31m.json"})
+        );
+        assert!(github(&[report], &[]).starts_with(r"::error file=e\u{1b}[31m.json,"));
+        assert_eq!(
+            log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
+            json!({"uri": "d/a%0A%3A%3Aerror%3A%3Ax%2C%0D%25.json", "uriBaseId": SRCROOT})
+        );
     }
 
     #[test]

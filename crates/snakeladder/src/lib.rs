@@ -115,7 +115,7 @@ pub use model::dice::Dice;
 pub use model::error::BoardError;
 pub use model::jump::{Jump, JumpKind};
 pub use model::movement::{Blocked, Move};
-pub use model::problem::{JumpRef, Problem};
+pub use model::problem::{HiddenAt, HiddenCharacters, JumpRef, Problem};
 pub use model::rules::{Chains, Entry, ExtraTurn, Overshoot, Rules};
 pub use model::seed::Seed;
 pub use model::square::Square;

@@ -136,6 +136,23 @@ pub struct RuleDiff {
     pub old: String,
     /// After, as JSON.
     pub new: String,
+    /// Before, in the words of the rules' one-line description
+    /// ([`snakeladder::Rules::in_words`]): what the text, Markdown and HTML
+    /// show. Not in the JSON, whose `old` and `new` say it for a program.
+    #[serde(skip)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub old_words: String,
+    /// After, in words.
+    #[serde(skip)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub new_words: String,
+}
+
+impl RuleDiff {
+    /// The rule's name for a person: `overshoot`, `extra turn`, `squares`.
+    pub fn label(&self) -> String {
+        self.field.trim_start_matches("rules.").replace('_', " ")
+    }
 }
 
 /// The comparison of two boards.
@@ -371,6 +388,8 @@ fn rule_changes(ob: &Board, nb: &Board) -> Vec<RuleDiff> {
                 field: field.to_string(),
                 old: old.to_string(),
                 new: new.to_string(),
+                old_words: old.to_string(),
+                new_words: new.to_string(),
             });
         }
     }
@@ -379,15 +398,31 @@ fn rule_changes(ob: &Board, nb: &Board) -> Vec<RuleDiff> {
         _ => serde_json::Map::new(),
     };
     let (old, new) = (as_map(ob), as_map(nb));
+    let (old_words, new_words) = (ob.rules().in_words(), nb.rules().in_words());
+    let words = |all: &[(&str, String)], key: &str| {
+        all.iter().find(|(k, _)| *k == key).map(|(_, w)| w.clone())
+    };
     let null = serde_json::Value::Null;
     let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     for key in keys {
         let (o, n) = (old.get(key).unwrap_or(&null), new.get(key).unwrap_or(&null));
         if o != n {
+            let (mut ow, mut nw) = (
+                words(&old_words, key).unwrap_or_else(|| compact(o)),
+                words(&new_words, key).unwrap_or_else(|| compact(n)),
+            );
+            // Words that do not tell the two apart (two loaded dice of as
+            // many faces) are followed by the values themselves.
+            if ow == nw {
+                ow = format!("{ow} {}", compact(o));
+                nw = format!("{nw} {}", compact(n));
+            }
             out.push(RuleDiff {
                 field: format!("rules.{key}"),
                 old: compact(o),
                 new: compact(n),
+                old_words: ow,
+                new_words: nw,
             });
         }
     }

@@ -104,11 +104,8 @@ pub fn html(text: &str) -> String {
     out
 }
 
-/// A file-derived string escaped for inline Markdown: the one Markdown
-/// escaper, [`crate::escape::markdown`], shared with `diff`.
-pub fn markdown(text: &str) -> String {
-    crate::escape::markdown(text)
-}
+/// The one Markdown escaper, shared with `diff`.
+pub(crate) use crate::escape::markdown;
 
 #[cfg(test)]
 pub(crate) mod tests {

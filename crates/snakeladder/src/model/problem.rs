@@ -151,9 +151,159 @@ impl Problem {
     }
 }
 
+/// Every hidden character ([`Problem::hidden_character`]) of a text, for a message that
+/// names them all: each distinct one with where it is, within caps, so a
+/// name of a million escapes makes a message of a few lines.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HiddenCharacters {
+    /// The distinct characters, in the order they first occur; at most
+    /// [`HiddenCharacters::LISTED`].
+    pub characters: Vec<HiddenAt>,
+    /// How many hidden characters the text holds, listed or not.
+    pub count: usize,
+    /// How many distinct characters are not listed.
+    pub unlisted: usize,
+}
+
+/// One hidden character of a text and where it occurs.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HiddenAt {
+    /// Its code point.
+    pub code_point: u32,
+    /// Its first positions in the text, 1-based, in characters; at most
+    /// [`HiddenCharacters::POSITIONS`].
+    pub positions: Vec<usize>,
+    /// How many times it occurs.
+    pub count: usize,
+}
+
+impl HiddenCharacters {
+    /// The most distinct characters listed.
+    pub const LISTED: usize = 8;
+    /// The most positions listed of one character.
+    pub const POSITIONS: usize = 5;
+
+    /// Every hidden character of `text`, or `None` when it has none.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::HiddenCharacters;
+    /// let found = HiddenCharacters::of("a\u{1b}b\u{202e}c\u{1b}").unwrap();
+    /// assert_eq!(found.count, 3);
+    /// assert_eq!(found.to_string(), "U+001B (a control character) at positions 2 and 6, \
+    ///     U+202E (a bidirectional control) at position 4");
+    /// assert!(HiddenCharacters::of("plain").is_none());
+    /// ```
+    pub fn of(text: &str) -> Option<HiddenCharacters> {
+        let mut found = HiddenCharacters {
+            characters: Vec::new(),
+            count: 0,
+            unlisted: 0,
+        };
+        let mut unlisted: Vec<char> = Vec::new();
+        for (i, c) in text.chars().enumerate() {
+            if !is_hidden(c) {
+                continue;
+            }
+            found.count += 1;
+            let code_point = u32::from(c);
+            let listed = found
+                .characters
+                .iter()
+                .position(|h| h.code_point == code_point);
+            match listed {
+                Some(at) => {
+                    let h = &mut found.characters[at];
+                    h.count += 1;
+                    if h.positions.len() < Self::POSITIONS {
+                        h.positions.push(i + 1);
+                    }
+                }
+                None if found.characters.len() < Self::LISTED => found.characters.push(HiddenAt {
+                    code_point,
+                    positions: vec![i + 1],
+                    count: 1,
+                }),
+                // Hidden characters are a few hundred code points (C0, C1
+                // and a few ranges), so this list stays short.
+                None if !unlisted.contains(&c) => unlisted.push(c),
+                None => {}
+            }
+        }
+        found.unlisted = unlisted.len();
+        (found.count > 0).then_some(found)
+    }
+
+    /// The first hidden character's code point.
+    pub fn first(&self) -> u32 {
+        self.characters.first().map_or(0, |h| h.code_point)
+    }
+}
+
+/// `U+001B (a control character) at positions 2 and 6, U+202E (a
+/// bidirectional control) at position 4`, then `and 3 other characters`
+/// past the listed ones.
+impl fmt::Display for HiddenCharacters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, h) in self.characters.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(
+                f,
+                "{} ({}) at {}",
+                code_point_name(h.code_point),
+                hidden_kind(h.code_point),
+                h.at()
+            )?;
+        }
+        if self.unlisted > 0 {
+            let s = if self.unlisted == 1 { "" } else { "s" };
+            write!(f, ", and {} other character{s}", self.unlisted)?;
+        }
+        Ok(())
+    }
+}
+
+impl HiddenAt {
+    /// `position 4`, `positions 2 and 6`, `positions 1, 2, 3, 4, 5 and 95
+    /// more`.
+    fn at(&self) -> String {
+        let shown: Vec<String> = self.positions.iter().map(ToString::to_string).collect();
+        let s = if self.count == 1 { "" } else { "s" };
+        let more = self.count - self.positions.len();
+        match (shown.split_last(), more) {
+            (Some((last, [])), 0) => format!("position{s} {last}"),
+            (Some((last, rest)), 0) => format!("position{s} {} and {last}", rest.join(", ")),
+            (_, more) => format!("position{s} {} and {more} more", shown.join(", ")),
+        }
+    }
+}
+
 /// `U+001B`.
 fn code_point_name(code_point: u32) -> String {
     format!("U+{code_point:04X}")
+}
+
+/// The message of [`Problem::NameCharacter`] after its field: `has the
+/// character U+001B, which is not allowed in a name (a control character),
+/// at positions 4 and 9`, or for several distinct ones, `has 3 characters
+/// not allowed in a name: U+001B (a control character) at position 4, …`.
+fn hidden_in_name(hidden: &HiddenCharacters) -> String {
+    match hidden.characters.as_slice() {
+        [one] if hidden.unlisted == 0 => format!(
+            "has the character {}, which is not allowed in a name ({}), at {}",
+            code_point_name(one.code_point),
+            hidden_kind(one.code_point),
+            one.at()
+        ),
+        _ => format!(
+            "has {} characters not allowed in a name: {hidden}",
+            hidden.count
+        ),
+    }
 }
 
 /// What kind of hidden character a code point is, in words.
@@ -414,12 +564,14 @@ pub enum Problem {
     /// make two names look alike: a control character (terminal escapes,
     /// `\r`, newlines), a bidirectional override or isolate, a zero-width
     /// character or a line separator ([`Problem::hidden_character`]).
-    #[error("{field}: has the character {}, which is not allowed in a name ({})", code_point_name(*code_point), hidden_kind(*code_point))]
+    #[error("{field}: {}", hidden_in_name(hidden))]
     NameCharacter {
         /// The field (`name`).
         field: String,
         /// The first such character's code point.
         code_point: u32,
+        /// Every such character, with its positions.
+        hidden: HiddenCharacters,
     },
     /// Squares a token can reach from the start but from which the last square
     /// can never be reached.

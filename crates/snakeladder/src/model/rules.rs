@@ -396,32 +396,62 @@ impl Serialize for Rules {
 /// start on 0, no extra rolls`.
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.dice.fair() {
-            Some((count, faces)) => write!(f, "{count}d{faces}")?,
-            None => write!(
-                f,
-                "a loaded {}-faced die",
-                self.dice.weights().map_or(0, <[f64]>::len)
-            )?,
-        }
+        let [dice, overshoot, chains, entry, start, extra] = self.in_words().map(|(_, w)| w);
         write!(
             f,
-            ", overshoot {}, chains {}, entry {}, start on {}, ",
-            self.overshoot, self.chains, self.entry, self.start
-        )?;
-        match &self.extra_turn {
-            None => f.write_str("no extra rolls"),
+            "{dice}, overshoot {overshoot}, chains {chains}, entry {entry}, start on {start}, {extra}"
+        )
+    }
+}
+
+impl Rules {
+    /// Each rule in the words of the one-line description (`1d6, overshoot
+    /// stay, …`, the header of `analyze`), by its key in a board file's
+    /// `rules`: `dice` (`1d6`, `a loaded 6-faced die`), `overshoot`,
+    /// `chains` and `entry` (their values), `start` (`0` or `1`) and
+    /// `extra_turn` (`no extra rolls`, `a 6 rolls again (at most 2
+    /// extra)`). A diff of two boards shows a changed rule so.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::Board;
+    /// let rules = Board::builtin_default().rules().in_words();
+    /// assert_eq!(rules[0], ("dice", "1d6".to_string()));
+    /// assert_eq!(rules[1], ("overshoot", "stay".to_string()));
+    /// assert_eq!(rules[5], ("extra_turn", "no extra rolls".to_string()));
+    /// ```
+    pub fn in_words(&self) -> [(&'static str, String); 6] {
+        let dice = match self.dice.fair() {
+            Some((count, faces)) => format!("{count}d{faces}"),
+            None => format!(
+                "a loaded {}-faced die",
+                self.dice.weights().map_or(0, <[f64]>::len)
+            ),
+        };
+        let extra = match &self.extra_turn {
+            None => "no extra rolls".to_string(),
             Some(x) => {
-                write!(f, "a {} rolls again", x.on)?;
+                let mut words = format!("a {} rolls again", x.on);
                 if let Some(m) = x.max_extra {
-                    write!(f, " (at most {m} extra)")?;
+                    words.push_str(&format!(" (at most {m} extra)"));
                 }
                 if let Some(k) = x.forfeit_after {
-                    write!(f, ", the {} in a row is forfeited", ordinal(k as usize))?;
+                    words.push_str(&format!(
+                        ", the {} in a row is forfeited",
+                        ordinal(k as usize)
+                    ));
                 }
-                Ok(())
+                words
             }
-        }
+        };
+        [
+            ("dice", dice),
+            ("overshoot", self.overshoot.to_string()),
+            ("chains", self.chains.to_string()),
+            ("entry", self.entry.to_string()),
+            ("start", self.start.to_string()),
+            ("extra_turn", extra),
+        ]
     }
 }
 

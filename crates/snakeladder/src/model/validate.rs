@@ -9,7 +9,7 @@ use crate::JumpKind;
 use crate::model::board::{Board, BoardSpec, default_width};
 use crate::model::error::BoardError;
 use crate::model::limits::{MAX_MOVES_TO_CHECK, MAX_SQUARES};
-use crate::model::problem::{JumpRef, Problem};
+use crate::model::problem::{HiddenCharacters, JumpRef, Problem};
 use crate::model::rules::{Chains, Rules};
 use crate::{Jump, Square};
 use std::collections::HashMap;
@@ -46,14 +46,11 @@ impl Board {
 
     pub(crate) fn validate_spec(spec: &BoardSpec) -> Result<Board, Vec<Problem>> {
         let mut problems = Vec::new();
-        if let Some(c) = spec
-            .name
-            .as_deref()
-            .and_then(crate::model::problem::hidden_character)
-        {
+        if let Some(hidden) = spec.name.as_deref().and_then(HiddenCharacters::of) {
             problems.push(Problem::NameCharacter {
                 field: "name".to_string(),
-                code_point: u32::from(c),
+                code_point: hidden.first(),
+                hidden,
             });
         }
         let last = match u32::try_from(spec.squares) {

@@ -55,7 +55,10 @@ pub enum GameError {
     /// A player id with a control character (a newline would break every
     /// transcript line it is printed in).
     #[error(
-        "player {seat}'s id {player:?} has the character U+{code_point:04X}, which is not allowed in a player id (a control, bidirectional or invisible character)"
+        "player {seat}'s id {} has {}, which {} not allowed in a player id",
+        shown_id(player),
+        if hidden.count == 1 { format!("the character {hidden}") } else { format!("{} characters: {hidden}", hidden.count) },
+        if hidden.count == 1 { "is" } else { "are" }
     )]
     PlayerIdControl {
         /// The seat (1-based).
@@ -64,9 +67,11 @@ pub enum GameError {
         player: String,
         /// The first such character ([`Problem::hidden_character`](crate::Problem::hidden_character)).
         code_point: u32,
+        /// Every such character, with its positions.
+        hidden: crate::HiddenCharacters,
     },
     /// A player id longer than [`GameError::MAX_PLAYER_ID_CHARS`](crate::GameError::MAX_PLAYER_ID_CHARS).
-    #[error("player id {player:?} is longer than {max} characters")]
+    #[error("player id {} is longer than {max} characters", shown_id(player))]
     PlayerIdTooLong {
         /// The id.
         player: String,
@@ -179,7 +184,7 @@ pub enum GameError {
     },
     /// A forfeit event was recorded after a different number of turns.
     #[error(
-        "event {}: the record has players leaving after turn {recorded}, the replay had played {replayed} turns", event + 1
+        "event {}: the record has players leaving after roll {recorded}, but the replay reaches that event after roll {replayed}", event + 1
     )]
     ForfeitMisplaced {
         /// The event's index (0-based; messages count from 1).
@@ -235,11 +240,12 @@ pub fn check_players<S: AsRef<str>>(players: &[S]) -> Result<(), GameError> {
         if p.trim().is_empty() {
             return Err(GameError::EmptyPlayerId { seat: i + 1 });
         }
-        if let Some(c) = crate::model::problem::hidden_character(p) {
+        if let Some(hidden) = crate::HiddenCharacters::of(p) {
             return Err(GameError::PlayerIdControl {
                 seat: i + 1,
                 player: p.to_string(),
-                code_point: u32::from(c),
+                code_point: hidden.first(),
+                hidden,
             });
         }
         if p.chars().count() > MAX_PLAYER_ID_CHARS {
@@ -255,4 +261,15 @@ pub fn check_players<S: AsRef<str>>(players: &[S]) -> Result<(), GameError> {
         }
     }
     Ok(())
+}
+
+/// A refused player id as its message quotes it: its first
+/// [`MAX_PLAYER_ID_CHARS`] characters, quoted and escaped as Rust's `{:?}`
+/// does, and `…` when there are more, so an id of a megabyte makes a short
+/// message.
+fn shown_id(player: &str) -> String {
+    match player.char_indices().nth(MAX_PLAYER_ID_CHARS) {
+        None => format!("{player:?}"),
+        Some((cut, _)) => format!("{:?}…", &player[..cut]),
+    }
 }

@@ -102,28 +102,88 @@ fn record_must_be(path: &str) -> String {
     }
 }
 
-/// A replayed ending against the recorded one, in words.
+/// A replayed ending against the recorded one, in words: `the record says
+/// the game was won by Ana, but replayed it is won by Bo`.
 pub(crate) fn ending(recorded: &Status, replayed: &Status) -> String {
     if recorded == replayed {
         format!(
-            "the replayed game is {replayed} as recorded, but its ranking differs from the record's"
+            "the record and the replay agree the game is {replayed}, but the replay ranks the players differently from the record"
         )
     } else {
-        format!("the replayed game is {replayed}, the record says {recorded}")
+        format!("the record says the game is {recorded}, but replayed it is {replayed}")
     }
 }
 
-/// A replayed turn against the recorded one, in words:
-/// `turn 5 (Ana): the record says 3 → 44, the replay rolled 5 → 49`.
+/// A square in a sentence: `square 34`, or `the start` off the board.
+fn at(s: crate::Square) -> String {
+    if s == crate::Square::OFF_BOARD {
+        "the start".to_string()
+    } else {
+        format!("square {s}")
+    }
+}
+
+/// What a roll did by the rules, in words, from its start to its end:
+/// `a 5 from square 29 reaches square 34, then the ladder to square 38`.
+fn path(r: &RollResult) -> String {
+    use crate::model::movement::Blocked;
+    let head = format!("a {} from {}", r.roll(), at(r.start()));
+    let mut words = match r.blocked() {
+        Some(Blocked::Entry) => {
+            format!("{head} does not bring the token onto the board (the entry rule)")
+        }
+        Some(Blocked::Overshoot) => {
+            format!("{head} does not move the token (it would pass the last square)")
+        }
+        Some(Blocked::Forfeit) => format!("{head} is forfeited (too many extra rolls in a row)"),
+        None if u64::from(r.landing().get())
+            == u64::from(r.start().get()) + u64::from(r.roll()) =>
+        {
+            format!("{head} reaches {}", at(r.landing()))
+        }
+        None => format!("{head} ends on {} (the overshoot rule)", at(r.landing())),
+    };
+    for jump in r.jumps() {
+        words.push_str(&format!(", then the {} to {}", jump.kind(), at(jump.to())));
+    }
+    words
+}
+
+/// A replayed roll against the recorded one, in words: `roll 12 (Ana's
+/// turn): the record says Ana rolled 5 and moved from square 29 to square
+/// 34, but by the board's rules a 5 from square 29 reaches square 34, then
+/// the ladder to square 38`. Squares are named `square N` and a roll `a
+/// N`, so the two never read as each other.
 pub(crate) fn divergence(recorded: &RollResult, replayed: &RollResult) -> String {
-    let head = format!("turn {} ({})", recorded.number(), recorded.player());
-    if recorded.roll() != replayed.roll() || recorded.end() != replayed.end() {
-        return format!(
-            "{head}: the record says {} → {}, the replay rolled {} → {}",
+    let player = recorded.player();
+    let head = format!("roll {} ({player}'s turn)", recorded.number());
+    let says = if recorded.start() == recorded.end() {
+        format!(
+            "the record says {player} rolled {} and stayed on {}",
             recorded.roll(),
-            recorded.end(),
+            at(recorded.start())
+        )
+    } else {
+        format!(
+            "the record says {player} rolled {} and moved from {} to {}",
+            recorded.roll(),
+            at(recorded.start()),
+            at(recorded.end())
+        )
+    };
+    if recorded.roll() != replayed.roll() {
+        return format!(
+            // Replayed rolls differ only where the record's seed makes
+            // them: without a seed the recorded rolls are replayed.
+            "{head}: {says}, but the record's seed rolls a {} here, and {}",
             replayed.roll(),
-            replayed.end()
+            path(replayed)
+        );
+    }
+    if recorded.end() != replayed.end() || recorded.start() != replayed.start() {
+        return format!(
+            "{head}: {says}, but by the board's rules {}",
+            path(replayed)
         );
     }
     let mut differ = Vec::new();
@@ -161,9 +221,9 @@ pub(crate) fn divergence(recorded: &RollResult, replayed: &RollResult) -> String
         }
     }
     format!(
-        "{head}: the record and the replay agree on the roll ({}) and the end ({}) but differ in {}",
+        "{head}: the record and the replay agree that {player} rolled {} and ended on {}, but differ in {}",
         recorded.roll(),
-        recorded.end(),
+        at(recorded.end()),
         differ.join(", ")
     )
 }

@@ -66,6 +66,13 @@ assert_eq!((finding.line, finding.field.as_deref()), (Some(2), Some("snakes[0]")
 pub struct Finding {
     /// The file, as printed (`snakeladder_render::escape::display_path`).
     pub file: String,
+    /// The file as given, unescaped, when it is a path on disk
+    /// ([`Finding::with_path`]): what a SARIF log and a GitHub annotation
+    /// point at, since the printed name of a file whose name holds a
+    /// control character names no file. Not in the JSON, which prints.
+    #[serde(skip)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub path: Option<std::path::PathBuf>,
     /// 1-based line, when the problem has a place in the file.
     pub line: Option<usize>,
     /// 1-based column, in characters.
@@ -108,6 +115,26 @@ impl FileReport {
     /// Whether the file passes: no finding is an error.
     pub fn valid(&self) -> bool {
         self.findings.iter().all(|f| f.severity != Severity::Error)
+    }
+
+    /// The report with `path`, the file as given, on every finding
+    /// ([`Finding::with_path`]).
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::review::Review;
+    /// use std::path::Path;
+    ///
+    /// let report = Review::default()
+    ///     .check_bytes(r"a\nb.json", br#"{"squares": 10, "snakes": [[4, 8]]}"#)
+    ///     .with_path(Path::new("a\nb.json"));
+    /// assert_eq!(report.findings[0].path.as_deref(), Some(Path::new("a\nb.json")));
+    /// ```
+    pub fn with_path(mut self, path: &std::path::Path) -> FileReport {
+        for f in &mut self.findings {
+            f.path = Some(path.to_path_buf());
+        }
+        self
     }
 }
 
@@ -239,6 +266,7 @@ fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileReport {
     let finding =
         |at: Option<Position>, field: Option<String>, kind: &str, message: String| Finding {
             file: file.to_string(),
+            path: None,
             line: at.map(|p| p.line),
             column: at.map(|p| p.column),
             field,
@@ -406,6 +434,7 @@ impl Finding {
     pub fn file_error(file: &str, kind: &str, message: String) -> Finding {
         Finding {
             file: file.to_string(),
+            path: None,
             line: None,
             column: None,
             field: None,
@@ -413,6 +442,13 @@ impl Finding {
             message,
             severity: Severity::Error,
         }
+    }
+
+    /// The finding with `path`, the file as given, beside its printed
+    /// name.
+    pub fn with_path(mut self, path: &std::path::Path) -> Finding {
+        self.path = Some(path.to_path_buf());
+        self
     }
 
     /// Turns the findings of the given kinds into warnings.
