@@ -424,6 +424,12 @@ const DENOMINATOR_SLACK_BITS: u64 = 64;
 /// result satisfies every row of `A·n = e·g` over the integers, so (A being
 /// non-singular modulo a prime, hence over the rationals) `n/(base·e)` is
 /// the solution of `A·x = g/base`.
+///
+/// A widening does not multiply every numerator already found: each keeps
+/// the count of widenings it is scaled to ([`Scaled`]), and is brought up
+/// to date when a row reads it and once at the end. Most numerators are
+/// read only by the next few rows, so the cost is that of the reads, not of
+/// every state done times every widening (docs/exact-modular.md §5).
 fn substitute(
     system: &System,
     shape: &Shape,
@@ -434,36 +440,34 @@ fn substitute(
     den_bits: u64,
 ) -> Option<Certified> {
     let n = system.len();
-    let mut x = vec![BigInt::zero(); n];
+    let mut x = Scaled::new(n);
     for (&j, v) in shape.back.iter().zip(on_j) {
-        x[j] = v.clone();
+        x.numerators[j] = v.clone();
     }
-    let mut done: Vec<usize> = shape.back.clone();
     for &i in &shape.forward {
         let mut acc = &e * &g[i];
         for (k, j) in system.row(i) {
-            acc += system.off_times(k, &x[j]);
+            acc += system.off_times(k, x.current(j));
         }
         let pivot = system.pivot(i);
         let (q, r) = acc.div_rem(&pivot);
-        x[i] = if r.is_zero() {
+        x.numerators[i] = if r.is_zero() {
             q
         } else {
             let widen = &pivot / acc.gcd(&pivot);
             e *= &widen;
             // Past det A's bound the reconstruction was wrong: every later
-            // row would widen again, each time multiplying every state
-            // done (20 minutes and more on a board of 10,000 squares).
+            // row would widen again (20 minutes and more on a board of
+            // 10,000 squares before this bound).
             if e.bits() > den_bits {
                 return None;
             }
-            for &d in &done {
-                x[d] *= &widen;
-            }
-            (acc * &widen) / &pivot
+            x.widen(widen);
+            (acc * x.widens.last().expect("just pushed")) / &pivot
         };
-        done.push(i);
+        x.epoch[i] = x.widens.len();
     }
+    let x = x.finish();
     for &i in &shape.back {
         let mut lhs = system.pivot(i) * &x[i];
         for (k, j) in system.row(i) {
@@ -477,4 +481,108 @@ fn substitute(
         numerators: x,
         denominator: base * e,
     })
+}
+
+/// The numerators of [`substitute`], each over the denominator of its own
+/// epoch: `numerators[i]` is scaled to the first `epoch[i]` widenings, and
+/// the common denominator is the product of all of them.
+struct Scaled {
+    numerators: Vec<BigInt>,
+    epoch: Vec<usize>,
+    widens: Vec<BigInt>,
+}
+
+impl Scaled {
+    fn new(n: usize) -> Scaled {
+        Scaled {
+            numerators: vec![BigInt::zero(); n],
+            epoch: vec![0; n],
+            widens: Vec::new(),
+        }
+    }
+
+    fn widen(&mut self, by: BigInt) {
+        self.widens.push(by);
+    }
+
+    /// Numerator `j` scaled to every widening so far.
+    fn current(&mut self, j: usize) -> &BigInt {
+        let now = self.widens.len();
+        if self.epoch[j] < now {
+            let x = &mut self.numerators[j];
+            if !x.is_zero() {
+                for w in &self.widens[self.epoch[j]..] {
+                    *x *= w;
+                }
+            }
+            self.epoch[j] = now;
+        }
+        &self.numerators[j]
+    }
+
+    /// Every numerator scaled to every widening: those of each epoch times
+    /// the product of the widenings after it, built from the last one back
+    /// (one multiplication a numerator, which fast multiplication makes
+    /// cheaper than one per widening).
+    fn finish(mut self) -> Vec<BigInt> {
+        let now = self.widens.len();
+        let mut by_epoch: Vec<Vec<usize>> = vec![Vec::new(); now];
+        for (i, &t) in self.epoch.iter().enumerate() {
+            if t < now && !self.numerators[i].is_zero() {
+                by_epoch[t].push(i);
+            }
+        }
+        let mut after = BigInt::one();
+        for t in (0..now).rev() {
+            after *= &self.widens[t];
+            for &i in &by_epoch[t] {
+                self.numerators[i] *= &after;
+            }
+        }
+        self.numerators
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Numerators scaled lazily, read at any time and finished, equal the
+    /// ones every widening multiplies at once: the substitution's
+    /// numerators before this bookkeeping.
+    #[test]
+    fn lazy_scaling_equals_scaling_every_numerator_at_each_widening() {
+        let n = 40;
+        let mut lazy = Scaled::new(n);
+        let mut eager: Vec<BigInt> = vec![BigInt::zero(); n];
+        // A fixed pseudo-random walk: set a numerator, widen, read.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for step in 0..400 {
+            let i = (next() % n as u64) as usize;
+            match next() % 4 {
+                0 => {
+                    let v = BigInt::from(next() % 1000) - BigInt::from(500);
+                    lazy.current(i);
+                    lazy.numerators[i] = v.clone();
+                    eager[i] = v;
+                }
+                1 => {
+                    let w = BigInt::from(2 + next() % 30);
+                    for x in eager.iter_mut() {
+                        *x *= &w;
+                    }
+                    lazy.widen(w);
+                }
+                _ => assert_eq!(lazy.current(i), &eager[i], "step {step}"),
+            }
+        }
+        assert!(lazy.widens.len() > 50);
+        assert_eq!(lazy.finish(), eager);
+    }
 }
