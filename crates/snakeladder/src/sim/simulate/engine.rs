@@ -32,6 +32,7 @@ use super::{
 };
 use crate::{Board, Dice, Square};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Fewest games in a cluster: 256 games of ~40 rolls make the per-cluster
 /// flush (one pass over the table) cost well under one operation per roll
@@ -44,9 +45,26 @@ const MIN_CLUSTER_GAMES: u64 = 256;
 /// negligible (10 million games: 8,192-game clusters, 3% of the time saved).
 const TARGET_CLUSTERS: u64 = 1024;
 
+/// Games between two looks at a simulation's stop flag inside a batch
+/// ([`SimulationConfig::with_stop`]) of [`Engine::batch`]: a batch of long
+/// games (tens of thousands of turns each) takes a minute, 64 of them a
+/// few milliseconds; a look costs one load per 64 games of short ones.
+/// (The loop of one six-faced die, [`Engine::six_batch`], does not look:
+/// it runs only on boards of at most 128 squares and jumps, whose batch
+/// takes a fraction of a second.)
+const STOP_EVERY_GAMES: u64 = 64;
+
+/// Whether a stop flag is given and set.
+fn is_set(stop: Option<&AtomicBool>) -> bool {
+    stop.is_some_and(|s| s.load(Ordering::Relaxed))
+}
+
 /// What the inner loop needs, borrowed.
 pub(super) struct Engine<'a> {
     table: &'a MoveTable,
+    /// The simulation's stop flag: a batch that finds it set ends early,
+    /// its games for the caller to drop.
+    stop: Option<&'a AtomicBool>,
     jumps: usize,
     players: u32,
     /// Games per cluster, a power of two: large enough that the flush costs
@@ -74,7 +92,7 @@ impl<'a> Engine<'a> {
         table: &'a MoveTable,
         jumps: usize,
         dice: &Dice,
-        config: &SimulationConfig,
+        config: &'a SimulationConfig,
     ) -> Engine<'a> {
         let entries = table.entries().len() as u64;
         let per_target = config.games() / TARGET_CLUSTERS;
@@ -87,6 +105,7 @@ impl<'a> Engine<'a> {
         let marks = entry_marks(table, jumps);
         Engine {
             table,
+            stop: config.stop.get(),
             jumps,
             players: config.players(),
             cluster_games,
@@ -161,7 +180,9 @@ impl<'a> Engine<'a> {
     }
 
     /// Plays `games` games into `acc`; `Err(rolls)` if a token runs past
-    /// [`MAX_ROLLS_PER_TOKEN`].
+    /// [`MAX_ROLLS_PER_TOKEN`]. Ends early, `acc` part-filled, once the
+    /// stop flag is set (every [`STOP_EVERY_GAMES`] games).
+    ///
     pub(super) fn batch<S: Sample>(
         &self,
         acc: &mut Accumulator,
@@ -172,7 +193,10 @@ impl<'a> Engine<'a> {
         let mut done = 0;
         while done < games {
             let cluster = self.cluster_games.min(games - done);
-            for _ in 0..cluster {
+            for played in 0..cluster {
+                if played % STOP_EVERY_GAMES == 0 && is_set(self.stop) {
+                    return Ok(());
+                }
                 let mut best = (u64::MAX, 0_u64);
                 for seat in 0..k {
                     acc.token += 1;
