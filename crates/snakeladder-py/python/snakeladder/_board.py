@@ -212,10 +212,10 @@ class Board:
         them is skipped (``Analysis.skipped``), an essential step past
         ``max_memory`` raises :class:`LimitError`.
 
-        Ctrl-C raises ``KeyboardInterrupt`` at once; the core has no way to
-        stop an analysis, so the abandoned one finishes on its thread in the
-        background (its CPU and memory are in use until then) and its result
-        is dropped.
+        Ctrl-C raises ``KeyboardInterrupt`` at once, and the abandoned
+        analysis ends at its next look at its stop flag (between figures,
+        every 256 turns of the length distribution); only one factorisation
+        or solve of a large board's chain runs to its end first.
         """
         return Analysis(
             self._native.analyze(
@@ -225,8 +225,9 @@ class Board:
         )
 
     def mean_turns(self) -> float:
-        """The mean number of turns of one player alone (Ctrl-C as for
-        :meth:`analyze`)."""
+        """The mean number of turns of one player alone. Ctrl-C raises
+        ``KeyboardInterrupt`` at once; the one solve it is runs to its end
+        in the background."""
         return self._native.mean_turns()
 
     def simulate(
@@ -243,7 +244,7 @@ class Board:
         json``). The same seed gives the same figures on any thread count.
         ``max_memory``: bytes, default half the machine's memory.
         Ctrl-C raises ``KeyboardInterrupt`` at once; the games still being
-        played stop at the end of their batch of 65,536."""
+        played stop within 64 games."""
         return Figures(self._native.simulate(*_simulation(games, seed, players, threads, max_memory)))
 
     def check(
