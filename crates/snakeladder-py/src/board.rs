@@ -350,7 +350,7 @@ impl PyBoard {
         .map_err(err)?;
         let d = PyDict::new(py);
         d.set_item("changes", pythonize::pythonize(py, &tuned.changes)?)?;
-        d.set_item("mean_before", tuned.mean_before)?;
+        d.set_item("mean_turns_before", tuned.mean_before)?;
         d.set_item("mean_turns", tuned.mean_turns)?;
         d.set_item("first_seat_advantage", tuned.first_seat_advantage)?;
         d.set_item("evaluated", tuned.evaluated)?;

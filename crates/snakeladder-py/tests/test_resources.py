@@ -25,7 +25,7 @@ def rss_bytes() -> int:
 
 def use(board: s.Board) -> float:
     a = board.analyze(players=(2,))
-    total = a.mean + a.pmf[0] + a.squares.expected_rests[0] + a.seat_odds[2].win_probability[0]
+    total = a.mean + a.pmf[0] + a.squares.expected_rests[0] + a.players[2].win_probability[0]
     total += len(a.jumps) + len(board.jumps) + len(a.to_dict())
     try:
         s.Board.from_json({"squares": 5, "snakes": [[2, 4]]})

@@ -11,7 +11,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from . import _args, _native
 from ._analysis import Analysis
 from ._errors import Problem, _problems
-from ._figures import Figures, drawing
+from ._figures import Figures, Renamed, drawing
 
 Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -80,6 +80,13 @@ class Diff:
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+class _Tuned(Renamed):
+    """What :meth:`Board.tune` found, with the keys of ``snakeladder tune
+    --format json``."""
+
+    RENAMED = {"mean_before": "mean_turns_before"}
 
 
 def _simulation(
@@ -301,7 +308,8 @@ class Board:
     ) -> Figures:
         """The fewest jump moves (at most ``max_changes``) that bring the
         mean turns into ``target = (min, max)``: ``board`` (the tuned
-        :class:`Board`), ``changes``, ``mean_before``, ``mean_turns``.
+        :class:`Board`), ``changes``, ``mean_turns_before``, ``mean_turns``
+        (``mean_before``, its old name, reads with a DeprecationWarning).
         Raises :class:`DesignError` when none is found.
 
         The limits of ``snakeladder tune``: ``max_work`` (multiply-adds,
@@ -323,7 +331,7 @@ class Board:
             _args.seconds(time_limit),
         )
         board = Board(found.pop("board"))
-        result = Figures(found)
+        result = _Tuned(found)
         result["board"] = board
         return result
 
