@@ -674,6 +674,8 @@ impl Analysis {
                     (format!("{}/{}", f.numer(), f.denom()), value)
                 })
                 .map_err(|e| e.to_string());
+                // Stopped part way, the exact mean is not a reason to give.
+                options.check_stop()?;
                 return Err(AnalysisError::Numerical {
                     source: Box::new(source),
                     exact,
