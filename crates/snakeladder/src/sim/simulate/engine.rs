@@ -182,7 +182,6 @@ impl<'a> Engine<'a> {
     /// Plays `games` games into `acc`; `Err(rolls)` if a token runs past
     /// [`MAX_ROLLS_PER_TOKEN`]. Ends early, `acc` part-filled, once the
     /// stop flag is set (every [`STOP_EVERY_GAMES`] games).
-    ///
     pub(super) fn batch<S: Sample>(
         &self,
         acc: &mut Accumulator,
@@ -193,40 +192,53 @@ impl<'a> Engine<'a> {
         let mut done = 0;
         while done < games {
             let cluster = self.cluster_games.min(games - done);
-            for played in 0..cluster {
-                if played % STOP_EVERY_GAMES == 0 && is_set(self.stop) {
+            // Runs of STOP_EVERY_GAMES games, the flag read between them,
+            // so that the games' loop is left as it was.
+            let mut played = 0;
+            while played < cluster {
+                if is_set(self.stop) {
                     return Ok(());
                 }
-                let mut best = (u64::MAX, 0_u64);
-                for seat in 0..k {
-                    acc.token += 1;
-                    let extra = self.table.has_extra_rolls();
-                    let (turns, rolls) = match (&self.marks, extra, self.table.single_jumps()) {
-                        (Some(m), true, _) => marked_token::<S, true>(self.table, m, acc, roller)?,
-                        (Some(m), false, _) => {
-                            marked_token::<S, false>(self.table, m, acc, roller)?
+                let run = STOP_EVERY_GAMES.min(cluster - played);
+                for _ in 0..run {
+                    let mut best = (u64::MAX, 0_u64);
+                    for seat in 0..k {
+                        acc.token += 1;
+                        let extra = self.table.has_extra_rolls();
+                        let (turns, rolls) = match (&self.marks, extra, self.table.single_jumps()) {
+                            (Some(m), true, _) => {
+                                marked_token::<S, true>(self.table, m, acc, roller)?
+                            }
+                            (Some(m), false, _) => {
+                                marked_token::<S, false>(self.table, m, acc, roller)?
+                            }
+                            (None, true, _) => token::<S, true, false>(self.table, acc, roller)?,
+                            (None, false, true) => {
+                                token::<S, false, true>(self.table, acc, roller)?
+                            }
+                            (None, false, false) => {
+                                token::<S, false, false>(self.table, acc, roller)?
+                            }
+                        };
+                        acc.turns.record(turns);
+                        // Without extra rolls every turn is one roll: the
+                        // report copies the turns (see `report`).
+                        if self.table.has_extra_rolls() {
+                            acc.rolls.record(rolls);
                         }
-                        (None, true, _) => token::<S, true, false>(self.table, acc, roller)?,
-                        (None, false, true) => token::<S, false, true>(self.table, acc, roller)?,
-                        (None, false, false) => token::<S, false, false>(self.table, acc, roller)?,
-                    };
-                    acc.turns.record(turns);
-                    // Without extra rolls every turn is one roll: the
-                    // report copies the turns (see `report`).
-                    if self.table.has_extra_rolls() {
-                        acc.rolls.record(rolls);
+                        if turns < best.0 {
+                            best = (turns, seat);
+                        }
                     }
-                    if turns < best.0 {
-                        best = (turns, seat);
+                    let (rounds, winner) = best;
+                    acc.seat_wins[winner as usize] += 1;
+                    // One player's rounds and total turns are its turns.
+                    if k > 1 {
+                        acc.rounds.record(rounds);
+                        acc.total_turns.record((rounds - 1) * k + winner + 1);
                     }
                 }
-                let (rounds, winner) = best;
-                acc.seat_wins[winner as usize] += 1;
-                // One player's rounds and total turns are its turns.
-                if k > 1 {
-                    acc.rounds.record(rounds);
-                    acc.total_turns.record((rounds - 1) * k + winner + 1);
-                }
+                played += run;
             }
             acc.flush_cluster(self.table, &self.jumping, cluster * k);
             done += cluster;
