@@ -17,10 +17,10 @@ print("snakes:", board.snakes)
 # %% Every exact figure at once.
 a = board.analyze(players=(2, 3, 4), exact=True)
 print(f"mean {a.mean:.4f} turns, std dev {a.std_dev:.4f}")
-print("exact mean:", a.exact_mean)
+print("exact mean:", a.exact.mean_turns)
 print("quantiles:", a.quantiles)
-print("shortest game:", a.shortest_game.turns, "turns")
-for count, odds in a.seat_odds.items():
+print("shortest game:", a.shortest.turns, "turns")
+for count, odds in a.players.items():
     print(f"{count} players:", [f"{p:.4%}" for p in odds.win_probability])
 
 # %% The distribution as numpy arrays: P(T = t) is a.pmf[t - 1].

@@ -187,15 +187,16 @@ impl PyAnalysis {
         Ok(pythonize::pythonize(py, &self.analysis.shortest)?)
     }
 
-    /// The exact mean as `(numerator, denominator)` decimal strings and the
-    /// float solve's relative difference from it, or `None` without exact
-    /// mode.
-    fn exact(&self) -> Option<(String, String, f64)> {
+    /// The exact mean as `(numerator, denominator)` decimal strings, the
+    /// float solve's relative difference from it and how it was certified
+    /// (`analyze --format json`'s `exact`), or `None` without exact mode.
+    fn exact(&self) -> Option<(String, String, f64, String)> {
         self.analysis.exact.as_ref().map(|e| {
             (
                 e.mean.numer().to_string(),
                 e.mean.denom().to_string(),
                 e.relative_difference,
+                e.certified.clone(),
             )
         })
     }

@@ -217,14 +217,17 @@ impl PyBoard {
     ) -> PyResult<PyAnalysis> {
         let options = options(players, exact, max_work, max_memory)?;
         let board = Arc::clone(&self.board);
-        // No stop hook in the core: an interrupted analysis runs to its end.
-        match run_interruptible(py, move |_| Analysis::new(&board, &options))? {
+        // Ctrl-C sets the flag; the abandoned analysis ends at its next look.
+        match run_interruptible(py, move |stop| {
+            Analysis::new(&board, &options.with_stop(stop))
+        })? {
             Ok(analysis) => Ok(PyAnalysis::new(analysis, Arc::clone(&self.board))),
             Err(e) => Err(errors::analysis_error(py, &e)),
         }
     }
 
-    /// The mean number of turns alone.
+    /// The mean number of turns alone: one compile and one solve, which
+    /// the core cannot stop part way (Ctrl-C abandons it).
     fn mean_turns(&self, py: Python<'_>) -> PyResult<f64> {
         let board = Arc::clone(&self.board);
         run_interruptible(py, move |_| snakeladder::Analysis::mean_turns(&board))?
@@ -296,13 +299,15 @@ impl PyBoard {
         let options = options(vec![2, 3, 4, 5, 6], false, max_work, max_memory)?;
         let (old, new) = (Arc::clone(&self.board), Arc::clone(&other.board));
         let boards = (Arc::clone(&old), Arc::clone(&new));
-        // No stop hook in the core, as for `analyze`.
-        let analyses = run_interruptible(py, move |_| -> Result<_, snakeladder::AnalysisError> {
-            Ok((
-                Analysis::new(&boards.0, &options)?,
-                Analysis::new(&boards.1, &options)?,
-            ))
-        })?;
+        // Ctrl-C stops whichever analysis is running, as for `analyze`.
+        let analyses =
+            run_interruptible(py, move |stop| -> Result<_, snakeladder::AnalysisError> {
+                let options = options.with_stop(stop);
+                Ok((
+                    Analysis::new(&boards.0, &options)?,
+                    Analysis::new(&boards.1, &options)?,
+                ))
+            })?;
         let (old_a, new_a) = analyses.map_err(|e| errors::analysis_error(py, &e))?;
         let diff =
             snakeladder_render::diff::Diff::new((&old, &old_a, old_name), (&new, &new_a, new_name));
@@ -345,7 +350,7 @@ impl PyBoard {
         .map_err(err)?;
         let d = PyDict::new(py);
         d.set_item("changes", pythonize::pythonize(py, &tuned.changes)?)?;
-        d.set_item("mean_before", tuned.mean_before)?;
+        d.set_item("mean_turns_before", tuned.mean_before)?;
         d.set_item("mean_turns", tuned.mean_turns)?;
         d.set_item("first_seat_advantage", tuned.first_seat_advantage)?;
         d.set_item("evaluated", tuned.evaluated)?;

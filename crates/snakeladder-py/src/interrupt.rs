@@ -10,11 +10,14 @@
 //! dropped.
 //!
 //! How soon an abandoned worker ends depends on the core's stop hooks: a
-//! simulation looks at the flag before each batch of games
-//! (`snakeladder::simulate::SimulationConfig::with_stop`), a design search
-//! wherever it checks its limits (`TuneOptions::with_stop`,
-//! `GenerateOptions::with_stop`). An analysis has no stop hook in the core:
-//! it runs to its end, holding its memory and a core until then.
+//! simulation looks at the flag before each batch of games and every 64
+//! games within one (`snakeladder::simulate::SimulationConfig::with_stop`),
+//! a design search wherever it checks its limits (`TuneOptions::with_stop`,
+//! `GenerateOptions::with_stop`), an analysis between its figures, every
+//! 256 turns of its length distribution and every digit of exact mode
+//! (`Options::with_stop`). What has no hook runs to its end, holding its
+//! memory and a core until then: one factorisation or solve of a large
+//! chain (`mean_turns` is nothing else), and drawing a random layout.
 
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -130,8 +130,8 @@ def test_numpy_numbers_as_arguments_give_what_python_numbers_give():
         max_memory=np.int64(1 << 30),
     ) == BOARD.simulate(2000, seed=3, players=2, threads=1, max_memory=1 << 30)
     a = BOARD.analyze(players=np.int64(2), max_work=np.float32(1e9))
-    assert list(a.seat_odds) == [2]
-    assert list(BOARD.analyze(players=np.array([2, 3])).seat_odds) == [2, 3]
+    assert list(a.players) == [2]
+    assert list(BOARD.analyze(players=np.array([2, 3])).players) == [2, 3]
     tuned = BOARD.tune(target=(np.float64(30), np.int64(32)), max_changes=np.int64(3), seed=np.uint8(0))
     assert tuned.board == BOARD.tune(target=(30, 32), max_changes=3).board
     made = s.generate(np.int64(60), np.int32(5), np.int16(5), seed=np.uint8(11), max_length=np.int64(20))

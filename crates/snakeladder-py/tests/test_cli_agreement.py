@@ -86,7 +86,7 @@ def test_python_and_the_cli_agree_on_random_boards(cli, tmp_path, spec):
     ]
     for count, players in zip((2, 3), theirs["players"]):
         assert players["count"] == count
-        assert ours.seat_odds[count].win_probability.tolist() == players["win_probability"]
+        assert ours.players[count].win_probability.tolist() == players["win_probability"]
     # And the whole dict, key for key ("schema" is the version of the
     # command's JSON output, not a figure).
     assert theirs.pop("schema") == 1

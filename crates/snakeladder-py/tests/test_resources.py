@@ -25,7 +25,7 @@ def rss_bytes() -> int:
 
 def use(board: s.Board) -> float:
     a = board.analyze(players=(2,))
-    total = a.mean + a.pmf[0] + a.squares.expected_rests[0] + a.seat_odds[2].win_probability[0]
+    total = a.mean + a.pmf[0] + a.squares.expected_rests[0] + a.players[2].win_probability[0]
     total += len(a.jumps) + len(board.jumps) + len(a.to_dict())
     try:
         s.Board.from_json({"squares": 5, "snakes": [[2, 4]]})
@@ -86,19 +86,22 @@ def test_ctrl_c_stops_a_long_simulation():
 
 
 #: A call that runs for minutes, and whether the core stops it when told
-#: (a simulation between batches, a search where it checks its limits) or
-#: it runs on to its end in the background (an analysis: no stop hook).
+#: (a simulation every 64 games, a search where it checks its limits, an
+#: analysis between figures and every 256 turns of its distribution) or it
+#: runs on to its end in the background (none left: every one stops).
 LONG_CALLS = {
-    # Its length distribution alone is some 10^11 multiply-adds.
-    "analyze": ("long.analyze(players=(), max_work=1e18)", False),
-    "diff": ("long.diff(s.Board.builtin(), max_work=1e18)", False),
+    # Its length distribution alone is some 10^11 multiply-adds. Before the
+    # core's analysis took a stop flag, it ran on for minutes after Ctrl-C.
+    "analyze": ("long.analyze(players=(), max_work=1e18)", True),
+    "diff": ("long.diff(s.Board.builtin(), max_work=1e18)", True),
+    "diff, the second board long": ("s.Board.builtin().diff(long, max_work=1e18)", True),
     "tune": ("jumpy.tune(target=(1, 1.01), max_changes=3, max_work=1e18)", True),
     "generate": ("s.generate(100_000, 4, 4, target=(1, 1.01), max_work=1e18)", True),
     "simulate": ("s.Board.builtin().simulate(10**12, seed=1)", True),
     # A batch of 65,536 games of some 28,000 turns: seconds even in a
-    # release build, which Ctrl-C waited for before; it now finishes in
-    # the background.
-    "simulate long games": ("long.simulate(10**9, seed=1)", False),
+    # release build. The flag was read only between batches, so the
+    # abandoned batch ran on; it is now read every 64 games.
+    "simulate long games": ("long.simulate(10**9, seed=1)", True),
     "check": ("s.Board.builtin().check(10**12, seed=1)", True),
 }
 
@@ -125,7 +128,7 @@ def test_ctrl_c_interrupts_every_long_call_at_once(name):
             # worker thread is counted until it does. (The process's CPU
             # time over a window was read before; a busy machine, which
             # slows the last candidate or batch, made that flaky.)
-            # (A call without a stop hook runs on: not waited for.)
+            # (A call without a stop hook would run on: not waited for.)
             deadline = time.monotonic() + (30.0 if {stops} else 0.0)
             while s._native._busy_workers() and time.monotonic() < deadline:
                 time.sleep(0.05)
@@ -145,8 +148,8 @@ def test_ctrl_c_interrupts_every_long_call_at_once(name):
     # second unloaded; 2 s leaves room for a CI machine's load.)
     assert found["waited"] < 2.0, found
     if stops:
-        # Without a stop flag these run for minutes (tune, generate) or
-        # for ever (10**12 games).
+        # Without a stop flag these run for minutes (analyze, diff, tune,
+        # generate, a batch of long games) or for ever (10**12 games).
         assert found["ended"] is not None, f"the work went on after Ctrl-C: {found}"
 
 

@@ -89,7 +89,7 @@ def test_notebook_display():
     a = board.analyze(exact=True)
     shown = a._repr_html_()
     assert "39.5984" in shown and "<svg" in shown
-    assert str(a.exact_mean) in shown
+    assert str(a.exact.mean_turns) in shown
     assert "<table>" in a.squares._repr_html_()
 
 

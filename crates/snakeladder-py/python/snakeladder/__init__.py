@@ -12,7 +12,7 @@ floating point with error bounds, or in rational arithmetic with
 ``exact=True``), or as a simulation estimate with its standard error.
 """
 
-from ._analysis import Analysis, Quantiles, SeatOdds
+from ._analysis import Analysis, Exact, Quantiles, SeatOdds
 from ._board import Board, Diff, Validation, generate, validate
 from ._errors import (
     AnalysisError,
@@ -34,6 +34,7 @@ __all__ = [
     "Columns",
     "DesignError",
     "Diff",
+    "Exact",
     "Figures",
     "LimitError",
     "Problem",

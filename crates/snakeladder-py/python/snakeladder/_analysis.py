@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import html
 import os
+import warnings
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
@@ -33,12 +34,35 @@ class Quantiles(NamedTuple):
 
 class SeatOdds(NamedTuple):
     """The game of ``count`` players: each seat's chance of winning (in turn
-    order), the mean total turns of all players and the mean rounds."""
+    order), the mean total turns of all players and the mean rounds (an
+    entry of ``players`` in ``snakeladder analyze --format json``)."""
 
     count: int
     win_probability: np.ndarray
     expected_total_turns: float
     expected_rounds: float
+
+
+class Exact(NamedTuple):
+    """The mean number of turns as an exact fraction (``exact`` in
+    ``snakeladder analyze --format json``, where ``mean_turns`` is the text
+    ``"numerator/denominator"``), the float mean's relative difference from
+    it, and how the fraction was certified."""
+
+    mean_turns: Fraction
+    relative_difference: float
+    certified: str
+
+
+def _renamed(old: str, new: str) -> None:
+    """Warns that ``Analysis.<old>`` was renamed to the name the command's
+    JSON gives the figure (crates/snakeladder-py/README.md, Changelog)."""
+    warnings.warn(
+        f"Analysis.{old} is deprecated: use Analysis.{new}, the name "
+        "`snakeladder analyze --format json` gives it",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -118,8 +142,19 @@ class Analysis:
         return self.quantiles.mode
 
     @property
+    def mean_error_bound(self) -> float:
+        """An upper bound on the relative error of ``mean``."""
+        return self._native.error_bounds()[0]
+
+    @property
+    def variance_error_bound(self) -> float:
+        """An upper bound on the relative error of ``variance``."""
+        return self._native.error_bounds()[1]
+
+    @property
     def error_bounds(self) -> Dict[str, float]:
-        """Relative error bounds of ``mean`` and ``variance``."""
+        """Deprecated: ``mean_error_bound`` and ``variance_error_bound``."""
+        _renamed("error_bounds", "mean_error_bound and Analysis.variance_error_bound")
         mean, variance = self._native.error_bounds()
         return {"mean": mean, "variance": variance}
 
@@ -159,9 +194,16 @@ class Analysis:
         return _columns(self._native.jump_columns())
 
     @property
-    def seat_odds(self) -> Dict[int, SeatOdds]:
-        """Per player count asked for, each seat's chance of winning."""
+    def players(self) -> Dict[int, SeatOdds]:
+        """Per player count asked for, each seat's chance of winning (the
+        command's list ``players``, keyed here by ``count``)."""
         # A new dict on each read over the cached, immutable entries.
+        return dict(self._seat_odds)
+
+    @property
+    def seat_odds(self) -> Dict[int, SeatOdds]:
+        """Deprecated: ``players``."""
+        _renamed("seat_odds", "players")
         return dict(self._seat_odds)
 
     @cached_property
@@ -172,9 +214,15 @@ class Analysis:
         }
 
     @property
-    def shortest_game(self) -> Optional[Figures]:
+    def shortest(self) -> Optional[Figures]:
         """The shortest game: ``turns``, an example of its ``rolls``, the
         ``path`` and its ``probability``; ``None`` when not computed."""
+        return _fresh(self._shortest_game)
+
+    @property
+    def shortest_game(self) -> Optional[Figures]:
+        """Deprecated: ``shortest``."""
+        _renamed("shortest_game", "shortest")
         return _fresh(self._shortest_game)
 
     @cached_property
@@ -183,14 +231,21 @@ class Analysis:
         return None if found is None else Figures(found)
 
     @cached_property
-    def exact_mean(self) -> Optional[Fraction]:
-        """The mean number of turns as an exact fraction, with
-        ``exact=True``; otherwise ``None``."""
+    def exact(self) -> Optional[Exact]:
+        """With ``exact=True``, the mean number of turns as an exact
+        fraction (``exact.mean_turns``, a ``fractions.Fraction``) with the
+        float mean's relative difference from it; otherwise ``None``."""
         found = self._native.exact()
         if found is None:
             return None
-        numerator, denominator, _ = found
-        return Fraction(int(numerator), int(denominator))
+        numerator, denominator, difference, certified = found
+        return Exact(Fraction(int(numerator), int(denominator)), difference, certified)
+
+    @property
+    def exact_mean(self) -> Optional[Fraction]:
+        """Deprecated: ``exact.mean_turns``."""
+        _renamed("exact_mean", "exact.mean_turns")
+        return None if self.exact is None else self.exact.mean_turns
 
     @cached_property
     def _about(self) -> Dict[str, Any]:
@@ -257,14 +312,14 @@ class Analysis:
             ("std dev", f"{self.std_dev:.4f}"),
             ("variance", f"{self.variance:.4f}"),
         ]
-        if self.exact_mean is not None:
-            rows.append(("exact mean", str(self.exact_mean)))
+        if self.exact is not None:
+            rows.append(("exact mean", str(self.exact.mean_turns)))
         for name in ("min", "mode", "median", "p90", "p99"):
             value = getattr(q, name)
             rows.append((name, "-" if value is None else str(value)))
-        if self.shortest_game is not None:
-            rows.append(("shortest game", f"{self.shortest_game['turns']} turns"))
-        for count, odds in self.seat_odds.items():
+        if self._shortest_game is not None:
+            rows.append(("shortest game", f"{self._shortest_game['turns']} turns"))
+        for count, odds in self.players.items():
             seats = ", ".join(f"{100 * p:.3f}%" for p in odds.win_probability)
             rows.append((f"{count} players", seats))
         table = "".join(

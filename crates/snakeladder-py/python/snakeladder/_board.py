@@ -11,7 +11,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from . import _args, _native
 from ._analysis import Analysis
 from ._errors import Problem, _problems
-from ._figures import Figures, drawing
+from ._figures import Figures, Renamed, drawing
 
 Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -80,6 +80,13 @@ class Diff:
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+class _Tuned(Renamed):
+    """What :meth:`Board.tune` found, with the keys of ``snakeladder tune
+    --format json``."""
+
+    RENAMED = {"mean_before": "mean_turns_before"}
 
 
 def _simulation(
@@ -212,10 +219,10 @@ class Board:
         them is skipped (``Analysis.skipped``), an essential step past
         ``max_memory`` raises :class:`LimitError`.
 
-        Ctrl-C raises ``KeyboardInterrupt`` at once; the core has no way to
-        stop an analysis, so the abandoned one finishes on its thread in the
-        background (its CPU and memory are in use until then) and its result
-        is dropped.
+        Ctrl-C raises ``KeyboardInterrupt`` at once, and the abandoned
+        analysis ends at its next look at its stop flag (between figures,
+        every 256 turns of the length distribution); only one factorisation
+        or solve of a large board's chain runs to its end first.
         """
         return Analysis(
             self._native.analyze(
@@ -225,8 +232,9 @@ class Board:
         )
 
     def mean_turns(self) -> float:
-        """The mean number of turns of one player alone (Ctrl-C as for
-        :meth:`analyze`)."""
+        """The mean number of turns of one player alone. Ctrl-C raises
+        ``KeyboardInterrupt`` at once; the one solve it is runs to its end
+        in the background."""
         return self._native.mean_turns()
 
     def simulate(
@@ -243,7 +251,7 @@ class Board:
         json``). The same seed gives the same figures on any thread count.
         ``max_memory``: bytes, default half the machine's memory.
         Ctrl-C raises ``KeyboardInterrupt`` at once; the games still being
-        played stop at the end of their batch of 65,536."""
+        played stop within 64 games."""
         return Figures(self._native.simulate(*_simulation(games, seed, players, threads, max_memory)))
 
     def check(
@@ -300,7 +308,8 @@ class Board:
     ) -> Figures:
         """The fewest jump moves (at most ``max_changes``) that bring the
         mean turns into ``target = (min, max)``: ``board`` (the tuned
-        :class:`Board`), ``changes``, ``mean_before``, ``mean_turns``.
+        :class:`Board`), ``changes``, ``mean_turns_before``, ``mean_turns``
+        (``mean_before``, its old name, reads with a DeprecationWarning).
         Raises :class:`DesignError` when none is found.
 
         The limits of ``snakeladder tune``: ``max_work`` (multiply-adds,
@@ -322,7 +331,7 @@ class Board:
             _args.seconds(time_limit),
         )
         board = Board(found.pop("board"))
-        result = Figures(found)
+        result = _Tuned(found)
         result["board"] = board
         return result
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import warnings
 from typing import Any, Callable, Dict, Iterator, List, Mapping
 
 import numpy as np
@@ -123,6 +124,43 @@ class Figures(dict):  # type: ignore[type-arg]
 
     def __dir__(self) -> List[str]:
         return list(self.keys()) + list(super().__dir__())
+
+
+class Renamed(Figures):
+    """Figures some of whose keys were renamed to the command's JSON
+    names: the old name, listed in ``RENAMED`` with its new one, still reads
+    (``f[old]``, ``f.old``) with a ``DeprecationWarning``; it is not a key
+    (``in``, ``keys()``, ``get`` know only the new name)."""
+
+    #: Old key -> the key it was renamed to.
+    RENAMED: Dict[str, str] = {}
+
+    def _renamed(self, key: Any) -> Any:
+        """The key ``key`` was renamed to, with its warning (raised in the
+        caller of the caller); ``KeyError`` when it was not renamed."""
+        new = self.RENAMED.get(key) if isinstance(key, str) else None
+        if new is None:
+            raise KeyError(key)
+        warnings.warn(
+            f"the key {key!r} is deprecated: use {new!r}, the name the command's "
+            "--format json gives it",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return new
+
+    def __getitem__(self, key: Any) -> Any:
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        return dict.__getitem__(self, self._renamed(key))
+
+    def __getattr__(self, name: str) -> Any:
+        if dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        try:
+            return dict.__getitem__(self, self._renamed(name))
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 def _wrap(value: Any) -> Any:

@@ -30,17 +30,21 @@ pub(super) struct LengthSide {
 
 /// The length distribution of `chain` as `plan` decided, with the seat
 /// odds, mode and quantiles drawn from it.
+///
+/// # Errors
+/// [`AnalysisError::Stopped`] once `options`' stop flag is set.
 pub(super) fn length_side(
     board: &Board,
     chain: &Chain,
     options: &Options,
     plan: &DistributionPlan,
-) -> LengthSide {
+) -> Result<LengthSide, AnalysisError> {
     let limits = &options.limits;
     let entries = chain.entries().max(1) as f64;
+    // Cut short when the stop flag is set: then dropped just below.
     let within = |work: f64| {
         let turns = (work / entries) as usize + 1;
-        distribution::from_state_within(chain, chain.start(), turns)
+        distribution::stepped_until(chain, chain.start(), turns, true, options.stop_flag())
     };
     let mut skipped = Vec::new();
     let dist = match plan {
@@ -64,6 +68,7 @@ pub(super) fn length_side(
         }
         DistributionPlan::Full => Some(within(limits.max_work)),
     };
+    options.check_stop()?;
     let truncated = dist
         .as_ref()
         .filter(|d| d.tail() > crate::markov::tolerance::TRUNCATED)
@@ -98,6 +103,7 @@ pub(super) fn length_side(
     });
     let (mut decided, tie_skip) = ties::decide(board, chain, &dist, limits);
     skipped.extend(tie_skip);
+    options.check_stop()?;
     if dist.tail() > crate::markov::tolerance::TRUNCATED {
         // A term past the computed ones could be the largest.
         let top = dist.pmf.iter().copied().fold(0.0, f64::max);
@@ -105,13 +111,13 @@ pub(super) fn length_side(
             decided.mode = None;
         }
     }
-    LengthSide {
+    Ok(LengthSide {
         dist,
         truncated,
         players,
         decided,
         skipped,
-    }
+    })
 }
 
 /// The per-square and per-jump figures' inputs.
@@ -129,17 +135,21 @@ pub(super) struct SquaresSide {
 /// The expected visits from the start, and the rest probabilities and
 /// per-jump figures that `plan` found within the limits (`turns` the
 /// expected turns from each state).
+///
+/// # Errors
+/// [`AnalysisError::Stopped`] once `options`' stop flag is set.
 pub(super) fn squares_side(
     board: &Board,
     chain: &Chain,
     solver: &Solver,
     turns: &[f64],
-    plan: &Plan,
-) -> SquaresSide {
+    (plan, options): (&Plan, &Options),
+) -> Result<SquaresSide, AnalysisError> {
     let mut skipped = Vec::new();
     let mut e = vec![0.0; chain.len()];
     e[chain.start().get()] = 1.0;
     let visits = solver.solve_transpose(&e);
+    options.check_stop()?;
     let diagonal = match &plan.diagonal {
         Some(skip) => {
             skipped.push(*skip);
@@ -147,6 +157,7 @@ pub(super) fn squares_side(
         }
         None => solver.inverse_diagonal(),
     };
+    options.check_stop()?;
     let jumps = match &plan.jumps {
         Some(skip) => {
             skipped.push(*skip);
@@ -154,12 +165,13 @@ pub(super) fn squares_side(
         }
         None => jumps::figures(board, chain, solver, &visits, turns),
     };
-    SquaresSide {
+    options.check_stop()?;
+    Ok(SquaresSide {
         visits,
         diagonal,
         jumps,
         skipped,
-    }
+    })
 }
 
 /// The mean turns from the start with its error bound, and the exact mean
@@ -185,7 +197,8 @@ pub(super) struct MeanFigure {
 /// uncertain mean adds its warning.
 ///
 /// # Errors
-/// In exact mode, when the exact mean cannot be computed.
+/// In exact mode, when the exact mean cannot be computed;
+/// [`AnalysisError::Stopped`] once `options`' stop flag is set.
 pub(super) fn certified_mean(
     board: &Board,
     chain: &Chain,
@@ -196,7 +209,9 @@ pub(super) fn certified_mean(
 ) -> Result<MeanFigure, AnalysisError> {
     let limits = &options.limits;
     let mut mean = turns[chain.start().get()];
+    options.check_stop()?;
     let float_bound = accuracy::mean_error_bound(chain, solver, turns);
+    options.check_stop()?;
     let mut mean_error_bound = float_bound;
     if mean_error_bound > crate::markov::tolerance::MEAN_TRUST
         && chain.cut_paths()
@@ -210,14 +225,8 @@ pub(super) fn certified_mean(
     let untrusted = mean_error_bound > crate::markov::tolerance::MEAN_TRUST;
     let exact = if options.exact || untrusted {
         // Certified modular solving (docs/exact-modular.md).
-        match crate::markov::modular::solve_within(
-            board,
-            chain,
-            false,
-            limits.max_work,
-            limits.max_memory,
-        )
-        .map(|s| s.mean().clone())
+        match crate::markov::modular::solve_until(board, chain, false, limits, options.stop_flag())
+            .map(|s| s.mean().clone())
         {
             Ok(fraction) => {
                 let value = num_traits::ToPrimitive::to_f64(&fraction).unwrap_or(f64::NAN);
@@ -238,7 +247,7 @@ pub(super) fn certified_mean(
                     mean: fraction,
                 })
             }
-            Err(e) if options.exact => return Err(e),
+            Err(e) if options.exact || e == AnalysisError::Stopped => return Err(e),
             Err(e) => {
                 warnings.push(Warning::MeanUncertain {
                     bound: mean_error_bound,
@@ -263,21 +272,24 @@ pub(super) fn certified_mean(
 /// recomputed exactly when the bound passes
 /// [`MEAN_TRUST`](crate::markov::tolerance::MEAN_TRUST), with a warning
 /// either way.
+///
+/// # Errors
+/// [`AnalysisError::Stopped`] once `options`' stop flag is set.
 pub(super) fn certified_variance(
     board: &Board,
     chain: &Chain,
-    limits: &limits::Limits,
+    options: &Options,
     (variance, bound): (f64, f64),
     warnings: &mut Vec<Warning>,
-) -> (f64, f64) {
+) -> Result<(f64, f64), AnalysisError> {
     let (mut variance, mut variance_error_bound) = (variance, bound);
     if variance_error_bound > crate::markov::tolerance::MEAN_TRUST {
-        match crate::markov::modular::solve_within(
+        match crate::markov::modular::solve_until(
             board,
             chain,
             true,
-            limits.max_work,
-            limits.max_memory,
+            &options.limits,
+            options.stop_flag(),
         )
         .and_then(|s| {
             s.variance()
@@ -293,11 +305,12 @@ pub(super) fn certified_variance(
                 variance = value;
                 variance_error_bound = f64::EPSILON / 2.0;
             }
+            Err(AnalysisError::Stopped) => return Err(AnalysisError::Stopped),
             Err(e) => warnings.push(Warning::VarianceUncertain {
                 bound: variance_error_bound,
                 reason: e.to_string(),
             }),
         }
     }
-    (variance, variance_error_bound)
+    Ok((variance, variance_error_bound))
 }

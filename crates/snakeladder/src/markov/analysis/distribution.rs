@@ -1,8 +1,10 @@
 //! The distribution of the number of turns (docs/figures.md §4), and the
 //! per-square finishing-time distributions behind live odds (§5).
 
+use super::STOP_EVERY_TURNS;
 use crate::markov::chain::{Chain, StateIndex, Target};
 use crate::markov::tolerance;
+use std::sync::atomic::AtomicBool;
 
 /// The distribution of T, the turns of one player from one square, until
 /// the remaining tail is below [`tolerance::TAIL`].
@@ -197,13 +199,25 @@ pub(super) fn stepped_or_computed(
     max_turns: usize,
     closed_form: bool,
 ) -> Distribution {
+    stepped_until(chain, from, max_turns, closed_form, None)
+}
+
+/// [`stepped_or_computed`], cut short once `stop` is set, as [`forward`]
+/// says.
+pub(super) fn stepped_until(
+    chain: &Chain,
+    from: StateIndex,
+    max_turns: usize,
+    closed_form: bool,
+    stop: Option<&AtomicBool>,
+) -> Distribution {
     let n = chain.len();
     let q = crate::markov::sparse::Banded::from_rows(n, |s| chain.q_row(StateIndex::new(s)));
     let finish: Vec<f64> = chain
         .states()
         .map(|s| chain.finish_probability(s))
         .collect();
-    forward(n, from.get(), max_turns, closed_form, |pi, next| {
+    forward(n, from.get(), max_turns, closed_form, stop, |pi, next| {
         q.vec_mul_into(pi, next);
         crate::markov::sparse::dot(pi, &finish)
     })
@@ -262,11 +276,16 @@ pub(crate) fn next_decay_check(now: usize, survival: &[f64]) -> usize {
 /// terms (so the cdf as well as each term). Comparing over m turns rather
 /// than one divides the rounding noise of the ratios by about m in that
 /// bound; ρ, the per-turn survival ratio, is `R^(1/m)`.
+///
+/// Every [`STOP_EVERY_TURNS`] turns it looks at `stop`, and once that is
+/// set it ends there: what it returns is then cut short, for the caller
+/// that set the flag to drop (`Options::with_stop`).
 pub(crate) fn forward(
     n: usize,
     start: usize,
     max_turns: usize,
     closed_form: bool,
+    stop: Option<&AtomicBool>,
     mut step: impl FnMut(&[f64], &mut [f64]) -> f64,
 ) -> Distribution {
     let mut pi = vec![0.0; n];
@@ -279,6 +298,9 @@ pub(crate) fn forward(
     let mut decay = None;
     let max_turns = max_turns.min(tolerance::MAX_DISTRIBUTION_TURNS);
     while pmf.len() < max_turns {
+        if pmf.len() % STOP_EVERY_TURNS == 0 && super::stop_check(stop).is_err() {
+            break;
+        }
         let finished = step(&pi, &mut next);
         let left = crate::markov::sparse::sum(&next);
         pmf.push(finished);

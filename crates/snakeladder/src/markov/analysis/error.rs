@@ -181,6 +181,10 @@ pub enum AnalysisError {
         /// The exact mean as `(fraction, value)`, or why it is missing.
         exact: Result<(String, f64), String>,
     },
+    /// The stop flag of [`Options::with_stop`](super::Options::with_stop)
+    /// was set (a front end's Ctrl-C): the analysis ended without figures.
+    #[error("the analysis was stopped (its stop flag was set)")]
+    Stopped,
     /// An essential step would need more memory than [`Limits::max_memory`](super::Limits::max_memory).
     #[error(
         "{stage} would need about {} of memory, over the limit of {} (see --max-memory)",

@@ -30,6 +30,8 @@ use plan::Plan;
 use serde::Serialize;
 use solve::{Estimate, Solver};
 use std::borrow::Cow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use distribution::Decay;
 pub use jumps::JumpFigures;
@@ -75,6 +77,8 @@ pub struct Options {
     pub(crate) exact: bool,
     /// Memory and work allowed.
     pub(crate) limits: Limits,
+    /// A front end's stop flag (Ctrl-C), see `with_stop`.
+    pub(crate) stop: crate::progress::Callback<AtomicBool>,
 }
 
 impl Default for Options {
@@ -85,6 +89,7 @@ impl Default for Options {
             players: (2..=6).collect(),
             exact: false,
             limits: Limits::default(),
+            stop: Default::default(),
         }
     }
 }
@@ -141,6 +146,51 @@ impl Options {
         self.limits = limits;
         self
     }
+
+    /// Stops the analysis with [`AnalysisError::Stopped`], and no figures,
+    /// at its next look at `stop` once it is set: for a front end's Ctrl-C.
+    /// It looks between figures, every 256 turns of the length distribution
+    /// and every p-adic digit of exact mode; not inside one factorisation
+    /// or one solve.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::{Analysis, AnalysisError, Board, Options};
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// let stop = Arc::new(AtomicBool::new(true));
+    /// let got = Analysis::new(&Board::builtin_default(), &Options::default().with_stop(stop));
+    /// assert_eq!(got.unwrap_err(), AnalysisError::Stopped);
+    /// ```
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Options {
+        self.stop = crate::progress::Callback::new(stop);
+        self
+    }
+
+    /// The stop flag, if one was given.
+    pub(crate) fn stop_flag(&self) -> Option<&AtomicBool> {
+        self.stop.get()
+    }
+
+    /// [`AnalysisError::Stopped`] once the stop flag is set.
+    pub(crate) fn check_stop(&self) -> Result<(), AnalysisError> {
+        stop_check(self.stop_flag())
+    }
+}
+
+/// Turns of the length distribution between two looks at the stop flag
+/// ([`Options::with_stop`]): a turn costs a pass over the chain's entries,
+/// so on a large board a look comes well within a second, and on a small
+/// one (a few hundred turns in all) it costs nothing measurable.
+pub(crate) const STOP_EVERY_TURNS: usize = 256;
+
+/// [`AnalysisError::Stopped`] when `stop` is given and set.
+pub(crate) fn stop_check(stop: Option<&AtomicBool>) -> Result<(), AnalysisError> {
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return Err(AnalysisError::Stopped);
+    }
+    Ok(())
 }
 
 /// The board as the analysis names it.
@@ -578,7 +628,9 @@ impl Analysis {
                 limit: limits.max_memory,
             });
         }
+        options.check_stop()?;
         let chain = Chain::compile(board)?;
+        options.check_stop()?;
         let estimate = Solver::estimate(&chain);
         // The factorisation's peak, or what the solver keeps after it with
         // the figures every analysis computes, whichever is larger.
@@ -601,6 +653,7 @@ impl Analysis {
             }
             other => other,
         };
+        options.check_stop()?;
         let solver = match solved {
             Ok(solver) => solver,
             Err(
@@ -608,12 +661,12 @@ impl Analysis {
                 | AnalysisError::SparseIllConditioned { .. }
                 | AnalysisError::BelowFloat { .. }),
             ) => {
-                let exact = crate::markov::modular::solve_within(
+                let exact = crate::markov::modular::solve_until(
                     board,
                     &chain,
                     false,
-                    limits.max_work,
-                    limits.max_memory,
+                    limits,
+                    options.stop_flag(),
                 )
                 .map(|s| s.mean().clone())
                 .map(|f| {
@@ -621,6 +674,8 @@ impl Analysis {
                     (format!("{}/{}", f.numer(), f.denom()), value)
                 })
                 .map_err(|e| e.to_string());
+                // Stopped part way, the exact mean is not a reason to give.
+                options.check_stop()?;
                 return Err(AnalysisError::Numerical {
                     source: Box::new(source),
                     exact,
@@ -663,8 +718,10 @@ impl Analysis {
         estimate: Estimate,
     ) -> Result<Analysis, AnalysisError> {
         let start = chain.start().get();
+        options.check_stop()?;
         let (turns, turns_left) = moments::turns_and_visits(&solver);
         let rolls = moments::rolls_from_start(board, chain, &solver);
+        options.check_stop()?;
         for &count in &options.players {
             if count == 0 {
                 return Err(AnalysisError::Players { count });
@@ -677,7 +734,8 @@ impl Analysis {
         // each other: each side is computed by the same sequential code on
         // its own core, so every digit is the same on any number of threads.
         let length_side = || compute::length_side(board, chain, options, &plan.distribution);
-        let squares_side = || compute::squares_side(board, chain, &solver, &turns.mean, &plan);
+        let squares_side =
+            || compute::squares_side(board, chain, &solver, &turns.mean, (&plan, options));
         let (length, squares) = if plan.parallel {
             crate::par::join(length_side, squares_side)
         } else {
@@ -689,7 +747,8 @@ impl Analysis {
             players,
             decided,
             mut skipped,
-        } = length;
+        } = length?;
+        let squares = squares?;
         skipped.extend(squares.skipped);
         let mut warnings: Vec<Warning> = truncated.into_iter().collect();
         let mean =
@@ -702,13 +761,14 @@ impl Analysis {
             mean.float_bound,
             start,
         );
+        options.check_stop()?;
         let (variance, variance_error_bound) = compute::certified_variance(
             board,
             chain,
-            &options.limits,
+            options,
             (turns.variance[start], variance_bound),
             &mut warnings,
-        );
+        )?;
         // Every solve is done: an analysis that owns its solver frees it
         // here (1.7 GB on ten million states), before the per-square
         // figures are gathered.
@@ -717,6 +777,7 @@ impl Analysis {
         drop(turns_left);
         drop(turns.variance);
         let shortest = shortest::shortest(board);
+        options.check_stop()?;
         Ok(Analysis {
             board: BoardSummary {
                 name: board.name().map(str::to_string),
@@ -787,5 +848,82 @@ impl Analysis {
         let chain = Chain::compile(board)?;
         let solver = Solver::new(&chain)?;
         Ok(solver.expected_turns()[chain.start().get()])
+    }
+}
+
+#[cfg(test)]
+mod stop_tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// Sets `stop` after `after` on another thread, and gives how long
+    /// `work` ran on past that.
+    fn stopped_after<T>(
+        after: Duration,
+        stop: &Arc<AtomicBool>,
+        work: impl FnOnce() -> T,
+    ) -> (T, Duration) {
+        let flag = Arc::clone(stop);
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(after);
+            flag.store(true, Ordering::Relaxed);
+            Instant::now()
+        });
+        let got = work();
+        let ended = Instant::now();
+        let set = setter.join().unwrap();
+        (got, ended.saturating_duration_since(set))
+    }
+
+    #[test]
+    fn a_set_flag_stops_an_analysis_of_a_large_board_quickly() {
+        // No jumps on 100,000 squares: some 28,000 turns a game, a length
+        // distribution of about 10^11 multiply-adds (minutes), which a
+        // work limit of 10^18 lets it step to its end.
+        let board = Board::from_json_str(r#"{"squares": 100000}"#).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let options = Options::default()
+            .players([2])
+            .max_work(1e18)
+            .with_stop(Arc::clone(&stop));
+        let (got, late) = stopped_after(Duration::from_secs(1), &stop, || {
+            Analysis::new(&board, &options)
+        });
+        assert_eq!(got.unwrap_err(), AnalysisError::Stopped);
+        // 256 turns of 100,000 states: milliseconds, even in a debug build
+        // on a busy machine.
+        assert!(
+            late < Duration::from_secs(3),
+            "stopped {late:?} after the flag"
+        );
+        // Set before it starts, nothing is computed.
+        let start = Instant::now();
+        let got = Analysis::new(&board, &options);
+        assert_eq!(got.unwrap_err(), AnalysisError::Stopped);
+        assert!(start.elapsed() < Duration::from_millis(100));
+    }
+
+    #[test]
+    fn a_flag_never_set_changes_no_figure() {
+        let board = Board::builtin_default();
+        let options = Options::default().exact(true);
+        let flagged = options.clone().with_stop(Arc::new(AtomicBool::new(false)));
+        assert_eq!(
+            Analysis::new(&board, &flagged).unwrap(),
+            Analysis::new(&board, &options).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_set_flag_stops_exact_mode_between_digits() {
+        let board = Board::builtin_default();
+        let chain = Chain::compile(&board).unwrap();
+        let stop = AtomicBool::new(true);
+        let limits = Limits::default();
+        let got = crate::markov::modular::solve_until(&board, &chain, true, &limits, Some(&stop));
+        assert_eq!(got.unwrap_err(), AnalysisError::Stopped);
+        stop.store(false, Ordering::Relaxed);
+        let got = crate::markov::modular::solve_until(&board, &chain, true, &limits, Some(&stop));
+        assert!(got.is_ok());
     }
 }

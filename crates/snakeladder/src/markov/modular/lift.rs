@@ -134,12 +134,14 @@ impl Residual {
 /// # Errors
 /// [`AnalysisError::ExactSingular`] when every prime tried leaves the matrix
 /// singular; [`AnalysisError::ExactUncertified`] if `max_digits` pass without a
-/// certificate (which the bound says cannot happen: a bug).
+/// certificate (which the bound says cannot happen: a bug);
+/// [`AnalysisError::Stopped`] at the next digit once `stop` is set.
 pub(crate) fn solve(
     system: &System,
     shape: &Shape,
     moments: bool,
     max_digits: (usize, usize),
+    stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<Lifted, AnalysisError> {
     let n = system.len();
     let scales: Vec<BigInt> = (0..n).map(|i| system.scale(i)).collect();
@@ -170,6 +172,8 @@ pub(crate) fn solve(
     let mut check = first_check(max_digits.0);
     let mut digits = 0;
     while digits < limit {
+        // A digit is a solve over every state: a look at the flag is free.
+        crate::markov::analysis::stop_check(stop)?;
         first.enter(&field, &mut rhs);
         factors.solve(&rhs, &mut u, &mut work);
         for (plain, &x) in plain_u.iter_mut().zip(&u) {

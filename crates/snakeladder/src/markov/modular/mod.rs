@@ -26,6 +26,7 @@ use crate::markov::analysis::AnalysisError;
 use crate::markov::chain::{Chain, StateIndex};
 use num_bigint::BigInt;
 use num_rational::BigRational;
+use std::sync::atomic::AtomicBool;
 
 /// How a [`Solution`] was certified.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -244,6 +245,26 @@ pub fn solve_within(
     max_work: f64,
     max_memory: u64,
 ) -> Result<Solution, AnalysisError> {
+    let limits = crate::Limits {
+        max_work,
+        max_memory,
+    };
+    solve_until(board, chain, moments, &limits, None)
+}
+
+/// [`solve_within`] `limits`, ended with [`AnalysisError::Stopped`] at the
+/// next p-adic digit once `stop` is set (an analysis's stop flag).
+///
+/// # Errors
+/// As [`solve_within`], and [`AnalysisError::Stopped`].
+pub(crate) fn solve_until(
+    board: &Board,
+    chain: &Chain,
+    moments: bool,
+    limits: &crate::Limits,
+    stop: Option<&AtomicBool>,
+) -> Result<Solution, AnalysisError> {
+    let (max_work, max_memory) = (limits.max_work, limits.max_memory);
     // Refused, when it can be, before the system is built.
     if let Some(e) = estimate_by_rows(board, chain, moments)? {
         check_limits(&e, max_work, max_memory)?;
@@ -251,11 +272,13 @@ pub fn solve_within(
     let prepared = prepare(board, chain, moments)?;
     let e = prepared.estimate;
     check_limits(&e, max_work, max_memory)?;
+    crate::markov::analysis::stop_check(stop)?;
     let lifted = lift::solve(
         &prepared.system,
         &prepared.shape,
         moments,
         prepared.max_digits,
+        stop,
     )?;
     let start = prepared.system.start;
     let mean = BigRational::new(

@@ -145,10 +145,16 @@ pub fn check(board: &Board, config: &SimulationConfig) -> Result<CheckReport, Si
     // board the simulation refuses fails at once.
     simulate::check_memory(board, config)?;
     let k = config.players();
-    let options = Options::default()
+    let mut options = Options::default()
         .players(if k > 1 { vec![k] } else { Vec::new() })
         .max_memory(config.max_memory());
-    let analysis = Analysis::new(board, &options)?;
+    // The simulation's stop flag stops the exact side too, as a stopped
+    // simulation (no batch played yet).
+    options.stop = config.stop.clone();
+    let analysis = match Analysis::new(board, &options) {
+        Err(crate::AnalysisError::Stopped) => return Err(SimulateError::Stopped { batch: 0 }),
+        other => other?,
+    };
     if !analysis.skipped.is_empty() {
         return Err(SimulateError::Skipped {
             skipped: analysis.skipped.clone(),

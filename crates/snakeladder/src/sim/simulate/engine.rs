@@ -32,6 +32,7 @@ use super::{
 };
 use crate::{Board, Dice, Square};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Fewest games in a cluster: 256 games of ~40 rolls make the per-cluster
 /// flush (one pass over the table) cost well under one operation per roll
@@ -44,9 +45,26 @@ const MIN_CLUSTER_GAMES: u64 = 256;
 /// negligible (10 million games: 8,192-game clusters, 3% of the time saved).
 const TARGET_CLUSTERS: u64 = 1024;
 
+/// Games between two looks at a simulation's stop flag inside a batch
+/// ([`SimulationConfig::with_stop`]) of [`Engine::batch`]: a batch of long
+/// games (tens of thousands of turns each) takes a minute, 64 of them a
+/// few milliseconds; a look costs one load per 64 games of short ones.
+/// (The loop of one six-faced die, [`Engine::six_batch`], does not look:
+/// it runs only on boards of at most 128 squares and jumps, whose batch
+/// takes a fraction of a second.)
+const STOP_EVERY_GAMES: u64 = 64;
+
+/// Whether a stop flag is given and set.
+fn is_set(stop: Option<&AtomicBool>) -> bool {
+    stop.is_some_and(|s| s.load(Ordering::Relaxed))
+}
+
 /// What the inner loop needs, borrowed.
 pub(super) struct Engine<'a> {
     table: &'a MoveTable,
+    /// The simulation's stop flag: a batch that finds it set ends early,
+    /// its games for the caller to drop.
+    stop: Option<&'a AtomicBool>,
     jumps: usize,
     players: u32,
     /// Games per cluster, a power of two: large enough that the flush costs
@@ -74,7 +92,7 @@ impl<'a> Engine<'a> {
         table: &'a MoveTable,
         jumps: usize,
         dice: &Dice,
-        config: &SimulationConfig,
+        config: &'a SimulationConfig,
     ) -> Engine<'a> {
         let entries = table.entries().len() as u64;
         let per_target = config.games() / TARGET_CLUSTERS;
@@ -87,6 +105,7 @@ impl<'a> Engine<'a> {
         let marks = entry_marks(table, jumps);
         Engine {
             table,
+            stop: config.stop.get(),
             jumps,
             players: config.players(),
             cluster_games,
@@ -161,7 +180,8 @@ impl<'a> Engine<'a> {
     }
 
     /// Plays `games` games into `acc`; `Err(rolls)` if a token runs past
-    /// [`MAX_ROLLS_PER_TOKEN`].
+    /// [`MAX_ROLLS_PER_TOKEN`]. Ends early, `acc` part-filled, once the
+    /// stop flag is set (every [`STOP_EVERY_GAMES`] games).
     pub(super) fn batch<S: Sample>(
         &self,
         acc: &mut Accumulator,
@@ -172,37 +192,53 @@ impl<'a> Engine<'a> {
         let mut done = 0;
         while done < games {
             let cluster = self.cluster_games.min(games - done);
-            for _ in 0..cluster {
-                let mut best = (u64::MAX, 0_u64);
-                for seat in 0..k {
-                    acc.token += 1;
-                    let extra = self.table.has_extra_rolls();
-                    let (turns, rolls) = match (&self.marks, extra, self.table.single_jumps()) {
-                        (Some(m), true, _) => marked_token::<S, true>(self.table, m, acc, roller)?,
-                        (Some(m), false, _) => {
-                            marked_token::<S, false>(self.table, m, acc, roller)?
+            // Runs of STOP_EVERY_GAMES games, the flag read between them,
+            // so that the games' loop is left as it was.
+            let mut played = 0;
+            while played < cluster {
+                if is_set(self.stop) {
+                    return Ok(());
+                }
+                let run = STOP_EVERY_GAMES.min(cluster - played);
+                for _ in 0..run {
+                    let mut best = (u64::MAX, 0_u64);
+                    for seat in 0..k {
+                        acc.token += 1;
+                        let extra = self.table.has_extra_rolls();
+                        let (turns, rolls) = match (&self.marks, extra, self.table.single_jumps()) {
+                            (Some(m), true, _) => {
+                                marked_token::<S, true>(self.table, m, acc, roller)?
+                            }
+                            (Some(m), false, _) => {
+                                marked_token::<S, false>(self.table, m, acc, roller)?
+                            }
+                            (None, true, _) => token::<S, true, false>(self.table, acc, roller)?,
+                            (None, false, true) => {
+                                token::<S, false, true>(self.table, acc, roller)?
+                            }
+                            (None, false, false) => {
+                                token::<S, false, false>(self.table, acc, roller)?
+                            }
+                        };
+                        acc.turns.record(turns);
+                        // Without extra rolls every turn is one roll: the
+                        // report copies the turns (see `report`).
+                        if self.table.has_extra_rolls() {
+                            acc.rolls.record(rolls);
                         }
-                        (None, true, _) => token::<S, true, false>(self.table, acc, roller)?,
-                        (None, false, true) => token::<S, false, true>(self.table, acc, roller)?,
-                        (None, false, false) => token::<S, false, false>(self.table, acc, roller)?,
-                    };
-                    acc.turns.record(turns);
-                    // Without extra rolls every turn is one roll: the
-                    // report copies the turns (see `report`).
-                    if self.table.has_extra_rolls() {
-                        acc.rolls.record(rolls);
+                        if turns < best.0 {
+                            best = (turns, seat);
+                        }
                     }
-                    if turns < best.0 {
-                        best = (turns, seat);
+                    let (rounds, winner) = best;
+                    acc.seat_wins[winner as usize] += 1;
+                    // One player's rounds and total turns are its turns.
+                    if k > 1 {
+                        acc.rounds.record(rounds);
+                        acc.total_turns.record((rounds - 1) * k + winner + 1);
                     }
                 }
-                let (rounds, winner) = best;
-                acc.seat_wins[winner as usize] += 1;
-                // One player's rounds and total turns are its turns.
-                if k > 1 {
-                    acc.rounds.record(rounds);
-                    acc.total_turns.record((rounds - 1) * k + winner + 1);
-                }
+                played += run;
             }
             acc.flush_cluster(self.table, &self.jumping, cluster * k);
             done += cluster;

@@ -224,7 +224,9 @@ pub struct SimulationConfig {
     threads: Option<usize>,
     max_memory: Option<u64>,
     progress: crate::progress::Evaluated,
-    stop: crate::progress::Callback<AtomicBool>,
+    /// A front end's stop flag (Ctrl-C), see `with_stop`; `check` hands it
+    /// to its analysis too.
+    pub(crate) stop: crate::progress::Callback<AtomicBool>,
 }
 
 impl SimulationConfig {
@@ -337,7 +339,8 @@ impl SimulationConfig {
     }
 
     /// The same, stopping with [`SimulateError::Stopped`] (and no report)
-    /// at the first batch that finds `stop` set: for a front end's Ctrl-C.
+    /// once `stop` is set, looked at before each batch and every 64 games
+    /// within one: for a front end's Ctrl-C.
     ///
     /// # Example
     /// ```
@@ -757,6 +760,10 @@ fn run_engine(
             Sampler::Alias(a) => engine.batch(&mut acc, &mut DiceStream::new(rng, a.view()), games),
         }
         .map_err(|rolls| SimulateError::GameTooLong { rolls, batch: b })?;
+        // A batch the flag cut short is dropped.
+        if stopped() {
+            return Err(SimulateError::Stopped { batch: b });
+        }
         if let Some(progress) = config.progress.get() {
             progress(played.fetch_add(games, Ordering::Relaxed) + games);
         }

@@ -397,3 +397,36 @@ fn a_board_no_roll_can_finish_in_time_is_refused_at_once() {
     );
     assert_eq!(rare.turns.mean, 5.0);
 }
+
+#[test]
+fn a_stop_flag_ends_a_batch_of_long_games_part_way() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    // 20,000 squares without jumps: thousands of rolls a game, so that one
+    // batch of 65,536 games takes seconds (minutes in a debug build). A
+    // d6 and a d4 (the general loop; the six-faced one is for small boards).
+    for dice in ["", r#", "rules": {"dice": {"count": 1, "faces": 4}}"#] {
+        let board = Board::from_json_str(&format!(r#"{{"squares": 20000{dice}}}"#)).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let config = SimulationConfig::new(BATCH_GAMES, Seed::new(1))
+            .unwrap()
+            .with_threads(1)
+            .unwrap()
+            .with_stop(Arc::clone(&stop));
+        let flag = Arc::clone(&stop);
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            flag.store(true, Ordering::Relaxed);
+            Instant::now()
+        });
+        let got = simulate(&board, &config);
+        let ended = Instant::now();
+        let late = ended.saturating_duration_since(setter.join().unwrap());
+        assert_eq!(got, Err(SimulateError::Stopped { batch: 0 }), "{dice}");
+        assert!(
+            late < Duration::from_secs(1),
+            "{dice}: stopped {late:?} after the flag"
+        );
+    }
+}
