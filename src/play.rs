@@ -90,7 +90,18 @@ pub struct Args {
 /// the ids it quotes.
 fn parse_players(s: &str) -> Result<Vec<String>, String> {
     let names: Vec<String> = s.split(',').map(|p| p.trim().to_string()).collect();
-    check_players(&names).map_err(|e| e.to_string())?;
+    check_players(&names).map_err(|e| {
+        // `--players 3` is a count in analyze, simulate and report; here
+        // the players are named, and one name that is a number is that
+        // slip.
+        match names.as_slice() {
+            [one] if one.parse::<u32>().is_ok() => format!(
+                "{e}; play's --players names the players in seat order \
+                 (--players Ana,Bo,Cy), it is not a count"
+            ),
+            _ => e.to_string(),
+        }
+    })?;
     Ok(names)
 }
 

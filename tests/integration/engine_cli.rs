@@ -322,6 +322,14 @@ fn bad_player_lists_are_misuse() {
         assert_eq!(out.status.code(), Some(2), "{players:?}");
         assert!(out.stdout.is_empty());
     }
+    // A count, as analyze takes, is named as the slip it is.
+    let out = run(&["play", "--players", "3", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("names the players in seat order"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let many: Vec<String> = (0..101).map(|i| format!("p{i}")).collect();
     let out = run(&["play", "--players", &many.join(","), "--seed", "1"]);
     assert_eq!(out.status.code(), Some(2));
