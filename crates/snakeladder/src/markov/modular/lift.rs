@@ -204,22 +204,20 @@ pub(crate) fn solve(
         if digits == check || digits == limit {
             check = next_check(digits);
             if mean.is_none() {
-                mean = reconstruct(&digits_u, k, digits, &BigInt::one(), &mut powers).and_then(
-                    |(on_j, e)| {
+                mean = reconstruct(&digits_u, k, digits, &BigInt::one(), den_bits, &mut powers)
+                    .and_then(|(on_j, e)| {
                         substitute(system, shape, &on_j, e, &scales, &BigInt::one(), den_bits)
-                    },
-                );
+                    });
                 if mean.is_some() {
                     digits_u = Vec::new();
                 }
             }
             if let (Some(m), true, None) = (&mean, moments, &second) {
-                second = reconstruct(&digits_v, k, digits, &m.denominator, &mut powers).and_then(
-                    |(on_j, e)| {
+                second = reconstruct(&digits_v, k, digits, &m.denominator, den_bits, &mut powers)
+                    .and_then(|(on_j, e)| {
                         let g = second_rhs(&scales, m);
                         substitute(system, shape, &on_j, e, &g, &m.denominator, den_bits)
-                    },
-                );
+                    });
             }
             if let Some(m) = &mean
                 && (!moments || second.is_some())
@@ -362,13 +360,19 @@ impl Powers {
 /// `t·k + j`), as numerators over `base·E` for one common E: each entry
 /// times the denominator so far is tried as a small integer first, and
 /// reconstructed (Wang's rational reconstruction, half-size bounds) only
-/// when it is not. `None` when some entry does not reconstruct: more
-/// digits are needed.
+/// when it is not. `None` when some entry does not reconstruct, or E
+/// passes `den_bits` bits: more digits are needed.
+///
+/// Every true E divides det A (Cramer's rule), so an E past det A's bound
+/// comes from a wrong reconstruction; without that test a wrong one went
+/// on through every entry, each a full Euclid on numbers whose size the
+/// wrong factors keep growing.
 fn reconstruct(
     digits: &[u64],
     k: usize,
     count: usize,
     base: &BigInt,
+    den_bits: u64,
     powers: &mut Powers,
 ) -> Option<(Vec<BigInt>, BigInt)> {
     let m = powers.power(count);
@@ -390,6 +394,9 @@ fn reconstruct(
         let (a, b) = rational(&y.mod_floor(&m), &m, &bound)?;
         d *= &b;
         e *= &b;
+        if e.bits() > den_bits {
+            return None;
+        }
         out.iter_mut().for_each(|n| *n *= &b);
         out.push(a);
     }
@@ -588,5 +595,57 @@ mod tests {
         }
         assert!(lazy.widens.len() > 50);
         assert_eq!(lazy.finish(), eager);
+    }
+
+    /// The base-p digits of `x mod p^count`, entry j of digit t at
+    /// `t·k + j`, as [`reconstruct`] reads them.
+    fn digits_of(values: &[BigInt], p: u64, count: usize) -> Vec<u64> {
+        let big_p = BigInt::from(p);
+        let m = Powers::new(p).power(count);
+        let mut rest: Vec<BigInt> = values.iter().map(|v| v.mod_floor(&m)).collect();
+        let mut out = Vec::new();
+        for _ in 0..count {
+            for r in rest.iter_mut() {
+                let (q, d) = r.div_rem(&big_p);
+                out.push(u64::try_from(d).unwrap());
+                *r = q;
+            }
+        }
+        out
+    }
+
+    /// `numerators/den` as p-adic digits, `count` of them.
+    fn fraction_digits(numerators: &[BigInt], den: &BigInt, p: u64, count: usize) -> Vec<u64> {
+        let m = Powers::new(p).power(count);
+        // den⁻¹ mod p by Fermat, lifted to p^count by Newton's steps (each
+        // doubles the digits that are right).
+        let mut inv = den.modpow(&BigInt::from(p - 2), &BigInt::from(p));
+        for _ in 0..usize::BITS - count.leading_zeros() {
+            inv = (&inv * (BigInt::from(2) - den * &inv)).mod_floor(&m);
+        }
+        let values: Vec<BigInt> = numerators
+            .iter()
+            .map(|n| (n * &inv).mod_floor(&m))
+            .collect();
+        digits_of(&values, p, count)
+    }
+
+    /// A reconstruction is refused once its common denominator passes
+    /// `den_bits`: a true one divides det A and never does, so past it the
+    /// reconstruction is wrong (and went on through every entry).
+    #[test]
+    fn a_denominator_past_the_bound_ends_a_reconstruction() {
+        let p = primes().next().unwrap();
+        let count = 8;
+        // 20 entries over one denominator of 101 bits: the digits hold
+        // 8·62 bits, room for numerators and denominator of 200 each.
+        let den = (BigInt::one() << 100u32) + BigInt::from(3);
+        let numerators: Vec<BigInt> = (0..20).map(|j| BigInt::from(7 - 3 * j)).collect();
+        let digits = fraction_digits(&numerators, &den, p, count);
+        let mut powers = Powers::new(p);
+        let (on_j, e) = reconstruct(&digits, 20, count, &BigInt::one(), 128, &mut powers).unwrap();
+        assert_eq!(e, den);
+        assert_eq!(on_j, numerators);
+        assert!(reconstruct(&digits, 20, count, &BigInt::one(), 100, &mut powers).is_none());
     }
 }
