@@ -9,6 +9,7 @@ use crate::markov::analysis::AnalysisError;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
+use std::sync::atomic::AtomicBool;
 
 /// Primes tried before the matrix is called singular: a non-singular
 /// matrix is singular modulo a prime only when the prime divides its
@@ -141,16 +142,19 @@ pub(crate) fn solve(
     shape: &Shape,
     moments: bool,
     max_digits: (usize, usize),
-    stop: Option<&std::sync::atomic::AtomicBool>,
+    stop: Option<&AtomicBool>,
 ) -> Result<Lifted, AnalysisError> {
     let n = system.len();
     let scales: Vec<BigInt> = (0..n).map(|i| system.scale(i)).collect();
     // Every denominator of the solution divides det A (Cramer's rule): a
     // substitution whose widened denominator passes its Hadamard bound
     // started from a wrong reconstruction, and is given up at once.
-    let den_bits = system.hadamard_log2().det.ceil() as u64 + DENOMINATOR_SLACK_BITS;
+    let give_up = GiveUp {
+        den_bits: system.hadamard_log2().det.ceil() as u64 + DENOMINATOR_SLACK_BITS,
+        stop,
+    };
     if shape.back.is_empty() {
-        return triangular(system, shape, moments, &scales, den_bits);
+        return triangular(system, shape, moments, &scales, give_up);
     }
     let factors = primes()
         .take(PRIMES_TRIED)
@@ -204,19 +208,19 @@ pub(crate) fn solve(
         if digits == check || digits == limit {
             check = next_check(digits);
             if mean.is_none() {
-                mean = reconstruct(&digits_u, k, digits, &BigInt::one(), den_bits, &mut powers)
+                mean = reconstruct(&digits_u, k, digits, &BigInt::one(), give_up, &mut powers)
                     .and_then(|(on_j, e)| {
-                        substitute(system, shape, &on_j, e, &scales, &BigInt::one(), den_bits)
+                        substitute(system, shape, &on_j, e, &scales, &BigInt::one(), give_up)
                     });
                 if mean.is_some() {
                     digits_u = Vec::new();
                 }
             }
             if let (Some(m), true, None) = (&mean, moments, &second) {
-                second = reconstruct(&digits_v, k, digits, &m.denominator, den_bits, &mut powers)
+                second = reconstruct(&digits_v, k, digits, &m.denominator, give_up, &mut powers)
                     .and_then(|(on_j, e)| {
                         let g = second_rhs(&scales, m);
-                        substitute(system, shape, &on_j, e, &g, &m.denominator, den_bits)
+                        substitute(system, shape, &on_j, e, &g, &m.denominator, give_up)
                     });
             }
             if let Some(m) = &mean
@@ -231,6 +235,8 @@ pub(crate) fn solve(
             }
         }
     }
+    // A checkpoint given up on the stop flag is a stop, not a bug.
+    crate::markov::analysis::stop_check(stop)?;
     Err(AnalysisError::ExactUncertified { digits })
 }
 
@@ -241,31 +247,20 @@ fn triangular(
     shape: &Shape,
     moments: bool,
     scales: &[BigInt],
-    den_bits: u64,
+    give_up: GiveUp,
 ) -> Result<Lifted, AnalysisError> {
-    let mean = substitute(
-        system,
-        shape,
-        &[],
-        BigInt::one(),
-        scales,
-        &BigInt::one(),
-        den_bits,
-    )
-    .ok_or(AnalysisError::ExactUncertified { digits: 0 })?;
+    let failed = || match give_up.stopped() {
+        true => AnalysisError::Stopped,
+        false => AnalysisError::ExactUncertified { digits: 0 },
+    };
+    let one = BigInt::one();
+    let mean =
+        substitute(system, shape, &[], one.clone(), scales, &one, give_up).ok_or_else(failed)?;
     let second = if moments {
         let g = second_rhs(scales, &mean);
         Some(
-            substitute(
-                system,
-                shape,
-                &[],
-                BigInt::one(),
-                &g,
-                &mean.denominator,
-                den_bits,
-            )
-            .ok_or(AnalysisError::ExactUncertified { digits: 0 })?,
+            substitute(system, shape, &[], one, &g, &mean.denominator, give_up)
+                .ok_or_else(failed)?,
         )
     } else {
         None
@@ -372,7 +367,7 @@ fn reconstruct(
     k: usize,
     count: usize,
     base: &BigInt,
-    den_bits: u64,
+    give_up: GiveUp,
     powers: &mut Powers,
 ) -> Option<(Vec<BigInt>, BigInt)> {
     let m = powers.power(count);
@@ -382,6 +377,9 @@ fn reconstruct(
     let mut e = BigInt::one();
     let mut out: Vec<BigInt> = Vec::with_capacity(k);
     for j in 0..k {
+        if give_up.stopped() {
+            return None;
+        }
         let x = powers.assemble(&|t| digits[t * k + j], 0, count);
         let mut y = (&d * x).mod_floor(&m);
         if y > half {
@@ -394,7 +392,7 @@ fn reconstruct(
         let (a, b) = rational(&y.mod_floor(&m), &m, &bound)?;
         d *= &b;
         e *= &b;
-        if e.bits() > den_bits {
+        if give_up.past(&e) {
             return None;
         }
         out.iter_mut().for_each(|n| *n *= &b);
@@ -429,6 +427,28 @@ fn rational(u: &BigInt, m: &BigInt, bound: &BigInt) -> Option<(BigInt, BigInt)> 
 /// the true denominator divides det A.
 const DENOMINATOR_SLACK_BITS: u64 = 64;
 
+/// Rows of a substitution between looks at the stop flag.
+const STOP_EVERY_ROWS: usize = 256;
+
+/// When a reconstruction or a substitution gives up (returns `None`): once
+/// its denominator passes `den_bits` (det A's bound, so a wrong
+/// reconstruction), or once the caller's stop flag is set.
+#[derive(Clone, Copy)]
+struct GiveUp<'a> {
+    den_bits: u64,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl GiveUp<'_> {
+    fn past(&self, denominator: &BigInt) -> bool {
+        denominator.bits() > self.den_bits
+    }
+
+    fn stopped(&self) -> bool {
+        crate::markov::analysis::stop_check(self.stop).is_err()
+    }
+}
+
 /// The certificate. Given numerators on J over `base·e`, computes those on
 /// F by exact back substitution, `Aᵢᵢ·nᵢ = e·gᵢ + Σ_{j≠i} cᵢⱼ·nⱼ`, widening e
 /// when a division is not exact; then checks every row of J exactly. A
@@ -448,14 +468,20 @@ fn substitute(
     mut e: BigInt,
     g: &[BigInt],
     base: &BigInt,
-    den_bits: u64,
+    give_up: GiveUp,
 ) -> Option<Certified> {
     let n = system.len();
     let mut x = Scaled::new(n);
     for (&j, v) in shape.back.iter().zip(on_j) {
         x.numerators[j] = v.clone();
     }
-    for &i in &shape.forward {
+    for (row, &i) in shape.forward.iter().enumerate() {
+        // Rows of numbers of thousands of words take seconds on a large
+        // board: a stop is seen within a few hundred of them, and the
+        // caller ([`solve`]) turns the `None` into the stop.
+        if row % STOP_EVERY_ROWS == 0 && give_up.stopped() {
+            return None;
+        }
         let mut acc = &e * &g[i];
         for (k, j) in system.row(i) {
             acc += system.off_times(k, x.current(j));
@@ -470,7 +496,7 @@ fn substitute(
             // Past det A's bound the reconstruction was wrong: every later
             // row would widen again (20 minutes and more on a board of
             // 10,000 squares before this bound).
-            if e.bits() > den_bits {
+            if give_up.past(&e) {
                 return None;
             }
             x.widen(widen);
@@ -614,6 +640,31 @@ mod tests {
         out
     }
 
+    fn bits(den_bits: u64) -> GiveUp<'static> {
+        GiveUp {
+            den_bits,
+            stop: None,
+        }
+    }
+
+    /// A triangular system (no move goes back) is solved by substitution
+    /// alone, with no digit to look at the stop flag between: the
+    /// substitution looks at it itself.
+    #[test]
+    fn a_set_flag_stops_a_substitution() {
+        let board =
+            crate::Board::from_json_str(r#"{"squares": 600, "ladders": [[3, 200]]}"#).unwrap();
+        let chain = crate::markov::chain::Chain::compile(&board).unwrap();
+        let system = System::new(&board, &chain).unwrap();
+        let shape = Shape::new(&system);
+        assert!(shape.back.is_empty());
+        let stop = AtomicBool::new(true);
+        let got = solve(&system, &shape, true, (1, 1), Some(&stop));
+        assert_eq!(got.unwrap_err(), AnalysisError::Stopped);
+        stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        assert!(solve(&system, &shape, true, (1, 1), Some(&stop)).is_ok());
+    }
+
     /// `numerators/den` as p-adic digits, `count` of them.
     fn fraction_digits(numerators: &[BigInt], den: &BigInt, p: u64, count: usize) -> Vec<u64> {
         let m = Powers::new(p).power(count);
@@ -643,9 +694,10 @@ mod tests {
         let numerators: Vec<BigInt> = (0..20).map(|j| BigInt::from(7 - 3 * j)).collect();
         let digits = fraction_digits(&numerators, &den, p, count);
         let mut powers = Powers::new(p);
-        let (on_j, e) = reconstruct(&digits, 20, count, &BigInt::one(), 128, &mut powers).unwrap();
+        let (on_j, e) =
+            reconstruct(&digits, 20, count, &BigInt::one(), bits(128), &mut powers).unwrap();
         assert_eq!(e, den);
         assert_eq!(on_j, numerators);
-        assert!(reconstruct(&digits, 20, count, &BigInt::one(), 100, &mut powers).is_none());
+        assert!(reconstruct(&digits, 20, count, &BigInt::one(), bits(100), &mut powers).is_none());
     }
 }
