@@ -3,22 +3,10 @@
 //! notify that user when a diff is posted as a comment or a job summary,
 //! `#1` would link (and cross-reference) an issue.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
+use crate::support::run_in;
 
 /// A name holding every kind of text GitHub links by itself.
 const HOSTILE: &str = "@octocat and @org/team, #1, GH-2, mail a@b.io, www.e.com, http://e.com";
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
 
 /// The texts of `md` GitHub would turn into a mention, a reference or a
 /// link: `@` or `#` before a letter or digit, `GH-` before a digit, `://`

@@ -4,7 +4,7 @@
 pub mod boards;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// The `snakeladder` binary cargo built for these tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_snakeladder");
@@ -25,6 +25,17 @@ pub fn bin() -> Command {
 #[track_caller]
 pub fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("the binary runs")
+}
+
+/// Runs the binary in `dir` with `args`, its standard input empty.
+#[track_caller]
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
 }
 
 /// A Tokio runtime of two worker threads, for the tests that serve or call
