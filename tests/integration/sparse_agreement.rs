@@ -8,7 +8,7 @@ use snakeladder::design::Layout;
 use snakeladder::internals;
 use snakeladder::internals::Chain;
 use snakeladder::internals::RulesSpec;
-use snakeladder::internals::{Method, Solver};
+use snakeladder::internals::{Method, factor_with};
 use snakeladder::{Analysis, Options};
 
 /// Every figure of the two analyses must agree to this, relative. Both
@@ -98,7 +98,7 @@ fn sparse_and_dense_analyses_agree_on_random_boards() {
         let chain = Chain::compile(&board).unwrap();
         let options = Options::default();
         let run = |method| {
-            let solver = Solver::with_method(&chain, method).unwrap();
+            let solver = factor_with(&chain, method).unwrap();
             assert_eq!(solver.method(), method);
             let a = internals::analysis_with_chain(&board, &chain, &solver, &options).unwrap();
             assert!(a.skipped.is_empty(), "{squares}: {:?}", a.skipped);
@@ -112,8 +112,8 @@ fn sparse_and_dense_analyses_agree_on_random_boards() {
 #[test]
 fn large_boards_switch_to_the_sparse_solver() {
     use snakeladder::internals::DENSE_MAX_STATES;
-    assert_eq!(Solver::method_for(DENSE_MAX_STATES), Method::Dense);
-    assert_eq!(Solver::method_for(DENSE_MAX_STATES + 1), Method::Sparse);
+    assert_eq!(Method::for_states(DENSE_MAX_STATES), Method::Dense);
+    assert_eq!(Method::for_states(DENSE_MAX_STATES + 1), Method::Sparse);
     let board = Layout::new(5_000, 100, 100, Seed::new(9))
         .generate()
         .unwrap();

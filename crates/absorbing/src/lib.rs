@@ -10,8 +10,17 @@
 //! fractions.
 //!
 //! The crate knows states, transitions, targets and rewards, and nothing of
-//! where a chain came from.
+//! where a chain came from. Its layers, lowest first: [`sparse`] and the
+//! dense subtraction-free elimination factor `I − Q`; [`Solver`] picks between them;
+//! [`exact`] certifies fractions; [`Chain`] asks the questions.
 
 pub mod chain;
+pub mod exact;
+mod gth;
+pub mod par;
+mod solve;
+pub mod sparse;
+pub mod stop;
 
 pub use chain::{Chain, Value};
+pub use solve::{DENSE_MAX_STATES, Estimate, MAX_DENSE_STATES, Method, Solver, SolverError};

@@ -31,7 +31,7 @@ use snakeladder::Seed;
 use snakeladder::design::Layout;
 use snakeladder::internals;
 use snakeladder::internals::Chain;
-use snakeladder::internals::{Method, Solver};
+use snakeladder::internals::{Method, factor, factor_with, solver_estimate};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -56,7 +56,7 @@ fn crossover(c: &mut Criterion) {
             let name = format!("{method:?}").to_lowercase();
             group.bench_function(BenchmarkId::new(name, squares), |b| {
                 b.iter(|| {
-                    let solver = Solver::with_method(&chain, method).unwrap();
+                    let solver = factor_with(&chain, method).unwrap();
                     black_box(
                         internals::analysis_with_chain(&board, &chain, &solver, &options).unwrap(),
                     )
@@ -80,7 +80,7 @@ fn mean(c: &mut Criterion) {
             let name = format!("{method:?}").to_lowercase();
             group.bench_function(BenchmarkId::new(name, squares), |b| {
                 b.iter(|| {
-                    let solver = Solver::with_method(&chain, method).unwrap();
+                    let solver = factor_with(&chain, method).unwrap();
                     black_box(solver.solve(&ones)[chain.start().get()])
                 })
             });
@@ -100,7 +100,7 @@ fn large(c: &mut Criterion) {
         let ones = vec![1.0; chain.len()];
         group.bench_function(BenchmarkId::new("sparse", squares), |b| {
             b.iter(|| {
-                let solver = Solver::with_method(&chain, Method::Sparse).unwrap();
+                let solver = factor_with(&chain, Method::Sparse).unwrap();
                 black_box(solver.solve(&ones)[chain.start().get()])
             })
         });
@@ -139,8 +139,8 @@ fn move_table_pass(chain: &Chain) -> impl FnMut() -> f64 {
 /// Factor `chain` and solve for the mean and the variance of the game's
 /// length from its start (two solves).
 fn mean_and_variance(chain: &Chain) -> (f64, f64) {
-    let solver = Solver::new(chain).unwrap();
-    let t = solver.expected_turns();
+    let solver = factor(chain).unwrap();
+    let t = solver.expected_steps();
     let nt = solver.solve(&t);
     let s = chain.start().get();
     (t[s], 2.0 * nt[s] - t[s] - t[s] * t[s])
@@ -167,7 +167,7 @@ fn ten_million(c: &mut Criterion) {
     );
     drop(pass);
     group.bench_function("estimate the factorisation, 20,000 jumps", |b| {
-        b.iter(|| Solver::estimate(black_box(&chain)))
+        b.iter(|| solver_estimate(black_box(&chain)))
     });
     // About half a minute an iteration: criterion's least sample (10) and
     // its warm-up make this one function take about six minutes.

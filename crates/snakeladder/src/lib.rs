@@ -77,12 +77,14 @@
 pub mod design;
 mod markov;
 mod model;
-mod par;
 mod play;
 mod progress;
 pub mod review;
 mod sim;
 
+// Data parallelism as the solver crate has it, so both agree on one
+// `parallel` feature.
+use absorbing::par;
 pub use model::policy;
 pub use sim::{check, simulate};
 
@@ -153,7 +155,9 @@ pub use num_rational::BigRational;
 #[doc(hidden)]
 pub mod internals {
     pub use crate::markov::analysis::distribution::from_state_within as length_distribution;
-    pub use crate::markov::analysis::solve::{DENSE_MAX_STATES, Method, Solver};
+    pub use crate::markov::analysis::solve::{
+        DENSE_MAX_STATES, Method, Solver, estimate as solver_estimate, factor, factor_with,
+    };
     pub use crate::markov::analysis::{DECAY_PRINTED, probability_text};
     pub use crate::markov::chain::{Chain, StateIndex, Target};
     pub use crate::markov::exact;

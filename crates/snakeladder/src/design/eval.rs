@@ -39,7 +39,7 @@
 
 pub(crate) use super::JumpChange;
 use crate::markov::analysis::AnalysisError;
-use crate::markov::analysis::solve::Solver;
+use crate::markov::analysis::solve::{self, Solver};
 use crate::markov::chain::{Chain, Target};
 use crate::markov::tolerance;
 use crate::par::*;
@@ -117,10 +117,10 @@ pub(crate) fn trusted_mean(
     let chain = Chain::compile(board)?;
     // The board is valid, so a solve that fails is floating point's limit
     // (a way out below f64's range), as the analysis says of that board.
-    let Ok(solver) = Solver::new(&chain) else {
+    let Ok(solver) = solve::factor(&chain) else {
         return Ok(None);
     };
-    let t = solver.expected_turns();
+    let t = solver.expected_steps();
     let mean = t[chain.start().get()];
     let mut bound = accuracy::mean_error_bound(&chain, &solver, &t);
     if bound > tolerance::MEAN_TRUST
@@ -320,9 +320,9 @@ impl Base {
     /// [`Base::new`], holding the inverse up to `dense_limit` states.
     fn holding(board: Board, dense_limit: usize) -> Result<Base, AnalysisError> {
         let chain = Chain::compile(&board)?;
-        let estimate = Solver::estimate(&chain);
-        let solver = Solver::new(&chain)?;
-        let t = solver.expected_turns();
+        let estimate = solve::estimate(&chain);
+        let solver = solve::factor(&chain)?;
+        let t = solver.expected_steps();
         let mean = t[chain.start().get()];
         // The updates start from `t` and solves like it: only on a board
         // whose own mean passes the analysis' accuracy check

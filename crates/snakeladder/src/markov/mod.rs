@@ -5,7 +5,9 @@
 pub mod analysis;
 pub mod chain;
 pub mod exact;
-pub(crate) mod gth;
 pub mod modular;
-pub(crate) mod sparse;
 pub mod tolerance;
+
+// The solver crate's sparse matrices and factorisation, by the path the
+// board modules name them.
+pub(crate) use absorbing::sparse;

@@ -33,7 +33,7 @@
 
 use crate::markov::analysis::solve::Solver;
 use crate::markov::chain::{Chain, Target};
-use crate::markov::sparse::stretch::MAX_WINDOW;
+use crate::markov::sparse::MAX_WINDOW;
 
 /// The least a computed number of turns may be and still be a solution:
 /// one turn, less far more than any rounding of a solve.
@@ -465,8 +465,8 @@ mod tests {
     #[test]
     fn the_default_board_is_well_conditioned() {
         let chain = Chain::compile(&Board::builtin_default()).unwrap();
-        let solver = Solver::new(&chain).unwrap();
-        let x = solver.expected_turns();
+        let solver = crate::markov::analysis::solve::factor(&chain).unwrap();
+        let x = solver.expected_steps();
         let bound = mean_error_bound(&chain, &solver, &x);
         assert!(bound < 1e-12, "{bound:e}");
     }
@@ -474,8 +474,8 @@ mod tests {
     #[test]
     fn the_default_board_variance_is_well_conditioned() {
         let chain = Chain::compile(&Board::builtin_default()).unwrap();
-        let solver = Solver::new(&chain).unwrap();
-        let t = solver.expected_turns();
+        let solver = crate::markov::analysis::solve::factor(&chain).unwrap();
+        let t = solver.expected_steps();
         let y = solver.solve(&t);
         let start = chain.start().get();
         let bound = variance_error_bound(
@@ -506,8 +506,8 @@ mod tests {
     #[test]
     fn a_wrong_solution_has_a_large_bound() {
         let chain = Chain::compile(&Board::builtin_default()).unwrap();
-        let solver = Solver::new(&chain).unwrap();
-        let mut x = solver.expected_turns();
+        let solver = crate::markov::analysis::solve::factor(&chain).unwrap();
+        let mut x = solver.expected_steps();
         x[0] *= 1.001;
         assert!(mean_error_bound(&chain, &solver, &x) > 1e-4);
     }
@@ -517,7 +517,7 @@ mod tests {
         // Squares 2, d6, exact finish: from 1 only a 1 finishes, 6 turns;
         // from 0, 6 turns. A perturbed solution's bound covers its error.
         let chain = Chain::compile(&Board::from_json_str(r#"{"squares": 2}"#).unwrap()).unwrap();
-        let solver = Solver::new(&chain).unwrap();
+        let solver = crate::markov::analysis::solve::factor(&chain).unwrap();
         let x = vec![6.0 * (1.0 + 1e-10), 6.0];
         let bound = mean_error_bound(&chain, &solver, &x);
         assert!((1e-10..1e-8).contains(&bound), "{bound:e}");
@@ -562,8 +562,8 @@ mod tests {
         );
         for board in &boards {
             let chain = Chain::compile(board).unwrap();
-            let solver = Solver::new(&chain).unwrap();
-            let x = solver.expected_turns();
+            let solver = crate::markov::analysis::solve::factor(&chain).unwrap();
+            let x = solver.expected_steps();
             let exact =
                 crate::markov::modular::solve_within(board, &chain, false, 1e13, u64::MAX).unwrap();
             let ones = vec![1.0; x.len()];

@@ -155,7 +155,7 @@ pub(super) fn squares_side(
             skipped.push(*skip);
             None
         }
-        None => solver.inverse_diagonal(),
+        None => Some(solver.inverse_diagonal()),
     };
     options.check_stop()?;
     let jumps = match &plan.jumps {

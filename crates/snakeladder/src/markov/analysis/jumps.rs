@@ -1,7 +1,7 @@
 //! Per-jump figures (docs/figures.md §6): expected uses, the probability of using a
 //! jump at least once, and the mean game length without it.
 
-use super::solve::Solver;
+use super::solve::{self, Solver};
 use crate::markov::chain::{self, Chain, Target};
 use crate::{Board, BoardSpec, JumpKind, Square, markov::tolerance};
 use serde::Serialize;
@@ -156,7 +156,7 @@ fn end_after(board: &Board, chain: &Chain, a: usize, u: &[f64]) -> Target {
 /// rolls). `None` if the modified system is singular.
 fn absorbed(board: &Board, chain: &Chain, a: usize) -> Option<f64> {
     let avoiding = chain::avoiding(board, chain, a);
-    let solver = Solver::from_entries(chain.len(), avoiding.entries).ok()?;
+    let solver = solve::from_entries(chain.len(), avoiding.entries).ok()?;
     Some(solver.solve(&avoiding.hit)[chain.start().get()])
 }
 
@@ -238,7 +238,7 @@ mod tests {
     fn fast_mean_without_a_jump_matches_recompiling() {
         let board = Board::builtin_default();
         let chain = Chain::compile(&board).unwrap();
-        let solver = Solver::new(&chain).unwrap();
+        let solver = solve::factor(&chain).unwrap();
         let t = solver.solve(&vec![1.0; chain.len()]);
         let mut e = vec![0.0; chain.len()];
         e[chain.start().get()] = 1.0;

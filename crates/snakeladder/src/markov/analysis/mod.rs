@@ -631,7 +631,7 @@ impl Analysis {
         options.check_stop()?;
         let chain = Chain::compile(board)?;
         options.check_stop()?;
-        let estimate = Solver::estimate(&chain);
+        let estimate = crate::markov::analysis::solve::estimate(&chain);
         // The factorisation's peak, or what the solver keeps after it with
         // the figures every analysis computes, whichever is larger.
         let needed = limits::held_bytes(&chain)
@@ -647,7 +647,7 @@ impl Analysis {
         }
         // Validation found a way to the finish from every square; a trap in
         // the f64 chain is then a way whose chance fell below f64.
-        let solved = match Solver::new(&chain) {
+        let solved = match crate::markov::analysis::solve::factor(&chain) {
             Err(AnalysisError::Trapped { trapped }) if chain.cut_paths() => {
                 Err(AnalysisError::BelowFloat { squares: trapped })
             }
@@ -704,7 +704,7 @@ impl Analysis {
             chain,
             Cow::Borrowed(solver),
             options,
-            Solver::estimate(chain),
+            crate::markov::analysis::solve::estimate(chain),
         )
     }
 
@@ -846,8 +846,8 @@ impl Analysis {
     /// ```
     pub fn mean_turns(board: &Board) -> Result<f64, AnalysisError> {
         let chain = Chain::compile(board)?;
-        let solver = Solver::new(&chain)?;
-        Ok(solver.expected_turns()[chain.start().get()])
+        let solver = crate::markov::analysis::solve::factor(&chain)?;
+        Ok(solver.expected_steps()[chain.start().get()])
     }
 }
 

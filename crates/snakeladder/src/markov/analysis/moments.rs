@@ -54,7 +54,7 @@ pub struct Summary {
 /// `t = N·1`, `v = (2N − I)·t − t∘t`, solved with the factorisation rather
 /// than forming N.
 pub(crate) fn turns_and_visits(solver: &Solver) -> (Moments, Vec<f64>) {
-    let t = solver.expected_turns();
+    let t = solver.expected_steps();
     let nt = solver.solve(&t);
     let variance = nt
         .iter()
@@ -128,7 +128,7 @@ mod tests {
         // t(0) = 1 + (1/6)·6 + (4/6)·t(0) → t(0) = 2·3 = 6.
         let b = Board::from_json_str(r#"{"squares": 2}"#).unwrap();
         let chain = Chain::compile(&b).unwrap();
-        let solver = Solver::new(&chain).unwrap();
+        let solver = crate::markov::analysis::solve::factor(&chain).unwrap();
         let m = turns_and_visits(&solver).0;
         let one = chain.state_of(crate::Square::new(1)).unwrap();
         assert!((m.mean[one.get()] - 6.0).abs() < 1e-12);

@@ -1,64 +1,27 @@
 //! Exact mode at every size: the mean and variance of the turns as
-//! certified fractions, by modular arithmetic over the chain's sparse
-//! structure (docs/exact-modular.md).
-//!
-//! `(I − Q)·x = 1` is scaled row by row to integers (`system`), factored
-//! once modulo a prime below 2⁶² in the sparse float solver's order (a back
-//! sweep over the states nothing jumps back to, then the dense Schur
-//! complement of those something does, `factor`), and its solution lifted
-//! p-adically digit by digit from that one factorisation (Dixon's method,
-//! `lift`). At checkpoints the fractions on the Schur complement's states
-//! are reconstructed with one common denominator; back substitution over
-//! the other states in exact integers then gives every fraction, and
-//! substitution into the remaining rows checks the whole system exactly:
-//! an answer is returned only when every row holds over the integers.
+//! certified fractions, from the solver crate's modular solve
+//! (`absorbing::exact`, docs/exact-modular.md) of the board's scaled
+//! integer system (`system`).
 //!
 //! The Bareiss elimination of [`crate::markov::exact`] stays as the
 //! independent reference the tests compare with.
 
-mod factor;
-mod field;
-mod lift;
 mod system;
 
 use crate::Board;
 use crate::markov::analysis::AnalysisError;
 use crate::markov::chain::{Chain, StateIndex};
-use num_bigint::BigInt;
+use absorbing::exact::{self as certified, ExactError};
+pub use absorbing::exact::{CERTIFIED, Certificate, Estimate};
 use num_rational::BigRational;
 use std::sync::atomic::AtomicBool;
-
-/// How a [`Solution`] was certified.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Certificate {
-    /// The prime of the p-adic lifting, or 0 when the system was
-    /// triangular and back substitution alone solved it.
-    pub prime: u64,
-    /// The p-adic digits lifted.
-    pub digits: usize,
-    /// The states of the dense Schur complement (those that a jump or
-    /// bounce sends a token back to).
-    pub back_states: usize,
-}
-
-/// How every fraction of this module is checked, in words.
-pub const CERTIFIED: &str = "by exact substitution into the integer system";
-
-impl Certificate {
-    /// How the fractions were checked, in words ([`CERTIFIED`]).
-    pub fn describe(&self) -> &'static str {
-        CERTIFIED
-    }
-}
 
 /// The certified exact figures of a chain.
 #[derive(Clone, Debug)]
 pub struct Solution {
     mean: BigRational,
     variance: Option<BigRational>,
-    numerators: Vec<BigInt>,
-    denominator: BigInt,
-    certificate: Certificate,
+    solution: certified::Solution,
 }
 
 impl Solution {
@@ -77,110 +40,29 @@ impl Solution {
     /// # Panics
     /// If `state` is not a state of the chain solved.
     pub fn turns_left(&self, state: StateIndex) -> BigRational {
-        BigRational::new(
-            self.numerators[state.get()].clone(),
-            self.denominator.clone(),
-        )
+        self.solution.value(state.get())
     }
 
     /// How it was certified.
     pub fn certificate(&self) -> &Certificate {
-        &self.certificate
+        self.solution.certificate()
     }
 }
 
-/// The size of a modular solve, known before it starts
-/// (docs/exact-modular.md §6).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Estimate {
-    /// States of the chain.
-    pub states: usize,
-    /// States of the dense Schur complement.
-    pub back_states: usize,
-    /// Most p-adic digits the answer can need (the Hadamard bound).
-    pub digits: usize,
-    /// Estimated 64-bit word operations, at most.
-    pub work: f64,
-    /// Estimated bytes held, at most.
-    pub bytes: u64,
-}
-
-/// Bits of one p-adic digit: the primes are just below 2⁶².
-const DIGIT_BITS: f64 = 61.99;
-
-/// A scaled system with its shape and its size.
-struct Prepared {
-    system: system::System,
-    shape: factor::Shape,
-    max_digits: (usize, usize),
-    estimate: Estimate,
-}
-
-fn prepare(board: &Board, chain: &Chain, moments: bool) -> Result<Prepared, AnalysisError> {
-    let system = system::System::new(board, chain)?;
-    let shape = factor::Shape::new(&system);
-    // Words of the system's numbers (1 unless a loaded die's weights make
-    // them wide).
-    let entry_words = match &system.values {
-        system::Values::Small { .. } => 1.0,
-        system::Values::Big { scale, .. } => {
-            scale.iter().map(|s| s.bits()).max().unwrap_or(64) as f64 / 64.0 + 1.0
+impl From<ExactError> for AnalysisError {
+    fn from(e: ExactError) -> AnalysisError {
+        match e {
+            ExactError::Singular => AnalysisError::ExactSingular,
+            ExactError::Uncertified { digits } => AnalysisError::ExactUncertified { digits },
+            ExactError::Stopped => AnalysisError::Stopped,
+            ExactError::TooMuchWork { needed, limit } => {
+                AnalysisError::ExactTooMuchWork { needed, limit }
+            }
+            ExactError::TooMuchMemory { needed, limit } => {
+                AnalysisError::ExactTooMuchMemory { needed, limit }
+            }
         }
-    };
-    let sizes = system::Sizes {
-        states: system.len(),
-        back_states: shape.back.len(),
-        entries: system.entries(),
-        hadamard: system.hadamard_log2(),
-    };
-    let (estimate, max_digits) = estimate_of(&sizes, entry_words, moments);
-    Ok(Prepared {
-        estimate,
-        system,
-        shape,
-        max_digits,
-    })
-}
-
-/// The estimate of a solve of a system of `sizes` whose numbers take
-/// `entry_words` words each, and the most digits of the mean and of the
-/// second moment.
-fn estimate_of(
-    sizes: &system::Sizes,
-    entry_words: f64,
-    moments: bool,
-) -> (Estimate, (usize, usize)) {
-    let h = sizes.hadamard;
-    // Symmetric reconstruction is certain once p^K > 2·max(N, D)².
-    let digits = |log2: f64| (((2.0 * log2 + 1.0) / DIGIT_BITS).ceil() as usize).max(1) + 1;
-    let max_digits = (
-        digits(h.cramer.max(h.det)),
-        digits((h.cramer + h.second).max(2.0 * h.det)),
-    );
-    let k = if moments { max_digits.1 } else { max_digits.0 };
-    let n = sizes.states as f64;
-    let j = sizes.back_states as f64;
-    let nnz = sizes.entries as f64 + n;
-    let blocks = if moments { 2.0 } else { 1.0 };
-    let kf = k as f64;
-    let factor_work = j * nnz + j * j * j / 3.0 + n;
-    let digit_work = blocks * (2.0 * nnz + j * j + 2.0 * nnz * entry_words);
-    // Reconstruction at checkpoints growing by a quarter (about five times
-    // the last): one Euclid on K words, then every entry of J assembled and
-    // multiplied; substitution: every entry times a K-word number.
-    let reconstruct = 5.0 * blocks * (20.0 * kf * kf + j * 8.0 * kf.powf(1.585));
-    let substitute = 3.0 * blocks * nnz * kf * entry_words;
-    let work = factor_work + kf * digit_work + reconstruct + substitute;
-    let bytes = 8.0 * (j * j + 10.0 * n + blocks * j * kf + (blocks + 1.0) * n * kf)
-        + 16.0 * nnz * entry_words;
-    let estimate = Estimate {
-        states: sizes.states,
-        back_states: sizes.back_states,
-        digits: k,
-        work,
-        bytes: bytes as u64,
-    };
-    (estimate, max_digits)
+    }
 }
 
 /// The estimate of a solve, from the rows one at a time when the chain
@@ -194,7 +76,7 @@ fn estimate_by_rows(
     if chain.len() < BY_ROWS_STATES {
         return Ok(None);
     }
-    Ok(system::one_roll_sizes(board, chain)?.map(|sizes| estimate_of(&sizes, 1.0, moments).0))
+    Ok(system::one_roll_sizes(board, chain)?.map(|sizes| Estimate::of_sizes(&sizes, 1.0, moments)))
 }
 
 /// States from which a solve is estimated row by row before its system is
@@ -211,7 +93,7 @@ const BY_ROWS_STATES: usize = 1 << 16;
 pub fn estimate(board: &Board, chain: &Chain, moments: bool) -> Result<Estimate, AnalysisError> {
     match estimate_by_rows(board, chain, moments)? {
         Some(estimate) => Ok(estimate),
-        None => Ok(prepare(board, chain, moments)?.estimate),
+        None => Ok(Estimate::of(&system::scaled(board, chain)?, moments)),
     }
 }
 
@@ -264,60 +146,23 @@ pub(crate) fn solve_until(
     limits: &crate::Limits,
     stop: Option<&AtomicBool>,
 ) -> Result<Solution, AnalysisError> {
-    let (max_work, max_memory) = (limits.max_work, limits.max_memory);
+    let limits = certified::Limits {
+        max_work: limits.max_work,
+        max_memory: limits.max_memory,
+    };
     // Refused, when it can be, before the system is built.
     if let Some(e) = estimate_by_rows(board, chain, moments)? {
-        check_limits(&e, max_work, max_memory)?;
+        limits.check(&e)?;
     }
-    let prepared = prepare(board, chain, moments)?;
-    let e = prepared.estimate;
-    check_limits(&e, max_work, max_memory)?;
-    crate::markov::analysis::stop_check(stop)?;
-    let lifted = lift::solve(
-        &prepared.system,
-        &prepared.shape,
-        moments,
-        prepared.max_digits,
-        stop,
-    )?;
-    let start = prepared.system.start;
-    let mean = BigRational::new(
-        lifted.mean.numerators[start].clone(),
-        lifted.mean.denominator.clone(),
-    );
-    let variance = lifted.second.as_ref().map(|second| {
-        let m2 = BigRational::new(second.numerators[start].clone(), second.denominator.clone());
-        m2 - &mean * &mean
-    });
+    let system = system::scaled(board, chain)?;
+    let solution = certified::solve(&system, moments, &limits, stop)?;
+    let mean = solution.at_start();
+    let variance = solution.variance();
     Ok(Solution {
         mean,
         variance,
-        numerators: lifted.mean.numerators,
-        denominator: lifted.mean.denominator,
-        certificate: Certificate {
-            prime: lifted.prime,
-            digits: lifted.digits,
-            back_states: e.back_states,
-        },
+        solution,
     })
-}
-
-/// [`AnalysisError::ExactTooMuchWork`] or [`AnalysisError::ExactTooMuchMemory`]
-/// when `e` passes `max_work` or `max_memory`.
-fn check_limits(e: &Estimate, max_work: f64, max_memory: u64) -> Result<(), AnalysisError> {
-    if e.work > max_work {
-        return Err(AnalysisError::ExactTooMuchWork {
-            needed: e.work,
-            limit: max_work,
-        });
-    }
-    if e.bytes > max_memory {
-        return Err(AnalysisError::ExactTooMuchMemory {
-            needed: e.bytes,
-            limit: max_memory,
-        });
-    }
-    Ok(())
 }
 
 /// The certified exact mean number of turns, refused past `max_work`
@@ -356,7 +201,7 @@ pub fn moments_within(
 /// chain left one out (a path whose chance is below `f64`'s range was its
 /// only way there), or when the exact rows cannot be built at all.
 pub(crate) fn lists_every_square(board: &Board, chain: &Chain) -> bool {
-    system::System::new(board, chain).is_ok()
+    system::scaled(board, chain).is_ok()
 }
 
 #[cfg(test)]
@@ -401,9 +246,9 @@ mod tests {
         assert_eq!(s.mean(), &exact::mean_turns(&b, &c).unwrap());
         assert!(s.certificate().prime > 0 && s.certificate().back_states > 0);
         // Turns left from every square against the float solve.
-        let t = crate::markov::analysis::solve::Solver::new(&c)
+        let t = crate::markov::analysis::solve::factor(&c)
             .unwrap()
-            .expected_turns()
+            .expected_steps()
             .to_vec();
         for state in c.states() {
             let exact = num_traits::ToPrimitive::to_f64(&s.turns_left(state)).unwrap();
@@ -428,8 +273,8 @@ mod tests {
             for moments in [false, true] {
                 let by_rows = system::one_roll_sizes(b, &c)
                     .unwrap()
-                    .map(|sizes| estimate_of(&sizes, 1.0, moments).0);
-                let built = prepare(b, &c, moments).unwrap().estimate;
+                    .map(|sizes| Estimate::of_sizes(&sizes, 1.0, moments));
+                let built = Estimate::of(&system::scaled(b, &c).unwrap(), moments);
                 assert_eq!(by_rows, Some(built), "{:?}", b.name());
             }
         }

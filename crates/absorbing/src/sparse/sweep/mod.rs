@@ -37,7 +37,7 @@
 
 use super::stretch::{Layout, Stretches};
 use super::{Csr, SparseError, trapped_states};
-use crate::markov::gth::Gth;
+use crate::gth::Gth;
 use crate::par::*;
 use nalgebra::DMatrix;
 use std::sync::Arc;
@@ -164,7 +164,7 @@ fn skips_enough(n: usize, layout: &Layout) -> bool {
 /// What [`SweepSolver::from_split`] factors: `Q` and what it derives from
 /// it, as [`SweepSolver::from_parts`] derives them.
 #[derive(Clone, Debug)]
-pub(crate) struct Split {
+pub struct Split {
     /// `Q` off its diagonal, shared with its owner (a compiled chain's
     /// rows, docs/sparse-solver.md §6).
     pub off: Arc<Csr>,
@@ -292,7 +292,7 @@ mod examples {
 
     #[test]
     fn example_at_line_69() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::markov::sparse::{Csr, SweepSolver};
+        use crate::sparse::{Csr, SweepSolver};
         // 0 → 1 → 2, and 2 falls back to 0 half the time.
         let q = Csr::from_triplets(3, &[(0, 1, 1.0), (1, 2, 1.0), (2, 0, 0.5)])?;
         let plan = SweepSolver::plan(&q);
@@ -303,7 +303,7 @@ mod examples {
 
     #[test]
     fn example_at_line_103() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::markov::sparse::{Csr, SweepSolver};
+        use crate::sparse::{Csr, SweepSolver};
         // A fair coin: heads finishes, tails moves 0 → 1; from 1, heads finishes
         // and tails goes back to 0. Expected turns from 0: t0 = 1 + t1/2 and
         // t1 = 1 + t0/2, so t0 = t1 = 2.

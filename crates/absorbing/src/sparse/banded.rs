@@ -46,7 +46,7 @@ impl Banded {
     /// (`(column, value)`, repeats adding up), read twice: a compiled
     /// chain is split without first copying its `Q` into a [`Csr`](super::Csr)
     /// (800 MB for ten million states).
-    pub(crate) fn from_rows<I: Iterator<Item = (usize, f64)>>(
+    pub fn from_rows<I: Iterator<Item = (usize, f64)>>(
         n: usize,
         row: impl Fn(usize) -> I,
     ) -> Banded {
@@ -169,7 +169,7 @@ mod tests {
 
     #[test]
     fn agrees_with_the_compressed_rows() {
-        let q = crate::markov::sparse::tests::chain_like(500, 6, 0.05, 3);
+        let q = crate::sparse::tests::chain_like(500, 6, 0.05, 3);
         let banded = Banded::new(&q);
         assert!(banded.diagonals() >= 6);
         assert!(banded.sparse_entries() < q.nnz() / 5);
@@ -192,7 +192,7 @@ mod examples {
 
     #[test]
     fn example_at_line_21() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::markov::sparse::{Banded, Csr};
+        use crate::sparse::{Banded, Csr};
         let q = Csr::from_triplets(3, &[(0, 1, 0.5), (1, 2, 0.5), (2, 0, 0.25)])?;
         let banded = Banded::new(&q);
         let (mut a, mut b) = (vec![0.0; 3], vec![0.0; 3]);

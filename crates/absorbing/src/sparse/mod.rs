@@ -12,12 +12,13 @@
 mod banded;
 mod csr;
 pub mod memory;
-pub(crate) mod stretch;
+mod stretch;
+pub use stretch::MAX_WINDOW;
 mod sweep;
 
 pub use banded::Banded;
 pub use csr::Csr;
-pub(crate) use sweep::Split;
+pub use sweep::Split;
 pub use sweep::{Plan, SweepSolver};
 
 /// A row of `Q` missing less probability than this is taken to be a full
@@ -151,7 +152,7 @@ mod examples {
 
     #[test]
     fn example_at_line_13() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::markov::sparse::{Csr, SweepSolver};
+        use crate::sparse::{Csr, SweepSolver};
         // A three-square track: from 0 a coin moves 1 or 2 squares, from 1 it
         // finishes or falls back to 0.
         let q = Csr::from_triplets(2, &[(0, 1, 0.5), (1, 0, 0.5)])?;
@@ -165,7 +166,7 @@ mod examples {
 
     #[test]
     fn example_at_line_106() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::markov::sparse::{Csr, trapped_states};
+        use crate::sparse::{Csr, trapped_states};
         // State 0 leaks half its mass; 1 and 2 only move between themselves.
         let q = Csr::from_triplets(3, &[(0, 1, 0.5), (1, 2, 1.0), (2, 1, 1.0)])?;
         assert_eq!(trapped_states(&q), vec![1, 2]);

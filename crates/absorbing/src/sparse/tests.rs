@@ -46,6 +46,139 @@ pub(crate) fn chain_like(n: usize, width: usize, jumps: f64, seed: u64) -> Csr {
     Csr::from_triplets(n, &entries).unwrap()
 }
 
+/// A race track: from each of `n` states a step of a die's faces, with
+/// `jumps` redirections backward and as many forward spread by a fixed
+/// linear congruential sequence, and an end that stays, bounces or
+/// absorbs on an overshoot. Plain rows (every face lands on a plain state)
+/// are alike, which the solver's stretches exploit.
+#[derive(Clone, Debug)]
+pub(crate) struct Track {
+    faces: Vec<f64>,
+    end: End,
+    extra_on_top: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum End {
+    Stay,
+    Bounce,
+    Absorb,
+}
+
+impl Track {
+    pub(crate) fn die(faces: usize) -> Track {
+        Track::weighted(&vec![1.0; faces])
+    }
+
+    pub(crate) fn weighted(weights: &[f64]) -> Track {
+        let total: f64 = weights.iter().sum();
+        Track {
+            faces: weights.iter().map(|w| w / total).collect(),
+            end: End::Stay,
+            extra_on_top: false,
+        }
+    }
+
+    /// The sum of two six-sided dice (a step of 2 to 12).
+    pub(crate) fn two_dice() -> Track {
+        let mut faces = vec![0.0; 12];
+        for a in 1..=6 {
+            for b in 1..=6 {
+                faces[a + b - 1] += 1.0 / 36.0;
+            }
+        }
+        Track {
+            faces,
+            end: End::Stay,
+            extra_on_top: false,
+        }
+    }
+
+    pub(crate) fn absorbing_overshoot(mut self) -> Track {
+        self.end = End::Absorb;
+        self
+    }
+
+    pub(crate) fn bouncing(mut self) -> Track {
+        self.end = End::Bounce;
+        self
+    }
+
+    /// The top face steps again once (a second roll on the highest face).
+    pub(crate) fn extra_on_top(mut self) -> Track {
+        self.extra_on_top = true;
+        self
+    }
+
+    /// The steps of one move as (distance, probability).
+    fn steps(&self) -> Vec<(usize, f64)> {
+        let top = self.faces.len();
+        let mut steps = Vec::new();
+        for (f, &p) in self.faces.iter().enumerate() {
+            if self.extra_on_top && f + 1 == top {
+                steps.extend(
+                    self.faces
+                        .iter()
+                        .enumerate()
+                        .map(|(g, &q)| (top + g + 1, p * q)),
+                );
+            } else {
+                steps.push((f + 1, p));
+            }
+        }
+        steps
+    }
+
+    pub(crate) fn csr(&self, n: usize, jumps: usize, seed: u64) -> Csr {
+        let mut state = seed;
+        let mut next = |below: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 33) % below as u64) as usize
+        };
+        // Where landing on each state leads.
+        let mut lead: Vec<usize> = (0..n).collect();
+        let mut used = std::collections::BTreeSet::new();
+        let mut made = 0;
+        while made < 2 * jumps {
+            let (a, b) = (1 + next(n - 20), 1 + next(n - 20));
+            if a == b || used.contains(&a) || used.contains(&b) {
+                continue;
+            }
+            let (low, high) = (a.min(b), a.max(b));
+            if made < jumps {
+                lead[high] = low;
+            } else {
+                lead[low] = high;
+            }
+            used.insert(a);
+            used.insert(b);
+            made += 1;
+        }
+        let steps = self.steps();
+        let mut entries = Vec::new();
+        for (i, &led) in lead.iter().enumerate() {
+            if led != i {
+                continue; // a redirected state is never occupied
+            }
+            for &(d, p) in &steps {
+                let to = i + d;
+                let land = match (to.cmp(&n), self.end) {
+                    (std::cmp::Ordering::Less, _) => Some(lead[to]),
+                    (std::cmp::Ordering::Equal, _) | (_, End::Absorb) => None,
+                    (_, End::Stay) => Some(i),
+                    (_, End::Bounce) => Some(lead[(2 * n).saturating_sub(to).max(1) - 1]),
+                };
+                if let Some(j) = land {
+                    entries.push((i, j, p));
+                }
+            }
+        }
+        Csr::from_triplets(n, &entries).unwrap()
+    }
+}
+
 fn dense_inverse(q: &Csr) -> DMatrix<f64> {
     let n = q.n();
     let mut a = DMatrix::identity(n, n);

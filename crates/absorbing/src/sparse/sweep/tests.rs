@@ -1,5 +1,5 @@
 use super::*;
-use crate::markov::sparse::tests::chain_like;
+use crate::sparse::tests::{Track, chain_like};
 
 /// The two ways of building `Q_JF · W` are the same sums in another
 /// order, so they agree to rounding (1e-12 relative to the largest
@@ -24,73 +24,29 @@ fn blocked_and_column_sweeps_agree() {
     }
 }
 
-/// A board of `squares` squares with `jumps` snakes and as many
-/// ladders, spread by a fixed linear congruential sequence, under
-/// `rules` (JSON).
-fn long_board(squares: u32, jumps: u32, rules: &str, seed: u64) -> crate::Board {
-    let mut state = seed;
-    let mut next = |below: u32| {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((state >> 33) % u64::from(below)) as u32
-    };
-    let mut used = std::collections::BTreeSet::new();
-    let (mut snakes, mut ladders) = (Vec::new(), Vec::new());
-    while snakes.len() + ladders.len() < 2 * jumps as usize {
-        let (a, b) = (1 + next(squares - 20), 1 + next(squares - 20));
-        if a == b || used.contains(&a) || used.contains(&b) {
-            continue;
-        }
-        let (low, high) = (a.min(b), a.max(b));
-        if snakes.len() < jumps as usize {
-            snakes.push(format!("[{high}, {low}]"));
-        } else {
-            ladders.push(format!("[{low}, {high}]"));
-        }
-        used.insert(a);
-        used.insert(b);
-    }
-    let json = format!(
-        r#"{{"squares": {squares}, "snakes": [{}], "ladders": [{}], "rules": {rules}}}"#,
-        snakes.join(", "),
-        ladders.join(", ")
-    );
-    crate::Board::from_json_str(&json).expect("a valid test board")
-}
-
-/// The generated boards' chains: one die, 2d6, extra rolls on a six,
-/// bouncing overshoot, and a loaded die with forfeits.
+/// The long tracks' chains: one die, two dice whose overshoot absorbs, a
+/// die with an extra step on a six, a bouncing end, and a loaded die.
 fn long_boards() -> Vec<(&'static str, Csr)> {
     [
-        ("one die", 6000, 20, r#"{}"#),
+        ("one die", 6000, 20, Track::die(6)),
         (
-            "2d6, overshoot wins",
+            "2d6, overshoot absorbs",
             6000,
             20,
-            r#"{"dice": {"count": 2, "faces": 6}, "overshoot": "win"}"#,
+            Track::two_dice().absorbing_overshoot(),
         ),
         (
-            "extra roll on a six",
+            "extra step on a six",
             4000,
             10,
-            r#"{"extra_turn": {"on": 6, "max_extra": 2}}"#,
+            Track::die(6).extra_on_top(),
         ),
-        ("bounce", 5000, 15, r#"{"overshoot": "bounce"}"#),
-        (
-            "loaded die, forfeits",
-            4000,
-            10,
-            r#"{"dice": {"weights": [1, 2, 3]}, "extra_turn": {"on": 3, "forfeit_after": 3}}"#,
-        ),
+        ("bounce", 5000, 15, Track::die(6).bouncing()),
+        ("loaded die", 4000, 10, Track::weighted(&[1.0, 2.0, 3.0])),
     ]
     .into_iter()
     .enumerate()
-    .map(|(seed, (name, squares, jumps, rules))| {
-        let board = long_board(squares, jumps, rules, seed as u64 + 1);
-        let chain = crate::markov::chain::Chain::compile(&board).unwrap();
-        (name, crate::markov::analysis::solve::chain_csr(&chain))
-    })
+    .map(|(seed, (name, n, jumps, track))| (name, track.csr(n, jumps, seed as u64 + 1)))
     .collect()
 }
 
@@ -160,9 +116,7 @@ fn stretched_solves_leave_no_residual() {
 #[cfg(feature = "parallel")]
 #[test]
 fn stretched_sweeps_have_the_same_digits_on_one_thread() {
-    let board = long_board(30_000, 60, "{}", 9);
-    let chain = crate::markov::chain::Chain::compile(&board).unwrap();
-    let q = crate::markov::analysis::solve::chain_csr(&chain);
+    let q = Track::die(6).csr(30_000, 60, 9);
     let solver = SweepSolver::new(&q).unwrap();
     let sweep = solver.site_sweep(&solver.layout());
     assert!(

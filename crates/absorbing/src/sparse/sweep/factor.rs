@@ -85,7 +85,7 @@ impl SweepSolver {
     ///
     /// # Panics
     /// If a vector of `split` does not have one entry per state.
-    pub(crate) fn from_split(
+    pub fn from_split(
         split: Split,
         trapped: &dyn Fn() -> Vec<usize>,
     ) -> Result<SweepSolver, SparseError> {

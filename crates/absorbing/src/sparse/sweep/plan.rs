@@ -7,7 +7,6 @@ use super::*;
 impl SweepSolver {
     /// What factoring `q` will cost. Linear in the size of `q`; allocates
     /// seven bytes per state.
-    #[cfg(test)]
     pub fn plan(q: &Csr) -> Plan {
         let finish = |i: usize| {
             let (stay, off) = q.row(i).fold((0.0, 0.0), |(stay, off), (c, v)| {
@@ -32,7 +31,7 @@ impl SweepSolver {
     /// `shared`: the solver will share `Q` off its diagonal with its owner
     /// (a compiled chain holds its rows in that form, counted with the
     /// chain), so neither figure counts a copy of it.
-    pub(crate) fn plan_rows<I: Iterator<Item = (usize, f64)>>(
+    pub fn plan_rows<I: Iterator<Item = (usize, f64)>>(
         n: usize,
         row: impl Fn(usize) -> I,
         finish: impl Fn(usize) -> f64,

@@ -29,7 +29,7 @@ use super::Csr;
 
 /// The longest reach (largest offset) of a row that may belong to a
 /// stretch: each stretch costs the square of the reach.
-pub(crate) const MAX_WINDOW: usize = 24;
+pub const MAX_WINDOW: usize = 24;
 
 /// A stretch is used only where its `w²` multiply-adds are at most half
 /// the row-by-row sweep's `L·(entries + 1)`, and it has at least this many

@@ -1,6 +1,6 @@
 //! The dense factorisation of `I − Q` without subtraction (the
 //! Grassmann–Taksar–Heyman form of Gaussian elimination), for chains of
-//! up to [`DENSE_MAX_STATES`](crate::markov::analysis::solve::DENSE_MAX_STATES) states, and of
+//! up to [`DENSE_MAX_STATES`](crate::DENSE_MAX_STATES) states, and of
 //! the sparse solver's Schur complement on the states moves go back to.
 //!
 //! # Why

@@ -1,27 +1,25 @@
-//! Data parallelism, behind the default `parallel` feature.
-//!
-//! With the feature, this is rayon: `par_iter`, `par_chunks`, `join` and
-//! the rest spread work over every core. Without it, the same names are
-//! the standard library's sequential iterators, so every call site reads
-//! the same either way and computes the same: each parallel site of the
-//! crate already gives results independent of the number of threads
-//! (results are gathered in order, sums merged are of integers, ties broken
-//! by a hash of the seed), and one thread is one such number.
+//! Data parallelism, behind the default `parallel` feature: rayon's names
+//! with it, sequential stand-ins of the same names without it, so that
+//! every call site reads the same either way and computes the same. Every
+//! parallel site of this crate, and of crates built on it that use this
+//! module, gives results independent of the number of threads (results
+//! gathered in order, sums merged of integers), and one thread is one such
+//! number.
 
 #[cfg(feature = "parallel")]
-pub(crate) use rayon::prelude::*;
+pub use rayon::prelude::*;
 #[cfg(feature = "parallel")]
-pub(crate) use rayon::{current_num_threads, join};
+pub use rayon::{current_num_threads, join};
 
 #[cfg(not(feature = "parallel"))]
-pub(crate) use sequential::*;
+pub use sequential::*;
 
 /// Folds `0..n` into accumulators made by `identity` and merges them with
 /// `merge`, stopping at the first error: on rayon's current pool, or in one
 /// sequential fold. `merge` must be associative and, applied to the
 /// accumulators of a split range, give the accumulator of the whole range,
 /// so that the result is the same however the range is split.
-pub(crate) fn try_fold_merge<A, E>(
+pub fn try_fold_merge<A, E>(
     n: u64,
     identity: impl Fn() -> A + Sync + Send,
     fold: impl Fn(A, u64) -> Result<A, E> + Sync + Send,
@@ -47,10 +45,7 @@ where
 
 /// Runs `f` on a pool of `threads` threads (rayon's, with the feature), or
 /// on the calling thread without it. The error is the pool's, as text.
-pub(crate) fn with_threads<T: Send>(
-    threads: usize,
-    f: impl FnOnce() -> T + Send,
-) -> Result<T, String> {
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> Result<T, String> {
     #[cfg(feature = "parallel")]
     {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -70,12 +65,12 @@ pub(crate) fn with_threads<T: Send>(
 #[cfg(not(feature = "parallel"))]
 mod sequential {
     /// The number of threads work is spread over: one.
-    pub(crate) fn current_num_threads() -> usize {
+    pub fn current_num_threads() -> usize {
         1
     }
 
     /// Runs `a`, then `b`.
-    pub(crate) fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+    pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
     where
         A: FnOnce() -> RA,
         B: FnOnce() -> RB,
@@ -85,7 +80,7 @@ mod sequential {
     }
 
     /// `par_iter` of a slice: its plain iterator.
-    pub(crate) trait IntoParallelRefIterator<T> {
+    pub trait IntoParallelRefIterator<T> {
         /// The slice's iterator.
         fn par_iter(&self) -> std::slice::Iter<'_, T>;
     }
@@ -97,7 +92,7 @@ mod sequential {
     }
 
     /// `into_par_iter` of a range (or any iterator): itself.
-    pub(crate) trait IntoParallelIterator: Sized {
+    pub trait IntoParallelIterator: Sized {
         /// The iterator itself.
         fn into_par_iter(self) -> Self;
     }
@@ -109,7 +104,7 @@ mod sequential {
     }
 
     /// `par_chunks` of a slice: `chunks`.
-    pub(crate) trait ParallelSlice<T> {
+    pub trait ParallelSlice<T> {
         /// The slice in chunks of `size`.
         fn par_chunks(&self, size: usize) -> std::slice::Chunks<'_, T>;
     }
@@ -121,7 +116,7 @@ mod sequential {
     }
 
     /// `par_chunks_mut` of a slice: `chunks_mut`.
-    pub(crate) trait ParallelSliceMut<T> {
+    pub trait ParallelSliceMut<T> {
         /// The slice in mutable chunks of `size`.
         fn par_chunks_mut(&mut self, size: usize) -> std::slice::ChunksMut<'_, T>;
     }
@@ -133,7 +128,7 @@ mod sequential {
     }
 
     /// rayon's `for_each_init`: one value from `init`, lent to every call.
-    pub(crate) trait ForEachInit: Iterator + Sized {
+    pub trait ForEachInit: Iterator + Sized {
         /// Calls `op` on every item with one scratch value made by `init`.
         fn for_each_init<S>(
             self,

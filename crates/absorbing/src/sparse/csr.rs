@@ -69,12 +69,7 @@ impl Csr {
 
     /// [`Csr::new`] for arrays valid by construction (a compiled chain's):
     /// the checks run in debug builds only.
-    pub(crate) fn from_valid_parts(
-        n: usize,
-        row_ptr: Vec<usize>,
-        cols: Vec<u32>,
-        vals: Vec<f64>,
-    ) -> Csr {
+    pub fn from_valid_parts(n: usize, row_ptr: Vec<usize>, cols: Vec<u32>, vals: Vec<f64>) -> Csr {
         if cfg!(debug_assertions) {
             Csr::new(n, row_ptr, cols, vals).expect("valid by construction")
         } else {
@@ -90,7 +85,7 @@ impl Csr {
     /// The part of `self` off its diagonal, and the diagonal apart (repeats
     /// summed): what every sweep over `I − Q` needs. Entries keep their
     /// order, so the result is a valid matrix without checking it again.
-    pub(crate) fn split_diagonal(&self) -> (Csr, Vec<f64>) {
+    pub fn split_diagonal(&self) -> (Csr, Vec<f64>) {
         let mut diagonal = vec![0.0; self.n];
         let mut row_ptr = Vec::with_capacity(self.n + 1);
         let mut cols = Vec::with_capacity(self.nnz());
@@ -162,26 +157,26 @@ impl Csr {
 
     /// Row `i`'s columns and values as slices.
     #[inline]
-    pub(crate) fn row_slices(&self, i: usize) -> (&[u32], &[f64]) {
+    pub fn row_slices(&self, i: usize) -> (&[u32], &[f64]) {
         let (lo, hi) = (self.row_ptr[i], self.row_ptr[i + 1]);
         (&self.cols[lo..hi], &self.vals[lo..hi])
     }
 
     /// The columns and values of the entries `range` ([`Csr::row_range`]).
     #[inline]
-    pub(crate) fn slices(&self, range: std::ops::Range<usize>) -> (&[u32], &[f64]) {
+    pub fn slices(&self, range: std::ops::Range<usize>) -> (&[u32], &[f64]) {
         (&self.cols[range.clone()], &self.vals[range])
     }
 
     /// The positions of row `i`'s entries among all entries (in the order
     /// of [`Csr::row_slices`]), for arrays kept parallel to them.
     #[inline]
-    pub(crate) fn row_range(&self, i: usize) -> std::ops::Range<usize> {
+    pub fn row_range(&self, i: usize) -> std::ops::Range<usize> {
         self.row_ptr[i]..self.row_ptr[i + 1]
     }
 
     /// The bytes this matrix holds in its arrays (as allocated).
-    pub(crate) fn held_bytes(&self) -> u64 {
+    pub fn held_bytes(&self) -> u64 {
         (self.row_ptr.capacity() * 8 + self.cols.capacity() * 4 + self.vals.capacity() * 8) as u64
     }
 
@@ -314,7 +309,7 @@ mod examples {
 
     #[test]
     fn example_at_line_14() -> Result<(), Box<dyn std::error::Error>> {
-        use crate::markov::sparse::Csr;
+        use crate::sparse::Csr;
         // 0 → 1 with probability 1/2, 1 → 0 with probability 1/4.
         let q = Csr::from_triplets(2, &[(0, 1, 0.5), (1, 0, 0.25)])?;
         assert_eq!(q.n(), 2);

@@ -2,10 +2,10 @@
 //! with a common denominator, and the certificate: exact substitution into
 //! the scaled integer system (docs/exact-modular.md §5–6).
 
+use super::ExactError;
 use super::factor::{Factors, Shape, Work};
 use super::field::{Field, primes};
 use super::system::{System, Values};
-use crate::markov::analysis::AnalysisError;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
@@ -48,11 +48,20 @@ enum Residual {
 
 impl Residual {
     fn start(system: &System) -> Residual {
-        match &system.values {
-            Values::Small { scale, .. } => {
+        match (&system.values, &system.rhs) {
+            (Values::Small { scale, .. }, None) => {
                 Residual::Small(scale.iter().map(|&s| s as i128).collect())
             }
-            Values::Big { scale, .. } => Residual::Big(scale.clone()),
+            // A right-hand side past machine words made the values big
+            // (`System::set_rhs`): these fit.
+            (Values::Small { .. }, Some(b)) => Residual::Small(
+                b.iter()
+                    .map(|b| num_traits::ToPrimitive::to_i128(b).unwrap_or(0))
+                    .collect(),
+            ),
+            (Values::Big { .. }, _) => {
+                Residual::Big((0..system.len()).map(|i| system.rhs(i)).collect())
+            }
         }
     }
 
@@ -133,19 +142,19 @@ impl Residual {
 /// which reconstruction cannot fail, docs/exact-modular.md §6).
 ///
 /// # Errors
-/// [`AnalysisError::ExactSingular`] when every prime tried leaves the matrix
-/// singular; [`AnalysisError::ExactUncertified`] if `max_digits` pass without a
+/// [`ExactError::Singular`] when every prime tried leaves the matrix
+/// singular; [`ExactError::Uncertified`] if `max_digits` pass without a
 /// certificate (which the bound says cannot happen: a bug);
-/// [`AnalysisError::Stopped`] at the next digit once `stop` is set.
+/// [`ExactError::Stopped`] at the next digit once `stop` is set.
 pub(crate) fn solve(
     system: &System,
     shape: &Shape,
     moments: bool,
     max_digits: (usize, usize),
     stop: Option<&AtomicBool>,
-) -> Result<Lifted, AnalysisError> {
+) -> Result<Lifted, ExactError> {
     let n = system.len();
-    let scales: Vec<BigInt> = (0..n).map(|i| system.scale(i)).collect();
+    let scales: Vec<BigInt> = (0..n).map(|i| system.rhs(i)).collect();
     // Every denominator of the solution divides det A (Cramer's rule): a
     // substitution whose widened denominator passes its Hadamard bound
     // started from a wrong reconstruction, and is given up at once.
@@ -159,7 +168,7 @@ pub(crate) fn solve(
     let factors = primes()
         .take(PRIMES_TRIED)
         .find_map(|p| Factors::new(system, shape, Field::new(p)))
-        .ok_or(AnalysisError::ExactSingular)?;
+        .ok_or(ExactError::Singular)?;
     let field = factors.field;
     let p = field.prime();
     let k = shape.back.len();
@@ -177,7 +186,7 @@ pub(crate) fn solve(
     let mut digits = 0;
     while digits < limit {
         // A digit is a solve over every state: a look at the flag is free.
-        crate::markov::analysis::stop_check(stop)?;
+        crate::stop::check(stop).map_err(|_| ExactError::Stopped)?;
         first.enter(&field, &mut rhs);
         factors.solve(&rhs, &mut u, &mut work);
         for (plain, &x) in plain_u.iter_mut().zip(&u) {
@@ -194,12 +203,12 @@ pub(crate) fn solve(
                 *plain = field.leave(x);
             }
             if !r2.update(system, p, Some(&plain_u), &plain_v) {
-                return Err(AnalysisError::ExactUncertified { digits });
+                return Err(ExactError::Uncertified { digits });
             }
             digits_v.extend(shape.back.iter().map(|&j| plain_v[j]));
         }
         if !first.update(system, p, None, &plain_u) {
-            return Err(AnalysisError::ExactUncertified { digits });
+            return Err(ExactError::Uncertified { digits });
         }
         if mean.is_none() {
             digits_u.extend(shape.back.iter().map(|&j| plain_u[j]));
@@ -236,8 +245,8 @@ pub(crate) fn solve(
         }
     }
     // A checkpoint given up on the stop flag is a stop, not a bug.
-    crate::markov::analysis::stop_check(stop)?;
-    Err(AnalysisError::ExactUncertified { digits })
+    crate::stop::check(stop).map_err(|_| ExactError::Stopped)?;
+    Err(ExactError::Uncertified { digits })
 }
 
 /// [`solve`] of a triangular system (no back target): back substitution
@@ -248,10 +257,10 @@ fn triangular(
     moments: bool,
     scales: &[BigInt],
     give_up: GiveUp,
-) -> Result<Lifted, AnalysisError> {
+) -> Result<Lifted, ExactError> {
     let failed = || match give_up.stopped() {
-        true => AnalysisError::Stopped,
-        false => AnalysisError::ExactUncertified { digits: 0 },
+        true => ExactError::Stopped,
+        false => ExactError::Uncertified { digits: 0 },
     };
     let one = BigInt::one();
     let mean =
@@ -445,7 +454,7 @@ impl GiveUp<'_> {
     }
 
     fn stopped(&self) -> bool {
-        crate::markov::analysis::stop_check(self.stop).is_err()
+        crate::stop::check(self.stop).is_err()
     }
 }
 
@@ -652,15 +661,20 @@ mod tests {
     /// substitution looks at it itself.
     #[test]
     fn a_set_flag_stops_a_substitution() {
-        let board =
-            crate::Board::from_json_str(r#"{"squares": 600, "ladders": [[3, 200]]}"#).unwrap();
-        let chain = crate::markov::chain::Chain::compile(&board).unwrap();
-        let system = System::new(&board, &chain).unwrap();
+        // 600 states, each moving 1 to 6 ahead with 1/6, past the last
+        // out of the system: nothing goes back.
+        let sixth = num_rational::BigRational::new(1.into(), 6.into());
+        let system = System::from_rows(
+            600,
+            0,
+            |i| (i + 1..=i + 6).filter(|&j| j < 600).map(|j| (j, &sixth)),
+            None,
+        );
         let shape = Shape::new(&system);
         assert!(shape.back.is_empty());
         let stop = AtomicBool::new(true);
         let got = solve(&system, &shape, true, (1, 1), Some(&stop));
-        assert_eq!(got.unwrap_err(), AnalysisError::Stopped);
+        assert_eq!(got.unwrap_err(), ExactError::Stopped);
         stop.store(false, std::sync::atomic::Ordering::Relaxed);
         assert!(solve(&system, &shape, true, (1, 1), Some(&stop)).is_ok());
     }
