@@ -14,13 +14,17 @@
 //! dense subtraction-free elimination factor `I − Q`; [`Solver`] picks between them;
 //! [`exact`] certifies fractions; [`Chain`] asks the questions.
 
+pub mod answers;
 pub mod chain;
 pub mod exact;
 mod gth;
+pub mod reach;
 pub mod par;
 mod solve;
 pub mod sparse;
 pub mod stop;
 
+pub use answers::{Answers, Bounded, Expectation};
 pub use chain::{Chain, Value};
+pub use reach::Reach;
 pub use solve::{DENSE_MAX_STATES, Estimate, MAX_DENSE_STATES, Method, Solver, SolverError};

@@ -216,7 +216,6 @@ impl Csr {
     ///
     /// # Panics
     /// If `x` or `out` is not of length `n`.
-    #[cfg(test)]
     pub fn vec_mul_into(&self, x: &[f64], out: &mut [f64]) {
         assert_eq!(x.len(), self.n, "vector length");
         assert_eq!(out.len(), self.n, "output length");
