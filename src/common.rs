@@ -52,6 +52,9 @@ pub enum CliError {
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(io::Error),
+    /// A chain could not be read or answered.
+    #[error(transparent)]
+    Chain(#[from] crate::chain::ChainError),
     /// Reading standard input (for `--interactive`) failed.
     #[error("cannot read standard input: {0}")]
     Input(io::Error),
@@ -102,6 +105,7 @@ impl CliError {
                 DesignError::Analysis(_) => EXIT_FAILURE,
                 _ => EXIT_CANNOT,
             },
+            CliError::Chain(e) => e.exit_code(),
             CliError::Destination(e) if e.is_misuse() => EXIT_USAGE,
             CliError::Output(_)
             | CliError::Input(_)

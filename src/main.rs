@@ -4,6 +4,7 @@
 
 mod analyze;
 mod args;
+mod chain;
 mod check;
 mod common;
 mod design;
@@ -61,6 +62,8 @@ enum Command {
     Tune(tune::Args),
     /// The live layout designer: a page on loopback that shows the exact figures after every edit.
     Serve(serve::Args),
+    /// Answer any absorbing Markov chain (PRISM/Storm explicit files or JSON): reach probability, expected steps and reward, variance, distribution.
+    Chain(chain::Args),
     /// Print the JSON Schema of an output (analyze, simulate, check, validate, diff, tune, generate, play) or input file.
     Schema(schema::Args),
     /// Print the shell completion script for SHELL on standard output.
@@ -181,6 +184,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => tune::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Fmt(args) => fmt::run(args),
+        Command::Chain(args) => chain::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Completions { shell } => completions(shell),
     };

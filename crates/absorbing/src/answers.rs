@@ -473,7 +473,7 @@ impl Chain {
             None
         };
         let exact = if options.exact {
-            Some(self.exact_answers(&live, &reach, sure_start, options, stop)?)
+            Some(self.exact_answers(&live, sure_start, options, stop)?)
         } else {
             None
         };
@@ -511,10 +511,10 @@ impl Chain {
         let mut r: Vec<f64> = pi.iter().zip(&v).map(|(p, x)| p - x).collect();
         let mut size: Vec<f64> = pi.iter().zip(&v).map(|(p, x)| p.abs() + x.abs()).collect();
         let mut terms = vec![2usize; n];
-        for i in 0..n {
+        for (i, &vi) in v.iter().enumerate() {
             for (j, q) in live.q.row(i) {
-                r[j] += q * v[i];
-                size[j] += q * v[i].abs();
+                r[j] += q * vi;
+                size[j] += q * vi.abs();
                 terms[j] += 1;
             }
         }
@@ -623,7 +623,6 @@ impl Chain {
     fn exact_answers(
         &self,
         live: &Live,
-        reach: &[Reach],
         sure_start: bool,
         options: &Options,
         stop: Option<&AtomicBool>,
@@ -713,7 +712,6 @@ impl Chain {
                 });
             }
         }
-        let _ = reach;
         Ok(ExactAnswers {
             reach_probability,
             expected_steps,

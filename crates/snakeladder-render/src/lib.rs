@@ -24,6 +24,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod chain;
 pub mod diff;
 mod diff_html;
 pub mod escape;
