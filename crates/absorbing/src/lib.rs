@@ -11,7 +11,22 @@
 //!
 //! The crate knows states, transitions, targets and rewards, and nothing of
 //! where a chain came from.
+//!
+//! A chain is made with a [`ChainBuilder`], or read from PRISM's and
+//! Storm's explicit files or a JSON file ([`read`]); either way it is
+//! checked whole and every problem is named at once ([`Error`]).
 
+pub mod builder;
 pub mod chain;
+pub mod error;
+pub mod read;
 
+pub use builder::{
+    ChainBuilder, MAX_EXACT_BITS, MAX_STATES, ROW_SUM_ULPS_PER_ENTRY, row_sum_tolerance,
+};
 pub use chain::{Chain, Value};
+pub use error::{
+    Error, ErrorKind, Location, MAX_PROBLEMS, MAX_QUOTE_CHARS, Part, Place, Problem, ProblemKind,
+    Role,
+};
+pub use read::ParseValueError;
