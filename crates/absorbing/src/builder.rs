@@ -568,7 +568,10 @@ impl ChainBuilder {
         if targets.is_empty() {
             problems.push(ProblemKind::NoTarget, self.whole());
         }
+        // A row a reader could not read is still a row: it is named as
+        // unreadable, and not also as missing.
         let mut with_row: Vec<u64> = self.entries.iter().map(|e| e.from).collect();
+        with_row.extend(&self.unchecked_rows);
         with_row.sort_unstable();
         with_row.dedup();
         if let Some(n) = n {

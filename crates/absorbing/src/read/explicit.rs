@@ -297,8 +297,12 @@ impl Explicit {
                 Some(_) => initial_from_label(&mut b, labels.as_ref(), "init", tra_file),
                 None if !extras.initial.is_empty() => {
                     if extras.initial.len() > 1 {
-                        let kind =
-                            ambiguous("- lines", extras.initial.iter().map(|i| i.0).collect());
+                        let kind = ProblemKind::Syntax {
+                            message: format!(
+                                "the file gives {} initial states (\"- state\" lines); a chain starts in one, or in a distribution given with the API",
+                                extras.initial.len()
+                            ),
+                        };
                         b.problem(kind, extras.initial[1].1);
                     } else {
                         let (s, pos) = extras.initial[0];
@@ -382,7 +386,12 @@ fn label_states(
         None => Err(unknown(Vec::new(), tra_file)),
         Some((labels, file)) => match labels.states(name) {
             None => Err(unknown(
-                labels.names().iter().take(LISTED_LABELS).cloned().collect(),
+                labels
+                    .names()
+                    .iter()
+                    .take(LISTED_LABELS)
+                    .map(|n| crate::error::quote(n.as_bytes()))
+                    .collect(),
                 *file,
             )),
             Some(states) => Ok(states.to_vec()),

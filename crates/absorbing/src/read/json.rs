@@ -418,13 +418,25 @@ pub fn json_builder(bytes: &[u8], path: Option<&Path>) -> Result<ChainBuilder, E
 
 /// serde_json's message less its own " at line L column C", which the
 /// problem's location gives.
+///
+/// serde_json quotes the input in some messages (an unknown field's name),
+/// so the message is cut to [`MAX_JSON_MESSAGE_CHARS`] characters.
 fn message(e: &serde_json::Error) -> String {
     let full = e.to_string();
-    match full.rfind(" at line ") {
-        Some(i) => full[..i].to_string(),
-        None => full,
+    let full = match full.rfind(" at line ") {
+        Some(i) => &full[..i],
+        None => &full[..],
+    };
+    let mut chars = full.chars();
+    let mut out: String = chars.by_ref().take(MAX_JSON_MESSAGE_CHARS).collect();
+    if chars.next().is_some() {
+        out.push('…');
     }
+    out
 }
+
+/// The longest message of a malformed JSON file, in characters.
+const MAX_JSON_MESSAGE_CHARS: usize = 300;
 
 /// The JSON form of a chain, which [`json`] reads back to the same chain:
 /// exact values as fraction strings when the chain has them, floats as the

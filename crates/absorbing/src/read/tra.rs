@@ -52,7 +52,7 @@ pub(crate) fn read_tra(b: &mut ChainBuilder, text: &[u8], file: u8) -> TraExtras
             continue;
         }
         let fs: Vec<Field> = std::iter::once(first).chain(fs.take(5)).collect();
-        if matches!(phase, Phase::Start) && !first.text[0].is_ascii_digit() && first.text != b"-" {
+        if matches!(phase, Phase::Start) && first.text[0].is_ascii_alphabetic() {
             // Storm's model type hint.
             phase = Phase::Typed;
             if !first.text.eq_ignore_ascii_case(b"dtmc") || fs.len() > 1 {
