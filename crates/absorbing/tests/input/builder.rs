@@ -380,6 +380,23 @@ fn rewards_must_be_finite_and_not_negative_and_one_per_state() {
 }
 
 #[test]
+fn an_exact_sum_too_large_to_check_is_named() {
+    // Denominators with no common factor: each makes the sum's denominator
+    // longer by about 3300 bits, past MAX_EXACT_BITS after twenty.
+    let big = num_traits::pow(num_bigint::BigInt::from(10), 1000);
+    let mut b = ChainBuilder::new(40);
+    for i in 0..40u32 {
+        let d = &big * num_bigint::BigInt::from(2 * i + 1) + 1;
+        b.transition(0, i as usize, Value::Exact(BigRational::new(1.into(), d)));
+    }
+    let err = b.initial_state(0).targets(1..40).build().unwrap_err();
+    assert_eq!(
+        kinds(&err),
+        [ProblemKind::ExactSumTooLarge { state: Some(0) }]
+    );
+}
+
+#[test]
 fn state_counts_are_bounded() {
     let err = ChainBuilder::new(0).build().unwrap_err();
     assert!(kinds(&err).contains(&ProblemKind::NoStates));

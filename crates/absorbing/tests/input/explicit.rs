@@ -2,7 +2,7 @@
 
 use super::{kinds, lines};
 use absorbing::read::{Explicit, labels, transitions};
-use absorbing::{Chain, ChainBuilder, ErrorKind, MAX_PROBLEMS, ProblemKind, Role, Value};
+use absorbing::{Chain, ChainBuilder, ErrorKind, MAX_PROBLEMS, ProblemKind, Value};
 use num_rational::BigRational;
 use proptest::prelude::*;
 
@@ -225,6 +225,28 @@ fn duplicates_in_a_file_name_both_lines() {
     assert_eq!(
         lines(&err),
         ["<tra>:3:1: the transition 0 -> 1 is given twice (first at <tra>:2:1)"]
+    );
+}
+
+#[test]
+fn numbers_too_long_or_too_large_are_refused_unread() {
+    let long = "1".repeat(absorbing::read::MAX_NUMBER_CHARS + 1);
+    let tra = format!("1 3\n0 0 1e-99999\n0 0 {long}\n0 0 1e4097\n");
+    let err = Explicit::from_text(tra)
+        .target_states([0])
+        .read()
+        .unwrap_err();
+    assert_eq!(
+        lines(&err),
+        [
+            "<tra>:2:5: \"1e-99999\" is not a probability: its exponent is larger than 4096 in magnitude",
+            format!(
+                "<tra>:3:5: \"{}…\" is not a probability: it is longer than 4096 characters",
+                &long[..40]
+            )
+            .as_str(),
+            "<tra>:4:5: \"1e4097\" is not a probability: its exponent is larger than 4096 in magnitude",
+        ]
     );
 }
 
@@ -488,6 +510,7 @@ fn a_chains_rows_go_through_the_builder_and_the_reader_alike() {
         .build()
         .unwrap_err();
     assert_eq!(kinds(&from_text), kinds(&by_hand));
+    assert_eq!(kinds(&by_hand).len(), 1);
     assert_eq!(
         kinds(&by_hand)[0],
         ProblemKind::RowSum {
@@ -497,7 +520,6 @@ fn a_chains_rows_go_through_the_builder_and_the_reader_alike() {
             tolerance: None
         }
     );
-    let _ = Role::Label;
 }
 
 /// The explicit files of a chain, written the way PRISM writes them (exact

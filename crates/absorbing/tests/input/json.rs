@@ -2,7 +2,7 @@
 
 use super::{kinds, lines};
 use absorbing::read::{json, to_json};
-use absorbing::{Part, Place, ProblemKind, Value};
+use absorbing::{Part, Place, ProblemKind};
 use num_rational::BigRational;
 
 fn r(n: i64, d: i64) -> BigRational {
@@ -111,7 +111,6 @@ fn bad_values_are_named_at_their_items() {
             index: 3
         }
     );
-    let _ = Value::Float(0.0);
 }
 
 #[test]
