@@ -11,6 +11,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The most states a chain may have: state numbers are stored as `u32`.
+///
+/// ```
+/// use absorbing::{ChainBuilder, MAX_STATES, ProblemKind};
+/// let err = ChainBuilder::new(MAX_STATES as usize + 1).build().unwrap_err();
+/// assert!(matches!(err.problems()[0].kind(), ProblemKind::TooManyStates { .. }));
+/// ```
 pub const MAX_STATES: u64 = u32::MAX as u64;
 
 /// The largest denominator, in bits, an exact row or initial sum may reach
@@ -19,10 +25,20 @@ pub const MAX_STATES: u64 = u32::MAX as u64;
 /// denominators can make a sum's denominator grow with every entry, and the
 /// bound keeps checking one row cheap (a sum of 64 Kibit takes about a
 /// millisecond to extend) whatever the input.
+///
+/// ```
+/// // A decimal has a power of ten for its denominator: far below the bound.
+/// assert!(absorbing::MAX_EXACT_BITS > 4096 * 4);
+/// ```
 pub const MAX_EXACT_BITS: u64 = 1 << 16;
 
 /// Units of `f64::EPSILON` allowed per entry between a row's float sum and
 /// one; see [`row_sum_tolerance`].
+///
+/// ```
+/// use absorbing::{ROW_SUM_ULPS_PER_ENTRY, row_sum_tolerance};
+/// assert_eq!(row_sum_tolerance(2), 2.0 * ROW_SUM_ULPS_PER_ENTRY * f64::EPSILON);
+/// ```
 pub const ROW_SUM_ULPS_PER_ENTRY: f64 = 4.0;
 
 /// The largest accepted `|sum − 1|` of a row (or initial distribution) of

@@ -9,10 +9,23 @@ use std::sync::Arc;
 /// The most problems an [`Error`] lists; past it, only their number is kept,
 /// so that a huge bad input gives a message (and uses memory) of bounded
 /// size.
+///
+/// ```
+/// use absorbing::{ChainBuilder, MAX_PROBLEMS};
+/// let err = ChainBuilder::new(1_000).build().unwrap_err();
+/// assert_eq!(err.problems().len(), MAX_PROBLEMS);
+/// assert!(err.to_string().ends_with(&format!("and {} more", err.omitted())));
+/// ```
 pub const MAX_PROBLEMS: usize = 100;
 
 /// The longest text of the input a problem quotes, in characters; longer
 /// text is cut and ends in `…`.
+///
+/// ```
+/// use absorbing::read::Explicit;
+/// let err = Explicit::from_text(format!("1 1\n0 0 {}\n", "x".repeat(1000))).read().unwrap_err();
+/// assert!(err.to_string().contains(&format!("\"{}…\"", "x".repeat(absorbing::MAX_QUOTE_CHARS))));
+/// ```
 pub const MAX_QUOTE_CHARS: usize = 40;
 
 /// Why a chain could not be read or built.
@@ -39,6 +52,15 @@ pub const MAX_QUOTE_CHARS: usize = 40;
 pub struct Error(Box<ErrorKind>);
 
 /// What went wrong; see [`Error::kind`].
+///
+/// ```
+/// use absorbing::{ErrorKind, read::Explicit};
+/// let err = Explicit::new("/no/such.tra").read().unwrap_err();
+/// match err.kind() {
+///     ErrorKind::Io { path, .. } => assert_eq!(path.to_str(), Some("/no/such.tra")),
+///     other => panic!("{other}"),
+/// }
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -158,6 +180,12 @@ fn summary(problems: &[Problem], omitted: usize) -> String {
 
 /// Which list of the input an item belongs to, for a [`Location`] that
 /// names an item by its index.
+///
+/// ```
+/// use absorbing::{ChainBuilder, Part, Place};
+/// let err = ChainBuilder::new(1).transition(0, 0, 1.0).initial_state(0).targets([3]).build().unwrap_err();
+/// assert_eq!(err.problems()[0].location().place(), &Place::Item { part: Part::Target, index: 0 });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Part {
@@ -200,6 +228,12 @@ pub struct Location {
 }
 
 /// The place of a [`Location`] within its input.
+///
+/// ```
+/// use absorbing::{Place, read::Explicit};
+/// let err = Explicit::from_text("1 1\n0 0 0.5\n").read().unwrap_err();
+/// assert_eq!(err.problems()[0].location().place(), &Place::Line { line: 2, column: 1 });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Place {
@@ -307,6 +341,13 @@ impl fmt::Display for Location {
 }
 
 /// The role a state number plays where it is out of range.
+///
+/// ```
+/// use absorbing::{ChainBuilder, ProblemKind, Role};
+/// let err = ChainBuilder::new(1).transition(0, 0, 1.0).initial_state(2).targets([0]).build().unwrap_err();
+/// assert!(matches!(err.problems()[0].kind(), ProblemKind::StateOutOfRange { role: Role::Initial, state: 2, .. }));
+/// assert_eq!(Role::Initial.to_string(), "the initial state");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Role {
@@ -408,6 +449,13 @@ impl fmt::Display for Problem {
 
 /// What is wrong, with the values involved. A value is shown as it was
 /// given: a fraction when exact, a float otherwise.
+///
+/// ```
+/// use absorbing::{ChainBuilder, ProblemKind, Value};
+/// let err = ChainBuilder::new(1).transition(0, 0, 0.5).initial_state(0).targets([0]).build().unwrap_err();
+/// let ProblemKind::RowSum { state, sum, .. } = err.problems()[0].kind() else { panic!() };
+/// assert_eq!((*state, sum), (0, &Value::Float(0.5)));
+/// ```
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProblemKind {

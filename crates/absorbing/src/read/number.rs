@@ -12,6 +12,12 @@ use std::str::FromStr;
 /// digits than this carries no information a chain could use, and the
 /// bound keeps the cost of reading (and summing) one value small whatever
 /// the input.
+///
+/// ```
+/// use absorbing::{Value, read::MAX_NUMBER_CHARS};
+/// assert!("1".repeat(MAX_NUMBER_CHARS).parse::<Value>().is_ok());
+/// assert!("1".repeat(MAX_NUMBER_CHARS + 1).parse::<Value>().is_err());
+/// ```
 pub const MAX_NUMBER_CHARS: usize = 4096;
 
 /// The largest decimal exponent read, in magnitude (`1e-4096` is read,
@@ -19,6 +25,12 @@ pub const MAX_NUMBER_CHARS: usize = 4096;
 /// 1e±308) and, read exactly, would only cost memory: `1e-1000000000`
 /// written in nine characters would otherwise be a denominator of a
 /// billion digits.
+///
+/// ```
+/// use absorbing::Value;
+/// assert!("1e-4096".parse::<Value>().is_ok());
+/// assert!("1e-4097".parse::<Value>().is_err());
+/// ```
 pub const MAX_EXPONENT: u32 = 4096;
 
 /// Why text is not a [`Value`].
