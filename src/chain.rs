@@ -67,6 +67,19 @@ pub enum ChainError {
         /// Why.
         source: AnswerError,
     },
+    /// The files are too large to read within `--max-memory`.
+    #[error(
+        "{file}: reading this chain needs up to {needed} bytes ({} per byte of its files), over the --max-memory limit of {limit} bytes",
+        HELD_PER_FILE_BYTE
+    )]
+    TooLarge {
+        /// The transitions file.
+        file: String,
+        /// Bytes the chain may need.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// `--time-limit` passed.
     #[error("{file}: the time limit of {limit:?} passed before the answers were found")]
     TimeLimit {
@@ -82,17 +95,45 @@ impl ChainError {
     /// fractions were asked for, 3 when the work could not be done.
     pub fn exit_code(&self) -> u8 {
         match self {
-            ChainError::Read(e) if matches!(e.kind(), absorbing::ErrorKind::Io { .. }) => {
-                common::EXIT_FAILURE
-            }
             ChainError::Read(_) => common::EXIT_FAILURE,
             ChainError::Answer {
                 source: AnswerError::NotExact { .. },
                 ..
             } => common::EXIT_FAILURE,
-            ChainError::Answer { .. } | ChainError::TimeLimit { .. } => common::EXIT_CANNOT,
+            ChainError::Answer { .. }
+            | ChainError::TimeLimit { .. }
+            | ChainError::TooLarge { .. } => common::EXIT_CANNOT,
         }
     }
+}
+
+/// Most bytes a chain holds per byte of the files it is read from: an
+/// entry's shortest line (`0 1 1` and a newline) is 6 bytes, and it is held
+/// as a column (4), a float (8) and an exact fraction (two big integers,
+/// 48 bytes and a word of digits each, 64): about 80 bytes, 14 per byte of
+/// file, and the reading holds each line once more beside it.
+const HELD_PER_FILE_BYTE: u64 = 16;
+
+/// Refuses, before reading them, files whose chain would pass
+/// `max_memory` ([`HELD_PER_FILE_BYTE`]).
+fn refuse_large_files(args: &Args, max_memory: u64) -> Result<(), ChainError> {
+    let files = [Some(&args.file), args.labels.as_ref(), args.state_rewards.as_ref()];
+    let mut total = 0u64;
+    for file in files.into_iter().flatten() {
+        // A file that cannot be opened is named by the reader.
+        if let Ok(meta) = std::fs::metadata(file) {
+            total = total.saturating_add(meta.len());
+        }
+    }
+    let needed = total.saturating_mul(HELD_PER_FILE_BYTE);
+    if needed > max_memory {
+        return Err(ChainError::TooLarge {
+            file: args.file.display().to_string(),
+            needed,
+            limit: max_memory,
+        });
+    }
+    Ok(())
 }
 
 fn is_json(path: &Path) -> bool {
@@ -115,10 +156,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "--init and --target name labels: give the labels file with --labels".into(),
         ));
     }
+    let max_memory = args.max_memory.unwrap_or_else(memory::default_limit);
+    refuse_large_files(&args, max_memory)?;
     let chain = if is_json(&args.file) {
-        let bytes = std::fs::read(&args.file)
-            .map_err(|e| CliError::Chain(ChainError::Read(absorbing::Error::io(&args.file, e))))?;
-        absorbing::read::json(&bytes, Some(&args.file)).map_err(ChainError::Read)?
+        absorbing::read::json_file(&args.file).map_err(ChainError::Read)?
     } else {
         let mut explicit = Explicit::new(&args.file);
         if let Some(lab) = &args.labels {
@@ -139,7 +180,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         exact: args.exact,
         distribution: true,
         max_work: args.max_work.unwrap_or(Options::default().max_work),
-        max_memory: args.max_memory.unwrap_or_else(memory::default_limit),
+        max_memory,
     };
     let file = args.file.display().to_string();
     let stop = Arc::new(AtomicBool::new(false));

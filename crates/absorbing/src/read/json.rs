@@ -344,6 +344,21 @@ pub fn json(bytes: &[u8], path: Option<&Path>) -> Result<Chain, Error> {
     json_builder(bytes, path)?.build()
 }
 
+/// The chain of the JSON file at `path` ([`json`]).
+///
+/// # Errors
+/// [`ErrorKind::Io`](crate::ErrorKind::Io) when the file cannot be read;
+/// as [`json`] otherwise.
+///
+/// ```
+/// let err = absorbing::read::json_file("/no/such/chain.json".as_ref()).unwrap_err();
+/// assert!(err.to_string().contains("/no/such/chain.json"));
+/// ```
+pub fn json_file(path: &Path) -> Result<Chain, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    json(&bytes, Some(path))
+}
+
 /// The [`ChainBuilder`] of a chain's JSON form, to add to before building;
 /// an error only when the file is malformed.
 ///

@@ -22,7 +22,7 @@ mod tra;
 pub use explicit::Explicit;
 #[cfg(feature = "schema")]
 pub use json::json_schema;
-pub use json::{json, json_builder, to_json};
+pub use json::{json, json_builder, json_file, to_json};
 pub use lab::Labels;
 pub use number::{MAX_EXPONENT, MAX_NUMBER_CHARS, ParseValueError};
 
