@@ -117,7 +117,11 @@ const HELD_PER_FILE_BYTE: u64 = 16;
 /// Refuses, before reading them, files whose chain would pass
 /// `max_memory` ([`HELD_PER_FILE_BYTE`]).
 fn refuse_large_files(args: &Args, max_memory: u64) -> Result<(), ChainError> {
-    let files = [Some(&args.file), args.labels.as_ref(), args.state_rewards.as_ref()];
+    let files = [
+        Some(&args.file),
+        args.labels.as_ref(),
+        args.state_rewards.as_ref(),
+    ];
     let mut total = 0u64;
     for file in files.into_iter().flatten() {
         // A file that cannot be opened is named by the reader.
@@ -137,7 +141,8 @@ fn refuse_large_files(args: &Args, max_memory: u64) -> Result<(), ChainError> {
 }
 
 fn is_json(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {

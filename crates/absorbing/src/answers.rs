@@ -32,7 +32,11 @@ pub const TAIL: f64 = 1e-12;
 /// rounded terms (Higham, *Accuracy and Stability*, §3.1).
 fn gamma(k: usize) -> f64 {
     let ku = k as f64 * UNIT;
-    if ku >= 1.0 { f64::INFINITY } else { ku / (1.0 - ku) }
+    if ku >= 1.0 {
+        f64::INFINITY
+    } else {
+        ku / (1.0 - ku)
+    }
 }
 
 /// What to answer, and within which limits.
@@ -387,7 +391,11 @@ impl Chain {
     /// assert!(answers.expected_steps().finite().is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn answer(&self, options: &Options, stop: Option<&AtomicBool>) -> Result<Answers, AnswerError> {
+    pub fn answer(
+        &self,
+        options: &Options,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Answers, AnswerError> {
         let stopped = || crate::stop::check(stop).map_err(|_| AnswerError::Stopped);
         let reach = classify(self);
         let live = Live::new(self, &reach);
@@ -462,7 +470,11 @@ impl Chain {
             let b: Vec<f64> = live.states.iter().map(|&s| rewards[s]).collect();
             let x = solver.solve(&b);
             let bounds = live.bounds(&b, &x, &t_live, delta);
-            Expectation::Finite(weigh(&self.initial, &scatter(&x, 0.0), &scatter(&bounds, 0.0)))
+            Expectation::Finite(weigh(
+                &self.initial,
+                &scatter(&x, 0.0),
+                &scatter(&bounds, 0.0),
+            ))
         });
         stopped()?;
         let (visits, visits_bounds) = self.visits(&live, &solver, &t_live, delta);
@@ -518,7 +530,9 @@ impl Chain {
                 terms[j] += 1;
             }
         }
-        let rho: f64 = (0..n).map(|j| r[j].abs() + gamma(terms[j] + 2) * size[j]).sum();
+        let rho: f64 = (0..n)
+            .map(|j| r[j].abs() + gamma(terms[j] + 2) * size[j])
+            .sum();
         let bound = |j: usize| {
             if delta >= 1.0 {
                 f64::INFINITY
@@ -586,7 +600,9 @@ impl Chain {
             .states
             .iter()
             .enumerate()
-            .map(|(k, _)| (1.0 - live.to_target[k] - live.q.row(k).map(|(_, p)| p).sum::<f64>()).max(0.0))
+            .map(|(k, _)| {
+                (1.0 - live.to_target[k] - live.q.row(k).map(|(_, p)| p).sum::<f64>()).max(0.0)
+            })
             .collect();
         let mut pmf = vec![start_hit];
         let mut cdf = vec![start_hit];
@@ -627,8 +643,13 @@ impl Chain {
         options: &Options,
         stop: Option<&AtomicBool>,
     ) -> Result<ExactAnswers, AnswerError> {
-        let not_exact = |why: &str| AnswerError::NotExact { why: why.to_string() };
-        let values = self.exact.as_ref().ok_or_else(|| not_exact("some transition is a float"))?;
+        let not_exact = |why: &str| AnswerError::NotExact {
+            why: why.to_string(),
+        };
+        let values = self
+            .exact
+            .as_ref()
+            .ok_or_else(|| not_exact("some transition is a float"))?;
         let initial = self
             .initial_exact
             .as_ref()

@@ -129,7 +129,11 @@ fn listed(states: &[usize]) -> String {
         .map(|s| s.to_string())
         .collect();
     match states.len() > MAX_LISTED_STATES {
-        true => format!("{} and {} more", shown.join(", "), states.len() - MAX_LISTED_STATES),
+        true => format!(
+            "{} and {} more",
+            shown.join(", "),
+            states.len() - MAX_LISTED_STATES
+        ),
         false => shown.join(", "),
     }
 }
@@ -214,7 +218,11 @@ fn steps_json(d: &Distribution) -> StepsJson {
 ///
 /// # Errors
 /// When serialization fails.
-pub fn json(chain: &Chain, answers: &Answers, described: &Described) -> Result<Vec<u8>, serde_json::Error> {
+pub fn json(
+    chain: &Chain,
+    answers: &Answers,
+    described: &Described,
+) -> Result<Vec<u8>, serde_json::Error> {
     crate::json::pretty(&Json::new(chain, answers, described))
 }
 
@@ -226,7 +234,12 @@ fn bounded(b: Bounded) -> String {
 ///
 /// # Errors
 /// When writing fails.
-pub fn text(out: &mut impl Write, chain: &Chain, answers: &Answers, described: &Described) -> io::Result<()> {
+pub fn text(
+    out: &mut impl Write,
+    chain: &Chain,
+    answers: &Answers,
+    described: &Described,
+) -> io::Result<()> {
     let targets = (0..chain.len()).filter(|&s| chain.is_target(s)).count();
     writeln!(
         out,
@@ -235,7 +248,11 @@ pub fn text(out: &mut impl Write, chain: &Chain, answers: &Answers, described: &
         chain.len(),
         chain.entries()
     )?;
-    writeln!(out, "initial: {}", crate::escape::terminal(described.initial))?;
+    writeln!(
+        out,
+        "initial: {}",
+        crate::escape::terminal(described.initial)
+    )?;
     writeln!(
         out,
         "target: {} ({} state{})",
@@ -244,14 +261,26 @@ pub fn text(out: &mut impl Write, chain: &Chain, answers: &Answers, described: &
         if targets == 1 { "" } else { "s" }
     )?;
     writeln!(out)?;
-    writeln!(out, "reach probability   {}", bounded(answers.reach_probability()))?;
+    writeln!(
+        out,
+        "reach probability   {}",
+        bounded(answers.reach_probability())
+    )?;
     let infinite = infinite_because(answers);
     let expectation = |e: &Expectation| match e.finite() {
         Some(b) => bounded(b),
         None => "infinite".to_string(),
     };
-    writeln!(out, "expected steps      {}", expectation(answers.expected_steps()))?;
-    writeln!(out, "variance of steps   {}", expectation(answers.variance()))?;
+    writeln!(
+        out,
+        "expected steps      {}",
+        expectation(answers.expected_steps())
+    )?;
+    writeln!(
+        out,
+        "variance of steps   {}",
+        expectation(answers.variance())
+    )?;
     if let Some(r) = answers.expected_reward() {
         writeln!(out, "expected reward     {}", expectation(r))?;
     }
@@ -259,7 +288,10 @@ pub fn text(out: &mut impl Write, chain: &Chain, answers: &Answers, described: &
         writeln!(out, "  infinite because {why}")?;
     }
     if let Some(d) = answers.distribution() {
-        let q = |p: f64| d.quantile(p).map_or("not reached".to_string(), |k| k.to_string());
+        let q = |p: f64| {
+            d.quantile(p)
+                .map_or("not reached".to_string(), |k| k.to_string())
+        };
         writeln!(
             out,
             "steps               median {}, 90% {}, 99% {} (followed {} steps, {:.1e} still live)",
