@@ -75,6 +75,22 @@ impl CliError {
         {
             return ExitCode::from(EXIT_OK);
         }
+        // A chain's problems, one line each, so that every one can be read
+        // (and each line escaped on its own).
+        if let CliError::Chain(crate::chain::ChainError::Read(e)) = &self
+            && !e.problems().is_empty()
+        {
+            let count = e.problems().len() + e.omitted();
+            let plural = if count == 1 { "" } else { "s" };
+            say("error: ", &format!("{count} problem{plural}:"));
+            for problem in e.problems() {
+                say("  ", &problem.to_string());
+            }
+            if e.omitted() > 0 {
+                say("  ", &format!("and {} more", e.omitted()));
+            }
+            return ExitCode::from(EXIT_FAILURE);
+        }
         let code = match &self {
             CliError::Board(_) => EXIT_FAILURE,
             CliError::Usage(_) => EXIT_USAGE,

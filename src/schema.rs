@@ -39,6 +39,10 @@ pub enum Kind {
     Board,
     /// A game record, as `play --record` writes and `play --replay` reads it.
     Record,
+    /// `chain --format json`.
+    Chain,
+    /// A chain file in JSON, as `chain` reads it.
+    ChainFile,
 }
 
 impl Kind {
@@ -56,6 +60,8 @@ impl Kind {
             Kind::Play => "play",
             Kind::Board => "board",
             Kind::Record => "record",
+            Kind::Chain => "chain",
+            Kind::ChainFile => "chain-file",
         }
     }
 
@@ -104,6 +110,17 @@ impl Kind {
                 "A game record, as `snakeladder play --record` writes it and `play --replay` \
                  reads it."
             }
+            Kind::Chain => {
+                "The output of `snakeladder chain --format json`: any absorbing chain's reach \
+                 probability, expected steps, variance and reward from its initial \
+                 distribution, each with its certified error bound (`null` with a reason when \
+                 infinite), the steps' distribution, and with --exact the certified fractions."
+            }
+            Kind::ChainFile => {
+                "An absorbing Markov chain in JSON, as `snakeladder chain` reads it \
+                 (docs/chain-format.md). Validation checks more than this schema can say \
+                 (rows summing to one, states in range, no duplicate transitions)."
+            }
         }
     }
 }
@@ -129,6 +146,10 @@ pub fn text(kind: Kind) -> String {
         Kind::Play => output_schema::<Versioned<crate::outputs::Play>>(kind),
         Kind::Board => input_schema::<BoardSpec>(kind),
         Kind::Record => input_schema::<GameRecord>(kind),
+        Kind::Chain => output_schema::<Versioned<snakeladder_render::chain::Json>>(kind),
+        Kind::ChainFile => titled(SchemaSettings::draft2020_12(), kind, |_| {
+            absorbing::read::json_schema()
+        }),
     };
     let mut value = schema.to_value();
     if kind == Kind::Board {

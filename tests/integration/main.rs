@@ -5,6 +5,7 @@ mod action_script;
 mod analysis_cli;
 mod analysis_known;
 mod analysis_props;
+mod chain_cli;
 mod ci_workflow;
 mod design_cli;
 mod diff_cli;

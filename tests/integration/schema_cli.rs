@@ -10,9 +10,19 @@ use crate::support::{root, run};
 use serde_json::Value;
 use std::path::PathBuf;
 
-const KINDS: [&str; 10] = [
-    "analyze", "simulate", "check", "validate", "diff", "tune", "generate", "play", "board",
+const KINDS: [&str; 12] = [
+    "analyze",
+    "simulate",
+    "check",
+    "validate",
+    "diff",
+    "tune",
+    "generate",
+    "play",
+    "board",
     "record",
+    "chain",
+    "chain-file",
 ];
 
 fn schema_file(kind: &str) -> PathBuf {
