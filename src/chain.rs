@@ -37,6 +37,10 @@ pub struct Args {
     /// Certified fractions beside the floats.
     #[arg(long)]
     exact: bool,
+    /// Leave out the distribution of the steps (it is stepped one step at
+    /// a time, which on a chain whose games last long is most of the work).
+    #[arg(long)]
+    no_distribution: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
@@ -183,7 +187,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     };
     let options = Options {
         exact: args.exact,
-        distribution: true,
+        distribution: !args.no_distribution,
         max_work: args.max_work.unwrap_or(Options::default().max_work),
         max_memory,
     };
