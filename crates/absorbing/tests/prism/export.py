@@ -59,16 +59,21 @@ INSTANCES = [
          props=["brp/p1.pctl", "brp/p2.pctl", "brp/p4.pctl"], listed=True, commit=True),
     dict(name="brp-N64-MAX5", model="brp", file="brp/brp.pm", consts="N=64,MAX=5",
          props=["brp/p1.pctl", "brp/p2.pctl", "brp/p4.pctl"], listed=True, commit=True),
-    dict(name="brp-N1024-MAX5", model="brp", file="brp/brp.pm", consts="N=1024,MAX=5",
+    dict(name="brp-N256-MAX5", model="brp", file="brp/brp.pm", consts="N=256,MAX=5",
          props=["brp/p1.pctl", "brp/p2.pctl", "brp/p4.pctl"], listed=False, commit=False),
     dict(name="crowds-R3-C5", model="crowds", file="crowds/crowds.pm", consts="TotalRuns=3,CrowdSize=5",
          props=["crowds/positive.pctl"], listed=True, commit=True),
     dict(name="crowds-R4-C10", model="crowds", file="crowds/crowds.pm", consts="TotalRuns=4,CrowdSize=10",
          props=["crowds/positive.pctl"], listed=True, commit=False),
+    dict(name="crowds-R5-C10", model="crowds", file="crowds/crowds.pm", consts="TotalRuns=5,CrowdSize=10",
+         props=["crowds/positive.pctl"], listed=True, commit=False),
     dict(name="egl-N2-L2", model="egl", file="egl/egl.pm", consts="N=2,L=2",
          props=["egl/unfairA.pctl", "egl/unfairB.pctl", "egl/messagesA.pctl", "egl/messagesB.pctl"],
          listed=False, commit=True),
     dict(name="egl-N5-L2", model="egl", file="egl/egl.pm", consts="N=5,L=2",
+         props=["egl/unfairA.pctl", "egl/unfairB.pctl", "egl/messagesA.pctl", "egl/messagesB.pctl"],
+         listed=True, commit=False),
+    dict(name="egl-N5-L8", model="egl", file="egl/egl.pm", consts="N=5,L=8",
          props=["egl/unfairA.pctl", "egl/unfairB.pctl", "egl/messagesA.pctl", "egl/messagesB.pctl"],
          listed=True, commit=False),
     dict(name="herman-N7", model="herman", file="herman/herman7.pm", consts="",
@@ -84,6 +89,8 @@ INSTANCES = [
     dict(name="nand-N5-K1", model="nand", file="nand/nand.pm", consts="N=5,K=1",
          props=["nand/reliable.pctl"], listed=False, commit=True),
     dict(name="nand-N20-K1", model="nand", file="nand/nand.pm", consts="N=20,K=1",
+         props=["nand/reliable.pctl"], listed=True, commit=False),
+    dict(name="nand-N20-K3", model="nand", file="nand/nand.pm", consts="N=20,K=3",
          props=["nand/reliable.pctl"], listed=True, commit=False),
 ]
 
@@ -364,6 +371,7 @@ def export_instance(inst: dict, log) -> dict:
     n = model.nr_states
     log(f"{name}: {n} states, {model.nr_transitions} transitions, built exactly in {build_s:.2f}s CPU")
     rows = rows_of(model)
+    assert all(sum(p for _, p in row) == 1 for row in rows), "a row does not sum to exactly 1"
     init_states = list(model.initial_states)
     labels: dict[str, list[int]] = {"init": init_states}
     deadlock = sorted(model.labeling.get_states("deadlock")) \
@@ -505,11 +513,27 @@ def simple_property(res, named: bool = False) -> str:
 
 # ---------------------------------------------------------------- main
 
+def print_summary(doc: dict) -> None:
+    print("| instance | suite list | committed | states | transitions | init states | property | question | target (states) | Storm exact | exact ≈ | Storm sound float |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for i in doc["instances"]:
+        for p in i["properties"]:
+            ex = p["exact"] if len(p["exact"]) <= 40 else f"{p['exact'][:12]}…/…({len(p['exact'])} chars)"
+            init = f"{i['initial_states']}" + (f" ({p['init_filter']})" if p["init_filter"] else "")
+            print(f"| {i['name']} | {'yes' if i['listed_in_suite'] else 'no'} | {'yes' if i['committed'] else 'no'} | "
+                  f"{i['states']} | {i['transitions']} | {init} | {p['name']} | {p['question']} | "
+                  f"{p['target_label']} ({p['target_states']}) | `{ex}` | {p['exact_float']:.12g} | {p['storm_float']:.12g} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--small", action="store_true", help="only the committed (small) instances")
     ap.add_argument("--only", nargs="*", default=None, help="only these instance names")
+    ap.add_argument("--summary", action="store_true", help="print expected.json as a markdown table, export nothing")
     args = ap.parse_args()
+    if args.summary:
+        print_summary(json.loads((HERE / "expected.json").read_text()))
+        return
     chosen = [i for i in INSTANCES
               if (not args.small or i["commit"]) and (args.only is None or i["name"] in args.only)]
     expected_path = HERE / "expected.json"
