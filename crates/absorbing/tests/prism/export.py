@@ -78,7 +78,7 @@ INSTANCES = [
          listed=True, commit=False),
     dict(name="herman-N7", model="herman", file="herman/herman7.pm", consts="",
          props=["herman/steps.pctl"], listed=True, commit=True),
-    dict(name="herman-N13", model="herman", file="herman/herman13.pm", consts="",
+    dict(name="herman-N11", model="herman", file="herman/herman11.pm", consts="",
          props=["herman/steps.pctl"], listed=True, commit=False),
     dict(name="leader_sync-N4-K3", model="leader_sync", file="leader_sync/leader_sync4_3.pm", consts="",
          props=["leader_sync/eventually_elected.pctl", "leader_sync/time.pctl"], listed=True, commit=True),
