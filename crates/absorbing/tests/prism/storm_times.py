@@ -45,6 +45,10 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+# exact answers can be long (brp-N256-MAX5: 5675-digit numerator), beyond Python's default
+# 4300-digit limit for int <-> str
+sys.set_int_max_str_digits(0)
+
 HERE = Path(__file__).resolve().parent
 WORKSPACE = HERE.parents[3]
 PYTHON = sys.executable
