@@ -120,7 +120,9 @@ def transcode(inst_dir: Path, reward: str | None, work: Path) -> dict:
         f.write("@type: DTMC\n@value_type: rational\n@parameters\n\n@reward_models\n")
         f.write((reward or "") + "\n@nr_states\n" + str(len(rows)) + "\n@nr_choices\n" + str(len(rows)) + "\n@model\n")
         for s, row in enumerate(rows):
-            r = f" [{rew.get(s, '0')}]" if rew is not None else ""
+            # a state without [reward] has reward 0; writing "[0]" for every such state makes
+            # Storm's DRN parser several times slower (egl-N5-L2: 2.7 s instead of 0.4 s)
+            r = f" [{rew[s]}]" if rew is not None and s in rew else ""
             f.write(f"state {s}{r} {' '.join(per_state.get(s, []))}\n\taction 0\n")
             for t, p in row:
                 f.write(f"\t\t{t} : {p}\n")
