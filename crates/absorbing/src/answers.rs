@@ -159,7 +159,8 @@ impl Distribution {
     }
 }
 
-/// The certified fractions of [`Answers`], from the initial distribution.
+/// The certified fractions of [`Answers`]: from the initial distribution
+/// in its fields, and from each state by its methods.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExactAnswers {
     /// The probability of reaching the target.
@@ -171,6 +172,42 @@ pub struct ExactAnswers {
     /// The expected accumulated reward, when rewards were given and it is
     /// finite.
     pub expected_reward: Option<BigRational>,
+    /// Each state's reach probability.
+    reach_from: Vec<BigRational>,
+    /// Each state's expected steps, when the initial distribution reaches
+    /// the target surely (`None` on the states that may miss it).
+    steps_from: Option<Vec<Option<BigRational>>>,
+    /// Each state's expected reward, likewise.
+    reward_from: Option<Vec<Option<BigRational>>>,
+}
+
+impl ExactAnswers {
+    /// The probability of reaching the target from `state`.
+    ///
+    /// # Panics
+    /// If `state` is not a state of the chain.
+    pub fn reach_probability_from(&self, state: usize) -> &BigRational {
+        &self.reach_from[state]
+    }
+
+    /// The expected steps from `state`: `None` when infinite, or when the
+    /// initial distribution itself may miss the target (then no steps were
+    /// solved for).
+    ///
+    /// # Panics
+    /// If `state` is not a state of the chain.
+    pub fn expected_steps_from(&self, state: usize) -> Option<&BigRational> {
+        self.steps_from.as_ref()?[state].as_ref()
+    }
+
+    /// The expected reward from `state`, as
+    /// [`ExactAnswers::expected_steps_from`].
+    ///
+    /// # Panics
+    /// If `state` is not a state of the chain.
+    pub fn expected_reward_from(&self, state: usize) -> Option<&BigRational> {
+        self.reward_from.as_ref()?[state].as_ref()
+    }
 }
 
 /// Everything asked of a chain.
@@ -485,7 +522,7 @@ impl Chain {
             None
         };
         let exact = if options.exact {
-            Some(self.exact_answers(&live, sure_start, options, stop)?)
+            Some(self.exact_answers(&live, &reach, sure_start, options, stop)?)
         } else {
             None
         };
@@ -639,6 +676,7 @@ impl Chain {
     fn exact_answers(
         &self,
         live: &Live,
+        reach: &[Reach],
         sure_start: bool,
         options: &Options,
         stop: Option<&AtomicBool>,
@@ -682,55 +720,79 @@ impl Chain {
                     .sum()
             })
             .collect();
-        let weigh_exact = |value: &dyn Fn(usize) -> BigRational, on_target: BigRational| {
+        // A figure on every chain state: `on_target` on targets, zero on
+        // states that never reach one, the solution on live ones; `sure`
+        // keeps only the states that reach a target surely.
+        let spread = |value: &dyn Fn(usize) -> BigRational, on_target: &BigRational, sure: bool| {
+            (0..self.len())
+                .map(|s| match live.index[s] {
+                    u32::MAX if self.target[s] => Some(on_target.clone()),
+                    u32::MAX => (!sure).then(BigRational::zero),
+                    k => (!sure || reach[s] == Reach::Surely).then(|| value(k as usize)),
+                })
+                .collect::<Vec<_>>()
+        };
+        let weigh_exact = |per_state: &[Option<BigRational>]| {
             initial
                 .iter()
                 .map(|(s, p)| {
-                    let s = *s as usize;
-                    match live.index[s] {
-                        u32::MAX if self.target[s] => p * &on_target,
-                        u32::MAX => BigRational::zero(),
-                        k => p * value(k as usize),
-                    }
+                    p * per_state[*s as usize]
+                        .clone()
+                        .unwrap_or_else(BigRational::zero)
                 })
                 .sum::<BigRational>()
         };
-        let reach_probability = if n == 0 {
-            weigh_exact(&|_| BigRational::zero(), BigRational::one())
+        let one = BigRational::one();
+        let zero = BigRational::zero();
+        let reach_from: Vec<BigRational> = if n == 0 {
+            spread(&|_| BigRational::zero(), &one, false)
         } else {
             let system = System::from_rows(n, 0, rows, Some(&to_target));
             let x = exact::solve(&system, false, &limits, stop)?;
-            weigh_exact(&|k| x.value(k), BigRational::one())
-        };
+            spread(&|k| x.value(k), &one, false)
+        }
+        .into_iter()
+        .map(|v| v.unwrap_or_else(BigRational::zero))
+        .collect();
+        let reach_probability = initial
+            .iter()
+            .map(|(s, p)| p * &reach_from[*s as usize])
+            .sum::<BigRational>();
         let (mut expected_steps, mut variance, mut expected_reward) = (None, None, None);
+        let (mut steps_from, mut reward_from) = (None, None);
         if sure_start {
-            if n == 0 {
-                expected_steps = Some(BigRational::zero());
-                variance = Some(BigRational::zero());
+            let (steps, second) = if n == 0 {
+                (
+                    spread(&|_| zero.clone(), &zero, true),
+                    spread(&|_| zero.clone(), &zero, true),
+                )
             } else {
                 let system = System::from_rows(n, 0, rows, None);
                 let t = exact::solve(&system, true, &limits, stop)?;
-                let mean = weigh_exact(&|k| t.value(k), BigRational::zero());
-                let second = weigh_exact(
-                    &|k| t.second_moment(k).expect("asked for"),
-                    BigRational::zero(),
-                );
-                variance = Some(second - &mean * &mean);
-                expected_steps = Some(mean);
-            }
+                (
+                    spread(&|k| t.value(k), &zero, true),
+                    spread(&|k| t.second_moment(k).expect("asked for"), &zero, true),
+                )
+            };
+            let mean = weigh_exact(&steps);
+            variance = Some(weigh_exact(&second) - &mean * &mean);
+            expected_steps = Some(mean);
+            steps_from = Some(steps);
             if self.rewards.is_some() {
                 let rewards = self
                     .rewards_exact
                     .as_ref()
                     .ok_or_else(|| not_exact("some reward is a float"))?;
                 let b: Vec<BigRational> = live.states.iter().map(|&s| rewards[s].clone()).collect();
-                expected_reward = Some(if n == 0 {
-                    BigRational::zero()
+                let per_state = if n == 0 {
+                    spread(&|_| zero.clone(), &zero, true)
                 } else {
                     let system = System::from_rows(n, 0, rows, Some(&b));
                     let x = exact::solve(&system, false, &limits, stop)?;
-                    weigh_exact(&|k| x.value(k), BigRational::zero())
-                });
+                    spread(&|k| x.value(k), &zero, true)
+                };
+                expected_reward = Some(weigh_exact(&per_state));
+                reward_from = Some(per_state);
             }
         }
         Ok(ExactAnswers {
@@ -738,6 +800,9 @@ impl Chain {
             expected_steps,
             variance,
             expected_reward,
+            reach_from,
+            steps_from,
+            reward_from,
         })
     }
 }
