@@ -25,11 +25,14 @@ use std::sync::Arc;
 /// A number as Python gives it, after the Python half's conversion: a
 /// fraction `(numerator, denominator)` (from an `int` or a `Fraction`),
 /// text read exactly (`"1/3"`, `"0.1"`), or a float.
+///
+/// A float is tried first: the most common, and each variant tried in vain
+/// costs an exception object.
 #[derive(FromPyObject)]
 pub enum Number {
+    Float(f64),
     Ratio(BigInt, BigInt),
     Text(String),
-    Float(f64),
 }
 
 impl Number {
@@ -385,7 +388,10 @@ impl PyChain {
     }
 
     /// A chain of `states` states from the Python half's lists: each
-    /// transition `(from, to, number, index)`, the initial state or
+    /// transition `(from, to, number, index)` (and, for a float matrix,
+    /// `floats`: its rows and columns as `int64` bytes and probabilities as
+    /// `float64` bytes, entry `k` at index `k`, read without a Python
+    /// object per entry), the initial state or
     /// distribution, the targets (and whether the absorbing states are
     /// targets too), the rewards `(state, number, index)`.
     /// `earlier` holds the problems the Python half found; the items it left
@@ -395,11 +401,12 @@ impl PyChain {
     /// first, is raised at once as a `ChainError`.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (states, transitions, initial_state, initial, targets, absorbing_targets, rewards, earlier, unchecked_rows, unchecked_initial))]
+    #[pyo3(signature = (states, transitions, floats, initial_state, initial, targets, absorbing_targets, rewards, earlier, unchecked_rows, unchecked_initial))]
     fn build(
         py: Python<'_>,
         states: usize,
         transitions: Vec<(usize, usize, Number, usize)>,
+        floats: Option<(Vec<u8>, Vec<u8>, Vec<u8>)>,
         initial_state: Option<usize>,
         initial: Vec<(usize, Number, usize)>,
         targets: Vec<Indexed<usize>>,
@@ -414,6 +421,18 @@ impl PyChain {
         let mut unchecked_initial = unchecked_initial;
         // Each builder index's index in the caller's list, by part.
         let mut transition_at = Vec::with_capacity(transitions.len());
+        if let Some((from, to, p)) = &floats {
+            let int = |b: &[u8]| i64::from_ne_bytes(b.try_into().expect("8 bytes")) as usize;
+            let entries = from
+                .chunks_exact(8)
+                .zip(to.chunks_exact(8))
+                .zip(p.chunks_exact(8));
+            for (k, ((f, t), p)) in entries.enumerate() {
+                let p = f64::from_ne_bytes(p.try_into().expect("8 bytes"));
+                b.transition(int(f), int(t), p);
+                transition_at.push(k);
+            }
+        }
         for (from, to, number, at) in transitions {
             match number.value() {
                 Ok(v) => {

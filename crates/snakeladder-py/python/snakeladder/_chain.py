@@ -97,6 +97,10 @@ class _Input:
     def __init__(self) -> None:
         self.problems: List[Dict[str, Any]] = []
         self.transitions: List[Tuple[int, int, Any, int]] = []
+        #: A float matrix's entries as bytes: rows, columns, probabilities.
+        self.floats: Optional[Tuple[bytes, ...]] = None
+        #: Their rows and columns, for the place of a problem.
+        self.coords: Optional[Tuple[np.ndarray, np.ndarray]] = None
         #: Each transition's place for the caller: ``(row, column)`` of a
         #: matrix, else its index in the list.
         self.places: List[Any] = []
@@ -139,13 +143,15 @@ class _Input:
             )
             return
         self.states = int(shape[0])
-        rows_l, cols_l = rows.tolist(), cols.tolist()
         if data.dtype.kind == "f":
-            values: List[Any] = data.tolist()
-            self.transitions = list(zip(rows_l, cols_l, values, range(len(values))))
-            self.places = list(zip(rows_l, cols_l))
+            # Handed over as bytes: no Python object per entry.
+            self.floats = tuple(
+                np.ascontiguousarray(x, dtype=dt).tobytes()
+                for x, dt in ((rows, np.int64), (cols, np.int64), (data, np.float64))
+            )
+            self.coords = (rows, cols)
             return
-        for k, (r, c, x) in enumerate(zip(rows_l, cols_l, data.tolist())):
+        for r, c, x in zip(rows.tolist(), cols.tolist(), data.tolist()):
             try:
                 self.transitions.append((r, c, _number(x), len(self.places)))
                 self.places.append((r, c))
@@ -188,7 +194,9 @@ class _Input:
             self.places.append(i)
 
     def place(self, index: int) -> Any:
-        return self.places[index] if 0 <= index < len(self.places) else index
+        if self.coords is not None:
+            return (int(self.coords[0][index]), int(self.coords[1][index]))
+        return self.places[index]
 
 
 def _relocated(err: ChainError, given: _Input) -> ChainError:
@@ -446,6 +454,7 @@ class Chain:
             native = _native.Chain.build(
                 n,
                 given.transitions,
+                given.floats,
                 initial_state,
                 distribution,
                 targets,

@@ -97,6 +97,7 @@ class Chain:
     def build(
         states: int,
         transitions: Sequence[Tuple[int, int, Any, int]],
+        floats: Optional[Tuple[bytes, bytes, bytes]],
         initial_state: Optional[int],
         initial: Sequence[Tuple[int, Any, int]],
         targets: Sequence[Tuple[int, int]],
