@@ -194,8 +194,14 @@ fn read_error(
         }
         Ok(earlier)
     })();
+    // The problems the crate did not list are counted, unless some it
+    // listed were left out as repeats of the caller's: then the unlisted
+    // ones may be repeats too, and counting them would claim problems that
+    // are not there.
+    let skipped = err.problems().iter().any(skip);
+    let omitted = if skipped { 0 } else { err.omitted() };
     match made {
-        Ok(list) => chain_error(py, list, err.omitted()),
+        Ok(list) => chain_error(py, list, omitted),
         Err(e) => e,
     }
 }

@@ -353,6 +353,12 @@ def test_more_than_a_hundred_problems_are_counted():
         s.Chain([(i, i, -1) for i in range(150)], initial=0, target=[0])
     assert len(e.value.problems) == 100 and e.value.omitted > 0
     assert str(e.value).endswith(f"and {e.value.omitted} more")
+    # Problems found before the engine's are bounded alike, and the rows
+    # left without a transition by them are not counted as deadlocks.
+    with pytest.raises(s.ChainError) as e:
+        s.Chain([(i, i, "x") for i in range(1000)], initial=0, target=[0])
+    assert len(e.value.problems) == 100 and e.value.omitted == 900
+    assert str(e.value).startswith("1000 problems:")
 
 
 # ---------------------------------------------------------------------------

@@ -98,6 +98,10 @@ class ChainProblem:
         return f"{self.location}: {self.message}" if self.location else self.message
 
 
+#: The most problems a ChainError lists (the engine's MAX_PROBLEMS).
+_MAX_PROBLEMS = 100
+
+
 class ChainError(SnakeladderError, ValueError):
     """A chain that is invalid or cannot be read, or whose answers need
     what its input does not give (fractions of a chain given in floats).
@@ -111,11 +115,15 @@ class ChainError(SnakeladderError, ValueError):
     omitted: int
 
     def __init__(self, problems: Iterable[Any] = (), omitted: int = 0) -> None:
+        listed = list(problems)
+        # At most as many as the engine lists, so that a huge bad input
+        # gives a message of bounded size; the rest are counted.
         self.problems = [
-            p if isinstance(p, ChainProblem) else ChainProblem(**dict(p)) for p in problems
+            p if isinstance(p, ChainProblem) else ChainProblem(**dict(p))
+            for p in listed[:_MAX_PROBLEMS]
         ]
-        self.omitted = omitted
-        super().__init__(_listed(self.problems, omitted))
+        self.omitted = omitted + max(0, len(listed) - _MAX_PROBLEMS)
+        super().__init__(_listed(self.problems, self.omitted))
 
 
 def _listed(problems: List[ChainProblem], omitted: int) -> str:
