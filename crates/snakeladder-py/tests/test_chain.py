@@ -307,6 +307,7 @@ def test_every_problem_of_a_matrix_is_named_by_row_and_column():
     assert by_kind["transition_not_finite"].location == "matrix[0, 1]"
     assert by_kind["transition_not_finite"].index == (0, 1)
     assert "state 1" in by_kind["row_sum"].message
+    assert by_kind["row_sum"].location == "matrix[1, :]"
     assert by_kind["initial_sum"].message.startswith("the initial")
     assert by_kind["negative_reward"].location == "rewards[1]"
     # Row 0's sum is not named: its NaN is.

@@ -208,7 +208,9 @@ def _relocated(err: ChainError, given: _Input) -> ChainError:
     for p in err.problems:
         if p.part == "transitions" and isinstance(p.index, int):
             r, c = given.place(p.index)
-            p = ChainProblem(p.kind, p.message, f"matrix[{r}, {c}]", part="matrix", index=(r, c))
+            # A row's sum is the whole row's, not its first entry's.
+            where = f"matrix[{r}, :]" if p.kind == "row_sum" else f"matrix[{r}, {c}]"
+            p = ChainProblem(p.kind, p.message, where, part="matrix", index=(r, c))
         problems.append(p)
     return ChainError(problems, err.omitted)
 
