@@ -15,6 +15,8 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import snakeladder as s
 
@@ -552,3 +554,38 @@ def test_ctrl_c_stops_a_long_answer():
     found = json.loads(run.stdout)
     assert found["waited"] < 2.0, found
     assert found["ended"] is not None, f"the work went on after Ctrl-C: {found}"
+
+
+@st.composite
+def exact_chains(draw):
+    """Random small chains with exact rows (weights over a common total),
+    some states leading only among themselves, a random target set."""
+    n = draw(st.integers(min_value=2, max_value=12))
+    triplets = []
+    for i in range(n):
+        tos = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True))
+        weights = [draw(st.integers(1, 9)) for _ in tos]
+        triplets += [(i, t, Fraction(w, sum(weights))) for t, w in zip(tos, weights)]
+    target = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3, unique=True))
+    initial = draw(st.integers(0, n - 1))
+    rewards = draw(st.one_of(st.none(), st.lists(st.integers(0, 5), min_size=n, max_size=n)))
+    return triplets, initial, target, rewards
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(exact_chains())
+def test_random_chains_agree_with_the_command(cli, tmp_path, drawn):
+    triplets, initial, target, rewards = drawn
+    chain = s.Chain(triplets, initial=initial, target=target, rewards=rewards)
+    path = tmp_path / "random.json"
+    path.write_text(chain.to_json())
+    a = chain.answer(exact=True)
+    agree(run_chain(cli, path, "--exact"), chain, a)
+    # The floats are within their bounds of the fractions.
+    e = a.exact
+    assert within(a.reach_probability, e.reach_probability, a.reach_probability_error_bound)
+    if e.expected_steps is not None:
+        assert within(a.expected_steps, e.expected_steps, a.expected_steps_error_bound)
+        assert within(a.variance, e.variance, a.variance_error_bound)
+    else:
+        assert a.expected_steps == math.inf and a.expected_steps_infinite_because
