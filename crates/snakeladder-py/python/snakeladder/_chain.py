@@ -18,8 +18,9 @@ import numpy as np
 from . import _native
 from ._errors import ChainError, ChainProblem
 
-#: States are numbered by ``uint32`` in the engine; a number past this is
-#: refused here, before it could overflow on the way.
+#: The largest state number handed to the engine: one past it would not fit
+#: its integers on the way. The engine itself names any state past its own
+#: limit (``uint32``) or past the chain's states.
 _MAX_STATE_NUMBER = 2**63 - 1
 
 
