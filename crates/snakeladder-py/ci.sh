@@ -3,6 +3,8 @@
 # later, with pip), a fresh virtual environment gets maturin, numpy, pandas,
 # pytest and hypothesis from PyPI, then `pip install` builds and installs
 # this package as a user would; the example and the tests run against it.
+# scipy is only for the tests of `Chain` from scipy.sparse matrices: the
+# package itself never imports it.
 # The CLI-agreement test needs the `snakeladder` command of this workspace:
 # the debug build `cargo test` at the root already made (built here when
 # missing), or $SNAKELADDER_BIN.
@@ -25,7 +27,7 @@ start=$SECONDS
 # `ci.sh --prepare DIR` only makes the fresh venv at DIR with the packages
 # from PyPI (network-bound, so .ci/run does it while cargo compiles);
 # `SNAKELADDER_PY_VENV=DIR ci.sh` then tests in that venv.
-pypi_packages=(maturin numpy pandas pytest hypothesis)
+pypi_packages=(maturin numpy pandas pytest hypothesis scipy)
 if [ "${1:-}" = --prepare ]; then
     [ -n "${2:-}" ] || { echo "usage: ci.sh --prepare DIR" >&2; exit 2; }
     "$python" -m venv "$2"

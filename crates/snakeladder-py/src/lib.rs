@@ -21,6 +21,7 @@
 
 mod analysis;
 mod board;
+mod chain;
 mod errors;
 mod interrupt;
 mod tools;
@@ -33,6 +34,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
     m.add_class::<analysis::PyAnalysis>()?;
     m.add_class::<tools::PyDiff>()?;
+    m.add_class::<chain::PyChain>()?;
+    m.add_class::<chain::PyChainAnswers>()?;
     m.add_function(wrap_pyfunction!(tools::validate_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(tools::validate_path, m)?)?;
     m.add_function(wrap_pyfunction!(tools::generate, m)?)?;

@@ -14,9 +14,12 @@ floating point with error bounds, or in rational arithmetic with
 
 from ._analysis import Analysis, Exact, Quantiles, SeatOdds
 from ._board import Board, Diff, Validation, generate, validate
+from ._chain import Chain, ChainAnswers, ChainDistribution, ChainExact
 from ._errors import (
     AnalysisError,
     BoardError,
+    ChainError,
+    ChainProblem,
     DesignError,
     LimitError,
     Problem,
@@ -31,6 +34,12 @@ __all__ = [
     "AnalysisError",
     "Board",
     "BoardError",
+    "Chain",
+    "ChainAnswers",
+    "ChainDistribution",
+    "ChainError",
+    "ChainExact",
+    "ChainProblem",
     "Columns",
     "DesignError",
     "Diff",
