@@ -31,6 +31,9 @@ pub struct Args {
     /// else the file's own].
     #[arg(long)]
     init: Option<String>,
+    /// The initial state by number, instead of a label.
+    #[arg(long, conflicts_with = "init")]
+    init_state: Option<usize>,
     /// The label of the target states [default: the absorbing states].
     #[arg(long)]
     target: Option<String>,
@@ -154,6 +157,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         && (args.labels.is_some()
             || args.state_rewards.is_some()
             || args.init.is_some()
+            || args.init_state.is_some()
             || args.target.is_some())
     {
         return Err(CliError::Usage(
@@ -179,6 +183,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         if let Some(init) = &args.init {
             explicit = explicit.initial_label(init);
+        }
+        if let Some(state) = args.init_state {
+            explicit = explicit.initial_state(state);
         }
         if let Some(target) = &args.target {
             explicit = explicit.target_label(target);
@@ -212,6 +219,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Err(source) => return Err(ChainError::Answer { file, source }.into()),
     };
     let initial = match (&args.init, &args.labels) {
+        _ if args.init_state.is_some() => format!("state {}", args.init_state.unwrap_or(0)),
         (Some(label), _) => format!("label \"{label}\""),
         (None, Some(_)) => "label \"init\"".to_string(),
         (None, None) if is_json(&args.file) => "as the file gives it".to_string(),
