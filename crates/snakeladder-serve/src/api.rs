@@ -46,6 +46,8 @@ fn params(query: RawQuery, known: &[&str]) -> Result<Params, ApiError> {
     Params::new(all, known)
 }
 
+/// The body the middleware read ([`crate::body`]); its refusals are made
+/// there, so these are only for a route called without it.
 fn body(state: &State, body: RawBody) -> Result<Bytes, ApiError> {
     body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -177,18 +179,28 @@ struct LimitsJson {
 
 /// The sensitivity of `board` within the server's limits: its memory and
 /// work, as every other computation of the server (the design search's
-/// defaults would allow past them).
+/// defaults would allow past them), stopped by the request's flag.
 fn sensitivity_within_limits(
     board: &Board,
     advantage: bool,
     limits: Limits,
-) -> Result<design::Sensitivity, design::DesignError> {
+    cancel: &Cancel,
+) -> Result<design::Sensitivity, ApiError> {
+    work::fits(board, limits, cancel)?;
     let budget = snakeladder::internals::design::Budget {
         max_work: limits.max_work,
         max_memory: limits.max_memory,
         time_limit: None,
     };
-    snakeladder::internals::design::sensitivity_within(board, advantage, &budget, None)
+    snakeladder::internals::design::sensitivity_until(board, advantage, &budget, cancel.flag())
+        .map_err(design_error)
+}
+
+/// The analysis options of every route: the request's limits, and its
+/// stop flag, so the core stops when the request's time is up or its
+/// client is gone.
+fn options(limits: Limits, cancel: &Cancel) -> Options {
+    Options::default().limits(limits).with_stop(cancel.flag())
 }
 
 /// `GET /api/board`: the board the server was started with (the file's
@@ -261,14 +273,14 @@ impl Figures {
         cancel: &Cancel,
     ) -> Result<(Analysis, Option<design::Sensitivity>), ApiError> {
         let two = self.players.contains(&2);
-        let options = Options::default()
+        work::fits(board, limits, cancel)?;
+        let options = options(limits, cancel)
             .players(self.players)
-            .exact(self.exact)
-            .limits(limits);
+            .exact(self.exact);
         let analysis = Analysis::new(board, &options).map_err(analysis_error)?;
         let sensitivity = if self.sensitivity {
             cancel.check()?;
-            Some(sensitivity_within_limits(board, two, limits).map_err(design_error)?)
+            Some(sensitivity_within_limits(board, two, limits, cancel)?)
         } else {
             None
         };
@@ -312,8 +324,23 @@ pub(crate) async fn validate(
         policy,
         limits: state.config.limits,
     };
-    let answer = work::run(&state, move |_: &Cancel| {
-        let report = review.check_bytes(REQUEST_FILE, &bytes);
+    let answer = work::run(&state, move |cancel: &Cancel| {
+        // A valid board held to a policy is analysed: within the same
+        // bounds as `/api/analyze`.
+        if let Ok(board) = Board::from_json_slice(&bytes) {
+            let own = serde_json::from_slice::<BoardSpec>(&bytes)
+                .ok()
+                .and_then(|s| s.limits);
+            let policy = match &own {
+                Some(own) => review.policy.tightened_by(own),
+                None => review.policy.clone(),
+            };
+            if !policy.is_empty() {
+                work::fits(&board, review.limits, cancel)?;
+            }
+        }
+        let report = review.check_bytes_until(REQUEST_FILE, &bytes, cancel.flag());
+        cancel.check()?;
         if Board::from_json_slice(&bytes).is_err() {
             return Err(problems(&[report]));
         }
@@ -341,7 +368,7 @@ pub(crate) async fn sensitivity(
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
-        let s = sensitivity_within_limits(&board, advantage, limits).map_err(design_error)?;
+        let s = sensitivity_within_limits(&board, advantage, limits, cancel)?;
         serialized(json::pretty(&s))
     })
     .await?;
@@ -424,17 +451,19 @@ pub(crate) async fn tune(
     let seed = Seed::new(p.number::<u64>("seed")?.unwrap_or(0));
     let bytes = body(&state, raw)?;
     let limits = state.config.limits;
-    // The search stops itself at the request's limits or at the server's
-    // timeout, with the closest board it found.
-    let timeout = state.config.timeout;
+    // The search stops itself at the request's limits or when its time is
+    // up, with the closest board it found; and at once when its client is
+    // gone.
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
+        work::fits(&board, limits, cancel)?;
         let options = TuneOptions::new(target, max_changes)
             .with_keep(keep)
             .with_seed(seed)
             .with_limits(limits)
-            .with_time_limit(timeout);
+            .with_time_limit(cancel.remaining())
+            .with_stop(cancel.flag());
         let tuned = design::tune(&board, &options).map_err(design_error)?;
         let file = serialized(json::board_file(&tuned.board))?;
         serialized(json::pretty(&Tuned {
@@ -491,7 +520,9 @@ pub(crate) async fn diff(
                 return Err(problems(&reports));
             }
         };
-        let options = Options::default().limits(limits);
+        work::fits(&old, limits, cancel)?;
+        work::fits(&new, limits, cancel)?;
+        let options = options(limits, cancel);
         let old_a = Analysis::new(&old, &options).map_err(analysis_error)?;
         cancel.check()?;
         let new_a = Analysis::new(&new, &options).map_err(analysis_error)?;
