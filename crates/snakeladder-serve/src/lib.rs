@@ -136,6 +136,9 @@ impl std::fmt::Debug for Saver {
 pub(crate) struct State {
     pub(crate) config: Config,
     pub(crate) jobs: Arc<Semaphore>,
+    /// Held from a save's look at the board file to its write, so two
+    /// saves cannot both find the version they expect and both write.
+    pub(crate) saving: Arc<std::sync::Mutex<()>>,
 }
 
 /// Every route of the API, as `(method, path)`: the OpenAPI document lists
@@ -162,6 +165,7 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 pub fn router(config: Config) -> Router {
     let state = Arc::new(State {
         jobs: Arc::new(Semaphore::new(config.max_jobs.max(1))),
+        saving: Arc::default(),
         config: config.clone(),
     });
     Router::new()
@@ -225,6 +229,26 @@ pub fn editable_board(bytes: &[u8]) -> Result<serde_json::Value, String> {
             ))
         }
     }
+}
+
+/// The version of a board file's bytes, as `GET /api/board` gives it and
+/// `POST /api/save?base=` expects it: their length and FNV-1a hash, so a
+/// file changed in any byte since it was read has another version.
+///
+/// # Example
+/// ```
+/// let v = snakeladder_serve::file_version(b"{}");
+/// assert_eq!(v, snakeladder_serve::file_version(b"{}"));
+/// assert_ne!(v, snakeladder_serve::file_version(b"{ }"));
+/// assert!(v.starts_with("2-"));
+/// ```
+pub fn file_version(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{}-{hash:016x}", bytes.len())
 }
 
 /// Serves the designer of `config` on `listener` until `shutdown`

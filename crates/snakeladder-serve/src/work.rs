@@ -175,6 +175,7 @@ mod tests {
     fn state(config: Config) -> Arc<State> {
         Arc::new(State {
             jobs: Arc::new(Semaphore::new(config.max_jobs)),
+            saving: Default::default(),
             config,
         })
     }
