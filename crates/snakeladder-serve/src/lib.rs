@@ -67,6 +67,12 @@ pub struct Config {
     pub save: Option<Saver>,
     /// Memory and work allowed to each request's analysis.
     pub limits: Limits,
+    /// Multiply-adds a request may spend in a step the core cannot
+    /// interrupt, factoring a board's chain (as the solver estimates them
+    /// beforehand); a board past it is refused with `422` before it is
+    /// factored, so that a request whose client hangs up, or whose time is
+    /// up, stops within about as long as this takes.
+    pub max_factor_work: f64,
     /// The largest request body, in bytes; past it, `413`.
     pub max_body: usize,
     /// Most computations at once.
@@ -94,7 +100,8 @@ pub struct Config {
 
 impl Default for Config {
     /// No board file; 1 GiB and 2e9 multiply-adds (a few seconds) per
-    /// analysis; 1 MiB bodies; one computation per core; a 2 s wait for a
+    /// analysis, and 2e8 (about two seconds) for a factorisation; 1 MiB
+    /// bodies; one computation per core; a 2 s wait for a
     /// slot and a 60 s timeout; 10 s to send a request's head and 10 s its
     /// body; 64 connections; and 10 s for the requests in flight at
     /// shutdown.
@@ -106,6 +113,7 @@ impl Default for Config {
                 max_memory: 1 << 30,
                 max_work: 2e9,
             },
+            max_factor_work: 2e8,
             max_body: 1 << 20,
             max_jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue_wait: Duration::from_secs(2),

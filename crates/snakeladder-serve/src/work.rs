@@ -6,8 +6,7 @@
 //! flag is the core's own stop flag (`Options::with_stop` and its
 //! kin), so the core's loops see it, not only the handler between phases;
 //! a phase the core cannot stop inside (compiling and factoring a chain) is
-//! refused beforehand when its work would pass the request's budget
-//! ([`fits`]).
+//! refused beforehand when its work would pass its own budget ([`fits`]).
 
 use crate::State;
 use crate::error::ApiError;
@@ -18,19 +17,22 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// The request's stop flag and the time its budget ends.
+/// The request's stop flag, the time its budget ends, and the work it may
+/// spend in a step the flag cannot stop.
 #[derive(Clone)]
 pub(crate) struct Cancel {
     flag: Arc<AtomicBool>,
     deadline: Instant,
+    max_factor_work: f64,
 }
 
 impl Cancel {
-    fn new(budget: Duration) -> Cancel {
+    fn new(budget: Duration, max_factor_work: f64) -> Cancel {
         let now = Instant::now();
         Cancel {
             flag: Arc::default(),
             deadline: now.checked_add(budget).unwrap_or(now),
+            max_factor_work,
         }
     }
 
@@ -82,11 +84,12 @@ impl Drop for RaiseOnDrop {
 }
 
 /// `Err(422)` when analysing `board` would take, in the phases the core
-/// cannot stop inside, more work than `limits` allow: compiling its chain
-/// (bounded by its memory, checked first) and factoring it (its estimated
-/// multiply-adds against [`Limits::max_work`], the budget of every other
-/// phase). A board past the memory limit is left to the analysis, which
-/// refuses it in the command's words.
+/// cannot stop inside, more than the request may spend there: compiling its
+/// chain (bounded by the memory of `limits`, checked first) and factoring
+/// it (its estimated multiply-adds against
+/// [`Config::max_factor_work`](crate::Config::max_factor_work)). A board
+/// past the memory limit is left to the analysis, which refuses it in the
+/// command's words.
 pub(crate) fn fits(board: &Board, limits: Limits, cancel: &Cancel) -> Result<(), ApiError> {
     if snakeladder::internals::chain_bytes(board) > limits.max_memory {
         return Ok(());
@@ -95,16 +98,16 @@ pub(crate) fn fits(board: &Board, limits: Limits, cancel: &Cancel) -> Result<(),
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "limit", &e.to_string()))?;
     cancel.check()?;
     let work = Solver::estimate(&chain).factor_work;
-    if work > limits.max_work {
+    if work > cancel.max_factor_work {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "limit",
             &format!(
                 "factoring this board's chain of {} states needs about {work:.1e} \
-                 multiply-adds, over the limit of {:.1e} a request's step may take \
-                 (--max-work)",
+                 multiply-adds, over the {:.1e} the server allows a step it cannot \
+                 interrupt",
                 chain.len(),
-                limits.max_work
+                cancel.max_factor_work
             ),
         ));
     }
@@ -141,7 +144,7 @@ where
             ));
         }
     };
-    let cancel = Cancel::new(config.timeout);
+    let cancel = Cancel::new(config.timeout, config.max_factor_work);
     let guard = RaiseOnDrop(cancel.flag());
     let task = tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -246,14 +249,14 @@ mod tests {
             r#"{"squares": 3000, "rules": {"overshoot": "bounce", "dice": {"count": 2, "faces": 100}}}"#,
         )
         .unwrap();
-        let cancel = Cancel::new(Duration::from_secs(60));
-        let limits = |max_work| Limits {
+        let within = |max_factor_work| Cancel::new(Duration::from_secs(60), max_factor_work);
+        let limits = Limits {
             max_memory: 1 << 30,
-            max_work,
+            max_work: 1e12,
         };
-        let refused = fits(&wide, limits(1e6), &cancel).unwrap_err();
+        let refused = fits(&wide, limits, &within(1e6)).unwrap_err();
         assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
-        assert!(fits(&wide, limits(1e12), &cancel).is_ok());
-        assert!(fits(&Board::builtin_default(), limits(1e6), &cancel).is_ok());
+        assert!(fits(&wide, limits, &within(1e12)).is_ok());
+        assert!(fits(&Board::builtin_default(), limits, &within(1e6)).is_ok());
     }
 }
