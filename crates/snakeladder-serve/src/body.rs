@@ -2,14 +2,18 @@
 //! ([`Config::max_body`](crate::Config::max_body)) and its time
 //! ([`Config::body_read_timeout`](crate::Config::body_read_timeout)).
 //!
-//! A body that says it is too large (its `Content-Length`) is refused
-//! before a byte of it is read, and so before hyper answers an
-//! `Expect: 100-continue` with `100 Continue` (hyper sends it only once the
-//! body is first read): the client never sends it. A body that turns out
-//! too large as it comes (chunked) is refused where it passes the limit. A
-//! body that does not arrive whole in time is `408`. Each closes the
-//! connection: the rest of the body is never read, so the connection
-//! cannot carry another request.
+//! A body that says it is too large (its `Content-Length`) is never held:
+//! from a client that asked first (`Expect: 100-continue`) it is refused
+//! before a byte of it is read, and so before hyper answers `100 Continue`
+//! (hyper sends it only once the body is first read), and the client never
+//! sends it; from any other client, which is sending it already, the first
+//! [`Config::max_body`](crate::Config::max_body) bytes are read and dropped
+//! before the refusal, as a body that turns out too large as it comes
+//! (chunked) is, so that the client is still reading when the refusal
+//! comes (closing on a client in mid-send resets its connection before it
+//! reads the answer). A body that does not arrive whole in time is `408`.
+//! Each closes the connection: the rest of the body is never read, so the
+//! connection cannot carry another request.
 
 use crate::State;
 use crate::error::ApiError;
@@ -52,10 +56,19 @@ pub(crate) async fn read_whole(
             }
         },
     };
+    let (parts, body) = request.into_parts();
     if declared.is_some_and(|n| n > config.max_body as u64) {
+        let asked_first = parts
+            .headers
+            .get(header::EXPECT)
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+        if !asked_first {
+            let _ =
+                tokio::time::timeout(config.body_read_timeout, drop_up_to(body, config.max_body))
+                    .await;
+        }
         return too_large();
     }
-    let (parts, body) = request.into_parts();
     let read = tokio::time::timeout(
         config.body_read_timeout,
         Limited::new(body, config.max_body).collect(),
@@ -84,4 +97,15 @@ pub(crate) async fn read_whole(
     };
     next.run(Request::from_parts(parts, Body::from(bytes)))
         .await
+}
+
+/// Reads and drops `body` until `max` bytes have come, or it ends or fails.
+async fn drop_up_to(mut body: Body, max: usize) {
+    let mut read = 0;
+    while read < max {
+        match body.frame().await {
+            Some(Ok(frame)) => read += frame.data_ref().map_or(0, |d| d.len()),
+            _ => return,
+        }
+    }
 }
