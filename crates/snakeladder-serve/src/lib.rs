@@ -100,7 +100,7 @@ pub struct Config {
 
 impl Default for Config {
     /// No board file; 1 GiB and 2e9 multiply-adds (a few seconds) per
-    /// analysis, and 2e8 (about two seconds) for a factorisation; 1 MiB
+    /// analysis, and 1e8 (about a second) for a factorisation; 1 MiB
     /// bodies; one computation per core; a 2 s wait for a
     /// slot and a 60 s timeout; 10 s to send a request's head and 10 s its
     /// body; 64 connections; and 10 s for the requests in flight at
@@ -113,7 +113,7 @@ impl Default for Config {
                 max_memory: 1 << 30,
                 max_work: 2e9,
             },
-            max_factor_work: 2e8,
+            max_factor_work: 1e8,
             max_body: 1 << 20,
             max_jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue_wait: Duration::from_secs(2),
