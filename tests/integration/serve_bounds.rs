@@ -74,7 +74,7 @@ fn searched_board() -> Vec<u8> {
 /// every variant runs for many seconds, looking at its stop flag between
 /// variants.
 fn ranked_board() -> Vec<u8> {
-    snakeladder::design::Layout::new(600, 100, 100, snakeladder::Seed::new(1))
+    snakeladder::design::Layout::new(1500, 100, 100, snakeladder::Seed::new(1))
         .generate()
         .unwrap()
         .to_json()
@@ -158,7 +158,7 @@ fn a_request_past_its_time_stops_its_work() {
         Config {
             max_jobs: 1,
             queue_wait: Duration::from_secs(20),
-            timeout: Duration::from_millis(1_500),
+            timeout: Duration::from_millis(1_000),
             ..Config::default()
         },
     );
