@@ -38,6 +38,12 @@ pub struct Args {
     /// take before it is skipped with a note. Default 2e9, a few seconds.
     #[arg(long, value_parser = memory::parse_work)]
     max_work: Option<f64>,
+    /// Most multiply-adds a request's factorisation may take, as estimated
+    /// before it starts; past it, 422. The factorisation is the one step a
+    /// request cannot be stopped in when its client leaves or its time is
+    /// up. Default 1e8, about a second.
+    #[arg(long, value_parser = memory::parse_work)]
+    max_factor_work: Option<f64>,
     /// Most computations at once; others wait two seconds, then get 503.
     /// Default: one per core.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -63,6 +69,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }),
         max_work: args.max_work.unwrap_or(config.limits.max_work),
     };
+    if let Some(work) = args.max_factor_work {
+        config.max_factor_work = work;
+    }
     config.timeout = Duration::from_secs(args.timeout);
     config.max_body = usize::try_from(args.max_body)
         .map_err(|_| CliError::Usage(format!("--max-body: {} is too large", args.max_body)))?;

@@ -37,6 +37,7 @@ mod robust_cli;
 mod robust_fuzz_regressions;
 mod schema_cli;
 mod serve_api;
+mod serve_bounds;
 mod serve_lifecycle;
 mod sim_check_props;
 mod sim_cli;

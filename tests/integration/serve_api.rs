@@ -427,9 +427,11 @@ fn save_keeps_the_files_order_and_numbers() {
         ..Config::default()
     };
     // What the page sends: the file's JSON (keys in any order) with the
-    // snake 27→5 moved to 27→4 and a ladder 7→18 added.
+    // snake 27→5 moved to 27→4 and a ladder 7→18 added, over the version
+    // of the file it loaded.
     let body = br#"{"limits":{"max_mean_turns":90},"name":"Order","rules":{"dice":{"weights":[1,1,2,1,1,0.5]}},"$schema":"./board.schema.json","squares":30,"ladders":[[12,22],[3,11],[7,18]],"snakes":[[27,4],[16,6]]}"#;
-    let (status, answer) = runtime().block_on(call(config, "POST", "/api/save", body.to_vec()));
+    let uri = format!("/api/save?base={}", version_of(&config));
+    let (status, answer) = runtime().block_on(call(config, "POST", &uri, body.to_vec()));
     assert_eq!(
         status,
         StatusCode::OK,
@@ -440,4 +442,81 @@ fn save_keeps_the_files_order_and_numbers() {
         .replace("[3, 11]\n", "[3, 11],\n    [7, 18]\n")
         .replace("[27, 5]", "[27, 4]");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
+}
+
+/// The `version` `GET /api/board` gives for the file of `config`.
+fn version_of(config: &Config) -> String {
+    let (status, body) = runtime().block_on(call(config.clone(), "GET", "/api/board", Vec::new()));
+    assert_eq!(status, StatusCode::OK);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    v["version"].as_str().unwrap().to_string()
+}
+
+/// A save over a file changed on disk since the page loaded it (a note
+/// added, or the file made no board at all, or removed) is refused with
+/// `409`: the file is left as it is, and the answer holds the edit the
+/// save would have written. A save over the version on disk is written,
+/// and its answer names the new version, which the next save builds on.
+#[test]
+fn a_save_over_a_file_changed_since_it_was_loaded_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.json");
+    let original = "{\n  \"squares\": 30,\n  \"ladders\": [[3, 11]]\n}\n";
+    std::fs::write(&path, original).unwrap();
+    let target = path.clone();
+    let config = Config {
+        board_path: Some(path.clone()),
+        save: Some(snakeladder_serve::Saver(std::sync::Arc::new(
+            move |bytes: &[u8]| std::fs::write(&target, bytes).map_err(|e| e.to_string()),
+        ))),
+        ..Config::default()
+    };
+    let loaded = version_of(&config);
+    let edit = br#"{"squares": 30, "ladders": [[3, 12]]}"#.to_vec();
+    let save = |base: &str| {
+        runtime().block_on(call(
+            config.clone(),
+            "POST",
+            &format!("/api/save?base={base}"),
+            edit.clone(),
+        ))
+    };
+    let noted = "{\n  \"squares\": 30,\n  \"ladders\": [[3, 11]],\n  \"name\": \"a note\"\n}\n";
+    // Same length as the original, another byte: still a change.
+    let same_length = original.replace("11", "13");
+    for changed in [noted, "notes, no longer a board\n", same_length.as_str()] {
+        std::fs::write(&path, changed).unwrap();
+        let (status, body) = save(&loaded);
+        assert_eq!(status, StatusCode::CONFLICT, "{changed:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), changed);
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["error"]["kind"], "changed");
+        assert_eq!(
+            v["board_file"].as_str().unwrap(),
+            "{\n  \"squares\": 30,\n  \"ladders\": [\n    [3, 12]\n  ]\n}\n"
+        );
+    }
+    std::fs::remove_file(&path).unwrap();
+    let (status, _) = save(&loaded);
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(!path.exists());
+
+    // The file as it is now, loaded again: saved, and the next save over
+    // the version the answer names is saved too, while the old one is not.
+    std::fs::write(&path, original).unwrap();
+    let (status, body) = save(&version_of(&config));
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let saved = std::fs::read(&path).unwrap();
+    assert_eq!(
+        v["version"].as_str().unwrap(),
+        snakeladder_serve::file_version(&saved)
+    );
+    assert_eq!(save(v["version"].as_str().unwrap()).0, StatusCode::OK);
+    assert_eq!(save(&loaded).0, StatusCode::CONFLICT);
+    // A save that names no version is refused: it cannot say what it
+    // replaces.
+    let (status, _) = runtime().block_on(call(config.clone(), "POST", "/api/save", edit.clone()));
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(std::fs::read(&path).unwrap(), saved);
 }

@@ -201,6 +201,7 @@ fn a_save_in_flight_at_shutdown_is_finished_within_the_grace() {
         };
         let (addr, stop, task) = start(&runtime, config);
         let body = br#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+        let base = snakeladder_serve::file_version(snakeladder::Board::DEFAULT_JSON.as_bytes());
         let client = std::thread::spawn(move || {
             let mut stream = TcpStream::connect(addr).unwrap();
             stream
@@ -208,7 +209,7 @@ fn a_save_in_flight_at_shutdown_is_finished_within_the_grace() {
                 .unwrap();
             write!(
                 stream,
-                "POST /api/save HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n\r\n",
+                "POST /api/save?base={base} HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n\r\n",
                 body.len()
             )
             .unwrap();

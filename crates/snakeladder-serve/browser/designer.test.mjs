@@ -416,6 +416,33 @@ test('save keeps the file\'s order of jumps and its numbers as written', async (
   }
 });
 
+test('a save over a file changed on disk since the page loaded it is refused, both kept', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-conflict-'));
+  const file = join(dir, 'board.json');
+  writeFileSync(file, '{\n  "squares": 30,\n  "ladders": [\n    [3, 11]\n  ],\n  "snakes": [\n    [27, 5]\n  ]\n}\n');
+  const { url, server } = await serveOwn([file]);
+  try {
+    const { page, context, troubles } = await open(1280, { url });
+    await drag(page, 'snakes[0]', 'to', 4);
+    await ready(page);
+    // Another editor adds a note to the file while the page is open.
+    const theirs = '{\n  "name": "their note",\n  "squares": 30\n}\n';
+    writeFileSync(file, theirs);
+    await page.click('#save');
+    await page.waitForFunction(() => /^Not saved: /.test(document.getElementById('status').textContent));
+    assert.match(await page.textContent('#status'), /changed since the page loaded it/);
+    assert.equal(readFileSync(file, 'utf8'), theirs);
+    // The page's edit is still there, and "Board JSON" gives it.
+    const mine = await downloadBoard(page, 'mine.json');
+    assert.deepEqual(JSON.parse(readFileSync(mine, 'utf8')).snakes, [[27, 4]]);
+    // Chromium logs the 409 as a console error; it is the answer expected.
+    assert.deepEqual(troubles.filter((t) => !/status of 409/.test(t)), []);
+    await context.close();
+  } finally {
+    server.kill();
+  }
+});
+
 // The centre on screen of square `s` of a board `width` squares wide and
 // `rows` high, drawn as the page draws it (app.js `centre`, cell `cell`).
 async function squareOnScreen(page, s, { width, rows, cell }) {

@@ -46,6 +46,8 @@ fn params(query: RawQuery, known: &[&str]) -> Result<Params, ApiError> {
     Params::new(all, known)
 }
 
+/// The body the middleware read ([`crate::body`]); its refusals are made
+/// there, so these are only for a route called without it.
 fn body(state: &State, body: RawBody) -> Result<Bytes, ApiError> {
     body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -162,6 +164,9 @@ fn find_policy(state: &State) -> Result<(Option<String>, Thresholds), ApiError> 
 struct Opening {
     board: serde_json::Value,
     path: Option<String>,
+    /// The version of the file's bytes this board was read from
+    /// ([`crate::file_version`]), which a save names as its `base`.
+    version: Option<String>,
     can_save: bool,
     policy_file: Option<String>,
     policy: Thresholds,
@@ -177,18 +182,28 @@ struct LimitsJson {
 
 /// The sensitivity of `board` within the server's limits: its memory and
 /// work, as every other computation of the server (the design search's
-/// defaults would allow past them).
+/// defaults would allow past them), stopped by the request's flag.
 fn sensitivity_within_limits(
     board: &Board,
     advantage: bool,
     limits: Limits,
-) -> Result<design::Sensitivity, design::DesignError> {
+    cancel: &Cancel,
+) -> Result<design::Sensitivity, ApiError> {
+    work::fits(board, limits, cancel)?;
     let budget = snakeladder::internals::design::Budget {
         max_work: limits.max_work,
         max_memory: limits.max_memory,
         time_limit: None,
     };
-    snakeladder::internals::design::sensitivity_within(board, advantage, &budget, None)
+    snakeladder::internals::design::sensitivity_until(board, advantage, &budget, cancel.flag())
+        .map_err(design_error)
+}
+
+/// The analysis options of every route: the request's limits, and its
+/// stop flag, so the core stops when the request's time is up or its
+/// client is gone.
+fn options(limits: Limits, cancel: &Cancel) -> Options {
+    Options::default().limits(limits).with_stop(cancel.flag())
 }
 
 /// `GET /api/board`: the board the server was started with (the file's
@@ -198,21 +213,25 @@ fn sensitivity_within_limits(
 /// server started) is an error, never an empty board the page would offer
 /// to save over it.
 pub(crate) async fn board(Shared(state): Ctx) -> Result<Response, ApiError> {
-    let board = match &state.config.board_path {
+    let (board, version) = match &state.config.board_path {
         Some(path) => {
             let bytes = snakeladder::Board::read_bytes(path).map_err(|e| {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e.to_string())
             })?;
-            crate::editable_board(&bytes).map_err(|why| {
+            let board = crate::editable_board(&bytes).map_err(|why| {
                 ApiError::new(
                     StatusCode::CONFLICT,
                     "unreadable",
                     &format!("{}: {why}", snakeladder_render::escape::display_path(path)),
                 )
-            })?
+            })?;
+            (board, Some(crate::file_version(&bytes)))
         }
-        None => crate::editable_board(snakeladder::Board::DEFAULT_JSON.as_bytes())
-            .map_err(|why| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &why))?,
+        None => (
+            crate::editable_board(snakeladder::Board::DEFAULT_JSON.as_bytes())
+                .map_err(|why| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &why))?,
+            None,
+        ),
     };
     let (policy_file, policy) = find_policy(&state)?;
     let c = &state.config;
@@ -222,6 +241,7 @@ pub(crate) async fn board(Shared(state): Ctx) -> Result<Response, ApiError> {
             .board_path
             .as_deref()
             .map(snakeladder_render::escape::display_path),
+        version,
         can_save: c.save.is_some(),
         policy_file,
         policy,
@@ -261,14 +281,14 @@ impl Figures {
         cancel: &Cancel,
     ) -> Result<(Analysis, Option<design::Sensitivity>), ApiError> {
         let two = self.players.contains(&2);
-        let options = Options::default()
+        work::fits(board, limits, cancel)?;
+        let options = options(limits, cancel)
             .players(self.players)
-            .exact(self.exact)
-            .limits(limits);
+            .exact(self.exact);
         let analysis = Analysis::new(board, &options).map_err(analysis_error)?;
         let sensitivity = if self.sensitivity {
             cancel.check()?;
-            Some(sensitivity_within_limits(board, two, limits).map_err(design_error)?)
+            Some(sensitivity_within_limits(board, two, limits, cancel)?)
         } else {
             None
         };
@@ -312,8 +332,23 @@ pub(crate) async fn validate(
         policy,
         limits: state.config.limits,
     };
-    let answer = work::run(&state, move |_: &Cancel| {
-        let report = review.check_bytes(REQUEST_FILE, &bytes);
+    let answer = work::run(&state, move |cancel: &Cancel| {
+        // A valid board held to a policy is analysed: within the same
+        // bounds as `/api/analyze`.
+        if let Ok(board) = Board::from_json_slice(&bytes) {
+            let own = serde_json::from_slice::<BoardSpec>(&bytes)
+                .ok()
+                .and_then(|s| s.limits);
+            let policy = match &own {
+                Some(own) => review.policy.tightened_by(own),
+                None => review.policy.clone(),
+            };
+            if !policy.is_empty() {
+                work::fits(&board, review.limits, cancel)?;
+            }
+        }
+        let report = review.check_bytes_until(REQUEST_FILE, &bytes, cancel.flag());
+        cancel.check()?;
         if Board::from_json_slice(&bytes).is_err() {
             return Err(problems(&[report]));
         }
@@ -341,7 +376,7 @@ pub(crate) async fn sensitivity(
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
-        let s = sensitivity_within_limits(&board, advantage, limits).map_err(design_error)?;
+        let s = sensitivity_within_limits(&board, advantage, limits, cancel)?;
         serialized(json::pretty(&s))
     })
     .await?;
@@ -424,17 +459,19 @@ pub(crate) async fn tune(
     let seed = Seed::new(p.number::<u64>("seed")?.unwrap_or(0));
     let bytes = body(&state, raw)?;
     let limits = state.config.limits;
-    // The search stops itself at the request's limits or at the server's
-    // timeout, with the closest board it found.
-    let timeout = state.config.timeout;
+    // The search stops itself at the request's limits or when its time is
+    // up, with the closest board it found; and at once when its client is
+    // gone.
     let answer = work::run(&state, move |cancel: &Cancel| {
         let board = board_of(&bytes, REQUEST_FILE, limits)?;
         cancel.check()?;
+        work::fits(&board, limits, cancel)?;
         let options = TuneOptions::new(target, max_changes)
             .with_keep(keep)
             .with_seed(seed)
             .with_limits(limits)
-            .with_time_limit(timeout);
+            .with_time_limit(cancel.remaining())
+            .with_stop(cancel.flag());
         let tuned = design::tune(&board, &options).map_err(design_error)?;
         let file = serialized(json::board_file(&tuned.board))?;
         serialized(json::pretty(&Tuned {
@@ -491,7 +528,9 @@ pub(crate) async fn diff(
                 return Err(problems(&reports));
             }
         };
-        let options = Options::default().limits(limits);
+        work::fits(&old, limits, cancel)?;
+        work::fits(&new, limits, cancel)?;
+        let options = options(limits, cancel);
         let old_a = Analysis::new(&old, &options).map_err(analysis_error)?;
         cancel.check()?;
         let new_a = Analysis::new(&new, &options).map_err(analysis_error)?;
@@ -562,17 +601,78 @@ fn as_written(bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
 struct Saved<'a> {
     saved: &'a str,
     bytes: usize,
+    /// The version of the file now: the `base` of the next save.
+    version: String,
 }
 
-/// `POST /api/save`: writes the body's board back to the server's board
-/// file atomically, as the body wrote it in `fmt`'s layout ([`as_written`]);
-/// `409` when the server was started without one.
+/// The `409` of a save refused because the file changed: the error, and
+/// the file the save would have written, so the edit is not lost.
+#[derive(Serialize)]
+struct Changed<'a> {
+    error: ChangedError<'a>,
+    board_file: &'a str,
+}
+
+#[derive(Serialize)]
+struct ChangedError<'a> {
+    kind: &'a str,
+    message: &'a str,
+}
+
+/// `409` for a save whose `base` is not the file's version now, with the
+/// file the save would have written.
+fn changed(path: &Path, why: &str, file: &[u8]) -> ApiError {
+    let message = format!(
+        "{} {why} since the page loaded it; it was left as it is. The edit was not saved: \
+         reload the page to edit the file as it is now, or keep the edit (board_file, or \
+         the page's Board JSON)",
+        snakeladder_render::escape::display_path(path)
+    );
+    let text = String::from_utf8_lossy(file);
+    match serialized(json::pretty(&Changed {
+        error: ChangedError {
+            kind: "changed",
+            message: &message,
+        },
+        board_file: &text,
+    })) {
+        Ok(bytes) => ApiError::json(StatusCode::CONFLICT, bytes),
+        Err(e) => e,
+    }
+}
+
+/// Whether the file at `path` is still version `base`: a file of another
+/// length is not (and is not read), one of the same length is read and
+/// hashed.
+fn on_disk(path: &Path, base: &str) -> std::io::Result<bool> {
+    let len = std::fs::metadata(path)?.len();
+    if !base.starts_with(&format!("{len}-")) {
+        return Ok(false);
+    }
+    Ok(crate::file_version(&std::fs::read(path)?) == base)
+}
+
+/// `POST /api/save?base=VERSION`: writes the body's board back to the
+/// server's board file atomically, as the body wrote it in `fmt`'s layout
+/// ([`as_written`]), if the file is still the version `base` the page
+/// loaded ([`crate::file_version`]); `409` when it is not (changed or
+/// removed since: the file is left as it is and the answer holds the edit),
+/// or when the server was started without a file.
 pub(crate) async fn save(
     Shared(state): Ctx,
     query: RawQuery,
     raw: RawBody,
 ) -> Result<Response, ApiError> {
-    params(query, &[])?;
+    let p = params(query, &["base"])?;
+    let base = p
+        .text("base")
+        .ok_or_else(|| {
+            ApiError::bad_request(
+                "base: required, the version of the file the edit started from \
+                 (the `version` of GET /api/board)",
+            )
+        })?
+        .to_string();
     let bytes = body(&state, raw)?;
     let (Some(saver), Some(path)) = (state.config.save.clone(), state.config.board_path.clone())
     else {
@@ -583,14 +683,35 @@ pub(crate) async fn save(
         ));
     };
     let limits = state.config.limits;
+    let saving = Arc::clone(&state.saving);
     let answer = work::run(&state, move |_: &Cancel| {
         board_of(&bytes, REQUEST_FILE, limits)?;
         let file = as_written(&bytes)?;
+        // From the look at the file to its write, no other save runs: two
+        // pages that loaded the same version cannot both write.
+        let _one = saving
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match on_disk(&path, &base) {
+            Ok(true) => {}
+            Ok(false) => return Err(changed(&path, "changed", &file)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(changed(&path, "was removed", &file));
+            }
+            Err(e) => {
+                return Err(ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "io",
+                    &format!("{}: {e}", snakeladder_render::escape::display_path(&path)),
+                ));
+            }
+        }
         (saver.0)(&file).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", &e))?;
         let shown = snakeladder_render::escape::display_path(&path);
         serialized(json::pretty(&Saved {
             saved: &shown,
             bytes: file.len(),
+            version: crate::file_version(&file),
         }))
     })
     .await?;

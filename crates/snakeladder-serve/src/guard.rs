@@ -35,8 +35,7 @@ pub(crate) async fn same_site(request: Request, next: Next) -> Response {
 
 /// Why the request is refused, if it is.
 fn check(method: &Method, headers: &HeaderMap) -> Result<(), String> {
-    let text = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
-    let host = text(header::HOST).unwrap_or("");
+    let host = text(headers, header::HOST)?.unwrap_or("");
     if !allowed_host(host) {
         return Err(
             "the Host header names neither this machine's loopback nor an address; open the \
@@ -47,14 +46,32 @@ fn check(method: &Method, headers: &HeaderMap) -> Result<(), String> {
     if method == Method::GET || method == Method::HEAD {
         return Ok(());
     }
-    if text(header::HeaderName::from_static("sec-fetch-site")) == Some("cross-site") {
+    if text(headers, header::HeaderName::from_static("sec-fetch-site"))? == Some("cross-site") {
         return Err("a request from another site's page is refused".to_string());
     }
-    match text(header::ORIGIN) {
+    match text(headers, header::ORIGIN)? {
         None => Ok(()),
         Some(origin) if same_origin(origin, host) => Ok(()),
         Some(_) => Err("a request from another origin's page is refused".to_string()),
     }
+}
+
+/// The value of header `name`: `None` when absent, an error when it is
+/// not text or is given twice. A value that cannot be read is not the
+/// absence of the header: it may name another site, so it is refused as a
+/// foreign one is, never let through as a program's request would be.
+fn text(headers: &HeaderMap, name: header::HeaderName) -> Result<Option<&str>, String> {
+    let mut values = headers.get_all(&name).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(format!("the {name} header is given more than once"));
+    }
+    value
+        .to_str()
+        .map(Some)
+        .map_err(|_| format!("the {name} header is not plain text"))
 }
 
 /// Whether `host` (a `Host` header: a name or address, and a port) names
@@ -142,6 +159,27 @@ mod tests {
         assert!(post(&[("origin", "null")]).is_err());
         assert!(post(&[("sec-fetch-site", "cross-site")]).is_err());
         assert!(post(&[("sec-fetch-site", "same-origin")]).is_ok());
+        // A header that is not text, or is given twice, is no header this
+        // server's page sends: refused, never taken for an absent one.
+        let opaque = |name: &'static str| {
+            let mut map = headers(&[host]);
+            map.insert(
+                name,
+                header::HeaderValue::from_bytes(b"http://\xff.example").unwrap(),
+            );
+            map
+        };
+        assert!(check(&Method::POST, &opaque("origin")).is_err());
+        assert!(check(&Method::POST, &opaque("sec-fetch-site")).is_err());
+        let mut twice = headers(&[host, ("origin", "http://127.0.0.1:8080")]);
+        twice.append("origin", "http://evil.example".parse().unwrap());
+        assert!(check(&Method::POST, &twice).is_err());
+        let mut opaque_host = HeaderMap::new();
+        opaque_host.insert(
+            "host",
+            header::HeaderValue::from_bytes(b"\xffevil").unwrap(),
+        );
+        assert!(check(&Method::GET, &opaque_host).is_err());
         // A GET reads nothing another origin's page could read anyway.
         assert!(
             check(

@@ -13,12 +13,14 @@
 //! routes are documented in the OpenAPI document at `GET /api/openapi.json`.
 //!
 //! Every request is bounded: the body's size ([`Config::max_body`], `413`
-//! past it), the analysis's memory and work ([`Config::limits`]), the
-//! number of computations at once ([`Config::max_jobs`]; the rest wait up to
-//! [`Config::queue_wait`], then `503`), and the time
-//! ([`Config::timeout`], then `504`). Computations run on tokio's blocking
-//! threads; a request whose client goes away is cancelled before its next
-//! phase starts.
+//! past it, before a byte of it is read when its length says so) and the
+//! time to send it ([`Config::body_read_timeout`]), the analysis's memory
+//! and work ([`Config::limits`]), the number of computations at once
+//! ([`Config::max_jobs`]; the rest wait up to [`Config::queue_wait`], then
+//! `503`), and the time ([`Config::timeout`], then `504`); and so is the
+//! number of connections ([`Config::max_connections`]). Computations run on
+//! tokio's blocking threads under the core's stop flag, raised when the
+//! timeout passes or the client goes away.
 //!
 //! Module [`table`] serves live games: one core [`snakeladder::Game`] to
 //! many clients ([`table::Table`]), many games at once
@@ -32,6 +34,7 @@
 //! ```
 
 mod api;
+mod body;
 mod error;
 mod guard;
 mod listen;
@@ -64,6 +67,12 @@ pub struct Config {
     pub save: Option<Saver>,
     /// Memory and work allowed to each request's analysis.
     pub limits: Limits,
+    /// Multiply-adds a request may spend in a step the core cannot
+    /// interrupt, factoring a board's chain (as the solver estimates them
+    /// beforehand); a board past it is refused with `422` before it is
+    /// factored, so that a request whose client hangs up, or whose time is
+    /// up, stops within about as long as this takes.
+    pub max_factor_work: f64,
     /// The largest request body, in bytes; past it, `413`.
     pub max_body: usize,
     /// Most computations at once.
@@ -76,15 +85,26 @@ pub struct Config {
     /// and headers), from its start or its previous answer; past it, the
     /// connection is closed, so a client that never finishes holds nothing.
     pub header_read_timeout: Duration,
+    /// How long a request may take to send its body, from the end of its
+    /// head; past it, `408` and the connection is closed, so a client that
+    /// sends part of a body and waits holds nothing.
+    pub body_read_timeout: Duration,
+    /// Most connections open at once, idle and slow ones included; past
+    /// it, no connection is accepted until one closes (the kernel holds
+    /// the rest), so open connections and the request bodies they hold
+    /// stay bounded.
+    pub max_connections: usize,
     /// At shutdown, how long the requests in flight are waited for.
     pub shutdown_grace: Duration,
 }
 
 impl Default for Config {
     /// No board file; 1 GiB and 2e9 multiply-adds (a few seconds) per
-    /// analysis; 1 MiB bodies; one computation per core; a 2 s wait for a
-    /// slot and a 60 s timeout; 10 s to send a request's head, and 10 s for
-    /// the requests in flight at shutdown.
+    /// analysis, and 1e8 (about a second) for a factorisation; 1 MiB
+    /// bodies; one computation per core; a 2 s wait for a
+    /// slot and a 60 s timeout; 10 s to send a request's head and 10 s its
+    /// body; 64 connections; and 10 s for the requests in flight at
+    /// shutdown.
     fn default() -> Config {
         Config {
             board_path: None,
@@ -93,11 +113,14 @@ impl Default for Config {
                 max_memory: 1 << 30,
                 max_work: 2e9,
             },
+            max_factor_work: 1e8,
             max_body: 1 << 20,
             max_jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue_wait: Duration::from_secs(2),
             timeout: Duration::from_secs(60),
             header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(10),
+            max_connections: 64,
             shutdown_grace: Duration::from_secs(10),
         }
     }
@@ -121,6 +144,9 @@ impl std::fmt::Debug for Saver {
 pub(crate) struct State {
     pub(crate) config: Config,
     pub(crate) jobs: Arc<Semaphore>,
+    /// Held from a save's look at the board file to its write, so two
+    /// saves cannot both find the version they expect and both write.
+    pub(crate) saving: Arc<std::sync::Mutex<()>>,
 }
 
 /// Every route of the API, as `(method, path)`: the OpenAPI document lists
@@ -147,6 +173,7 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 pub fn router(config: Config) -> Router {
     let state = Arc::new(State {
         jobs: Arc::new(Semaphore::new(config.max_jobs.max(1))),
+        saving: Arc::default(),
         config: config.clone(),
     });
     Router::new()
@@ -165,6 +192,12 @@ pub fn router(config: Config) -> Router {
         .route("/api/save", post(api::save))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(config.max_body))
+        // Each body is read whole, within its size and time, before a
+        // handler runs; and never read from another site's page.
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            body::read_whole,
+        ))
         // Outermost: no handler runs for a request another site's page sent.
         .layer(axum::middleware::from_fn(guard::same_site))
         .with_state(state)
@@ -206,10 +239,31 @@ pub fn editable_board(bytes: &[u8]) -> Result<serde_json::Value, String> {
     }
 }
 
+/// The version of a board file's bytes, as `GET /api/board` gives it and
+/// `POST /api/save?base=` expects it: their length and FNV-1a hash, so a
+/// file changed in any byte since it was read has another version.
+///
+/// # Example
+/// ```
+/// let v = snakeladder_serve::file_version(b"{}");
+/// assert_eq!(v, snakeladder_serve::file_version(b"{}"));
+/// assert_ne!(v, snakeladder_serve::file_version(b"{ }"));
+/// assert!(v.starts_with("2-"));
+/// ```
+pub fn file_version(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{}-{hash:016x}", bytes.len())
+}
+
 /// Serves the designer of `config` on `listener` until `shutdown`
 /// completes, then finishes the requests in flight (waiting at most
 /// [`Config::shutdown_grace`]) and returns. A connection that takes longer
-/// than [`Config::header_read_timeout`] to send a request's head is closed.
+/// than [`Config::header_read_timeout`] to send a request's head is closed,
+/// and at most [`Config::max_connections`] are open at once.
 /// A failure to accept a connection (out of file descriptors) is waited
 /// out, not returned.
 pub async fn serve(
@@ -217,15 +271,12 @@ pub async fn serve(
     config: Config,
     shutdown: impl std::future::Future<Output = ()>,
 ) {
-    let (header_read_timeout, grace) = (config.header_read_timeout, config.shutdown_grace);
-    listen::serve(
-        listener,
-        router(config),
-        header_read_timeout,
-        grace,
-        shutdown,
-    )
-    .await;
+    let bounds = listen::Bounds {
+        header_read_timeout: config.header_read_timeout,
+        max_connections: config.max_connections,
+        grace: config.shutdown_grace,
+    };
+    listen::serve(listener, router(config), bounds, shutdown).await;
 }
 
 /// Binds `addr`, calls `ready` with the address bound (port 0 picks a free

@@ -155,6 +155,10 @@ pub use num_rational::BigRational;
 #[doc(hidden)]
 pub mod internals {
     pub use crate::markov::analysis::distribution::from_state_within as length_distribution;
+    /// The memory compiling a board takes, as [`Analysis::new`](crate::Analysis::new)
+    /// estimates it before compiling: a front end that compiles a board
+    /// itself checks it first.
+    pub use crate::markov::analysis::limits::chain_bytes;
     pub use crate::markov::analysis::solve::{
         DENSE_MAX_STATES, Method, Solver, estimate as solver_estimate, factor, factor_with,
     };
@@ -184,7 +188,7 @@ pub mod internals {
         pub use crate::design::budget::Budget;
         pub use crate::design::eval::{Base, Update, admissible};
         pub use crate::design::random::generate_spec;
-        pub use crate::design::sensitivity::{Evaluation, sensitivity_within};
+        pub use crate::design::sensitivity::{Evaluation, sensitivity_until, sensitivity_within};
         use crate::{Board, Jump};
 
         /// Every move of jump `a` the search tries.

@@ -792,10 +792,15 @@
     download(`${baseName()}.html`, 'text/html', r.data);
     status('Report downloaded.');
   }
+  // The save names the version of the file the edit started from; the
+  // server refuses it (409) when the file changed on disk since, leaving
+  // the file as it is and this page's edit as it is, so neither is lost.
   async function save() {
-    const r = await post('/api/save', JSON.stringify(board));
-    if (r.status === 200) status(`Saved ${r.data.saved} (${r.data.bytes} bytes).`);
-    else status(`Not saved: ${errorText(r)}`, true);
+    const r = await post(`/api/save?base=${encodeURIComponent(opening.version)}`, JSON.stringify(board));
+    if (r.status === 200) {
+      opening.version = r.data.version;
+      status(`Saved ${r.data.saved} (${r.data.bytes} bytes).`);
+    } else status(`Not saved: ${errorText(r)}`, true);
   }
 
   // ---- start ---------------------------------------------------------------

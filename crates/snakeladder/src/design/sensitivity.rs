@@ -244,6 +244,44 @@ pub fn sensitivity_within(
     budget: &super::Budget,
     progress: Option<&(dyn Fn(u64, u64) + Sync)>,
 ) -> Result<Sensitivity, DesignError> {
+    sensitivity_with(board, advantage, budget, progress, None)
+}
+
+/// [`sensitivity_within`], stopped with [`DesignError::Stopped`] at its
+/// next look at its limits once `stop` is set: for a front end whose
+/// request may be given up while it runs.
+///
+/// # Errors
+/// As [`sensitivity_within`].
+///
+/// # Example
+/// ```
+/// use snakeladder::Board;
+/// use snakeladder::design::DesignError;
+/// use snakeladder::internals::design::{Budget, sensitivity_until};
+/// use std::sync::Arc;
+/// use std::sync::atomic::AtomicBool;
+///
+/// let stop = Arc::new(AtomicBool::new(true));
+/// let got = sensitivity_until(&Board::builtin_default(), false, &Budget::default(), stop);
+/// assert!(matches!(got, Err(DesignError::Stopped { .. })));
+/// ```
+pub fn sensitivity_until(
+    board: &Board,
+    advantage: bool,
+    budget: &super::Budget,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Result<Sensitivity, DesignError> {
+    sensitivity_with(board, advantage, budget, None, Some(stop))
+}
+
+fn sensitivity_with(
+    board: &Board,
+    advantage: bool,
+    budget: &super::Budget,
+    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Result<Sensitivity, DesignError> {
     let progress = |done, total| {
         if let Some(f) = progress {
             f(done, total);
@@ -251,7 +289,10 @@ pub fn sensitivity_within(
     };
     let squares = board.last().get();
     budget.check_sensitivity_memory(squares, board.jumps().len())?;
-    let meter = super::budget::Meter::new(*budget);
+    let mut meter = super::budget::Meter::new(*budget);
+    if let Some(stop) = stop {
+        meter = meter.with_stop(crate::progress::Callback::new(stop));
+    }
     let base = Base::new(board.clone())?;
     meter.charge(base.work());
     let spec = board.spec();

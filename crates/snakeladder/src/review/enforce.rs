@@ -28,11 +28,25 @@ pub struct Violation {
     pub message: String,
 }
 
+/// [`check_until`] without a stop flag.
+#[cfg(test)]
+pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -> Vec<Violation> {
+    check_until(board, spec, t, limits, None)
+}
+
 /// Checks a valid board against thresholds. `spec` is the board as written,
-/// so that a jump is named by its place in the file.
+/// so that a jump is named by its place in the file. The analysis stops
+/// once `stop` is set (the thresholds are then reported as unchecked,
+/// saying so).
 ///
 /// Returns nothing when no threshold is set (no analysis is run).
-pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -> Vec<Violation> {
+pub(crate) fn check_until(
+    board: &Board,
+    spec: &BoardSpec,
+    t: &Thresholds,
+    limits: &Limits,
+    stop: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Vec<Violation> {
     if t.is_empty() {
         return Vec::new();
     }
@@ -51,7 +65,10 @@ pub fn check(board: &Board, spec: &BoardSpec, t: &Thresholds, limits: &Limits) -
     } else {
         Vec::new()
     };
-    let options = Options::default().players(players).limits(*limits);
+    let mut options = Options::default().players(players).limits(*limits);
+    if let Some(stop) = stop {
+        options = options.with_stop(std::sync::Arc::clone(stop));
+    }
     let a = match Analysis::new(board, &options) {
         Ok(a) => a,
         Err(e) => return unchecked(format!("the policy could not be checked: {e}")),

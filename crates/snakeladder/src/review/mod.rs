@@ -255,12 +255,43 @@ impl Review {
     /// assert_eq!((finding.kind.as_str(), finding.line), ("snake_climbs", Some(1)));
     /// ```
     pub fn check_bytes(&self, file: &str, bytes: &[u8]) -> FileReport {
-        check_board_bytes(file, bytes, self)
+        check_board_bytes(file, bytes, self, None)
+    }
+
+    /// [`Review::check_bytes`], the policy's analysis stopped once `stop`
+    /// is set (its thresholds then reported as unchecked): for a front end
+    /// whose request may be given up while it is checked.
+    ///
+    /// # Example
+    /// ```
+    /// use snakeladder::policy::Thresholds;
+    /// use snakeladder::review::Review;
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// let policy = Thresholds { max_mean_turns: Some(10.0), ..Thresholds::default() };
+    /// let review = Review { policy, ..Review::default() };
+    /// let text = br#"{"squares": 20, "ladders": [[3, 11]], "snakes": [[17, 4]]}"#;
+    /// let report = review.check_bytes_until("b.json", text, Arc::new(AtomicBool::new(true)));
+    /// assert_eq!(report.findings[0].kind, "policy_unchecked");
+    /// ```
+    pub fn check_bytes_until(
+        &self,
+        file: &str,
+        bytes: &[u8],
+        stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> FileReport {
+        check_board_bytes(file, bytes, self, Some(&stop))
     }
 }
 
 /// [`Review::check_bytes`].
-fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileReport {
+fn check_board_bytes(
+    file: &str,
+    bytes: &[u8],
+    review: &Review,
+    stop: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> FileReport {
     // Positions are counted after a byte-order mark, as editors count them.
     let bytes = crate::model::error::without_bom(bytes);
     let finding =
@@ -288,7 +319,7 @@ fn check_board_bytes(file: &str, bytes: &[u8], review: &Review) -> FileReport {
     };
     let findings = match Board::from_spec(&spec) {
         Err(err) => problem_findings(bytes, &spec, err.problems(), &finding),
-        Ok(board) => policy_findings(bytes, &board, &spec, review, &finding),
+        Ok(board) => policy_findings(bytes, &board, &spec, (review, stop), &finding),
     };
     FileReport {
         file: file.to_string(),
@@ -397,14 +428,17 @@ fn policy_findings(
     bytes: &[u8],
     board: &Board,
     spec: &BoardSpec,
-    review: &Review,
+    (review, stop): (
+        &Review,
+        Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ),
     finding: &impl Fn(Option<Position>, Option<String>, &str, String) -> Finding,
 ) -> Vec<Finding> {
     let policy = match &spec.limits {
         Some(own) => review.policy.tightened_by(own),
         None => review.policy.clone(),
     };
-    let violations = enforce::check(board, spec, &policy, &review.limits);
+    let violations = enforce::check_until(board, spec, &policy, &review.limits, stop);
     if violations.is_empty() {
         Vec::new()
     } else {
