@@ -8,7 +8,7 @@ use snakeladder::policy::{self, Thresholds};
 use snakeladder::review::{self, FileReport, Finding, Review};
 use snakeladder_render::validate as output;
 use std::collections::{BTreeSet, HashMap};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -143,38 +143,30 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         discover: !args.no_config,
     };
 
-    let mut reports = Vec::new();
+    // Every path is walked, and every board's policy read, before the
+    // first line is written: a directory that cannot be read is reported
+    // first (as `other`), and a policy file that does not read ends the
+    // run with nothing printed. Then each board is checked and its findings
+    // written at once, so memory holds one board's findings, not the run's.
+    let mut items = Vec::new();
     let mut other = Vec::new();
     if args.builtin {
-        let review = policies.review(Path::new("."), limits)?;
-        reports.push(demote(
-            review.check_bytes(
-                "<built-in default board>",
-                snakeladder::Board::DEFAULT_JSON.as_bytes(),
-            ),
-            &review,
-            &warn_only,
-        ));
+        items.push((Item::Builtin, policies.review(Path::new("."), limits)?));
     }
     for path in &args.paths {
-        let shown = snakeladder_render::escape::display_path(path);
         if path == Path::new("-") {
-            let review = policies.review(Path::new("."), limits)?;
-            reports.push(demote(check_stdin(&review), &review, &warn_only));
+            items.push((Item::Stdin, policies.review(Path::new("."), limits)?));
             continue;
         }
         if !path.is_dir() {
             let review = policies.review(parent(path), limits)?;
-            reports.push(demote(
-                check_file(path, shown, &review),
-                &review,
-                &warn_only,
-            ));
+            items.push((Item::File(path.clone()), review));
             continue;
         }
         let (files, unreadable) = walk(path);
         other.extend(unreadable);
         if files.is_empty() {
+            let shown = snakeladder_render::escape::display_path(path);
             other.push(
                 review::Finding::file_error(
                     &shown,
@@ -186,39 +178,62 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         for file in files {
             let review = policies.review(parent(&file), limits)?;
-            let shown = snakeladder_render::escape::display_path(&file);
-            reports.push(demote(
-                check_file(&file, shown, &review),
-                &review,
-                &warn_only,
-            ));
+            items.push((Item::File(file), review));
         }
     }
     review::Finding::warn_only(other.iter_mut(), &warn_only);
 
-    let summary = output::Tally::new(&reports, &other);
-    let mut out = common::stdout()?;
-    let written = (|| -> std::io::Result<()> {
-        match args.format {
-            ValidateFormat::Text => out.write_all(output::text(&reports, &other).as_bytes())?,
-            ValidateFormat::Github => out.write_all(output::github(&reports, &other).as_bytes())?,
-            ValidateFormat::Json => {
-                common::write_json(&mut out, &output::json(&reports, &other))?;
+    let root = match args.format {
+        ValidateFormat::Sarif => Some(sarif_root(args.sarif_root.as_deref())?),
+        _ => None,
+    };
+    let format = match args.format {
+        ValidateFormat::Text => output::StreamFormat::Text,
+        ValidateFormat::Github => output::StreamFormat::Github,
+        // JSON lists the files before the problems: the problems wait in
+        // a temporary file, not in memory.
+        ValidateFormat::Json => output::StreamFormat::Json {
+            spool: tempfile::tempfile()?,
+        },
+        ValidateFormat::Sarif => output::StreamFormat::Sarif {
+            version: env!("CARGO_PKG_VERSION"),
+            root: root.as_ref(),
+        },
+    };
+    // A reader that has gone (`| head`) stops the output, not the check:
+    // the exit status still tells whether every board passed.
+    let mut out = common::ClosedPipe::new(common::stdout()?);
+    let mut stream = output::Stream::new(&mut out, format, &other)?;
+    for (item, review) in items {
+        let report = match item {
+            Item::Builtin => review.check_bytes(
+                "<built-in default board>",
+                snakeladder::Board::DEFAULT_JSON.as_bytes(),
+            ),
+            Item::Stdin => check_stdin(&review),
+            Item::File(file) => {
+                let shown = snakeladder_render::escape::display_path(&file);
+                check_file(&file, shown, &review)
             }
-            ValidateFormat::Sarif => {
-                let root = sarif_root(args.sarif_root.as_deref())?;
-                let log = output::sarif(&reports, &other, env!("CARGO_PKG_VERSION"), Some(&root));
-                out.write_all(&snakeladder_render::json::pretty_unversioned(&log)?)?;
-            }
-        }
-        out.flush()
-    })();
-    common::gate_output(written)?;
+        };
+        stream.file(&demote(report, &review, &warn_only))?;
+    }
+    let summary = stream.finish()?;
     Ok(ExitCode::from(if summary.passed() {
         EXIT_OK
     } else {
         EXIT_FAILURE
     }))
+}
+
+/// What one report of `validate` is of.
+enum Item {
+    /// `--builtin`.
+    Builtin,
+    /// `-`.
+    Stdin,
+    /// A board file, named or found in a directory.
+    File(PathBuf),
 }
 
 /// `--warn-only` on one board file's findings. A board that does not read
