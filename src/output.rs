@@ -7,8 +7,16 @@
 //! - `-` is standard output;
 //! - a regular file (or a path that does not exist yet) is replaced
 //!   atomically: the output is written into a temporary file in the same
-//!   directory, flushed to disk, then renamed over the path, so a failure
-//!   or an interruption leaves the old file as it was;
+//!   directory, flushed to disk, given the old file's owner and mode, then
+//!   renamed over the path, so a failure or an interruption leaves the old
+//!   file as it was. A file that cannot be replaced so without a loss is
+//!   refused with the reason: a read-only file, a file with other hard
+//!   links (they would keep the old content), a file whose owner could not
+//!   be kept;
+//! - several files of one command (`report -o` and its charts) land
+//!   together ([`write_together`]): every one is written in full to its
+//!   temporary file before the first is renamed, so a full disk leaves
+//!   every old file and no new one;
 //! - a symbolic link is followed and its target replaced (the link stays a
 //!   link);
 //! - anything else that can be opened for writing (a character device such
@@ -20,7 +28,9 @@
 //! Temporary files are registered while they exist, and
 //! [`remove_temporaries_on_signals`] deletes them when SIGINT, SIGTERM or
 //! SIGHUP ends the process. SIGKILL cannot be caught: a process killed by it
-//! while writing leaves its `.NAME.PID.N.tmp` file behind.
+//! while writing leaves its `.NAME.PID.N.tmp` file behind (`NAME` the
+//! first bytes of the target's name, so that the temporary's name is short
+//! enough wherever the target's is).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -88,6 +98,34 @@ pub enum OutputError {
     Write {
         /// The output path.
         path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// The target is read-only: replacing it would discard what its mode
+    /// says to keep.
+    #[error("{}: is read-only; make it writable to replace it, or write elsewhere", path.display())]
+    ReadOnly {
+        /// The output path.
+        path: PathBuf,
+    },
+    /// The target has other hard links, which a new file renamed over it
+    /// would leave with the old content.
+    #[error("{}: has {links} hard links, which would keep the old content if it were replaced; write elsewhere, or remove the other links", path.display())]
+    HardLinks {
+        /// The output path.
+        path: PathBuf,
+        /// Its number of links.
+        links: u64,
+    },
+    /// The new file could not be given the old one's owner.
+    #[error("{}: cannot keep its owner (user {uid}, group {gid}) on a new file: {source}; write elsewhere, or as its owner", path.display())]
+    Owner {
+        /// The output path.
+        path: PathBuf,
+        /// The old file's owner.
+        uid: u32,
+        /// The old file's group.
+        gid: u32,
         /// The cause.
         source: io::Error,
     },
@@ -307,9 +345,7 @@ impl Temporary {
     fn create(target: &Path, mode: u32) -> io::Result<(Temporary, File)> {
         use std::os::unix::fs::OpenOptionsExt;
         let dir = parent(target);
-        let name = target
-            .file_name()
-            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+        let name = short_name(target);
         loop {
             let n = COUNTER.fetch_add(1, Ordering::Relaxed);
             let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
@@ -350,6 +386,24 @@ impl Drop for Temporary {
     }
 }
 
+/// Most bytes of the target's name a temporary file's name starts with:
+/// the temporary's name stays far below the 255 bytes a file system allows
+/// for any target name, and still shows whose it is.
+const NAME_BYTES: usize = 32;
+
+/// The start of `target`'s file name for its temporary file's name, at
+/// most [`NAME_BYTES`] bytes, cut at a character.
+fn short_name(target: &Path) -> String {
+    let name = target
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let mut end = name.len().min(NAME_BYTES);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    name[..end].to_string()
+}
+
 /// The directory a temporary file for `target` goes in.
 fn parent(target: &Path) -> &Path {
     match target.parent() {
@@ -358,26 +412,62 @@ fn parent(target: &Path) -> &Path {
     }
 }
 
-/// Writes `target` atomically: a temporary file beside it, flushed and
-/// synced, then renamed over it. The new file keeps the old one's
-/// permissions, or gets 0o666 less the umask when there was none.
-fn replace<F>(shown: &Path, target: &Path, write: F) -> Result<(), OutputError>
+/// A replaced file written in full to its temporary file, waiting to be
+/// renamed over its target; dropped, the temporary file is removed.
+struct Staged {
+    temp: Temporary,
+    target: PathBuf,
+    shown: PathBuf,
+}
+
+impl Staged {
+    /// Renames the temporary file over the target.
+    fn commit(mut self) -> Result<(), OutputError> {
+        fs::rename(&self.temp.path, &self.target).map_err(|source| OutputError::Persist {
+            path: self.shown.clone(),
+            source,
+        })?;
+        self.temp.persisted = true;
+        Ok(())
+    }
+}
+
+/// Writes what will replace `target` into a temporary file beside it,
+/// flushed and synced, with the old file's owner and mode (or 0o666 less
+/// the umask when there was none). A target that cannot be replaced without
+/// a loss is refused first.
+fn stage<F>(shown: &Path, target: &Path, write: F) -> Result<Staged, OutputError>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
-    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let old = fs::metadata(target).ok().filter(|m| m.is_file());
-    let (mut temp, file) =
-        Temporary::create(target, 0o666).map_err(|source| OutputError::Create {
-            path: shown.to_path_buf(),
-            dir: parent(target).to_path_buf(),
-            source,
-        })?;
+    if let Some(old) = &old {
+        refuse_lossy(shown, target, old)?;
+    }
+    let (temp, file) = Temporary::create(target, 0o666).map_err(|source| OutputError::Create {
+        path: shown.to_path_buf(),
+        dir: parent(target).to_path_buf(),
+        source,
+    })?;
     let write_error = |source| OutputError::Write {
         path: shown.to_path_buf(),
         source,
     };
-    if let Some(old) = old {
+    if let Some(old) = &old {
+        // The owner first: changing it clears the set-user-ID and
+        // set-group-ID bits the mode then restores.
+        let new = file.metadata().map_err(write_error)?;
+        if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
+            std::os::unix::fs::fchown(&file, Some(old.uid()), Some(old.gid())).map_err(
+                |source| OutputError::Owner {
+                    path: shown.to_path_buf(),
+                    uid: old.uid(),
+                    gid: old.gid(),
+                    source,
+                },
+            )?;
+        }
         let mode = old.permissions().mode();
         file.set_permissions(fs::Permissions::from_mode(mode))
             .map_err(write_error)?;
@@ -386,12 +476,70 @@ where
     write(&mut out).map_err(write_error)?;
     let file = out.into_inner().map_err(|e| write_error(e.into_error()))?;
     file.sync_all().map_err(write_error)?;
-    drop(file);
-    fs::rename(&temp.path, target).map_err(|source| OutputError::Persist {
-        path: shown.to_path_buf(),
-        source,
-    })?;
-    temp.persisted = true;
+    Ok(Staged {
+        temp,
+        target: target.to_path_buf(),
+        shown: shown.to_path_buf(),
+    })
+}
+
+/// Refuses a target whose replacement by rename would lose something: a
+/// read-only file (for root too, whom `access` lets write anything), and
+/// a file with other hard links.
+fn refuse_lossy(shown: &Path, target: &Path, old: &fs::Metadata) -> Result<(), OutputError> {
+    use std::os::unix::fs::MetadataExt;
+    let writable = !old.permissions().readonly()
+        && rustix::fs::access(target, rustix::fs::Access::WRITE_OK).is_ok();
+    if !writable {
+        return Err(OutputError::ReadOnly {
+            path: shown.to_path_buf(),
+        });
+    }
+    if old.nlink() > 1 {
+        return Err(OutputError::HardLinks {
+            path: shown.to_path_buf(),
+            links: old.nlink(),
+        });
+    }
+    Ok(())
+}
+
+/// Writes `target` atomically ([`stage`], then renamed over it).
+fn replace<F>(shown: &Path, target: &Path, write: F) -> Result<(), OutputError>
+where
+    F: FnOnce(&mut dyn Write) -> io::Result<()>,
+{
+    stage(shown, target, write)?.commit()
+}
+
+/// How one of several outputs is filled.
+pub type Filler<'a> = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>;
+
+/// Writes several outputs so that they land together or not at all: every
+/// replaced file is written in full to its temporary file (the step that
+/// fails on a full disk) before the first is renamed over its target; on a
+/// failure every temporary file is removed and every old file is left as
+/// it was. Renaming within a directory takes no space, so once every file
+/// is written the renames do not fail for want of it. Outputs written
+/// straight (standard output, a device) are written after the renames.
+///
+/// # Errors
+/// The first [`OutputError`], naming its path.
+pub fn write_together(outputs: Vec<(&Output, Filler<'_>)>) -> Result<(), crate::common::CliError> {
+    let mut staged = Vec::new();
+    let mut straight = Vec::new();
+    for (output, fill) in outputs {
+        match &output.target {
+            Target::Replace(target) => staged.push(stage(&output.shown, target, fill)?),
+            _ => straight.push((output, fill)),
+        }
+    }
+    for s in staged {
+        s.commit()?;
+    }
+    for (output, fill) in straight {
+        output.write(fill)?;
+    }
     Ok(())
 }
 
@@ -531,6 +679,105 @@ mod tests {
         assert_eq!(fs::read_to_string(&path).unwrap(), "kept");
         assert_eq!(names(dir.path()), ["out.txt"]);
         assert!(!pending().iter().any(|p| p.starts_with(dir.path())));
+    }
+
+    /// Several outputs land together: when the last one fails to be
+    /// written (as on a full disk), no old file is replaced and no
+    /// temporary file remains.
+    #[test]
+    fn outputs_written_together_land_all_or_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let chart = dir.path().join("r-length.svg");
+        let doc = dir.path().join("r.md");
+        fs::write(&chart, "old chart").unwrap();
+        fs::write(&doc, "old report").unwrap();
+        let chart_out = Output::resolve(&chart, &[]).unwrap();
+        let doc_out = Output::resolve(&doc, &[]).unwrap();
+        let result = write_together(vec![
+            (
+                &chart_out,
+                Box::new(|w: &mut dyn Write| w.write_all(b"new chart")),
+            ),
+            (
+                &doc_out,
+                Box::new(|w: &mut dyn Write| {
+                    w.write_all(b"new rep")?;
+                    Err(io::Error::from_raw_os_error(28))
+                }),
+            ),
+        ]);
+        assert!(result.is_err());
+        assert_eq!(fs::read_to_string(&chart).unwrap(), "old chart");
+        assert_eq!(fs::read_to_string(&doc).unwrap(), "old report");
+        assert_eq!(names(dir.path()), ["r-length.svg", "r.md"]);
+        write_together(vec![
+            (
+                &chart_out,
+                Box::new(|w: &mut dyn Write| w.write_all(b"new chart")),
+            ),
+            (
+                &doc_out,
+                Box::new(|w: &mut dyn Write| w.write_all(b"new report")),
+            ),
+        ])
+        .unwrap();
+        assert_eq!(fs::read_to_string(&chart).unwrap(), "new chart");
+        assert_eq!(fs::read_to_string(&doc).unwrap(), "new report");
+    }
+
+    /// A replaced file keeps its owner and group (tried as root, who can
+    /// give a file away; elsewhere the owner is the writer's own).
+    #[test]
+    fn the_old_owner_is_kept() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        fs::write(&path, "old").unwrap();
+        // The directory is the test's own: its owner is who runs it.
+        if fs::metadata(dir.path()).unwrap().uid() == 0 {
+            std::os::unix::fs::chown(&path, Some(4242), Some(4343)).unwrap();
+        }
+        let before = fs::metadata(&path).unwrap();
+        write(&Output::resolve(&path, &[]).unwrap(), "new").unwrap();
+        let after = fs::metadata(&path).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+    }
+
+    /// A file with another hard link, and a read-only file, are refused
+    /// with the reason, and left as they were.
+    #[test]
+    fn a_linked_or_read_only_file_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        fs::write(&path, "old").unwrap();
+        fs::hard_link(&path, dir.path().join("other.txt")).unwrap();
+        let err = write(&Output::resolve(&path, &[]).unwrap(), "new").unwrap_err();
+        assert!(err.to_string().contains("2 hard links"), "{err}");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("other.txt")).unwrap(),
+            "old"
+        );
+        assert_eq!(names(dir.path()), ["other.txt", "out.txt"]);
+        let locked = dir.path().join("locked.txt");
+        fs::write(&locked, "old").unwrap();
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o444)).unwrap();
+        let err = write(&Output::resolve(&locked, &[]).unwrap(), "new").unwrap_err();
+        assert!(err.to_string().contains("is read-only"), "{err}");
+        assert_eq!(fs::read_to_string(&locked).unwrap(), "old");
+    }
+
+    /// A target whose name is as long as a file system allows is written:
+    /// its temporary file's name is no longer than it.
+    #[test]
+    fn a_long_name_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(format!("{}.md", "é".repeat(126)));
+        assert_eq!(path.file_name().unwrap().len(), 255);
+        write(&Output::resolve(&path, &[]).unwrap(), "first").unwrap();
+        write(&Output::resolve(&path, &[]).unwrap(), "second").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "second");
     }
 
     #[test]

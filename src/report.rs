@@ -171,17 +171,28 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Some((path, output)) => {
             // Every output path is checked before any is written: a chart
             // that would overwrite an input is refused with nothing
-            // written.
+            // written. Then the charts and the document land together or
+            // not at all: a report never stands beside another board's
+            // charts.
             let dir = path.parent().unwrap_or(Path::new(""));
             let charts = rendered
                 .files
                 .iter()
                 .map(|file| Ok((Output::resolve(&dir.join(&file.name), &inputs)?, file)))
                 .collect::<Result<Vec<_>, crate::output::OutputError>>()?;
-            for (chart, file) in charts {
-                chart.write(|w| w.write_all(file.svg.as_bytes()))?;
-            }
-            output.write(|w| w.write_all(rendered.document.as_bytes()))?;
+            let mut outputs: Vec<(&Output, crate::output::Filler<'_>)> = charts
+                .iter()
+                .map(|(chart, file)| {
+                    let fill: crate::output::Filler<'_> =
+                        Box::new(move |w: &mut dyn Write| w.write_all(file.svg.as_bytes()));
+                    (chart, fill)
+                })
+                .collect();
+            outputs.push((
+                output,
+                Box::new(|w: &mut dyn Write| w.write_all(rendered.document.as_bytes())),
+            ));
+            crate::output::write_together(outputs)?;
         }
         None => {
             let mut out = common::stdout()?;
