@@ -123,9 +123,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let cross = match args.cross_check {
         None => None,
         Some(games) if cross_work(games) > max_work => {
+            let (moves, limit) = snakeladder::internals::over_count(cross_work(games), max_work, 2);
             notes.push(format!(
-                "the cross-check left out: {games} games of {players} players make about {:.2e} moves, over the limit of {max_work:.2e} (--max-work)",
-                cross_work(games)
+                "the cross-check left out: {games} games of {players} players make about {moves} moves, over the limit of {limit} (--max-work)",
             ));
             None
         }
