@@ -72,3 +72,61 @@ fn validate_writes_each_board_before_reading_the_next() {
         }
     }
 }
+
+/// A refusal for memory shows the estimate above the limit: with the limit
+/// one byte below the estimate, the two figures still read differently
+/// (they read "159.4 KiB, over the limit of 159.4 KiB").
+#[test]
+fn a_memory_refusal_shows_the_estimate_above_the_limit() {
+    // The sensitivity ranking of the built-in board holds two dense
+    // inverses of 101 states: 2 × 8 × 101² bytes.
+    let needed = 2 * 8 * 101 * 101;
+    let out = crate::support::run(&[
+        "analyze",
+        "--sensitivity",
+        "--max-memory",
+        &(needed - 1).to_string(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let figures: Vec<&str> = err
+        .split("about ")
+        .nth(1)
+        .and_then(|rest| {
+            let (needed, rest) = rest.split_once(" for ")?;
+            let limit = rest.split("over the limit of ").nth(1)?.split(" (").next()?;
+            Some(vec![needed, limit])
+        })
+        .unwrap_or_else(|| panic!("no estimate and limit in: {err}"));
+    assert_ne!(figures[0], figures[1], "{err}");
+}
+
+/// A jump that ends off the board still takes its start square: the
+/// ladder on the same square is a duplicate start.
+#[test]
+fn a_jump_ending_off_the_board_is_checked_against_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("b.json");
+    std::fs::write(
+        &board,
+        r#"{"squares":20,"snakes":[[13,-2]],"ladders":[[13,15]]}"#,
+    )
+    .unwrap();
+    let out = crate::support::run(&["validate", board.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("jump_end_off_board"), "{text}");
+    assert!(text.contains("duplicate_start"), "{text}");
+}
+
+/// A lone surrogate in a board's name is named as one, at its escape.
+#[test]
+fn a_lone_surrogate_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("b.json");
+    std::fs::write(&board, r#"{"squares": 20, "name": "\ud800"}"#).unwrap();
+    let out = crate::support::run(&["validate", board.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(":1:26: json: `name`: `\\ud800` is a lone surrogate"),
+        "{text}"
+    );
+}
