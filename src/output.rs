@@ -9,10 +9,12 @@
 //!   atomically: the output is written into a temporary file in the same
 //!   directory, flushed to disk, given the old file's owner and mode, then
 //!   renamed over the path, so a failure or an interruption leaves the old
-//!   file as it was. A file that cannot be replaced so without a loss is
-//!   refused with the reason: a read-only file, a file with other hard
-//!   links (they would keep the old content), a file whose owner could not
-//!   be kept;
+//!   file as it was. A read-only file is refused with the reason. A file
+//!   that a new one cannot stand in for without a loss (it has other hard
+//!   links, which would keep the old content; its owner cannot be given to
+//!   a new file) is written in place instead, once the output is whole in
+//!   its temporary file and the room for it is reserved in the target, so
+//!   a full disk still leaves the old content;
 //! - several files of one command (`report -o` and its charts) land
 //!   together ([`write_together`]): every one is written in full to its
 //!   temporary file before the first is renamed, so a full disk leaves
@@ -108,24 +110,15 @@ pub enum OutputError {
         /// The output path.
         path: PathBuf,
     },
-    /// The target has other hard links, which a new file renamed over it
-    /// would leave with the old content.
-    #[error("{}: has {links} hard links, which would keep the old content if it were replaced; write elsewhere, or remove the other links", path.display())]
-    HardLinks {
+    /// A target written in place (it has other hard links, or its owner
+    /// could not be kept on a new file) has no room reserved for the
+    /// output.
+    #[error("{}: {why}, so it is written in place, and there is no room for the output in it: {source}", path.display())]
+    NoRoom {
         /// The output path.
         path: PathBuf,
-        /// Its number of links.
-        links: u64,
-    },
-    /// The new file could not be given the old one's owner.
-    #[error("{}: cannot keep its owner (user {uid}, group {gid}) on a new file: {source}; write elsewhere, or as its owner", path.display())]
-    Owner {
-        /// The output path.
-        path: PathBuf,
-        /// The old file's owner.
-        uid: u32,
-        /// The old file's group.
-        gid: u32,
+        /// Why it is written in place.
+        why: &'static str,
         /// The cause.
         source: io::Error,
     },
@@ -413,29 +406,45 @@ fn parent(target: &Path) -> &Path {
 }
 
 /// A replaced file written in full to its temporary file, waiting to be
-/// renamed over its target; dropped, the temporary file is removed.
+/// put in place; dropped, the temporary file is removed.
 struct Staged {
     temp: Temporary,
     target: PathBuf,
     shown: PathBuf,
+    /// The target itself, opened with room reserved for the output, when
+    /// it is written in place rather than replaced.
+    in_place: Option<File>,
 }
 
 impl Staged {
-    /// Renames the temporary file over the target.
+    /// Renames the temporary file over the target, or copies it into the
+    /// target.
     fn commit(mut self) -> Result<(), OutputError> {
-        fs::rename(&self.temp.path, &self.target).map_err(|source| OutputError::Persist {
+        let Some(mut target) = self.in_place.take() else {
+            fs::rename(&self.temp.path, &self.target).map_err(|source| OutputError::Persist {
+                path: self.shown.clone(),
+                source,
+            })?;
+            self.temp.persisted = true;
+            return Ok(());
+        };
+        let write_error = |source| OutputError::Write {
             path: self.shown.clone(),
             source,
-        })?;
-        self.temp.persisted = true;
-        Ok(())
+        };
+        let mut from = File::open(&self.temp.path).map_err(write_error)?;
+        let len = io::copy(&mut from, &mut target).map_err(write_error)?;
+        target.set_len(len).map_err(write_error)?;
+        target.sync_all().map_err(write_error)
     }
 }
 
 /// Writes what will replace `target` into a temporary file beside it,
 /// flushed and synced, with the old file's owner and mode (or 0o666 less
-/// the umask when there was none). A target that cannot be replaced without
-/// a loss is refused first.
+/// the umask when there was none). A read-only target is refused first; a
+/// target no new file can stand in for (other hard links, an owner that
+/// cannot be kept) is opened, and the room for the output reserved in it,
+/// to be written in place.
 fn stage<F>(shown: &Path, target: &Path, write: F) -> Result<Staged, OutputError>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -443,7 +452,7 @@ where
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let old = fs::metadata(target).ok().filter(|m| m.is_file());
     if let Some(old) = &old {
-        refuse_lossy(shown, target, old)?;
+        refuse_read_only(shown, target, old)?;
     }
     let (temp, file) = Temporary::create(target, 0o666).map_err(|source| OutputError::Create {
         path: shown.to_path_buf(),
@@ -454,51 +463,90 @@ where
         path: shown.to_path_buf(),
         source,
     };
+    let mut in_place = None;
     if let Some(old) = &old {
-        // The owner first: changing it clears the set-user-ID and
-        // set-group-ID bits the mode then restores.
-        let new = file.metadata().map_err(write_error)?;
-        if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
-            std::os::unix::fs::fchown(&file, Some(old.uid()), Some(old.gid())).map_err(
-                |source| OutputError::Owner {
-                    path: shown.to_path_buf(),
-                    uid: old.uid(),
-                    gid: old.gid(),
-                    source,
-                },
-            )?;
+        if old.nlink() > 1 {
+            in_place = Some("it has other hard links");
+        } else {
+            // The owner first: changing it clears the set-user-ID and
+            // set-group-ID bits the mode then restores.
+            let new = file.metadata().map_err(write_error)?;
+            if (new.uid(), new.gid()) != (old.uid(), old.gid())
+                && std::os::unix::fs::fchown(&file, Some(old.uid()), Some(old.gid())).is_err()
+            {
+                in_place = Some("its owner cannot be given to a new file");
+            }
+            let mode = old.permissions().mode();
+            file.set_permissions(fs::Permissions::from_mode(mode))
+                .map_err(write_error)?;
         }
-        let mode = old.permissions().mode();
-        file.set_permissions(fs::Permissions::from_mode(mode))
-            .map_err(write_error)?;
     }
     let mut out = BufWriter::new(file);
     write(&mut out).map_err(write_error)?;
     let file = out.into_inner().map_err(|e| write_error(e.into_error()))?;
     file.sync_all().map_err(write_error)?;
+    let in_place = match (in_place, &old) {
+        (Some(why), Some(old)) => {
+            let len = file.metadata().map_err(write_error)?.len();
+            Some(open_in_place(shown, target, why, len, old.len())?)
+        }
+        _ => None,
+    };
     Ok(Staged {
         temp,
         target: target.to_path_buf(),
         shown: shown.to_path_buf(),
+        in_place,
     })
 }
 
-/// Refuses a target whose replacement by rename would lose something: a
-/// read-only file (for root too, whom `access` lets write anything), and
-/// a file with other hard links.
-fn refuse_lossy(shown: &Path, target: &Path, old: &fs::Metadata) -> Result<(), OutputError> {
-    use std::os::unix::fs::MetadataExt;
+/// Opens a target to be written in place with `len` bytes, its room
+/// reserved first (beyond its end, its content untouched), so that writing
+/// cannot fail for want of space. A file system that reserves nothing
+/// (no `fallocate`) is written only when the output is no longer than the
+/// file (`old_len`), and so fits in its blocks.
+fn open_in_place(
+    shown: &Path,
+    target: &Path,
+    why: &'static str,
+    len: u64,
+    old_len: u64,
+) -> Result<File, OutputError> {
+    let no_room = |source| OutputError::NoRoom {
+        path: shown.to_path_buf(),
+        why,
+        source,
+    };
+    let file = OpenOptions::new()
+        .write(true)
+        .open(target)
+        .map_err(|source| OutputError::Open {
+            path: shown.to_path_buf(),
+            source,
+        })?;
+    if len == 0 {
+        return Ok(file);
+    }
+    match rustix::fs::fallocate(&file, rustix::fs::FallocateFlags::KEEP_SIZE, 0, len) {
+        Ok(()) => Ok(file),
+        Err(e)
+            if len <= old_len
+                && matches!(e, rustix::io::Errno::OPNOTSUPP | rustix::io::Errno::NOSYS) =>
+        {
+            Ok(file)
+        }
+        Err(e) => Err(no_room(e.into())),
+    }
+}
+
+/// Refuses a read-only target (for root too, whom `access` lets write
+/// anything): replacing it would discard what its mode says to keep.
+fn refuse_read_only(shown: &Path, target: &Path, old: &fs::Metadata) -> Result<(), OutputError> {
     let writable = !old.permissions().readonly()
         && rustix::fs::access(target, rustix::fs::Access::WRITE_OK).is_ok();
     if !writable {
         return Err(OutputError::ReadOnly {
             path: shown.to_path_buf(),
-        });
-    }
-    if old.nlink() > 1 {
-        return Err(OutputError::HardLinks {
-            path: shown.to_path_buf(),
-            links: old.nlink(),
         });
     }
     Ok(())
@@ -744,21 +792,24 @@ mod tests {
         assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
     }
 
-    /// A file with another hard link, and a read-only file, are refused
-    /// with the reason, and left as they were.
+    /// A file with another hard link is written in place, so both names
+    /// keep showing one file; a read-only file is refused with the reason,
+    /// and left as it was.
     #[test]
-    fn a_linked_or_read_only_file_is_refused() {
-        use std::os::unix::fs::PermissionsExt;
+    fn a_linked_file_is_written_in_place_and_a_read_only_one_refused() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.txt");
+        let other = dir.path().join("other.txt");
         fs::write(&path, "old").unwrap();
-        fs::hard_link(&path, dir.path().join("other.txt")).unwrap();
-        let err = write(&Output::resolve(&path, &[]).unwrap(), "new").unwrap_err();
-        assert!(err.to_string().contains("2 hard links"), "{err}");
-        assert_eq!(
-            fs::read_to_string(dir.path().join("other.txt")).unwrap(),
-            "old"
-        );
+        fs::hard_link(&path, &other).unwrap();
+        let inode = fs::metadata(&path).unwrap().ino();
+        write(&Output::resolve(&path, &[]).unwrap(), "new and longer").unwrap();
+        assert_eq!(fs::read_to_string(&other).unwrap(), "new and longer");
+        write(&Output::resolve(&path, &[]).unwrap(), "short").unwrap();
+        assert_eq!(fs::read_to_string(&other).unwrap(), "short");
+        let meta = fs::metadata(&path).unwrap();
+        assert_eq!((meta.ino(), meta.nlink()), (inode, 2));
         assert_eq!(names(dir.path()), ["other.txt", "out.txt"]);
         let locked = dir.path().join("locked.txt");
         fs::write(&locked, "old").unwrap();
