@@ -31,6 +31,13 @@ pub struct Args {
     /// snakeladder.toml in each board's directory or a parent is used.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
+    /// Read no file outside DIR: a board or policy file whose real path
+    /// leaves it (through a symbolic link, as one committed to a
+    /// repository can) is not read and is reported as unreadable (`io`),
+    /// and no snakeladder.toml above DIR is looked for. The GitHub Action
+    /// gives the repository it reviews.
+    #[arg(long, value_name = "DIR")]
+    confine: Option<PathBuf>,
     /// Look for no snakeladder.toml: only `--policy`, the flags and each
     /// board's own `limits` apply.
     #[arg(long, visible_alias = "isolated")]
@@ -131,6 +138,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(w) = args.max_work {
         limits.max_work = w;
     }
+    let confine = args.confine.as_deref().map(Confine::new).transpose()?;
+    if let (Some(confine), Some(policy)) = (&confine, &args.policy)
+        && let Some(why) = confine.refuse(policy)
+    {
+        return Err(CliError::Usage(format!(
+            "--policy: {}: {why}",
+            policy.display()
+        )));
+    }
     let mut policies = Policies {
         explicit: args
             .policy
@@ -141,6 +157,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         found: HashMap::new(),
         flags,
         discover: !args.no_config,
+        confine: confine.clone(),
     };
 
     // Every path is walked, and every board's policy read, before the
@@ -213,7 +230,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             Item::Stdin => check_stdin(&review),
             Item::File(file) => {
                 let shown = snakeladder_render::escape::display_path(&file);
-                check_file(&file, shown, &review)
+                match confine.as_ref().and_then(|c| c.refuse(&file)) {
+                    Some(why) => FileReport {
+                        findings: vec![review::Finding::file_error(&shown, "io", why)],
+                        file: shown,
+                    }
+                    .with_path(&file),
+                    None => check_file(&file, shown, &review),
+                }
             }
         };
         stream.file(&demote(report, &review, &warn_only))?;
@@ -313,6 +337,8 @@ struct Policies {
     flags: Thresholds,
     /// Whether to look for snakeladder.toml (not with `--no-config`).
     discover: bool,
+    /// `--confine`: no snakeladder.toml outside it is read.
+    confine: Option<Confine>,
 }
 
 impl Policies {
@@ -323,8 +349,20 @@ impl Policies {
             None => match self.found.get(dir) {
                 Some(t) => t.clone(),
                 None => {
-                    let found = snakeladder::internals::find_policy_file(dir)
+                    let mut found = snakeladder::internals::find_policy_file(dir)
                         .map_err(|e| CliError::Usage(format!("policy file {e}")))?;
+                    if let (Some(confine), Some(file)) = (&self.confine, &found) {
+                        // One above the confined directory is not looked
+                        // for; one in it that leads out is refused.
+                        if !confine.holds_location(file) {
+                            found = None;
+                        } else if let Some(why) = confine.refuse(file) {
+                            return Err(CliError::Usage(format!(
+                                "policy file {}: {why}",
+                                file.display()
+                            )));
+                        }
+                    }
                     let t = match found {
                         Some(file) => policy::read_policy(&file)
                             .map_err(|e| CliError::Usage(format!("policy file {e}")))?,
@@ -339,6 +377,55 @@ impl Policies {
             policy: base.overridden_by(&self.flags),
             limits,
         })
+    }
+}
+
+/// `--confine`: the directory every file read must really be in.
+#[derive(Clone, Debug)]
+struct Confine {
+    /// Its real path.
+    root: PathBuf,
+}
+
+impl Confine {
+    fn new(dir: &Path) -> Result<Confine, CliError> {
+        match std::fs::canonicalize(dir) {
+            Ok(root) if root.is_dir() => Ok(Confine { root }),
+            Ok(_) => Err(CliError::Usage(format!(
+                "--confine: {}: not a directory",
+                dir.display()
+            ))),
+            Err(e) => Err(CliError::Usage(format!(
+                "--confine: {}: {e}",
+                dir.display()
+            ))),
+        }
+    }
+
+    /// Why `path` is not to be read, or `None` when its real path is in
+    /// the directory (or it cannot be resolved: the reader reports that).
+    /// The message never names where a link leads: that text is the
+    /// link's, and is not to reach a log.
+    fn refuse(&self, path: &Path) -> Option<String> {
+        let real = std::fs::canonicalize(path).ok()?;
+        if real.starts_with(&self.root) {
+            return None;
+        }
+        let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        Some(if link {
+            format!(
+                "not read: a symbolic link to a file outside {} (--confine)",
+                self.root.display()
+            )
+        } else {
+            format!("not read: outside {} (--confine)", self.root.display())
+        })
+    }
+
+    /// Whether `file` is located in the directory: its own directory's
+    /// real path is (the file itself may still be a link out of it).
+    fn holds_location(&self, file: &Path) -> bool {
+        std::fs::canonicalize(parent(file)).is_ok_and(|dir| dir.starts_with(&self.root))
     }
 }
 

@@ -93,7 +93,11 @@ fn a_memory_refusal_shows_the_estimate_above_the_limit() {
         .nth(1)
         .and_then(|rest| {
             let (needed, rest) = rest.split_once(" for ")?;
-            let limit = rest.split("over the limit of ").nth(1)?.split(" (").next()?;
+            let limit = rest
+                .split("over the limit of ")
+                .nth(1)?
+                .split(" (")
+                .next()?;
             Some(vec![needed, limit])
         })
         .unwrap_or_else(|| panic!("no estimate and limit in: {err}"));
