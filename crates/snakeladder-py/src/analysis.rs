@@ -190,10 +190,7 @@ impl PyAnalysis {
     /// The exact mean as `(numerator, denominator)` Python ints, the
     /// float solve's relative difference from it and how it was certified
     /// (`analyze --format json`'s `exact`), or `None` without exact mode.
-    fn exact<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>, f64, String)>> {
+    fn exact<'py>(&self, py: Python<'py>) -> PyResult<Option<ExactParts<'py>>> {
         let Some(e) = self.analysis.exact.as_ref() else {
             return Ok(None);
         };
@@ -268,6 +265,10 @@ impl PyAnalysis {
         board_svg(&self.board, title, &overlay).map_err(crate::errors::value_error)
     }
 }
+
+/// What [`PyAnalysis::exact`] hands Python: numerator and denominator
+/// (Python ints), relative difference, certification.
+type ExactParts<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>, f64, String);
 
 /// A big integer, given as its two's-complement bytes (least significant
 /// first), as a Python int of any size (`int.from_bytes`): a conversion
