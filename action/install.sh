@@ -28,6 +28,16 @@ package_dir() {
     local dir
     for dir in "$root" "$root"/crates/*; do
         [ -f "$dir/Cargo.toml" ] || continue
+        # A manifest that is a symbolic link out of the action's checkout
+        # is not read: its text would reach the log.
+        case "$(realpath -e -- "$dir/Cargo.toml")/" in
+            "$(realpath -- "$root")"/*) ;;
+            *)
+                printf 'snakeladder action: %q is a symbolic link to a file outside %q; not read\n' \
+                    "$dir/Cargo.toml" "$root" >&2
+                continue
+                ;;
+        esac
         if awk '/^\[\[bin\]\]/ { bin = 1; next } /^\[/ { bin = 0 }
                 bin && /^name *= *"snakeladder"/ { found = 1 } END { exit !found }' \
             "$dir/Cargo.toml"; then

@@ -88,7 +88,26 @@ case "$base" in
     -*) fail "base must be a revision, not $(quoted "$base")" ;;
 esac
 
-validate=("$bin" validate --format "$format")
+# The repository under review. A committed symbolic link can lead to any
+# file of the runner; what the commands print of a file reaches the public
+# log and annotations, so no file whose real path leaves the repository is
+# read: validate refuses it (--confine, reported as unreadable), and a
+# changed board that leads out is not diffed.
+workspace="$(git rev-parse --show-toplevel 2>/dev/null || pwd)"
+workspace="$(realpath -- "$workspace")"
+
+# Whether a path's real path is inside the repository (a path that does
+# not resolve is left to the command, which reports it).
+inside() {
+    local real
+    real="$(realpath -e -- "$1" 2>/dev/null)" || return 0
+    case "$real/" in
+        "$workspace"/*) return 0 ;;
+    esac
+    return 1
+}
+
+validate=("$bin" validate --format "$format" --confine "$workspace")
 if [ -n "$policy" ]; then
     validate+=(--policy "$(safe "$policy")")
 fi
@@ -143,6 +162,15 @@ if [ -n "$base" ]; then
             A) printf '### New board: %s\n\n' "$(code "$file")" >>"$summary" ;;
             D) printf '### Removed board: %s\n\n' "$(code "$file")" >>"$summary" ;;
             *)
+                if ! inside "./$file"; then
+                    printf '### Changed board: %s\n\nNot compared: it is a symbolic link to a file outside the repository, which the action does not read.\n\n' \
+                        "$(code "$file")" >>"$summary"
+                    printf 'snakeladder action: %s: not diffed: a symbolic link to a file outside the repository\n' \
+                        "$(quoted "$file")" >&2
+                    worse 1
+                    changed=$((changed + 1))
+                    continue
+                fi
                 # A board that no longer reads (or a diff that failed) still
                 # gets its heading, so the summary does not hide it.
                 diff_md="$(mktemp)"

@@ -144,6 +144,50 @@ pub fn gate_output(result: io::Result<()>) -> Result<(), CliError> {
     }
 }
 
+/// A writer that, once its reader has gone (a broken pipe: `| head`),
+/// swallows the rest of the output, as [`gate_output`] does for output
+/// written at once: a command that writes while it works still finishes
+/// its work and exits with the status that work earns.
+pub struct ClosedPipe<W> {
+    inner: W,
+    gone: bool,
+}
+
+impl<W: Write> ClosedPipe<W> {
+    /// Wraps `inner`.
+    pub fn new(inner: W) -> Self {
+        ClosedPipe { inner, gone: false }
+    }
+
+    fn gate(&mut self, result: io::Result<()>) -> io::Result<()> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.gone = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
+}
+
+impl<W: Write> Write for ClosedPipe<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.gone {
+            return Ok(buf.len());
+        }
+        let result = self.inner.write_all(buf);
+        self.gate(result).map(|()| buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.gone {
+            return Ok(());
+        }
+        let result = self.inner.flush();
+        self.gate(result)
+    }
+}
+
 /// Writes `prefix` and then `text` as one line on standard error, `text`
 /// escaped for a terminal ([`snakeladder_render::escape::terminal`]): the
 /// one way every command prints a message that may carry a file name, a

@@ -7,8 +7,18 @@
 //! - `-` is standard output;
 //! - a regular file (or a path that does not exist yet) is replaced
 //!   atomically: the output is written into a temporary file in the same
-//!   directory, flushed to disk, then renamed over the path, so a failure
-//!   or an interruption leaves the old file as it was;
+//!   directory, flushed to disk, given the old file's owner and mode, then
+//!   renamed over the path, so a failure or an interruption leaves the old
+//!   file as it was. A read-only file is refused with the reason. A file
+//!   that a new one cannot stand in for without a loss (it has other hard
+//!   links, which would keep the old content; its owner cannot be given to
+//!   a new file) is written in place instead, once the output is whole in
+//!   its temporary file and the room for it is reserved in the target, so
+//!   a full disk still leaves the old content;
+//! - several files of one command (`report -o` and its charts) land
+//!   together ([`write_together`]): every one is written in full to its
+//!   temporary file before the first is renamed, so a full disk leaves
+//!   every old file and no new one;
 //! - a symbolic link is followed and its target replaced (the link stays a
 //!   link);
 //! - anything else that can be opened for writing (a character device such
@@ -20,7 +30,9 @@
 //! Temporary files are registered while they exist, and
 //! [`remove_temporaries_on_signals`] deletes them when SIGINT, SIGTERM or
 //! SIGHUP ends the process. SIGKILL cannot be caught: a process killed by it
-//! while writing leaves its `.NAME.PID.N.tmp` file behind.
+//! while writing leaves its `.NAME.PID.N.tmp` file behind (`NAME` the
+//! first bytes of the target's name, so that the temporary's name is short
+//! enough wherever the target's is).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -88,6 +100,25 @@ pub enum OutputError {
     Write {
         /// The output path.
         path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// The target is read-only: replacing it would discard what its mode
+    /// says to keep.
+    #[error("{}: is read-only; make it writable to replace it, or write elsewhere", path.display())]
+    ReadOnly {
+        /// The output path.
+        path: PathBuf,
+    },
+    /// A target written in place (it has other hard links, or its owner
+    /// could not be kept on a new file) has no room reserved for the
+    /// output.
+    #[error("{}: {why}, so it is written in place, and there is no room for the output in it: {source}", path.display())]
+    NoRoom {
+        /// The output path.
+        path: PathBuf,
+        /// Why it is written in place.
+        why: &'static str,
         /// The cause.
         source: io::Error,
     },
@@ -307,9 +338,7 @@ impl Temporary {
     fn create(target: &Path, mode: u32) -> io::Result<(Temporary, File)> {
         use std::os::unix::fs::OpenOptionsExt;
         let dir = parent(target);
-        let name = target
-            .file_name()
-            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+        let name = short_name(target);
         loop {
             let n = COUNTER.fetch_add(1, Ordering::Relaxed);
             let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
@@ -350,6 +379,24 @@ impl Drop for Temporary {
     }
 }
 
+/// Most bytes of the target's name a temporary file's name starts with:
+/// the temporary's name stays far below the 255 bytes a file system allows
+/// for any target name, and still shows whose it is.
+const NAME_BYTES: usize = 32;
+
+/// The start of `target`'s file name for its temporary file's name, at
+/// most [`NAME_BYTES`] bytes, cut at a character.
+fn short_name(target: &Path) -> String {
+    let name = target
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let mut end = name.len().min(NAME_BYTES);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    name[..end].to_string()
+}
+
 /// The directory a temporary file for `target` goes in.
 fn parent(target: &Path) -> &Path {
     match target.parent() {
@@ -358,40 +405,189 @@ fn parent(target: &Path) -> &Path {
     }
 }
 
-/// Writes `target` atomically: a temporary file beside it, flushed and
-/// synced, then renamed over it. The new file keeps the old one's
-/// permissions, or gets 0o666 less the umask when there was none.
-fn replace<F>(shown: &Path, target: &Path, write: F) -> Result<(), OutputError>
+/// A replaced file written in full to its temporary file, waiting to be
+/// put in place; dropped, the temporary file is removed.
+struct Staged {
+    temp: Temporary,
+    target: PathBuf,
+    shown: PathBuf,
+    /// The target itself, opened with room reserved for the output, when
+    /// it is written in place rather than replaced.
+    in_place: Option<File>,
+}
+
+impl Staged {
+    /// Renames the temporary file over the target, or copies it into the
+    /// target.
+    fn commit(mut self) -> Result<(), OutputError> {
+        let Some(mut target) = self.in_place.take() else {
+            fs::rename(&self.temp.path, &self.target).map_err(|source| OutputError::Persist {
+                path: self.shown.clone(),
+                source,
+            })?;
+            self.temp.persisted = true;
+            return Ok(());
+        };
+        let write_error = |source| OutputError::Write {
+            path: self.shown.clone(),
+            source,
+        };
+        let mut from = File::open(&self.temp.path).map_err(write_error)?;
+        let len = io::copy(&mut from, &mut target).map_err(write_error)?;
+        target.set_len(len).map_err(write_error)?;
+        target.sync_all().map_err(write_error)
+    }
+}
+
+/// Writes what will replace `target` into a temporary file beside it,
+/// flushed and synced, with the old file's owner and mode (or 0o666 less
+/// the umask when there was none). A read-only target is refused first; a
+/// target no new file can stand in for (other hard links, an owner that
+/// cannot be kept) is opened, and the room for the output reserved in it,
+/// to be written in place.
+fn stage<F>(shown: &Path, target: &Path, write: F) -> Result<Staged, OutputError>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
-    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let old = fs::metadata(target).ok().filter(|m| m.is_file());
-    let (mut temp, file) =
-        Temporary::create(target, 0o666).map_err(|source| OutputError::Create {
-            path: shown.to_path_buf(),
-            dir: parent(target).to_path_buf(),
-            source,
-        })?;
+    if let Some(old) = &old {
+        refuse_read_only(shown, target, old)?;
+    }
+    let (temp, file) = Temporary::create(target, 0o666).map_err(|source| OutputError::Create {
+        path: shown.to_path_buf(),
+        dir: parent(target).to_path_buf(),
+        source,
+    })?;
     let write_error = |source| OutputError::Write {
         path: shown.to_path_buf(),
         source,
     };
-    if let Some(old) = old {
-        let mode = old.permissions().mode();
-        file.set_permissions(fs::Permissions::from_mode(mode))
-            .map_err(write_error)?;
+    let mut in_place = None;
+    if let Some(old) = &old {
+        if old.nlink() > 1 {
+            in_place = Some("it has other hard links");
+        } else {
+            // The owner first: changing it clears the set-user-ID and
+            // set-group-ID bits the mode then restores.
+            let new = file.metadata().map_err(write_error)?;
+            if (new.uid(), new.gid()) != (old.uid(), old.gid())
+                && std::os::unix::fs::fchown(&file, Some(old.uid()), Some(old.gid())).is_err()
+            {
+                in_place = Some("its owner cannot be given to a new file");
+            }
+            let mode = old.permissions().mode();
+            file.set_permissions(fs::Permissions::from_mode(mode))
+                .map_err(write_error)?;
+        }
     }
     let mut out = BufWriter::new(file);
     write(&mut out).map_err(write_error)?;
     let file = out.into_inner().map_err(|e| write_error(e.into_error()))?;
     file.sync_all().map_err(write_error)?;
-    drop(file);
-    fs::rename(&temp.path, target).map_err(|source| OutputError::Persist {
+    let in_place = match (in_place, &old) {
+        (Some(why), Some(old)) => {
+            let len = file.metadata().map_err(write_error)?.len();
+            Some(open_in_place(shown, target, why, len, old.len())?)
+        }
+        _ => None,
+    };
+    Ok(Staged {
+        temp,
+        target: target.to_path_buf(),
+        shown: shown.to_path_buf(),
+        in_place,
+    })
+}
+
+/// Opens a target to be written in place with `len` bytes, its room
+/// reserved first (beyond its end, its content untouched), so that writing
+/// cannot fail for want of space. A file system that reserves nothing
+/// (no `fallocate`) is written only when the output is no longer than the
+/// file (`old_len`), and so fits in its blocks.
+fn open_in_place(
+    shown: &Path,
+    target: &Path,
+    why: &'static str,
+    len: u64,
+    old_len: u64,
+) -> Result<File, OutputError> {
+    let no_room = |source| OutputError::NoRoom {
         path: shown.to_path_buf(),
+        why,
         source,
-    })?;
-    temp.persisted = true;
+    };
+    let file = OpenOptions::new()
+        .write(true)
+        .open(target)
+        .map_err(|source| OutputError::Open {
+            path: shown.to_path_buf(),
+            source,
+        })?;
+    if len == 0 {
+        return Ok(file);
+    }
+    match rustix::fs::fallocate(&file, rustix::fs::FallocateFlags::KEEP_SIZE, 0, len) {
+        Ok(()) => Ok(file),
+        Err(e)
+            if len <= old_len
+                && matches!(e, rustix::io::Errno::OPNOTSUPP | rustix::io::Errno::NOSYS) =>
+        {
+            Ok(file)
+        }
+        Err(e) => Err(no_room(e.into())),
+    }
+}
+
+/// Refuses a read-only target (for root too, whom `access` lets write
+/// anything): replacing it would discard what its mode says to keep.
+fn refuse_read_only(shown: &Path, target: &Path, old: &fs::Metadata) -> Result<(), OutputError> {
+    let writable = !old.permissions().readonly()
+        && rustix::fs::access(target, rustix::fs::Access::WRITE_OK).is_ok();
+    if !writable {
+        return Err(OutputError::ReadOnly {
+            path: shown.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// Writes `target` atomically ([`stage`], then renamed over it).
+fn replace<F>(shown: &Path, target: &Path, write: F) -> Result<(), OutputError>
+where
+    F: FnOnce(&mut dyn Write) -> io::Result<()>,
+{
+    stage(shown, target, write)?.commit()
+}
+
+/// How one of several outputs is filled.
+pub type Filler<'a> = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>;
+
+/// Writes several outputs so that they land together or not at all: every
+/// replaced file is written in full to its temporary file (the step that
+/// fails on a full disk) before the first is renamed over its target; on a
+/// failure every temporary file is removed and every old file is left as
+/// it was. Renaming within a directory takes no space, so once every file
+/// is written the renames do not fail for want of it. Outputs written
+/// straight (standard output, a device) are written after the renames.
+///
+/// # Errors
+/// The first [`OutputError`], naming its path.
+pub fn write_together(outputs: Vec<(&Output, Filler<'_>)>) -> Result<(), crate::common::CliError> {
+    let mut staged = Vec::new();
+    let mut straight = Vec::new();
+    for (output, fill) in outputs {
+        match &output.target {
+            Target::Replace(target) => staged.push(stage(&output.shown, target, fill)?),
+            _ => straight.push((output, fill)),
+        }
+    }
+    for s in staged {
+        s.commit()?;
+    }
+    for (output, fill) in straight {
+        output.write(fill)?;
+    }
     Ok(())
 }
 
@@ -531,6 +727,108 @@ mod tests {
         assert_eq!(fs::read_to_string(&path).unwrap(), "kept");
         assert_eq!(names(dir.path()), ["out.txt"]);
         assert!(!pending().iter().any(|p| p.starts_with(dir.path())));
+    }
+
+    /// Several outputs land together: when the last one fails to be
+    /// written (as on a full disk), no old file is replaced and no
+    /// temporary file remains.
+    #[test]
+    fn outputs_written_together_land_all_or_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let chart = dir.path().join("r-length.svg");
+        let doc = dir.path().join("r.md");
+        fs::write(&chart, "old chart").unwrap();
+        fs::write(&doc, "old report").unwrap();
+        let chart_out = Output::resolve(&chart, &[]).unwrap();
+        let doc_out = Output::resolve(&doc, &[]).unwrap();
+        let result = write_together(vec![
+            (
+                &chart_out,
+                Box::new(|w: &mut dyn Write| w.write_all(b"new chart")),
+            ),
+            (
+                &doc_out,
+                Box::new(|w: &mut dyn Write| {
+                    w.write_all(b"new rep")?;
+                    Err(io::Error::from_raw_os_error(28))
+                }),
+            ),
+        ]);
+        assert!(result.is_err());
+        assert_eq!(fs::read_to_string(&chart).unwrap(), "old chart");
+        assert_eq!(fs::read_to_string(&doc).unwrap(), "old report");
+        assert_eq!(names(dir.path()), ["r-length.svg", "r.md"]);
+        write_together(vec![
+            (
+                &chart_out,
+                Box::new(|w: &mut dyn Write| w.write_all(b"new chart")),
+            ),
+            (
+                &doc_out,
+                Box::new(|w: &mut dyn Write| w.write_all(b"new report")),
+            ),
+        ])
+        .unwrap();
+        assert_eq!(fs::read_to_string(&chart).unwrap(), "new chart");
+        assert_eq!(fs::read_to_string(&doc).unwrap(), "new report");
+    }
+
+    /// A replaced file keeps its owner and group (tried as root, who can
+    /// give a file away; elsewhere the owner is the writer's own).
+    #[test]
+    fn the_old_owner_is_kept() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        fs::write(&path, "old").unwrap();
+        // The directory is the test's own: its owner is who runs it.
+        if fs::metadata(dir.path()).unwrap().uid() == 0 {
+            std::os::unix::fs::chown(&path, Some(4242), Some(4343)).unwrap();
+        }
+        let before = fs::metadata(&path).unwrap();
+        write(&Output::resolve(&path, &[]).unwrap(), "new").unwrap();
+        let after = fs::metadata(&path).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+    }
+
+    /// A file with another hard link is written in place, so both names
+    /// keep showing one file; a read-only file is refused with the reason,
+    /// and left as it was.
+    #[test]
+    fn a_linked_file_is_written_in_place_and_a_read_only_one_refused() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        let other = dir.path().join("other.txt");
+        fs::write(&path, "old").unwrap();
+        fs::hard_link(&path, &other).unwrap();
+        let inode = fs::metadata(&path).unwrap().ino();
+        write(&Output::resolve(&path, &[]).unwrap(), "new and longer").unwrap();
+        assert_eq!(fs::read_to_string(&other).unwrap(), "new and longer");
+        write(&Output::resolve(&path, &[]).unwrap(), "short").unwrap();
+        assert_eq!(fs::read_to_string(&other).unwrap(), "short");
+        let meta = fs::metadata(&path).unwrap();
+        assert_eq!((meta.ino(), meta.nlink()), (inode, 2));
+        assert_eq!(names(dir.path()), ["other.txt", "out.txt"]);
+        let locked = dir.path().join("locked.txt");
+        fs::write(&locked, "old").unwrap();
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o444)).unwrap();
+        let err = write(&Output::resolve(&locked, &[]).unwrap(), "new").unwrap_err();
+        assert!(err.to_string().contains("is read-only"), "{err}");
+        assert_eq!(fs::read_to_string(&locked).unwrap(), "old");
+    }
+
+    /// A target whose name is as long as a file system allows is written:
+    /// its temporary file's name is no longer than it.
+    #[test]
+    fn a_long_name_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(format!("{}.md", "é".repeat(126)));
+        assert_eq!(path.file_name().unwrap().len(), 255);
+        write(&Output::resolve(&path, &[]).unwrap(), "first").unwrap();
+        write(&Output::resolve(&path, &[]).unwrap(), "second").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "second");
     }
 
     #[test]

@@ -123,9 +123,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let cross = match args.cross_check {
         None => None,
         Some(games) if cross_work(games) > max_work => {
+            let (moves, limit) = snakeladder::internals::over_count(cross_work(games), max_work, 2);
             notes.push(format!(
-                "the cross-check left out: {games} games of {players} players make about {:.2e} moves, over the limit of {max_work:.2e} (--max-work)",
-                cross_work(games)
+                "the cross-check left out: {games} games of {players} players make about {moves} moves, over the limit of {limit} (--max-work)",
             ));
             None
         }
@@ -171,17 +171,28 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Some((path, output)) => {
             // Every output path is checked before any is written: a chart
             // that would overwrite an input is refused with nothing
-            // written.
+            // written. Then the charts and the document land together or
+            // not at all: a report never stands beside another board's
+            // charts.
             let dir = path.parent().unwrap_or(Path::new(""));
             let charts = rendered
                 .files
                 .iter()
                 .map(|file| Ok((Output::resolve(&dir.join(&file.name), &inputs)?, file)))
                 .collect::<Result<Vec<_>, crate::output::OutputError>>()?;
-            for (chart, file) in charts {
-                chart.write(|w| w.write_all(file.svg.as_bytes()))?;
-            }
-            output.write(|w| w.write_all(rendered.document.as_bytes()))?;
+            let mut outputs: Vec<(&Output, crate::output::Filler<'_>)> = charts
+                .iter()
+                .map(|(chart, file)| {
+                    let fill: crate::output::Filler<'_> =
+                        Box::new(move |w: &mut dyn Write| w.write_all(file.svg.as_bytes()));
+                    (chart, fill)
+                })
+                .collect();
+            outputs.push((
+                output,
+                Box::new(|w: &mut dyn Write| w.write_all(rendered.document.as_bytes())),
+            ));
+            crate::output::write_together(outputs)?;
         }
         None => {
             let mut out = common::stdout()?;

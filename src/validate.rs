@@ -8,7 +8,7 @@ use snakeladder::policy::{self, Thresholds};
 use snakeladder::review::{self, FileReport, Finding, Review};
 use snakeladder_render::validate as output;
 use std::collections::{BTreeSet, HashMap};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -31,6 +31,13 @@ pub struct Args {
     /// snakeladder.toml in each board's directory or a parent is used.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
+    /// Read no file outside DIR: a board or policy file whose real path
+    /// leaves it (through a symbolic link, as one committed to a
+    /// repository can) is not read and is reported as unreadable (`io`),
+    /// and no snakeladder.toml above DIR is looked for. The GitHub Action
+    /// gives the repository it reviews.
+    #[arg(long, value_name = "DIR")]
+    confine: Option<PathBuf>,
     /// Look for no snakeladder.toml: only `--policy`, the flags and each
     /// board's own `limits` apply.
     #[arg(long, visible_alias = "isolated")]
@@ -131,6 +138,15 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     if let Some(w) = args.max_work {
         limits.max_work = w;
     }
+    let confine = args.confine.as_deref().map(Confine::new).transpose()?;
+    if let (Some(confine), Some(policy)) = (&confine, &args.policy)
+        && let Some(why) = confine.refuse(policy)
+    {
+        return Err(CliError::Usage(format!(
+            "--policy: {}: {why}",
+            policy.display()
+        )));
+    }
     let mut policies = Policies {
         explicit: args
             .policy
@@ -141,40 +157,33 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         found: HashMap::new(),
         flags,
         discover: !args.no_config,
+        confine: confine.clone(),
     };
 
-    let mut reports = Vec::new();
+    // Every path is walked, and every board's policy read, before the
+    // first line is written: a directory that cannot be read is reported
+    // first (as `other`), and a policy file that does not read ends the
+    // run with nothing printed. Then each board is checked and its findings
+    // written at once, so memory holds one board's findings, not the run's.
+    let mut items = Vec::new();
     let mut other = Vec::new();
     if args.builtin {
-        let review = policies.review(Path::new("."), limits)?;
-        reports.push(demote(
-            review.check_bytes(
-                "<built-in default board>",
-                snakeladder::Board::DEFAULT_JSON.as_bytes(),
-            ),
-            &review,
-            &warn_only,
-        ));
+        items.push((Item::Builtin, policies.review(Path::new("."), limits)?));
     }
     for path in &args.paths {
-        let shown = snakeladder_render::escape::display_path(path);
         if path == Path::new("-") {
-            let review = policies.review(Path::new("."), limits)?;
-            reports.push(demote(check_stdin(&review), &review, &warn_only));
+            items.push((Item::Stdin, policies.review(Path::new("."), limits)?));
             continue;
         }
         if !path.is_dir() {
             let review = policies.review(parent(path), limits)?;
-            reports.push(demote(
-                check_file(path, shown, &review),
-                &review,
-                &warn_only,
-            ));
+            items.push((Item::File(path.clone()), review));
             continue;
         }
         let (files, unreadable) = walk(path);
         other.extend(unreadable);
         if files.is_empty() {
+            let shown = snakeladder_render::escape::display_path(path);
             other.push(
                 review::Finding::file_error(
                     &shown,
@@ -186,39 +195,69 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         }
         for file in files {
             let review = policies.review(parent(&file), limits)?;
-            let shown = snakeladder_render::escape::display_path(&file);
-            reports.push(demote(
-                check_file(&file, shown, &review),
-                &review,
-                &warn_only,
-            ));
+            items.push((Item::File(file), review));
         }
     }
     review::Finding::warn_only(other.iter_mut(), &warn_only);
 
-    let summary = output::Tally::new(&reports, &other);
-    let mut out = common::stdout()?;
-    let written = (|| -> std::io::Result<()> {
-        match args.format {
-            ValidateFormat::Text => out.write_all(output::text(&reports, &other).as_bytes())?,
-            ValidateFormat::Github => out.write_all(output::github(&reports, &other).as_bytes())?,
-            ValidateFormat::Json => {
-                common::write_json(&mut out, &output::json(&reports, &other))?;
+    let root = match args.format {
+        ValidateFormat::Sarif => Some(sarif_root(args.sarif_root.as_deref())?),
+        _ => None,
+    };
+    let format = match args.format {
+        ValidateFormat::Text => output::StreamFormat::Text,
+        ValidateFormat::Github => output::StreamFormat::Github,
+        // JSON lists the files before the problems: the problems wait in
+        // a temporary file, not in memory.
+        ValidateFormat::Json => output::StreamFormat::Json {
+            spool: tempfile::tempfile()?,
+        },
+        ValidateFormat::Sarif => output::StreamFormat::Sarif {
+            version: env!("CARGO_PKG_VERSION"),
+            root: root.as_ref(),
+        },
+    };
+    // A reader that has gone (`| head`) stops the output, not the check:
+    // the exit status still tells whether every board passed.
+    let mut out = common::ClosedPipe::new(common::stdout()?);
+    let mut stream = output::Stream::new(&mut out, format, &other)?;
+    for (item, review) in items {
+        let report = match item {
+            Item::Builtin => review.check_bytes(
+                "<built-in default board>",
+                snakeladder::Board::DEFAULT_JSON.as_bytes(),
+            ),
+            Item::Stdin => check_stdin(&review),
+            Item::File(file) => {
+                let shown = snakeladder_render::escape::display_path(&file);
+                match confine.as_ref().and_then(|c| c.refuse(&file)) {
+                    Some(why) => FileReport {
+                        findings: vec![review::Finding::file_error(&shown, "io", why)],
+                        file: shown,
+                    }
+                    .with_path(&file),
+                    None => check_file(&file, shown, &review),
+                }
             }
-            ValidateFormat::Sarif => {
-                let root = sarif_root(args.sarif_root.as_deref())?;
-                let log = output::sarif(&reports, &other, env!("CARGO_PKG_VERSION"), Some(&root));
-                out.write_all(&snakeladder_render::json::pretty_unversioned(&log)?)?;
-            }
-        }
-        out.flush()
-    })();
-    common::gate_output(written)?;
+        };
+        stream.file(&demote(report, &review, &warn_only))?;
+    }
+    let summary = stream.finish()?;
     Ok(ExitCode::from(if summary.passed() {
         EXIT_OK
     } else {
         EXIT_FAILURE
     }))
+}
+
+/// What one report of `validate` is of.
+enum Item {
+    /// `--builtin`.
+    Builtin,
+    /// `-`.
+    Stdin,
+    /// A board file, named or found in a directory.
+    File(PathBuf),
 }
 
 /// `--warn-only` on one board file's findings. A board that does not read
@@ -298,6 +337,8 @@ struct Policies {
     flags: Thresholds,
     /// Whether to look for snakeladder.toml (not with `--no-config`).
     discover: bool,
+    /// `--confine`: no snakeladder.toml outside it is read.
+    confine: Option<Confine>,
 }
 
 impl Policies {
@@ -308,8 +349,20 @@ impl Policies {
             None => match self.found.get(dir) {
                 Some(t) => t.clone(),
                 None => {
-                    let found = snakeladder::internals::find_policy_file(dir)
+                    let mut found = snakeladder::internals::find_policy_file(dir)
                         .map_err(|e| CliError::Usage(format!("policy file {e}")))?;
+                    if let (Some(confine), Some(file)) = (&self.confine, &found) {
+                        // One above the confined directory is not looked
+                        // for; one in it that leads out is refused.
+                        if !confine.holds_location(file) {
+                            found = None;
+                        } else if let Some(why) = confine.refuse(file) {
+                            return Err(CliError::Usage(format!(
+                                "policy file {}: {why}",
+                                file.display()
+                            )));
+                        }
+                    }
                     let t = match found {
                         Some(file) => policy::read_policy(&file)
                             .map_err(|e| CliError::Usage(format!("policy file {e}")))?,
@@ -324,6 +377,55 @@ impl Policies {
             policy: base.overridden_by(&self.flags),
             limits,
         })
+    }
+}
+
+/// `--confine`: the directory every file read must really be in.
+#[derive(Clone, Debug)]
+struct Confine {
+    /// Its real path.
+    root: PathBuf,
+}
+
+impl Confine {
+    fn new(dir: &Path) -> Result<Confine, CliError> {
+        match std::fs::canonicalize(dir) {
+            Ok(root) if root.is_dir() => Ok(Confine { root }),
+            Ok(_) => Err(CliError::Usage(format!(
+                "--confine: {}: not a directory",
+                dir.display()
+            ))),
+            Err(e) => Err(CliError::Usage(format!(
+                "--confine: {}: {e}",
+                dir.display()
+            ))),
+        }
+    }
+
+    /// Why `path` is not to be read, or `None` when its real path is in
+    /// the directory (or it cannot be resolved: the reader reports that).
+    /// The message never names where a link leads: that text is the
+    /// link's, and is not to reach a log.
+    fn refuse(&self, path: &Path) -> Option<String> {
+        let real = std::fs::canonicalize(path).ok()?;
+        if real.starts_with(&self.root) {
+            return None;
+        }
+        let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        Some(if link {
+            format!(
+                "not read: a symbolic link to a file outside {} (--confine)",
+                self.root.display()
+            )
+        } else {
+            format!("not read: outside {} (--confine)", self.root.display())
+        })
+    }
+
+    /// Whether `file` is located in the directory: its own directory's
+    /// real path is (the file itself may still be a link out of it).
+    fn holds_location(&self, file: &Path) -> bool {
+        std::fs::canonicalize(parent(file)).is_ok_and(|dir| dir.starts_with(&self.root))
     }
 }
 

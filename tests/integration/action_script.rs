@@ -195,6 +195,57 @@ fn the_action_annotates_and_diffs_a_pull_request() {
     );
 }
 
+/// A committed symbolic link to a file outside the repository is not
+/// followed: neither validate nor the diff of a changed board reads it,
+/// so nothing of that file reaches the log, the annotations or the
+/// summary, and the action says why it was left out.
+#[test]
+fn links_out_of_the_repository_are_not_followed() {
+    let dir = fixture();
+    let repo = dir.path();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = |n: u32| format!("{{\"SECRET_token_{n}\": 1}}\n");
+    std::fs::write(outside.path().join("a.json"), secret(1)).unwrap();
+    std::fs::write(outside.path().join("b.json"), secret(2)).unwrap();
+    let link = repo.join("boards/leak.json");
+    std::os::unix::fs::symlink(outside.path().join("a.json"), &link).unwrap();
+    git(repo, &["add", "."]);
+    git(repo, &["commit", "-qm", "a link out"]);
+    let base = String::from_utf8(
+        Command::new("git")
+            .args(["rev-parse", "HEAD"])
+            .current_dir(repo)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("b.json"), &link).unwrap();
+    git(repo, &["add", "."]);
+    git(repo, &["commit", "-qm", "another link out"]);
+    for format in ["github", "sarif", "text"] {
+        let run = run_action(
+            repo,
+            &[("INPUT_BASE", base.trim()), ("INPUT_FORMAT", format)],
+        );
+        let mut all = run.report();
+        if let Some(sarif) = run.outputs.lines().find_map(|l| l.strip_prefix("sarif=")) {
+            all.push_str(&std::fs::read_to_string(sarif).unwrap());
+        }
+        assert!(!all.contains("SECRET_token"), "{format}: {all}");
+        assert!(
+            all.contains("symbolic link to a file outside"),
+            "{format}: {all}"
+        );
+        assert!(run.outputs.contains("valid=false"), "{format}: {all}");
+        assert!(
+            run.summary.contains("Not compared: it is a symbolic link"),
+            "{format}: {all}"
+        );
+    }
+}
+
 #[test]
 fn hostile_paths_are_never_options() {
     let repo = fixture();

@@ -24,6 +24,7 @@ mod foundation_cli;
 mod foundation_invalid;
 mod foundation_props;
 mod hardening3;
+mod hardening4;
 mod many_seats;
 mod markdown_links;
 mod output_cli;

@@ -187,18 +187,19 @@ impl PyAnalysis {
         Ok(pythonize::pythonize(py, &self.analysis.shortest)?)
     }
 
-    /// The exact mean as `(numerator, denominator)` decimal strings, the
+    /// The exact mean as `(numerator, denominator)` Python ints, the
     /// float solve's relative difference from it and how it was certified
     /// (`analyze --format json`'s `exact`), or `None` without exact mode.
-    fn exact(&self) -> Option<(String, String, f64, String)> {
-        self.analysis.exact.as_ref().map(|e| {
-            (
-                e.mean.numer().to_string(),
-                e.mean.denom().to_string(),
-                e.relative_difference,
-                e.certified.clone(),
-            )
-        })
+    fn exact<'py>(&self, py: Python<'py>) -> PyResult<Option<ExactParts<'py>>> {
+        let Some(e) = self.analysis.exact.as_ref() else {
+            return Ok(None);
+        };
+        Ok(Some((
+            python_int(py, &e.mean.numer().to_signed_bytes_le())?,
+            python_int(py, &e.mean.denom().to_signed_bytes_le())?,
+            e.relative_difference,
+            e.certified.clone(),
+        )))
     }
 
     /// The board summary, fingerprint, rules, solver, skipped figures and
@@ -263,4 +264,21 @@ impl PyAnalysis {
         };
         board_svg(&self.board, title, &overlay).map_err(crate::errors::value_error)
     }
+}
+
+/// What [`PyAnalysis::exact`] hands Python: numerator and denominator
+/// (Python ints), relative difference, certification.
+type ExactParts<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>, f64, String);
+
+/// A big integer, given as its two's-complement bytes (least significant
+/// first), as a Python int of any size (`int.from_bytes`): a conversion
+/// through decimal text is refused by Python past 4,300 digits
+/// (`sys.set_int_max_str_digits`), and an exact mean has thousands of
+/// digits on a board of a few hundred squares.
+fn python_int<'py>(py: Python<'py>, signed_le: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = PyBytes::new(py, signed_le);
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("signed", true)?;
+    py.get_type::<pyo3::types::PyInt>()
+        .call_method("from_bytes", (bytes, "little"), Some(&kwargs))
 }

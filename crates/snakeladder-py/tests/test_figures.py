@@ -204,3 +204,39 @@ def test_an_edit_to_a_dict_an_analysis_gave_never_reaches_the_next_read():
     first["players"].clear()
     again = {name: repr(getattr(a, name)) for name in first}
     assert again == expected
+
+
+def test_an_exact_mean_past_python_s_digit_limit_is_a_fraction():
+    # Six nearly equal prime weights make each square's equation carry a
+    # six-digit denominator: 700 squares give an exact mean of about 4,700
+    # digits, past the 4,300 Python converts from decimal text.
+    weights = [999983, 999979, 999961, 999959, 999953, 999931]
+    board = s.Board.from_json(
+        {
+            "squares": 700,
+            "snakes": [[695, 10]],
+            "ladders": [[3, 40]],
+            "rules": {"dice": {"weights": weights}},
+        }
+    )
+    a = board.analyze(exact=True)
+    exact = a.exact.mean_turns
+    assert isinstance(exact, Fraction)
+    assert exact.denominator.bit_length() > 4300 * 3.32
+    assert abs(float(exact) - a.mean) <= 1e-9 * a.mean
+    # The JSON's text, compared without converting the fraction to text.
+    numerator, denominator = a.to_dict()["exact"]["mean_turns"].split("/")
+    assert len(numerator) > 4300
+    assert exact == Fraction(_int_of_text(numerator), _int_of_text(denominator))
+    assert "digits over" in a._repr_html_()
+    assert "digits over" in repr(a.exact)
+
+
+def _int_of_text(text: str) -> int:
+    """A decimal text of any length as an int, a chunk of digits at a time
+    (each chunk far below Python's limit)."""
+    n = 0
+    for start in range(0, len(text), 1000):
+        chunk = text[start : start + 1000]
+        n = n * 10 ** len(chunk) + int(chunk)
+    return n

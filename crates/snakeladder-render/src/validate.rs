@@ -5,12 +5,14 @@
 use serde::Serialize;
 use serde_json::json;
 use snakeladder::review::{FileReport, Finding, Severity};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// The counts every format ends with.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {
     /// Board files checked.
     pub files: usize,
@@ -36,23 +38,42 @@ impl Tally {
     /// Counts the reports of board files and the findings about paths
     /// (`other`: a directory without boards).
     pub fn new(reports: &[FileReport], other: &[Finding]) -> Tally {
-        let valid = reports.iter().filter(|r| r.valid()).count();
-        let all = || reports.iter().flat_map(|r| &r.findings).chain(other);
-        let mut by_kind = BTreeMap::new();
-        for f in all() {
-            *by_kind.entry(f.kind.clone()).or_insert(0) += 1;
+        let mut tally = Tally::default();
+        for f in other {
+            tally.add_other(f);
         }
-        Tally {
-            files: reports.len(),
-            valid,
-            invalid: reports.len() - valid,
-            errors: all().filter(|f| f.severity == Severity::Error).count(),
-            warnings: all().filter(|f| f.severity == Severity::Warning).count(),
-            other_errors: other
-                .iter()
-                .filter(|f| f.severity == Severity::Error)
-                .count(),
-            by_kind,
+        for r in reports {
+            tally.add_report(r);
+        }
+        tally
+    }
+
+    /// Counts one board file's report.
+    pub fn add_report(&mut self, report: &FileReport) {
+        self.files += 1;
+        if report.valid() {
+            self.valid += 1;
+        } else {
+            self.invalid += 1;
+        }
+        for f in &report.findings {
+            self.count(f);
+        }
+    }
+
+    /// Counts one finding about a path rather than a board file.
+    pub fn add_other(&mut self, finding: &Finding) {
+        self.count(finding);
+        if finding.severity == Severity::Error {
+            self.other_errors += 1;
+        }
+    }
+
+    fn count(&mut self, f: &Finding) {
+        *self.by_kind.entry(f.kind.clone()).or_insert(0) += 1;
+        match f.severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
         }
     }
 
@@ -91,25 +112,41 @@ fn all<'a>(reports: &'a [FileReport], other: &'a [Finding]) -> impl Iterator<Ite
 /// (`boards/x.json:12:5: snake_climbs: snakes[0] 4→98: a snake must go
 /// down`; a warning says `warning:` before its kind), then the summary.
 pub fn text(reports: &[FileReport], other: &[Finding]) -> String {
-    let mut out = String::new();
-    for f in all(reports, other) {
-        out.push_str(&f.file);
-        if let (Some(line), Some(column)) = (f.line, f.column) {
-            out.push_str(&format!(":{line}:{column}"));
-        }
-        out.push_str(": ");
-        if f.severity == Severity::Warning {
-            out.push_str("warning: ");
-        }
-        out.push_str(&format!(
-            "{}: {}\n",
-            f.kind,
-            crate::escape::terminal(&f.message)
-        ));
+    collect(StreamFormat::Text, reports, other)
+}
+
+/// One finding as a line of [`text`].
+fn text_line(f: &Finding) -> String {
+    let mut out = f.file.clone();
+    if let (Some(line), Some(column)) = (f.line, f.column) {
+        out.push_str(&format!(":{line}:{column}"));
     }
-    out.push_str(&Tally::new(reports, other).line());
-    out.push('\n');
+    out.push_str(": ");
+    if f.severity == Severity::Warning {
+        out.push_str("warning: ");
+    }
+    out.push_str(&format!(
+        "{}: {}\n",
+        f.kind,
+        crate::escape::terminal(&f.message)
+    ));
     out
+}
+
+/// A whole document of a format that needs no spool, streamed into a
+/// string.
+fn collect(format: StreamFormat<'_>, reports: &[FileReport], other: &[Finding]) -> String {
+    let mut out = Vec::new();
+    // Writing into a vector cannot fail, and neither format spools.
+    let written = (|| {
+        let mut stream = Stream::new(&mut out, format, other)?;
+        for r in reports {
+            stream.file(r)?;
+        }
+        stream.finish().map(drop)
+    })();
+    written.expect("writing into memory");
+    String::from_utf8(out).expect("every part is UTF-8")
 }
 
 /// `validate --format json`: every file checked, every problem found and
@@ -156,35 +193,34 @@ pub fn json<'a>(reports: &'a [FileReport], other: &'a [Finding]) -> Json<'a> {
 /// (`::error file=…,line=…,col=…,title=…::…`), then the summary as a plain
 /// line of the log.
 pub fn github(reports: &[FileReport], other: &[Finding]) -> String {
-    let mut out = String::new();
-    for f in all(reports, other) {
-        let command = match f.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        // The file as it is on disk, so the annotation lands on it; a
-        // finding without a path (`<stdin>`), or whose path cannot be
-        // written safely as it is, names what was printed.
-        let file = f
-            .path
-            .as_ref()
-            .and_then(|path| crate::escape::github_path(&path_text(tidy_bytes(&path_bytes(path)))))
-            .unwrap_or_else(|| github_property(tidy(&f.file)));
-        let mut props = vec![format!("file={file}")];
-        if let (Some(line), Some(column)) = (f.line, f.column) {
-            props.push(format!("line={line}"));
-            props.push(format!("col={column}"));
-        }
-        props.push(format!("title={}", github_property(&f.kind)));
-        out.push_str(&format!(
-            "::{command} {}::{}\n",
-            props.join(","),
-            github_data(&f.message)
-        ));
+    collect(StreamFormat::Github, reports, other)
+}
+
+/// One finding as a workflow command of [`github`].
+fn github_line(f: &Finding) -> String {
+    let command = match f.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    // The file as it is on disk, so the annotation lands on it; a
+    // finding without a path (`<stdin>`), or whose path cannot be
+    // written safely as it is, names what was printed.
+    let file = f
+        .path
+        .as_ref()
+        .and_then(|path| crate::escape::github_path(&path_text(tidy_bytes(&path_bytes(path)))))
+        .unwrap_or_else(|| github_property(tidy(&f.file)));
+    let mut props = vec![format!("file={file}")];
+    if let (Some(line), Some(column)) = (f.line, f.column) {
+        props.push(format!("line={line}"));
+        props.push(format!("col={column}"));
     }
-    out.push_str(&Tally::new(reports, other).line());
-    out.push('\n');
-    out
+    props.push(format!("title={}", github_property(&f.kind)));
+    format!(
+        "::{command} {}::{}\n",
+        props.join(","),
+        github_data(&f.message)
+    )
 }
 
 /// A workflow command's message ([`crate::escape::github_data`]).
@@ -218,71 +254,279 @@ pub struct SarifRoot {
 pub const SRCROOT: &str = "%SRCROOT%";
 
 /// SARIF 2.1.0: one run of the `snakeladder` driver, a rule per kind that
-/// occurs (its descriptions and help from [`crate::kinds`]), a result per
-/// finding with its region (columns in Unicode code points, as
-/// the core's review counts them). With a `root`, a file below it is
-/// given relative to [`SRCROOT`] and any other as an absolute `file:` URI;
-/// without one, as printed, less a leading `./`.
+/// occurs, in the order the kinds first occur (its descriptions and help
+/// from [`crate::kinds`]), a result per finding with its region (columns
+/// in Unicode code points, as the core's review counts them). With a
+/// `root`, a file below it is given relative to [`SRCROOT`] and any other
+/// as an absolute `file:` URI; without one, as printed, less a leading
+/// `./`. The same document as [`Stream`] writes.
 pub fn sarif(
     reports: &[FileReport],
     other: &[Finding],
     version: &str,
     root: Option<&SarifRoot>,
 ) -> serde_json::Value {
-    let findings: Vec<&Finding> = all(reports, other).collect();
-    let kinds: Vec<&str> = {
-        let mut k: Vec<&str> = findings.iter().map(|f| f.kind.as_str()).collect();
-        k.sort_unstable();
-        k.dedup();
-        k
-    };
-    let rules: Vec<_> = kinds.iter().map(|k| rule(k, version)).collect();
-    let results: Vec<_> = findings
-        .iter()
-        .map(|f| {
-            let mut physical = json!({"artifactLocation": location_of(f, root)});
-            if let (Some(line), Some(column)) = (f.line, f.column) {
-                physical["region"] = json!({"startLine": line, "startColumn": column});
-            }
-            let mut result = json!({
-                "ruleId": f.kind,
-                "ruleIndex": kinds.binary_search(&f.kind.as_str()).unwrap_or(0),
-                "level": match f.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                },
-                "message": {"text": f.message},
-                "locations": [{"physicalLocation": physical}],
-            });
-            if let Some(field) = &f.field {
-                result["locations"][0]["logicalLocations"] =
-                    json!([{"fullyQualifiedName": field, "kind": "member"}]);
-            }
-            result
-        })
-        .collect();
-    let mut run = json!({
-        "tool": {"driver": {
-            "name": "snakeladder",
-            "version": version,
-            "informationUri": readme_url(version, None),
-            "rules": rules,
-        }},
-        "columnKind": "unicodeCodePoints",
-        "results": results,
-    });
-    if let Some(root) = root {
-        let mut base = file_uri(&root.root);
-        if !base.ends_with('/') {
-            base.push('/');
-        }
-        run["originalUriBaseIds"] = json!({SRCROOT: {"uri": base}});
+    let text = collect(StreamFormat::Sarif { version, root }, reports, other);
+    serde_json::from_str(&text).expect("the stream writes JSON")
+}
+
+/// The SARIF result of one finding, `rule` its index among the rules.
+fn sarif_result(f: &Finding, rule: usize, root: Option<&SarifRoot>) -> serde_json::Value {
+    let mut physical = json!({"artifactLocation": location_of(f, root)});
+    if let (Some(line), Some(column)) = (f.line, f.column) {
+        physical["region"] = json!({"startLine": line, "startColumn": column});
     }
-    json!({
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [run],
-    })
+    let mut result = json!({
+        "ruleId": f.kind,
+        "ruleIndex": rule,
+        "level": match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        },
+        "message": {"text": f.message},
+        "locations": [{"physicalLocation": physical}],
+    });
+    if let Some(field) = &f.field {
+        result["locations"][0]["logicalLocations"] =
+            json!([{"fullyQualifiedName": field, "kind": "member"}]);
+    }
+    result
+}
+
+/// How a [`Stream`] writes.
+pub enum StreamFormat<'a> {
+    /// As [`text`].
+    Text,
+    /// As [`github`].
+    Github,
+    /// As [`json`], printed with its schema version as
+    /// [`crate::json::pretty`] prints it. The problems follow the list of
+    /// files, so they wait in `spool` (a temporary file, read back from
+    /// its start) until the last file is in.
+    Json {
+        /// Where the problems wait.
+        spool: File,
+    },
+    /// As [`sarif`], printed as [`crate::json::pretty_unversioned`]
+    /// prints it.
+    Sarif {
+        /// The version of the driver.
+        version: &'a str,
+        /// The root of relative locations.
+        root: Option<&'a SarifRoot>,
+    },
+}
+
+/// A report of `validate` written while the boards are checked: each
+/// file's findings go out as soon as its report is given, so the memory a
+/// run takes is one file's findings and the counts, whatever the number of
+/// files (the parts of a document that depend on every file, the tally
+/// and SARIF's rules, come at its end).
+pub struct Stream<'a, W: Write> {
+    out: W,
+    format: StreamFormat<'a>,
+    tally: Tally,
+    /// An entry written to the open list: files (JSON) or results (SARIF).
+    listed: bool,
+    /// A problem in the JSON spool.
+    spooled: bool,
+    /// SARIF: the kinds of the rules, in the order they first occurred.
+    kinds: Vec<String>,
+    rule_of: HashMap<String, usize>,
+}
+
+/// The indent of serde_json's pretty layout.
+const INDENT: &str = "  ";
+
+/// `value` in the pretty layout of [`crate::json::pretty`], as it is
+/// printed nested `depth` levels deep (without the indent of its first
+/// line): a string never holds a raw newline in JSON, so every newline is
+/// the layout's, and indenting after each nests it.
+fn nested<T: Serialize>(value: &T, depth: usize) -> io::Result<Vec<u8>> {
+    let mut flat = crate::json::pretty_unversioned(value).map_err(io::Error::from)?;
+    flat.pop();
+    let indent = INDENT.repeat(depth);
+    let mut out = Vec::with_capacity(flat.len() + flat.len() / 8);
+    for &b in &flat {
+        out.push(b);
+        if b == b'\n' {
+            out.extend_from_slice(indent.as_bytes());
+        }
+    }
+    Ok(out)
+}
+
+/// Writes the separator before an entry of a list nested `depth` levels:
+/// `,` after the one before, then a new line and the indent.
+fn entry(out: &mut impl Write, first: bool, depth: usize) -> io::Result<()> {
+    if !first {
+        out.write_all(b",")?;
+    }
+    out.write_all(b"\n")?;
+    out.write_all(INDENT.repeat(depth).as_bytes())
+}
+
+/// Closes a list nested `depth` levels deep whose entries are at
+/// `depth + 1`: `[]` when it had none.
+fn close(out: &mut impl Write, listed: bool, depth: usize) -> io::Result<()> {
+    if listed {
+        out.write_all(b"\n")?;
+        out.write_all(INDENT.repeat(depth).as_bytes())?;
+    }
+    out.write_all(b"]")
+}
+
+impl<'a, W: Write> Stream<'a, W> {
+    /// Starts the document, with the findings about paths rather than
+    /// board files (`other`), which every format gives first.
+    ///
+    /// # Errors
+    /// When writing (or spooling) fails.
+    pub fn new(out: W, format: StreamFormat<'a>, other: &[Finding]) -> io::Result<Self> {
+        let mut stream = Stream {
+            out,
+            format,
+            tally: Tally::default(),
+            listed: false,
+            spooled: false,
+            kinds: Vec::new(),
+            rule_of: HashMap::new(),
+        };
+        match &mut stream.format {
+            StreamFormat::Text | StreamFormat::Github => {}
+            StreamFormat::Json { .. } => {
+                write!(
+                    stream.out,
+                    "{{\n{INDENT}\"schema\": {},\n{INDENT}\"files\": [",
+                    crate::json::SCHEMA_VERSION
+                )?;
+            }
+            StreamFormat::Sarif { root, .. } => {
+                let head = format!(
+                    "{{\n{0}\"$schema\": {1},\n{0}\"runs\": [\n{0}{0}{{\n{0}{0}{0}\"columnKind\": \"unicodeCodePoints\",\n",
+                    INDENT,
+                    serde_json::to_string(SARIF_SCHEMA).map_err(io::Error::from)?,
+                );
+                stream.out.write_all(head.as_bytes())?;
+                if let Some(root) = root {
+                    let mut base = file_uri(&root.root);
+                    if !base.ends_with('/') {
+                        base.push('/');
+                    }
+                    stream.out.write_all(
+                        format!("{0}{0}{0}\"originalUriBaseIds\": ", INDENT).as_bytes(),
+                    )?;
+                    let bases = nested(&json!({SRCROOT: {"uri": base}}), 3)?;
+                    stream.out.write_all(&bases)?;
+                    stream.out.write_all(b",\n")?;
+                }
+                stream
+                    .out
+                    .write_all(format!("{0}{0}{0}\"results\": [", INDENT).as_bytes())?;
+            }
+        }
+        for f in other {
+            stream.tally.add_other(f);
+            stream.finding(f)?;
+        }
+        Ok(stream)
+    }
+
+    /// Writes one finding as its format gives it (JSON: into the spool).
+    fn finding(&mut self, f: &Finding) -> io::Result<()> {
+        match &mut self.format {
+            StreamFormat::Text => self.out.write_all(text_line(f).as_bytes()),
+            StreamFormat::Github => self.out.write_all(github_line(f).as_bytes()),
+            StreamFormat::Json { spool } => {
+                let first = !self.spooled;
+                self.spooled = true;
+                let mut spool = BufWriter::new(&mut *spool);
+                entry(&mut spool, first, 2)?;
+                spool.write_all(&nested(f, 2)?)?;
+                spool.flush()
+            }
+            StreamFormat::Sarif { root, .. } => {
+                let rule = match self.rule_of.get(&f.kind) {
+                    Some(&i) => i,
+                    None => {
+                        self.kinds.push(f.kind.clone());
+                        self.rule_of.insert(f.kind.clone(), self.kinds.len() - 1);
+                        self.kinds.len() - 1
+                    }
+                };
+                let result = nested(&sarif_result(f, rule, *root), 4)?;
+                entry(&mut self.out, !self.listed, 4)?;
+                self.listed = true;
+                self.out.write_all(&result)
+            }
+        }
+    }
+
+    /// Writes one board file's report.
+    ///
+    /// # Errors
+    /// When writing (or spooling) fails.
+    pub fn file(&mut self, report: &FileReport) -> io::Result<()> {
+        self.tally.add_report(report);
+        if let StreamFormat::Json { .. } = self.format {
+            let verdict = FileVerdict {
+                file: &report.file,
+                valid: report.valid(),
+            };
+            entry(&mut self.out, !self.listed, 2)?;
+            self.listed = true;
+            self.out.write_all(&nested(&verdict, 2)?)?;
+        }
+        for f in &report.findings {
+            self.finding(f)?;
+        }
+        // Each file's findings reach the reader (a CI log, a pipe) as soon
+        // as the file is checked, not when a buffer happens to fill.
+        self.out.flush()
+    }
+
+    /// Ends the document: the tally, and what else depends on every file
+    /// (JSON's problems, SARIF's rules). Returns the tally.
+    ///
+    /// # Errors
+    /// When writing, or reading back the spool, fails.
+    pub fn finish(mut self) -> io::Result<Tally> {
+        match &mut self.format {
+            StreamFormat::Text | StreamFormat::Github => {
+                self.out.write_all(self.tally.line().as_bytes())?;
+                self.out.write_all(b"\n")?;
+            }
+            StreamFormat::Json { spool } => {
+                close(&mut self.out, self.listed, 1)?;
+                write!(self.out, ",\n{INDENT}\"problems\": [")?;
+                spool.rewind()?;
+                io::copy(&mut io::BufReader::new(&mut *spool), &mut self.out)?;
+                close(&mut self.out, self.spooled, 1)?;
+                write!(self.out, ",\n{INDENT}\"summary\": ")?;
+                self.out.write_all(&nested(&self.tally, 1)?)?;
+                self.out.write_all(b"\n}\n")?;
+            }
+            StreamFormat::Sarif { version, .. } => {
+                close(&mut self.out, self.listed, 3)?;
+                let rules: Vec<_> = self.kinds.iter().map(|k| rule(k, version)).collect();
+                let tool = json!({"driver": {
+                    "name": "snakeladder",
+                    "version": version,
+                    "informationUri": readme_url(version, None),
+                    "rules": rules,
+                }});
+                write!(self.out, ",\n{0}{0}{0}\"tool\": ", INDENT)?;
+                self.out.write_all(&nested(&tool, 3)?)?;
+                write!(
+                    self.out,
+                    "\n{0}{0}}}\n{0}],\n{0}\"version\": \"2.1.0\"\n}}\n",
+                    INDENT
+                )?;
+            }
+        }
+        self.out.flush()?;
+        Ok(self.tally)
+    }
 }
 
 /// The README this version documents, at the section `anchor`: the
@@ -549,6 +793,99 @@ mod tests {
             log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
             json!({"uri": "d/a%0A%3A%3Aerror%3A%3Ax%2C%0D%25.json", "uriBaseId": SRCROOT})
         );
+    }
+
+    /// Reports of a few boards: valid, invalid with several kinds, a
+    /// warning, and a finding about a path.
+    fn sample() -> (Vec<FileReport>, Vec<Finding>) {
+        let review = snakeladder::review::Review::default();
+        let mut warned = review.check_bytes("w.json", br#"{"squares": 10, "snakes": [[3, 8]]}"#);
+        for f in &mut warned.findings {
+            f.severity = Severity::Warning;
+        }
+        let reports = vec![
+            review.check_bytes(
+                "./b.json",
+                br#"{"squares": 10, "snakes": [[3, 8]], "ladders": [[3, 9], [12, 2]]}"#,
+            ),
+            review.check_bytes("a.json", br#"{"squares": 10}"#),
+            warned,
+            review.check_bytes("c.json", b"{"),
+        ];
+        let other = vec![Finding::file_error(
+            "empty",
+            "no_boards",
+            "no board files under empty".into(),
+        )];
+        (reports, other)
+    }
+
+    /// The streamed JSON is, byte for byte, the document [`json`] builds,
+    /// printed as every JSON output is, for runs with and without files,
+    /// problems and findings about paths.
+    #[test]
+    fn streamed_json_is_the_built_document() {
+        let (reports, other) = sample();
+        for (reports, other) in [
+            (&reports[..], &other[..]),
+            (&reports[..], &[][..]),
+            (&reports[1..2], &[][..]),
+            (&[][..], &other[..]),
+            (&[][..], &[][..]),
+        ] {
+            let mut out = Vec::new();
+            let spool = tempfile::tempfile().unwrap();
+            let mut stream = Stream::new(&mut out, StreamFormat::Json { spool }, other).unwrap();
+            for r in reports {
+                stream.file(r).unwrap();
+            }
+            let tally = stream.finish().unwrap();
+            assert_eq!(tally, Tally::new(reports, other));
+            let built = crate::json::pretty(&json(reports, other)).unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(built).unwrap()
+            );
+        }
+    }
+
+    /// The streamed SARIF log is laid out as serde_json prints the same
+    /// value, and each result's rule index names the rule of its kind.
+    #[test]
+    fn streamed_sarif_is_pretty_json_with_consistent_rules() {
+        let (reports, other) = sample();
+        let root = SarifRoot {
+            root: PathBuf::from("/repo"),
+            cwd: PathBuf::from("/repo"),
+        };
+        for root in [None, Some(&root)] {
+            for (reports, other) in [(&reports[..], &other[..]), (&[][..], &[][..])] {
+                let text = collect(
+                    StreamFormat::Sarif {
+                        version: "0.1.0",
+                        root,
+                    },
+                    reports,
+                    other,
+                );
+                let log: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let again = crate::json::pretty_unversioned(&log).unwrap();
+                assert_eq!(text, String::from_utf8(again).unwrap());
+                let rules = log["runs"][0]["tool"]["driver"]["rules"]
+                    .as_array()
+                    .unwrap();
+                let results = log["runs"][0]["results"].as_array().unwrap();
+                assert_eq!(results.len(), all(reports, other).count());
+                let mut kinds: Vec<&str> = all(reports, other).map(|f| f.kind.as_str()).collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                assert_eq!(rules.len(), kinds.len());
+                for r in results {
+                    let index = r["ruleIndex"].as_u64().unwrap() as usize;
+                    assert_eq!(rules[index]["id"], r["ruleId"]);
+                }
+            }
+        }
     }
 
     #[test]

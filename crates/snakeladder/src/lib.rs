@@ -77,6 +77,7 @@
 pub mod design;
 mod markov;
 mod model;
+mod over;
 mod play;
 mod progress;
 pub mod review;
@@ -179,6 +180,8 @@ pub mod internals {
     pub use crate::model::read::{FileReadError, read_regular_file};
     pub use crate::model::rules::{ExtraTurnSpec, RulesSpec};
     pub use crate::model::{numbers, vocabulary};
+    /// How a figure and the limit it passed are written.
+    pub use crate::over::{count as over_count, memory as over_memory, seconds as over_seconds};
     pub use crate::play::error::check_players;
 
     /// The design search's pieces its benchmark times one by one, the

@@ -53,6 +53,40 @@ class Exact(NamedTuple):
     relative_difference: float
     certified: str
 
+    def __repr__(self) -> str:
+        # A Fraction's own repr is decimal text, refused past 4,300 digits.
+        try:
+            mean = repr(self.mean_turns)
+        except ValueError:
+            mean = f"<{_fraction_text(self.mean_turns)}>"
+        return (
+            f"Exact(mean_turns={mean}, relative_difference={self.relative_difference!r}, "
+            f"certified={self.certified!r})"
+        )
+
+
+def _fraction_text(value: Fraction) -> str:
+    """``value`` as ``str`` writes it, or, past the digits Python writes
+    as decimal text (``sys.get_int_max_str_digits``, 4,300 by default),
+    how many digits its numerator and denominator have: ``str`` of such a
+    fraction raises ``ValueError``."""
+    try:
+        return str(value)
+    except ValueError:
+        return (
+            f"a fraction of {_digits(value.numerator)} digits over "
+            f"{_digits(value.denominator)} digits (exact.mean_turns holds it)"
+        )
+
+
+def _digits(n: int) -> int:
+    """Decimal digits of ``abs(n)``, without writing it as text."""
+    n = abs(n)
+    if n == 0:
+        return 1
+    digits = int((n.bit_length() - 1) * 0.30102999566398120) + 1
+    return digits + 1 if n >= 10**digits else digits
+
 
 def _renamed(old: str, new: str) -> None:
     """Warns that ``Analysis.<old>`` was renamed to the name the command's
@@ -238,8 +272,11 @@ class Analysis:
         found = self._native.exact()
         if found is None:
             return None
+        # Python ints made from the integers' bytes: int() of decimal text
+        # is refused past 4,300 digits, which an exact mean passes on a
+        # board of a few hundred squares.
         numerator, denominator, difference, certified = found
-        return Exact(Fraction(int(numerator), int(denominator)), difference, certified)
+        return Exact(Fraction(numerator, denominator), difference, certified)
 
     @property
     def exact_mean(self) -> Optional[Fraction]:
@@ -313,7 +350,7 @@ class Analysis:
             ("variance", f"{self.variance:.4f}"),
         ]
         if self.exact is not None:
-            rows.append(("exact mean", str(self.exact.mean_turns)))
+            rows.append(("exact mean", _fraction_text(self.exact.mean_turns)))
         for name in ("min", "mode", "median", "p90", "p99"):
             value = getattr(q, name)
             rows.append((name, "-" if value is None else str(value)))

@@ -69,12 +69,11 @@ impl Budget {
         let n = u64::from(squares) + 1;
         let needed = (8 * n * n).saturating_mul(at_once.max(1) as u64 + 1);
         if needed > self.max_memory {
+            let (needed, limit) = crate::over::memory(needed, self.max_memory);
             return Err(DesignError::Stopped {
                 limit: format!(
-                    "it needs about {} for {} dense inverses of {n} states, over the limit of {} (--max-memory)",
-                    crate::markov::sparse::memory::Bytes(needed),
+                    "it needs about {needed} for {} dense inverses of {n} states, over the limit of {limit} (--max-memory)",
                     at_once.max(1) + 1,
-                    crate::markov::sparse::memory::Bytes(self.max_memory)
                 ),
                 target: target.copied(),
                 closest: None,
@@ -161,11 +160,10 @@ impl Budget {
             } else {
                 format!("{evaluators} evaluators of ")
             };
+            let (needed, limit) = crate::over::memory(needed, self.max_memory);
             return Err(DesignError::Stopped {
                 limit: format!(
-                    "it needs about {} for {times}{vectors} vectors of {n} states (two per jump, two per thread), over the limit of {} (--max-memory)",
-                    crate::markov::sparse::memory::Bytes(needed),
-                    crate::markov::sparse::memory::Bytes(self.max_memory)
+                    "it needs about {needed} for {times}{vectors} vectors of {n} states (two per jump, two per thread), over the limit of {limit} (--max-memory)",
                 ),
                 target: target.copied(),
                 closest: None,
@@ -233,18 +231,17 @@ impl Meter {
         }
         let work = self.work.load(Ordering::Relaxed) as f64;
         if work > self.budget.max_work {
+            let (work, limit) = crate::over::count(work, self.budget.max_work, 2);
             return Some(format!(
-                "it has done about {work:.2e} multiply-adds, over the limit of {:.2e} (--max-work)",
-                self.budget.max_work
+                "it has done about {work} multiply-adds, over the limit of {limit} (--max-work)",
             ));
         }
         if let Some(limit) = self.budget.time_limit {
             let ran = self.start.elapsed();
             if ran > limit {
+                let (ran, limit) = crate::over::seconds(ran.as_secs_f64(), limit.as_secs_f64());
                 return Some(format!(
-                    "it has run {:.1} s, over the limit of {:.1} s (--time-limit)",
-                    ran.as_secs_f64(),
-                    limit.as_secs_f64()
+                    "it has run {ran} s, over the limit of {limit} s (--time-limit)",
                 ));
             }
         }

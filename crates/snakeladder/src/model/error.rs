@@ -130,13 +130,13 @@ pub(crate) fn parse_spec(json: &[u8]) -> Result<crate::model::board::BoardSpec, 
     let mut de = serde_json::Deserializer::from_slice(json);
     let spec = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = known_path(e.path());
-        let mut error = BoardError::json(None, e.inner());
+        let mut error = BoardError::json(None, e.inner(), json);
         if let BoardError::Json { message, .. } = &mut error {
             *message = explain(&path, message, &BOARD_FILE);
         }
         error
     })?;
-    de.end().map_err(|e| BoardError::json(None, &e))?;
+    de.end().map_err(|e| BoardError::json(None, &e, json))?;
     Ok(spec)
 }
 
@@ -317,20 +317,14 @@ impl BoardError {
     /// board; the rest of that kind are counted in one line.
     pub const PROBLEMS_LISTED_PER_KIND: usize = crate::model::limits::PROBLEMS_LISTED_PER_KIND;
 
-    pub(crate) fn json(path: Option<&Path>, e: &serde_json::Error) -> BoardError {
-        // serde_json appends " at line L column C" to its message; the
-        // position is reported in fields of its own.
-        let mut message = e.to_string();
-        if let Some(at) = message.rfind(" at line ") {
-            message.truncate(at);
-        }
+    /// The error of parsing `source` (the JSON text, past any byte-order
+    /// mark) that serde_json reported as `e`.
+    pub(crate) fn json(path: Option<&Path>, e: &serde_json::Error, source: &[u8]) -> BoardError {
+        let (message, line, column) = json_error(e, source);
         BoardError::Json {
             path: path.map(Path::to_path_buf),
-            line: e.line(),
-            // serde_json says column 0 for an error before a line's first
-            // character (the end of the input after a newline); a position
-            // is 1-based, as `validate` and editors count it.
-            column: e.column().max(1),
+            line,
+            column,
             message,
         }
     }
@@ -372,7 +366,178 @@ impl BoardError {
     }
 }
 
+/// serde_json's error `e` of parsing `source` (a board file, a game
+/// record): its message without the position, and the position, a 1-based
+/// line and column.
+pub(crate) fn json_error(e: &serde_json::Error, source: &[u8]) -> (String, usize, usize) {
+    // serde_json appends " at line L column C" to its message; the
+    // position is reported in fields of its own.
+    let mut message = e.to_string();
+    if let Some(at) = message.rfind(" at line ") {
+        message.truncate(at);
+    }
+    // serde_json calls a lone surrogate "unexpected end of hex escape" (or
+    // a "lone leading surrogate", for a trailing one) and places it after
+    // the escape; the message names it and the position points at it.
+    let (mut line, mut column) = (e.line(), e.column());
+    if message.contains("hex escape")
+        && let Some(at) = lone_surrogate(source)
+        && at.offset < offset_of(source, line, column)
+    {
+        message = format!(
+            "`\\u{}` is a lone surrogate: half of a UTF-16 pair (\\uD800 to \\uDFFF) without its other half, which is no character; write the character itself, or both halves of its pair",
+            at.digits
+        );
+        (line, column) = line_column(source, at.offset);
+    }
+    // serde_json says column 0 for an error before a line's first
+    // character (the end of the input after a newline); a position is
+    // 1-based, as `validate` and editors count it.
+    (message, line, column.max(1))
+}
+
+/// A `\uXXXX` escape of a JSON text that is half of a UTF-16 surrogate
+/// pair without its other half.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct LoneSurrogate {
+    /// The byte offset of its backslash.
+    pub offset: usize,
+    /// Its four hex digits, as written.
+    pub digits: String,
+}
+
+/// The first lone surrogate escape in the strings of a JSON text: a high
+/// half (`\uD800` to `\uDBFF`) not followed at once by a low one, or a
+/// low half (`\uDC00` to `\uDFFF`) on its own. A parser stops at the
+/// first, so it is the one an error of parsing is about.
+pub(crate) fn lone_surrogate(json: &[u8]) -> Option<LoneSurrogate> {
+    let hex = |at: usize| -> Option<u32> {
+        let digits = std::str::from_utf8(json.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(digits, 16).ok()
+    };
+    let escape = |at: usize| json.get(at) == Some(&b'\\') && json.get(at + 1) == Some(&b'u');
+    let mut in_string = false;
+    let mut i = 0;
+    while i < json.len() {
+        match (in_string, json[i]) {
+            (false, b'"') => in_string = true,
+            (true, b'"') => in_string = false,
+            (true, b'\\') if escape(i) => {
+                let Some(code) = hex(i + 2) else {
+                    i += 2;
+                    continue;
+                };
+                let paired = (0xD800..=0xDBFF).contains(&code)
+                    && escape(i + 6)
+                    && hex(i + 8).is_some_and(|low| (0xDC00..=0xDFFF).contains(&low));
+                if paired {
+                    i += 12;
+                    continue;
+                }
+                if (0xD800..=0xDFFF).contains(&code) {
+                    return Some(LoneSurrogate {
+                        offset: i,
+                        digits: String::from_utf8_lossy(&json[i + 2..i + 6]).into_owned(),
+                    });
+                }
+                i += 6;
+                continue;
+            }
+            // Any other escape is two bytes: an escaped quote or backslash
+            // ends nothing.
+            (true, b'\\') => {
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The byte offset of serde_json's 1-based `line` and `column` (a byte
+/// count; column 0 is the newline ending the line before).
+fn offset_of(json: &[u8], line: usize, column: usize) -> usize {
+    let start: usize = json
+        .split(|&b| b == b'\n')
+        .take(line.saturating_sub(1))
+        .map(|l| l.len() + 1)
+        .sum();
+    (start + column).saturating_sub(1)
+}
+
+/// The 1-based line and column (in bytes, as serde_json counts) of a byte
+/// offset.
+fn line_column(json: &[u8], offset: usize) -> (usize, usize) {
+    let before = &json[..offset.min(json.len())];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |n| n + 1);
+    (line, offset - start + 1)
+}
+
 /// [`explain`] in the words of a board file.
 pub(crate) fn explain_board(path: &str, message: &str) -> String {
     explain(path, message, &BOARD_FILE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error of parsing a board file's text.
+    fn json_error_of(text: &str) -> (usize, usize, String) {
+        match parse_spec(text.as_bytes()) {
+            Err(BoardError::Json {
+                line,
+                column,
+                message,
+                ..
+            }) => (line, column, message),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    /// A lone surrogate is named as one, at its escape, whichever half it
+    /// is and whatever follows it; a pair, an escaped backslash before
+    /// `u`, and a short escape are not taken for one.
+    #[test]
+    fn a_lone_surrogate_is_named_where_it_is() {
+        for (text, column, digits) in [
+            (r#"{"squares": 20, "name": "\ud800"}"#, 26, "ud800"),
+            (r#"{"squares": 20, "name": "ab\uD800x"}"#, 28, "uD800"),
+            (r#"{"squares": 20, "name": "\udc00"}"#, 26, "udc00"),
+            (
+                r#"{"squares": 20, "name": "\ud83d\ude00\ud800\u0041"}"#,
+                38,
+                "ud800",
+            ),
+            (
+                "{\"squares\": 20,\n \"name\": \"\\\\u0041\\ud800\"}",
+                18,
+                "ud800",
+            ),
+        ] {
+            let (line, col, message) = json_error_of(text);
+            assert!(
+                message.contains(&format!("`\\{digits}` is a lone surrogate")),
+                "{text}: {message}"
+            );
+            assert!(message.starts_with("`name`: "), "{text}: {message}");
+            assert_eq!(
+                (line, col),
+                (
+                    text[..text.rfind(r"\u").unwrap()].matches('\n').count() + 1,
+                    column
+                ),
+                "{text}"
+            );
+        }
+        let (_, _, message) = json_error_of(r#"{"squares": 20, "name": "\u12"}"#);
+        assert!(!message.contains("surrogate"), "{message}");
+        assert!(parse_spec(r#"{"squares": 20, "name": "\ud83d\ude00"}"#.as_bytes()).is_ok());
+    }
 }

@@ -105,7 +105,11 @@ impl Board {
         if !problems.is_empty() {
             return Err(problems);
         }
-        let jumps: Vec<Jump> = placed.into_iter().map(|(_, j)| j).collect();
+        // No problem: every jump is placed, both its ends squares.
+        let jumps: Vec<Jump> = placed
+            .into_iter()
+            .filter_map(|p| p.to.map(|to| Jump::new(p.from, to)))
+            .collect();
         let board = Board::assemble(spec.name.clone(), Square::new(last), width, jumps, rules);
         match trapped_squares(&board) {
             Ok(trapped) if trapped.is_empty() => Ok(board),
@@ -113,6 +117,17 @@ impl Board {
             Err(problem) => Err(vec![problem]),
         }
     }
+}
+
+/// A jump whose start is a square of the board, for the checks between
+/// jumps: every such jump takes its start square (duplicate starts, the
+/// end of a chain); one whose end is a square too, other than its start,
+/// also leads somewhere (the start of a chain, a cycle).
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    jump: JumpRef,
+    from: Square,
+    to: Option<Square>,
 }
 
 /// The problems of each jump of `spec` on its own (its squares against the
@@ -124,9 +139,9 @@ fn each_jump(
     start: Option<u32>,
     last: Option<u32>,
     problems: &mut Vec<Problem>,
-) -> Vec<(JumpRef, Jump)> {
+) -> Vec<Placed> {
     // Each jump on its own.
-    let mut placed: Vec<(JumpRef, Jump)> = Vec::new();
+    let mut placed: Vec<Placed> = Vec::new();
     let written = spec
         .ladders
         .iter()
@@ -145,29 +160,32 @@ fn each_jump(
             from,
             to,
         };
-        let before = problems.len();
         let on_board = |s: i64, last: u32| (1..=i64::from(last)).contains(&s);
-        match (start, last) {
+        let start_problem = match (start, last) {
             (Some(start), _) if from == i64::from(start) => {
-                problems.push(Problem::JumpStartsOnStart { jump, start });
+                Some(Problem::JumpStartsOnStart { jump, start })
             }
             (_, Some(last)) if from == i64::from(last) => {
-                problems.push(Problem::JumpStartsOnLast { jump, last });
+                Some(Problem::JumpStartsOnLast { jump, last })
             }
             (_, Some(last)) if !on_board(from, last) => {
-                problems.push(Problem::JumpStartOffBoard { jump, from, last });
+                Some(Problem::JumpStartOffBoard { jump, from, last })
             }
-            _ => {}
-        }
-        if let Some(last) = last
-            && !on_board(to, last)
-        {
-            problems.push(Problem::JumpEndOffBoard { jump, to, last });
-        }
-        // A jump whose squares are on the board is checked against the
-        // others even when its direction is wrong: a descending ladder
-        // on a snake's square is also a duplicate start.
-        let positioned = problems.len() == before;
+            _ => None,
+        };
+        let start_placed = start_problem.is_none();
+        problems.extend(start_problem);
+        let end_placed = match last {
+            Some(last) if !on_board(to, last) => {
+                problems.push(Problem::JumpEndOffBoard { jump, to, last });
+                false
+            }
+            _ => true,
+        };
+        // A jump is checked against the others as far as its squares
+        // allow, even when its direction is wrong (a descending ladder on
+        // a snake's square is also a duplicate start) or its other end is
+        // off the board (its start still takes the square).
         if from == to {
             problems.push(Problem::JumpGoesNowhere { jump });
         } else if list == JumpKind::Snake && to > from {
@@ -175,48 +193,51 @@ fn each_jump(
         } else if list == JumpKind::Ladder && to < from {
             problems.push(Problem::LadderDescends { jump });
         }
-        // With N unknown, a jump is placed for the checks between jumps
-        // only when both its ends are plain squares.
-        let fits =
-            (1..=i64::from(u32::MAX)).contains(&from) && (1..=i64::from(u32::MAX)).contains(&to);
-        if positioned && from != to && fits {
-            placed.push((
-                jump,
-                Jump::new(Square::new(from as u32), Square::new(to as u32)),
-            ));
+        // With N unknown, an end takes part only when it is a plain
+        // square.
+        let fits = |s: i64| (1..=i64::from(u32::MAX)).contains(&s);
+        if !(start_placed && fits(from)) {
+            continue;
         }
+        let end = (end_placed && fits(to) && from != to).then(|| Square::new(to as u32));
+        placed.push(Placed {
+            jump,
+            from: Square::new(from as u32),
+            to: end,
+        });
     }
     placed
 }
 
 /// The problems between the `placed` jumps (duplicate starts, and chains
 /// or cycles as the `chains` rule makes them), pushed onto `problems`.
-fn between_jumps(placed: &[(JumpRef, Jump)], chains: Chains, problems: &mut Vec<Problem>) {
+fn between_jumps(placed: &[Placed], chains: Chains, problems: &mut Vec<Problem>) {
     // Jumps against each other. What is found must not depend on the order
     // the jumps are written in, so when two jumps start on one square both
     // are checked for chains, and cycles are sought among the others.
     let mut starts: HashMap<Square, Vec<usize>> = HashMap::with_capacity(placed.len());
-    for (i, (_, j)) in placed.iter().enumerate() {
-        starts.entry(j.from()).or_default().push(i);
+    for (i, p) in placed.iter().enumerate() {
+        starts.entry(p.from).or_default().push(i);
     }
-    for (i, (jump, j)) in placed.iter().enumerate() {
-        let first = starts[&j.from()][0];
+    for (i, p) in placed.iter().enumerate() {
+        let first = starts[&p.from][0];
         if first != i {
             problems.push(Problem::DuplicateStart {
-                square: j.from().get(),
-                first: placed[first].0,
-                second: *jump,
+                square: p.from.get(),
+                first: placed[first].jump,
+                second: p.jump,
             });
         }
     }
     match chains {
         Chains::Forbid => {
-            for (jump, j) in placed {
-                for &next in starts.get(&j.to()).map_or(&[][..], Vec::as_slice) {
+            for p in placed {
+                let Some(to) = p.to else { continue };
+                for &next in starts.get(&to).map_or(&[][..], Vec::as_slice) {
                     problems.push(Problem::Chain {
-                        jump: *jump,
-                        square: j.to().get(),
-                        next: placed[next].0,
+                        jump: p.jump,
+                        square: to.get(),
+                        next: placed[next].jump,
                     });
                 }
             }
@@ -224,8 +245,8 @@ fn between_jumps(placed: &[(JumpRef, Jump)], chains: Chains, problems: &mut Vec<
         Chains::Follow => {
             let single: Vec<(JumpRef, Jump)> = placed
                 .iter()
-                .filter(|(_, j)| starts[&j.from()].len() == 1)
-                .copied()
+                .filter(|p| starts[&p.from].len() == 1)
+                .filter_map(|p| p.to.map(|to| (p.jump, Jump::new(p.from, to))))
                 .collect();
             problems.extend(cycles(&single));
         }
@@ -1079,6 +1100,33 @@ mod tests {
         assert_eq!(Squares(&[]).to_string(), "");
         let many = Squares(&(0..100).map(|i| i * 3).collect::<Vec<_>>());
         assert!(many.to_string().ends_with(" and 60 more runs"), "{many}");
+    }
+
+    /// A jump whose end is off the board still takes its start square:
+    /// it is a duplicate start, and the end of a chain; the jump itself
+    /// leads nowhere on the board, so it starts no chain.
+    #[test]
+    fn a_jump_ending_off_the_board_is_still_checked_against_the_others() {
+        let found = problems(r#"{"squares": 20, "snakes": [[13, -2]], "ladders": [[13, 15]]}"#);
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(
+            kinds,
+            ["jump_end_off_board", "duplicate_start"],
+            "{found:?}"
+        );
+        let found = problems(
+            r#"{"squares": 20, "ladders": [[3, 13], [12, 25]], "snakes": [[16, 12]],
+                "rules": {"chains": "forbid"}}"#,
+        );
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(kinds, ["jump_end_off_board", "chain"], "{found:?}");
+        // Written the other way round, the same problems.
+        let found = problems(
+            r#"{"squares": 20, "ladders": [[12, 25], [3, 13]], "snakes": [[16, 12]],
+                "rules": {"chains": "forbid"}}"#,
+        );
+        let kinds: Vec<&str> = found.iter().map(Problem::kind).collect();
+        assert_eq!(kinds, ["jump_end_off_board", "chain"], "{found:?}");
     }
 
     /// A jump with a problem of its own is still checked against the

@@ -112,7 +112,8 @@ impl BoardSpec {
         // A byte-order mark is read past, as every board reader does, and
         // not written back.
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let value: Value = serde_json::from_str(text).map_err(|e| BoardError::json(None, &e))?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| BoardError::json(None, &e, text.as_bytes()))?;
         match value {
             Value::Object(map) => Ok(write_object(&map)),
             // parse_spec accepts only an object.

@@ -36,27 +36,20 @@ impl GameRecord {
 /// Parses a record, with errors in the record's words: the field and what
 /// it must be, never a Rust type (as a board file's errors).
 fn parse_record(json: &str) -> Result<GameRecord, GameError> {
-    let located = |e: &serde_json::Error, message: String| GameError::RecordJson {
-        line: e.line(),
-        // 1-based, as a board file's positions (serde_json says 0 before a
-        // line's first character).
-        column: e.column().max(1),
-        message,
-    };
-    let bare = |e: &serde_json::Error| {
-        let mut message = e.to_string();
-        if let Some(at) = message.rfind(" at line ") {
-            message.truncate(at);
+    let located = |e: &serde_json::Error, explained: &dyn Fn(String) -> String| {
+        let (message, line, column) = crate::model::error::json_error(e, json.as_bytes());
+        GameError::RecordJson {
+            line,
+            column,
+            message: explained(message),
         }
-        message
     };
     let mut de = serde_json::Deserializer::from_str(json);
     let record: GameRecord = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = crate::model::error::known_path(e.path());
-        let message = explain(&path, &bare(e.inner()), &RECORD_FILE);
-        located(e.inner(), message)
+        located(e.inner(), &|message| explain(&path, &message, &RECORD_FILE))
     })?;
-    de.end().map_err(|e| located(&e, bare(&e)))?;
+    de.end().map_err(|e| located(&e, &|message| message))?;
     Ok(record)
 }
 

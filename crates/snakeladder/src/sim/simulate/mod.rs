@@ -136,7 +136,7 @@ pub enum SimulateError {
     /// The simulation would need more memory than allowed.
     #[error(
         "simulating this board would need about {} of memory (move table {}, {} per worker), over the limit of {} (see --max-memory)",
-        Bytes(*needed), Bytes(*table), Bytes(*per_worker), Bytes(*limit)
+        crate::over::memory(*needed, *limit).0, Bytes(*table), Bytes(*per_worker), crate::over::memory(*needed, *limit).1
     )]
     Memory {
         /// The whole estimate in bytes.
