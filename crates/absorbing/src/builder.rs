@@ -1083,6 +1083,11 @@ enum SumCheck {
 /// never taken as rounded: whoever writes `1/3` means it exactly.
 fn sum_to_one(values: &[&Value], decimals: bool) -> SumCheck {
     if values.iter().all(|v| matches!(v, Value::Exact(_))) {
+        if let Some(one) = small_sum_is_one(values) {
+            if one {
+                return SumCheck::One;
+            }
+        }
         let mut sum = BigRational::zero();
         for v in values {
             if let Value::Exact(r) = v {
@@ -1117,6 +1122,28 @@ fn sum_to_one(values: &[&Value], decimals: bool) -> SumCheck {
             }
         }
     }
+}
+
+/// Whether exact `values` sum to one, in machine words: `None` when a
+/// numerator, denominator or their common denominator does not fit, and
+/// the big-integer sum decides. Almost every row of a real model is of
+/// small fractions, and the big-integer sum reduces at each addition.
+fn small_sum_is_one(values: &[&Value]) -> Option<bool> {
+    use num_integer::Integer;
+    use num_traits::ToPrimitive;
+    let mut common: u64 = 1;
+    let mut parts = Vec::with_capacity(values.len());
+    for v in values {
+        let Value::Exact(r) = v else { return None };
+        let (n, d) = (r.numer().to_u64()?, r.denom().to_u64()?);
+        common = common.checked_mul(d / common.gcd(&d))?;
+        parts.push((n, d));
+    }
+    let mut total: u128 = 0;
+    for (n, d) in parts {
+        total = total.checked_add(u128::from(n) * u128::from(common / d))?;
+    }
+    Some(total == u128::from(common))
 }
 
 /// Neumaier's compensated sum: its error is about one rounding of the

@@ -103,7 +103,7 @@ pub(crate) fn parse_number(text: &[u8]) -> Result<(Value, bool), String> {
             return Err("its denominator is 0".into());
         }
         let num = if negative { -num } else { num };
-        return Ok((Value::Exact(BigRational::new(num, den)), false));
+        return Ok((Value::Exact(reduced(num, den)), false));
     }
     decimal(text).map(|r| (Value::Exact(r), true))
 }
@@ -204,8 +204,23 @@ fn decimal(text: &[u8]) -> Result<BigRational, String> {
     Ok(if scale >= 0 {
         BigRational::from_integer(mantissa * power)
     } else {
-        BigRational::new(mantissa, power)
+        reduced(mantissa, power)
     })
+}
+
+/// `num/den` in lowest terms, by a machine-word gcd when both fit (a real
+/// model's entries almost always do; the big-integer gcd of `Ratio::new`
+/// costs far more).
+fn reduced(num: BigInt, den: BigInt) -> BigRational {
+    use num_integer::Integer;
+    use num_traits::ToPrimitive;
+    match (num.to_i64(), den.to_i64()) {
+        (Some(n), Some(d)) if d > 0 => {
+            let g = n.unsigned_abs().gcd(&d.unsigned_abs()).max(1) as i64;
+            BigRational::new_raw(BigInt::from(n / g), BigInt::from(d / g))
+        }
+        _ => BigRational::new(num, den),
+    }
 }
 
 /// A state index: decimal digits only.
