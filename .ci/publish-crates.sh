@@ -32,7 +32,7 @@ fi
 for crate in "${CRATES[@]}"; do
     echo "publish-crates.sh: $crate"
     if ! out="$(cargo publish --locked -p "$crate" 2>&1)"; then
-        if grep -q "already exists" <<<"$out"; then
+        if grep -Eq "already (exists|uploaded)" <<<"$out"; then
             echo "publish-crates.sh: $crate is published already"
             continue
         fi
