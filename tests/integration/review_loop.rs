@@ -218,10 +218,7 @@ fn sarif_rules_have_help_pointing_at_the_problems_page() {
     };
     let driver = &log["runs"][0]["tool"]["driver"];
     assert!(
-        driver["informationUri"]
-            .as_str()
-            .unwrap()
-            .contains(&format!("{version}")),
+        driver["informationUri"].as_str().unwrap().contains(version),
         "{driver}"
     );
     let rules = driver["rules"].as_array().unwrap();
