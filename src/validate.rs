@@ -127,7 +127,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     for kind in &warn_only {
         if !known_kind(kind) {
             return Err(CliError::Usage(format!(
-                "--warn-only: {kind:?} is not a kind of problem (see the README's list)"
+                "--warn-only: {kind:?} is not a kind of problem (docs/problems.md lists them)"
             )));
         }
     }

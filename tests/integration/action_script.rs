@@ -435,9 +435,37 @@ fn bad_inputs_are_refused() {
     }
 }
 
-/// action/install.sh with a stand-in `cargo` that records its arguments.
-fn install(args: &str, version: &str, action_path: &Path) -> (Output, String) {
+/// What one run of action/install.sh did: its output, what the stand-in
+/// `cargo` was asked (one line a call) and the install root it was given.
+struct Install {
+    out: Output,
+    cargo: String,
+    home: tempfile::TempDir,
+}
+
+impl Install {
+    fn report(&self) -> String {
+        format!(
+            "stdout:\n{}\nstderr:\n{}\ncargo:\n{}",
+            String::from_utf8_lossy(&self.out.stdout),
+            String::from_utf8_lossy(&self.out.stderr),
+            self.cargo
+        )
+    }
+
+    /// The binary it installed, if any.
+    fn binary(&self) -> Option<PathBuf> {
+        let bin = self.home.path().join("bin/snakeladder");
+        bin.exists().then_some(bin)
+    }
+}
+
+/// action/install.sh with a stand-in `cargo` that records its arguments, on
+/// a Linux x86_64 runner, with the environment `env` adds (VERSION,
+/// ACTION_REF, ACTION_REPOSITORY, SNAKELADDER_RELEASES).
+fn install_with(args: &str, action_path: &Path, env: &[(&str, &str)]) -> Install {
     let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
     let log = dir.path().join("cargo.log");
     let fake = dir.path().join("cargo");
     std::fs::write(
@@ -447,16 +475,41 @@ fn install(args: &str, version: &str, action_path: &Path) -> (Output, String) {
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let out = Command::new("bash")
+    let mut command = Command::new("bash");
+    command
         .arg(root().join("action/install.sh"))
         .arg(args)
         .env("CARGO", &fake)
-        .env("VERSION", version)
         .env("GITHUB_ACTION_PATH", action_path)
+        .env("SNAKELADDER_HOME", home.path())
+        .env("RUNNER_OS", "Linux")
+        .env("RUNNER_ARCH", "X64")
         .env_remove("GITHUB_OUTPUT")
-        .output()
-        .unwrap();
-    (out, std::fs::read_to_string(&log).unwrap_or_default())
+        .env_remove("GITHUB_PATH");
+    for name in [
+        "VERSION",
+        "ACTION_REF",
+        "ACTION_REPOSITORY",
+        "SNAKELADDER_RELEASES",
+    ] {
+        command.env_remove(name);
+    }
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let out = command.output().unwrap();
+    Install {
+        out,
+        cargo: std::fs::read_to_string(&log).unwrap_or_default(),
+        home,
+    }
+}
+
+/// action/install.sh ARGS with VERSION set, as before releases existed.
+fn install(args: &str, version: &str, action_path: &Path) -> (Output, String) {
+    let run = install_with(args, action_path, &[("VERSION", version)]);
+    let home = run.home.path().display().to_string();
+    (run.out, run.cargo.replace(&home, "HOME"))
 }
 
 #[test]
@@ -470,7 +523,10 @@ fn the_binary_is_installed_locked_and_cached_by_version() {
     let package = PathBuf::from(cargo.trim().rsplit(' ').next().unwrap());
     assert_eq!(
         cargo.trim(),
-        format!("install --locked --force --path {}", package.display())
+        format!(
+            "install --locked --force --root HOME --path {}",
+            package.display()
+        )
     );
     let manifest = std::fs::read_to_string(package.join("Cargo.toml")).unwrap();
     assert!(manifest.contains("name = \"snakeladder\""), "{manifest}");
@@ -485,7 +541,7 @@ fn the_binary_is_installed_locked_and_cached_by_version() {
     assert!(out.status.success());
     assert_eq!(
         cargo,
-        "install --locked --force snakeladder-cli --version =0.1.0\n"
+        "install --locked --force --root HOME snakeladder-cli --version =0.1.0\n"
     );
 
     let (out, cargo) = install("install", "0.1.0; rm -rf /", root());
@@ -497,9 +553,12 @@ fn the_binary_is_installed_locked_and_cached_by_version() {
         assert!(out.status.success());
         String::from_utf8(out.stdout).unwrap()
     };
-    assert_eq!(key("0.2.0"), "key=snakeladder-Linux-v0.2.0\n");
+    assert_eq!(key("0.2.0"), "key=snakeladder-Linux-X64-v0.2.0\n");
     let source = key("");
-    assert!(source.starts_with("key=snakeladder-Linux-src-"), "{source}");
+    assert!(
+        source.starts_with("key=snakeladder-Linux-X64-src-"),
+        "{source}"
+    );
     assert_eq!(source, key(""), "the key of one source is stable");
 
     // A source whose only change is a file the binary embeds (the built-in
@@ -530,6 +589,186 @@ fn the_binary_is_installed_locked_and_cached_by_version() {
         before,
         "an embedded board changes the key"
     );
+}
+
+/// A directory laid out as the releases of a GitHub repository,
+/// `vVERSION/ASSET`, holding this workspace's version with the binary
+/// `cargo test` built packed for Linux x86_64 by the release workflow's own
+/// script (.ci/release-archive.sh) and its SHA256SUMS.
+fn local_releases() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    let release = dir.path().join(format!("v{version}"));
+    let out = Command::new("bash")
+        .arg(root().join(".ci/release-archive.sh"))
+        .arg("x86_64-unknown-linux-musl")
+        .arg(BIN)
+        .arg(&release)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // As the workflow's release job does: one SHA256SUMS of every asset.
+    let archive = format!("snakeladder-{version}-x86_64-unknown-linux-musl.tar.gz");
+    let sums = std::fs::read_to_string(release.join(format!("{archive}.sha256"))).unwrap();
+    std::fs::remove_file(release.join(format!("{archive}.sha256"))).unwrap();
+    let other = format!(
+        "{} snakeladder-{version}-aarch64-apple-darwin.tar.gz\n",
+        "0".repeat(64)
+    );
+    std::fs::write(release.join("SHA256SUMS"), format!("{other}{sums}")).unwrap();
+    (dir, release.join(archive))
+}
+
+/// The Action used by the tag of its own version downloads that release's
+/// binary for the runner, checks it against SHA256SUMS and installs it,
+/// without cargo; a tag of the major or minor version does too. The
+/// installed binary is the one packed.
+#[test]
+fn the_action_pinned_by_tag_installs_the_release_binary() {
+    let (releases, _) = local_releases();
+    let url = format!("file://{}", releases.path().display());
+    let version = env!("CARGO_PKG_VERSION");
+    let tag = format!("v{version}");
+    let major = format!("v{}", version.split('.').next().unwrap());
+    for (reference, explicit) in [(tag.as_str(), ""), (major.as_str(), ""), ("main", version)] {
+        let env = [
+            ("ACTION_REF", reference),
+            ("ACTION_REPOSITORY", "someone/snakeladder"),
+            ("SNAKELADDER_RELEASES", url.as_str()),
+            ("VERSION", explicit),
+        ];
+        let run = install_with("install", root(), &env);
+        assert_eq!(
+            run.out.status.code(),
+            Some(0),
+            "{reference}: {}",
+            run.report()
+        );
+        assert!(run.cargo.is_empty(), "{reference}: {}", run.report());
+        let bin = run.binary().expect("installed");
+        assert_eq!(std::fs::read(&bin).unwrap(), std::fs::read(BIN).unwrap());
+        let out = Command::new(&bin).arg("--version").output().unwrap();
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(version),
+            "{out:?}"
+        );
+        let key = install_with("key", root(), &env);
+        assert_eq!(
+            String::from_utf8_lossy(&key.out.stdout),
+            format!("key=snakeladder-Linux-X64-v{version}\n")
+        );
+    }
+}
+
+/// An archive whose SHA-256 is not the release's is refused: nothing is
+/// installed and nothing is built in its place.
+#[test]
+fn a_release_binary_with_another_checksum_is_refused() {
+    let (releases, archive) = local_releases();
+    let mut bytes = std::fs::read(&archive).unwrap();
+    bytes.push(0);
+    std::fs::write(&archive, bytes).unwrap();
+    let url = format!("file://{}", releases.path().display());
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    let run = install_with(
+        "install",
+        root(),
+        &[
+            ("ACTION_REF", tag.as_str()),
+            ("ACTION_REPOSITORY", "someone/snakeladder"),
+            ("SNAKELADDER_RELEASES", url.as_str()),
+        ],
+    );
+    assert_eq!(run.out.status.code(), Some(1), "{}", run.report());
+    let stderr = String::from_utf8_lossy(&run.out.stderr);
+    assert!(
+        stderr.contains("refusing") && stderr.contains("SHA256SUMS"),
+        "{}",
+        run.report()
+    );
+    assert!(run.binary().is_none(), "{}", run.report());
+    assert!(run.cargo.is_empty(), "{}", run.report());
+}
+
+/// With no release of the version, or no binary in it for this runner, the
+/// Action builds instead: its own source, or VERSION from crates.io. Used
+/// by a branch, it builds its source without looking for a release.
+#[test]
+fn without_a_matching_release_the_action_builds() {
+    let (releases, archive) = local_releases();
+    let url = format!("file://{}", releases.path().display());
+    let version = env!("CARGO_PKG_VERSION");
+    let tag = format!("v{version}");
+    let repo = ("ACTION_REPOSITORY", "someone/snakeladder");
+    let from = ("SNAKELADDER_RELEASES", url.as_str());
+    let from_source = |run: &Install| {
+        assert_eq!(run.out.status.code(), Some(0), "{}", run.report());
+        assert!(run.cargo.contains("--path "), "{}", run.report());
+        assert!(run.binary().is_none(), "{}", run.report());
+    };
+    // A branch: the release of the same version may be other code.
+    from_source(&install_with(
+        "install",
+        root(),
+        &[("ACTION_REF", "main"), repo, from],
+    ));
+    // A vendored copy (`uses: ./path`) has no ref.
+    from_source(&install_with("install", root(), &[repo, from]));
+    // No release of that version.
+    let none = format!("file://{}/nowhere", releases.path().display());
+    let run = install_with(
+        "install",
+        root(),
+        &[
+            ("ACTION_REF", &tag),
+            repo,
+            ("SNAKELADDER_RELEASES", none.as_str()),
+        ],
+    );
+    from_source(&run);
+    assert!(
+        String::from_utf8_lossy(&run.out.stdout).contains("building it"),
+        "{}",
+        run.report()
+    );
+    let run = install_with(
+        "install",
+        root(),
+        &[
+            ("VERSION", version),
+            repo,
+            ("SNAKELADDER_RELEASES", none.as_str()),
+        ],
+    );
+    assert_eq!(run.out.status.code(), Some(0), "{}", run.report());
+    assert!(
+        run.cargo
+            .contains(&format!("snakeladder-cli --version ={version}")),
+        "{}",
+        run.report()
+    );
+    // A release without this runner's binary.
+    std::fs::remove_file(&archive).unwrap();
+    let sums = archive.with_file_name("SHA256SUMS");
+    let kept: String = std::fs::read_to_string(&sums)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("linux"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&sums, kept).unwrap();
+    from_source(&install_with(
+        "install",
+        root(),
+        &[("ACTION_REF", &tag), repo, from],
+    ));
+    // A runner the releases have no binary for.
+    let run = install_with(
+        "install",
+        root(),
+        &[("ACTION_REF", &tag), repo, from, ("RUNNER_ARCH", "ARM")],
+    );
+    from_source(&run);
 }
 
 /// Every input action.yml declares reaches action/run.sh as an
@@ -572,8 +811,15 @@ fn the_action_passes_every_input_to_its_script() {
     }
     assert!(script.contains("GITHUB_STEP_SUMMARY") && script.contains("GITHUB_OUTPUT"));
     assert!(action.contains("uses: actions/cache@v4"));
-    assert!(action.contains("path: ~/.cargo/bin/snakeladder"));
+    assert!(action.contains("path: ~/.snakeladder/bin"));
     assert!(action.contains("key: ${{ steps.key.outputs.key }}"));
+    // The install steps see which tag and repository the action was used
+    // by, and the directory it installs to is put on the PATH.
+    for context in ["action_ref", "action_repository"] {
+        let env = format!("{}: ${{{{ github.{context} }}}}", context.to_uppercase());
+        assert_eq!(action.matches(&env).count(), 2, "{env}");
+    }
+    assert!(action.contains("run: bash \"$GITHUB_ACTION_PATH/action/install.sh\" path"));
 }
 
 /// The hooks of .pre-commit-hooks.yaml: (id, entry, language, files).
@@ -599,20 +845,72 @@ fn hooks() -> Vec<(String, String, String, String)> {
     hooks
 }
 
+/// The paths of `paths` that a hook's `files` pattern selects, as
+/// pre-commit matches it (a search anywhere in the path; the pattern is
+/// written so that POSIX extended regular expressions read it as Python's
+/// `re` does).
+fn selected<'a>(files: &str, paths: &[&'a str]) -> Vec<&'a str> {
+    let out = Command::new("grep")
+        .args(["-E", "--", files])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            for path in paths {
+                writeln!(stdin, "{path}")?;
+            }
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("grep runs");
+    let text = String::from_utf8(out.stdout).unwrap();
+    paths
+        .iter()
+        .copied()
+        .filter(|p| text.lines().any(|l| l == *p))
+        .collect()
+}
+
 /// pre-commit runs a hook as `ENTRY FILE...`, the staged files whose path
 /// matches `files`, from the repository's root. This runs each hook's entry
-/// the same way (the binary installed on the PATH, as `language: rust`
-/// and `language: system` both leave it) on a valid and an invalid board.
-/// .ci/run also runs the real pre-commit on them when it can install it.
+/// the same way (the binary on the PATH, as the wheel's `language: python`
+/// install and `language: system` both leave it) on a valid and an invalid
+/// board, and checks that `files` picks board files and leaves other JSON
+/// alone. .ci/run also runs the real pre-commit, from a clone pinned by
+/// `rev:`, with the wheel it built.
 #[test]
 fn the_pre_commit_hook_runs_validate_on_the_staged_boards() {
     let hooks = hooks();
     let ids: Vec<&str> = hooks.iter().map(|h| h.0.as_str()).collect();
     assert_eq!(ids, ["snakeladder-validate", "snakeladder-validate-system"]);
+    let languages: Vec<&str> = hooks.iter().map(|h| h.2.as_str()).collect();
+    assert_eq!(languages, ["python", "system"]);
     let repo = fixture();
-    for (id, entry, language, files) in &hooks {
-        assert!(["rust", "system"].contains(&language.as_str()), "{id}");
-        assert_eq!(files, "\\.json$", "{id}");
+    let candidates = [
+        "boards/main.json",
+        "boards/sub/deep.json",
+        "game/board/x.json",
+        "levels/easy.board.json",
+        "package.json",
+        "web/package.json",
+        ".vscode/settings.json",
+        "myboards/x.json",
+        "boards.json",
+        "boards/notes.md",
+    ];
+    for (id, entry, _, files) in &hooks {
+        assert_eq!(
+            selected(files, &candidates),
+            [
+                "boards/main.json",
+                "boards/sub/deep.json",
+                "game/board/x.json",
+                "levels/easy.board.json"
+            ],
+            "{id}: {files}"
+        );
         let words: Vec<&str> = entry.split_whitespace().collect();
         let run = |files: &[&str]| {
             Command::new(words[0])
@@ -625,9 +923,9 @@ fn the_pre_commit_hook_runs_validate_on_the_staged_boards() {
         };
         let good = run(&["boards/main.json", "boards/my board.json"]);
         assert_eq!(good.status.code(), Some(0), "{id}: {good:?}");
-        let top = repo.path().join("-top.json");
+        let top = repo.path().join("-top.board.json");
         std::fs::write(&top, board("seed-ten-squares.json")).unwrap();
-        let good = run(&["-top.json"]);
+        let good = run(&["-top.board.json"]);
         assert_eq!(good.status.code(), Some(0), "{id}: {good:?}");
         let bad = run(&["boards/main.json", "boards/-dash.json"]);
         assert_eq!(bad.status.code(), Some(1), "{id}: {bad:?}");
@@ -636,6 +934,11 @@ fn the_pre_commit_hook_runs_validate_on_the_staged_boards() {
             text.contains("boards/-dash.json:3:14: snake_climbs"),
             "{id}: {text}"
         );
+        // What the pattern keeps out: a package.json is no board, and
+        // validate would fail it.
+        std::fs::write(repo.path().join("package.json"), "{\"name\": \"x\"}\n").unwrap();
+        let not_a_board = run(&["package.json"]);
+        assert_eq!(not_a_board.status.code(), Some(1), "{id}: {not_a_board:?}");
     }
 }
 
@@ -651,10 +954,13 @@ fn readme_yaml_after(heading: &str) -> Vec<String> {
 }
 
 /// The project has no repository address: no document may send a team to
-/// a made-up `OWNER/snakeladder`, and the step the README gives must run
-/// as written. `uses: ./PATH` runs the action.yml of a copy vendored at
-/// PATH, so the test vendors action.yml and action/ there and runs the
-/// step's script from that copy, as the runner would.
+/// a made-up `OWNER/snakeladder` (a placeholder in angle brackets says that
+/// it is one), and the steps the README gives must run as written. The
+/// first is the action pinned by tag, the second the vendored copy: `uses:
+/// ./PATH` runs the action.yml of a copy vendored at PATH, so the test
+/// vendors action.yml and action/ there and runs the step's script from
+/// that copy, as the runner would. The hooks the README gives are those of
+/// .pre-commit-hooks.yaml.
 #[test]
 fn the_documented_action_step_and_hook_are_usable() {
     for file in ["README.md", "action.yml", ".pre-commit-hooks.yaml"] {
@@ -662,13 +968,20 @@ fn the_documented_action_step_and_hook_are_usable() {
         assert!(!text.contains("OWNER/"), "{file} names OWNER/…");
     }
     let blocks = readme_yaml_after("### The GitHub Action and the pre-commit hook");
-    let step = &blocks[0];
-    assert_eq!(step.lines().count(), 3, "the three-line step: {step}");
-    let uses = step
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("- uses: "))
-        .expect("a uses: line");
-    let path = uses.split_whitespace().next().unwrap();
+    let uses = |step: &str| {
+        assert_eq!(step.lines().count(), 3, "the three-line step: {step}");
+        step.lines()
+            .find_map(|l| l.trim().strip_prefix("- uses: "))
+            .expect("a uses: line")
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let pinned = uses(&blocks[0]);
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(pinned, format!("<owner>/snakeladder@v{version}"));
+    let path = uses(&blocks[1]);
     let vendored = path
         .strip_prefix("./")
         .expect("uses: a path in the repository");
@@ -706,22 +1019,27 @@ fn the_documented_action_step_and_hook_are_usable() {
     let summary = std::fs::read_to_string(&summary).unwrap();
     assert!(summary.contains("main.json"), "{summary}");
 
-    // The README's hook runs the same entry as the hook file's system hook.
-    let hook = &blocks[1];
-    assert!(hook.contains("repo: local"), "{hook}");
-    let field = |name: &str| {
+    let field = |hook: &str, name: &str| {
         hook.lines()
             .map(|l| l.trim().trim_start_matches("- ").trim())
             .find_map(|l| l.strip_prefix(&format!("{name}: ")))
-            .map(|v| v.trim().to_string())
-            .unwrap_or_else(|| panic!("the README's hook has no {name}"))
+            .map(|v| v.trim().trim_matches('\'').to_string())
+            .unwrap_or_else(|| panic!("the README's hook has no {name}: {hook}"))
     };
-    let system = hooks()
+    let hooks = hooks();
+    // The hook repository pinned by the release's tag.
+    let pinned = &blocks[2];
+    assert_eq!(field(pinned, "rev"), format!("v{version}"));
+    assert_eq!(field(pinned, "id"), hooks[0].0);
+    // The local hook runs the same entry as the hook file's system hook.
+    let local = &blocks[3];
+    assert!(local.contains("repo: local"), "{local}");
+    let system = hooks
         .into_iter()
         .find(|h| h.2 == "system")
         .expect("a system hook");
-    assert_eq!(field("id"), system.0);
-    assert_eq!(field("entry"), system.1);
-    assert_eq!(field("language"), "system");
-    assert_eq!(field("files"), system.3);
+    assert_eq!(field(local, "id"), system.0);
+    assert_eq!(field(local, "entry"), system.1);
+    assert_eq!(field(local, "language"), "system");
+    assert_eq!(field(local, "files"), system.3);
 }

@@ -151,8 +151,11 @@ fn every_published_crate_packages_its_sources_readme_and_licenses_only() {
             .iter()
             .filter(|f| {
                 let top = f.split('/').next().unwrap_or_default();
-                !matches!(top, "src" | "benches" | "boards")
-                    && !matches!(
+                // The problem kinds' page, the renderer's `kinds` docs.
+                let problems_page = package == "snakeladder-render" && **f == "docs/problems.md";
+                let shipped = problems_page
+                    || matches!(top, "src" | "benches" | "boards")
+                    || matches!(
                         **f,
                         "Cargo.toml"
                             | "Cargo.toml.orig"
@@ -161,9 +164,110 @@ fn every_published_crate_packages_its_sources_readme_and_licenses_only() {
                             | "README.md"
                             | "LICENSE-MIT"
                             | "LICENSE-APACHE"
-                    )
+                    );
+                !shipped
             })
             .collect();
         assert!(stray.is_empty(), "{package} would publish {stray:?}");
     }
+}
+
+/// The crates .ci/publish-crates.sh publishes, in its order.
+fn publish_order() -> Vec<String> {
+    let script =
+        std::fs::read_to_string(crate::support::root().join(".ci/publish-crates.sh")).unwrap();
+    let line = script
+        .lines()
+        .find_map(|l| l.strip_prefix("CRATES=("))
+        .expect("CRATES=(...) in .ci/publish-crates.sh");
+    line.trim_end_matches(')')
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The release publishes every crate whose `publish` allows it, each after
+/// every workspace crate it depends on (crates.io refuses a crate whose
+/// dependency it does not have yet), and each depends on the others at the
+/// workspace's one version.
+#[test]
+fn the_crates_publish_in_dependency_order_at_one_version() {
+    let meta = metadata();
+    let (members, _) = members_and_dependencies(&meta);
+    let names: Vec<&str> = members.iter().filter_map(|p| p["name"].as_str()).collect();
+    let version = members[0]["version"].as_str().unwrap();
+    let order = publish_order();
+    let mut published: Vec<&str> = members
+        .iter()
+        .filter(|p| p["publish"].as_array().is_none_or(|r| !r.is_empty()))
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    published.sort();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(sorted, published, "publish-crates.sh's CRATES");
+    for p in &members {
+        let name = p["name"].as_str().unwrap();
+        assert_eq!(p["version"].as_str(), Some(version), "{name}'s version");
+        for dep in p["dependencies"].as_array().unwrap() {
+            let dep_name = dep["name"].as_str().unwrap();
+            if !names.contains(&dep_name) || dep["kind"].as_str() == Some("dev") {
+                continue;
+            }
+            assert_eq!(
+                dep["req"].as_str(),
+                Some(format!("^{version}").as_str()),
+                "{name} depends on {dep_name} at another version"
+            );
+            if let Some(at) = order.iter().position(|c| c == name) {
+                let dep_at = order.iter().position(|c| c == dep_name);
+                assert!(
+                    dep_at.is_some_and(|d| d < at),
+                    "{name} is published before its dependency {dep_name}: {order:?}"
+                );
+            }
+        }
+    }
+}
+
+/// The pre-commit hook's installer (pyproject.toml at the root) pins the
+/// wheel of the workspace's version, and CHANGELOG.md has that version's
+/// section, the release's notes; .ci/release-version.sh, which the release
+/// workflow runs on the tag, agrees.
+#[test]
+fn the_hook_and_the_changelog_name_the_workspace_version() {
+    let root = crate::support::root();
+    let version = env!("CARGO_PKG_VERSION");
+    let hook = std::fs::read_to_string(root.join("pyproject.toml")).unwrap();
+    assert!(
+        hook.contains(&format!("\nversion = \"{version}\"\n")),
+        "{hook}"
+    );
+    assert!(
+        hook.contains(&format!("dependencies = [\"snakeladder=={version}\"]")),
+        "{hook}"
+    );
+    let changelog = std::fs::read_to_string(root.join("CHANGELOG.md")).unwrap();
+    assert!(
+        changelog.contains(&format!("\n## [{version}]")),
+        "CHANGELOG.md"
+    );
+    let check = |tag: &str| {
+        Command::new("bash")
+            .arg(root.join(".ci/release-version.sh"))
+            .args(["check", tag])
+            .output()
+            .unwrap()
+    };
+    let ok = check(&format!("v{version}"));
+    assert!(ok.status.success(), "{ok:?}");
+    let wrong = check("v0.0.0-not-this");
+    assert_eq!(wrong.status.code(), Some(1), "{wrong:?}");
+    let notes = Command::new("bash")
+        .arg(root.join(".ci/release-version.sh"))
+        .arg("notes")
+        .output()
+        .unwrap();
+    let notes = String::from_utf8(notes.stdout).unwrap();
+    assert!(notes.contains("### ") && !notes.contains("## ["), "{notes}");
 }

@@ -182,10 +182,21 @@ fn sarif_locations_are_relative_to_the_repository_root() {
     );
 }
 
-/// Every rule carries a full description and help pointing at its section
-/// of the README, and that section exists.
+/// The anchors of docs/problems.md, in order: every `<a id="…">`.
+fn problem_page_anchors() -> Vec<String> {
+    let page = std::fs::read_to_string(root().join("docs/problems.md")).unwrap();
+    page.split("<a id=\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+        .collect()
+}
+
+/// Every rule carries a full description and help pointing at its kind's
+/// anchor on the problem kinds' page, and that anchor exists. With no
+/// repository in the manifest the page is the renderer's `kinds` module on
+/// docs.rs, whose documentation is docs/problems.md itself.
 #[test]
-fn sarif_rules_have_help_pointing_at_the_readme() {
+fn sarif_rules_have_help_pointing_at_the_problems_page() {
     let out = run_in(
         root(),
         &[
@@ -197,10 +208,20 @@ fn sarif_rules_have_help_pointing_at_the_readme() {
         ],
     );
     let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let rules = log["runs"][0]["tool"]["driver"]["rules"]
-        .as_array()
-        .unwrap();
+    let anchors = problem_page_anchors();
+    let version = env!("CARGO_PKG_VERSION");
+    let repository = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
+    let page = if repository.is_empty() {
+        format!("https://docs.rs/snakeladder-render/{version}/snakeladder_render/kinds/index.html")
+    } else {
+        format!("{repository}/blob/v{version}/docs/problems.md")
+    };
+    let driver = &log["runs"][0]["tool"]["driver"];
+    assert!(
+        driver["informationUri"].as_str().unwrap().contains(version),
+        "{driver}"
+    );
+    let rules = driver["rules"].as_array().unwrap();
     assert!(rules.len() > 10, "{rules:?}");
     for rule in rules {
         let id = rule["id"].as_str().unwrap();
@@ -215,26 +236,51 @@ fn sarif_rules_have_help_pointing_at_the_readme() {
             "{id}"
         );
         let uri = rule["helpUri"].as_str().unwrap();
-        let anchor = format!("kind-{}", id.replace('_', "-"));
+        let (at, anchor) = uri.split_once('#').expect("an anchor");
+        assert_eq!(at, page, "{id}");
         assert!(
-            uri.starts_with("https://") && uri.ends_with(&format!("#{anchor}")),
-            "{uri}"
-        );
-        assert!(
-            readme.contains(&format!("<a id=\"{anchor}\"></a>`{id}`")),
-            "the README has no section for {id}"
+            anchors.iter().any(|a| a == anchor),
+            "docs/problems.md has no anchor {anchor} for {id}"
         );
     }
+    // docs.rs shows the page because the renderer's `kinds` module takes
+    // its documentation from it, through a link packed as the file.
+    let kinds =
+        std::fs::read_to_string(root().join("crates/snakeladder-render/src/kinds.rs")).unwrap();
+    assert!(kinds.contains("#![doc = include_str!(\"../docs/problems.md\")]"));
+    assert_eq!(
+        std::fs::read(root().join("crates/snakeladder-render/docs/problems.md")).unwrap(),
+        std::fs::read(root().join("docs/problems.md")).unwrap()
+    );
 }
 
-/// Every kind `validate` reports has its row in the README's list.
+/// Every kind the code reports, read from where the code defines them (the
+/// validation's problems, the policy's keys, the errors of reading and
+/// checking), has exactly one anchor on the problem kinds' page, with its
+/// description, and the page has no anchor for a kind that does not exist.
 #[test]
-fn the_readme_describes_every_kind() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    for doc in snakeladder_render::kinds::KINDS {
-        let anchor = snakeladder_render::kinds::anchor(doc.kind);
-        let row = format!("| <a id=\"{anchor}\"></a>`{}` | {}.", doc.kind, doc.short);
-        assert!(readme.contains(&row), "README lacks {row}");
+fn the_problems_page_describes_every_kind_once() {
+    let kinds: Vec<&str> = snakeladder::Problem::KINDS
+        .iter()
+        .copied()
+        .chain(snakeladder::policy::Thresholds::KEYS)
+        .chain(snakeladder_render::kinds::OTHER_KINDS)
+        .collect();
+    let expected: Vec<String> = kinds
+        .iter()
+        .map(|k| snakeladder_render::kinds::anchor(k))
+        .collect();
+    assert_eq!(problem_page_anchors(), expected);
+    let page = std::fs::read_to_string(root().join("docs/problems.md")).unwrap();
+    for kind in kinds {
+        let doc = snakeladder_render::kinds::describe(kind)
+            .unwrap_or_else(|| panic!("{kind} has no description"));
+        let anchor = snakeladder_render::kinds::anchor(kind);
+        let row = format!(
+            "| <a id=\"{anchor}\"></a>`{kind}` | {}. {} |",
+            doc.short, doc.full
+        );
+        assert!(page.contains(&row), "docs/problems.md lacks {row}");
     }
 }
 

@@ -1,6 +1,11 @@
 //! What each kind of finding means, in one table: the one-line and full
-//! descriptions SARIF's rules carry, and the README anchor (`#kind-KIND`,
-//! under "Problem kinds") each rule's help points at.
+//! descriptions SARIF's rules carry, and the anchor of each kind
+//! (`#kind-KIND`) on this page, where each rule's help points.
+//!
+// The page is the repository's docs/problems.md (through a symbolic link
+// that `cargo package` turns into the file), so docs.rs carries every
+// anchor of the version it documents.
+#![doc = include_str!("../docs/problems.md")]
 
 /// The description of one kind of finding.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -248,7 +253,8 @@ pub fn describe(kind: &str) -> Option<&'static KindDoc> {
     KINDS.iter().find(|d| d.kind == kind)
 }
 
-/// The README anchor of a kind's description: `kind-KIND`.
+/// The anchor of a kind's description on this page (docs/problems.md):
+/// `kind-KIND`, with the kind's underscores as hyphens.
 pub fn anchor(kind: &str) -> String {
     format!("kind-{}", kind.replace('_', "-"))
 }

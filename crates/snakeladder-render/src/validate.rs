@@ -512,7 +512,7 @@ impl<'a, W: Write> Stream<'a, W> {
                 let tool = json!({"driver": {
                     "name": "snakeladder",
                     "version": version,
-                    "informationUri": readme_url(version, None),
+                    "informationUri": docs_url(version, None),
                     "rules": rules,
                 }});
                 write!(self.out, ",\n{0}{0}{0}\"tool\": ", INDENT)?;
@@ -529,30 +529,33 @@ impl<'a, W: Write> Stream<'a, W> {
     }
 }
 
-/// The README this version documents, at the section `anchor`: the
-/// package's repository when it names one, else its page on docs.rs.
-fn readme_url(version: &str, anchor: Option<&str>) -> String {
+/// The documentation of this version: with no anchor, the command's README
+/// (the package's repository when it names one, else the command's page on
+/// docs.rs); with an anchor, the problem kinds' page, docs/problems.md (in
+/// the repository, else the renderer's `kinds` module on docs.rs, whose
+/// documentation is that page), where every kind has its anchor.
+fn docs_url(version: &str, anchor: Option<&str>) -> String {
     let repository = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
-    let mut url = if repository.is_empty() {
-        format!("https://docs.rs/crate/snakeladder/{version}")
-    } else {
-        format!("{repository}/blob/v{version}/README.md")
-    };
-    if let Some(anchor) = anchor {
-        url.push('#');
-        url.push_str(anchor);
+    match (repository.is_empty(), anchor) {
+        (true, None) => format!("https://docs.rs/crate/snakeladder-cli/{version}"),
+        (false, None) => format!("{repository}/blob/v{version}/README.md"),
+        (true, Some(anchor)) => format!(
+            "https://docs.rs/snakeladder-render/{version}/snakeladder_render/kinds/index.html#{anchor}"
+        ),
+        (false, Some(anchor)) => {
+            format!("{repository}/blob/v{version}/docs/problems.md#{anchor}")
+        }
     }
-    url
 }
 
 /// The rule of one kind: its one-line and full descriptions, and help
-/// pointing at the kind's section of the README.
+/// pointing at the kind's anchor on the problem kinds' page.
 fn rule(kind: &str, version: &str) -> serde_json::Value {
     let (short, full) = match crate::kinds::describe(kind) {
         Some(d) => (d.short.to_string(), d.full.to_string()),
         None => (kind.replace('_', " "), kind.replace('_', " ")),
     };
-    let url = readme_url(version, Some(&crate::kinds::anchor(kind)));
+    let url = docs_url(version, Some(&crate::kinds::anchor(kind)));
     json!({
         "id": kind,
         "name": kind,
@@ -560,7 +563,7 @@ fn rule(kind: &str, version: &str) -> serde_json::Value {
         "fullDescription": {"text": full},
         "help": {
             "text": format!("{full} See {url}"),
-            "markdown": format!("{full}\n\n[The `{kind}` problem in the README]({url})"),
+            "markdown": format!("{full}\n\n[The `{kind}` problem]({url})"),
         },
         "helpUri": url,
     })
