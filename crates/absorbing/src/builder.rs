@@ -1083,10 +1083,8 @@ enum SumCheck {
 /// never taken as rounded: whoever writes `1/3` means it exactly.
 fn sum_to_one(values: &[&Value], decimals: bool) -> SumCheck {
     if values.iter().all(|v| matches!(v, Value::Exact(_))) {
-        if let Some(one) = small_sum_is_one(values) {
-            if one {
-                return SumCheck::One;
-            }
+        if small_sum_is_one(values) == Some(true) {
+            return SumCheck::One;
         }
         let mut sum = BigRational::zero();
         for v in values {
