@@ -175,6 +175,10 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         absorbing::read::json_file(&args.file).map_err(ChainError::Read)?
     } else {
         let mut explicit = Explicit::new(&args.file);
+        if !args.exact {
+            // No fraction is asked for: none is built.
+            explicit = explicit.floats();
+        }
         if let Some(lab) = &args.labels {
             explicit = explicit.labels(lab);
         }

@@ -179,6 +179,9 @@ pub struct ChainBuilder {
     /// Rows a reader could not read whole: their sums are not checked, as
     /// they would only repeat the reading problem.
     unchecked_rows: BTreeSet<u64>,
+    /// Whether readers take every number as the nearest float, keeping no
+    /// fraction ([`Explicit::floats`](crate::read::Explicit::floats)).
+    pub(crate) floats: bool,
 }
 
 impl ChainBuilder {
@@ -214,6 +217,7 @@ impl ChainBuilder {
             files: Vec::new(),
             read_problems: Problems::default(),
             unchecked_rows: BTreeSet::new(),
+            floats: false,
         }
     }
 

@@ -104,3 +104,46 @@ fn every_committed_instance_matches_storms_exact_results() {
     // Every committed property of the set (docs/prism-set.md).
     assert!(checked >= 18, "only {checked} properties checked");
 }
+
+/// Reading numbers straight into floats gives, bit for bit, the floats of
+/// the exact fractions (both round once, correctly), on every committed
+/// instance: the float answers do not depend on whether fractions were
+/// asked for.
+#[test]
+fn floats_read_directly_are_the_fractions_rounded() {
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(prism().join("expected.json")).unwrap())
+            .unwrap();
+    let mut rows = 0;
+    for instance in expected["instances"].as_array().unwrap() {
+        if instance["committed"] != true {
+            continue;
+        }
+        let dir = prism().join(instance["name"].as_str().unwrap());
+        let tra = dir.join(instance["files"]["tra"].as_str().unwrap());
+        let exact = Explicit::new(&tra)
+            .initial_state(0)
+            .target_states([0])
+            .read()
+            .unwrap();
+        let floats = Explicit::new(&tra)
+            .initial_state(0)
+            .target_states([0])
+            .floats()
+            .read()
+            .unwrap();
+        assert!(floats.exact_row(0).is_none());
+        for s in 0..exact.len() {
+            let bits =
+                |c: &absorbing::Chain| c.row(s).map(|(t, p)| (t, p.to_bits())).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&exact),
+                bits(&floats),
+                "{} state {s}",
+                instance["name"]
+            );
+            rows += 1;
+        }
+    }
+    assert!(rows > 10_000, "only {rows} rows compared");
+}

@@ -108,6 +108,49 @@ pub(crate) fn parse_number(text: &[u8]) -> Result<(Value, bool), String> {
     decimal(text).map(|r| (Value::Exact(r), true))
 }
 
+/// [`parse_number`] read straight into the nearest `f64`, without the
+/// exact fraction: for a chain whose fractions nobody asked for. A short
+/// decimal or a fraction of integers below 2⁵³ is rounded once by the
+/// standard library (correctly, as the exact fraction's own conversion
+/// is); anything else, and every malformed text, goes through
+/// [`parse_number`], so the same texts are accepted and refused with the
+/// same reasons.
+pub(crate) fn parse_number_as_float(text: &[u8]) -> Result<(Value, bool), String> {
+    /// Longest decimal read directly: 17 significant digits and room for a
+    /// sign, a point and a small exponent, far from `f64`'s range.
+    const SHORT: usize = 24;
+    let plain = text.len() <= SHORT
+        && text
+            .iter()
+            .all(|&b| b.is_ascii_digit() || matches!(b, b'.' | b'/' | b'+' | b'-'));
+    if plain && let Ok(s) = std::str::from_utf8(text) {
+        match s.split_once('/') {
+            None => {
+                if let Ok(x) = s.parse::<f64>()
+                    && x.is_finite()
+                    && s.bytes().any(|b| b.is_ascii_digit())
+                    && !s.starts_with('+')
+                {
+                    return Ok((Value::Float(x), true));
+                }
+            }
+            Some((n, d)) => {
+                let exact = |t: &str| {
+                    t.bytes().all(|b| b.is_ascii_digit()) && !t.is_empty() && t.len() <= 15
+                };
+                if exact(n)
+                    && exact(d)
+                    && let (Ok(n), Ok(d)) = (n.parse::<u64>(), d.parse::<u64>())
+                    && d > 0
+                {
+                    return Ok((Value::Float(n as f64 / d as f64), false));
+                }
+            }
+        }
+    }
+    parse_number(text).map(|(v, decimal)| (Value::Float(v.to_f64()), decimal))
+}
+
 /// NaN and the infinities, in the spellings of Java's and C's number
 /// printers.
 fn special(text: &[u8]) -> Option<f64> {

@@ -12,7 +12,7 @@
 //! model type (`dtmc`) and no counts line; the number of states is then one
 //! more than the largest state named. Both are read.
 
-use super::number::{parse_number, parse_state};
+use super::number::{parse_number, parse_number_as_float, parse_state};
 use super::text::{Field, fields, first_column, lines};
 use crate::builder::{ChainBuilder, Pos};
 use crate::error::{ProblemKind, quote};
@@ -160,7 +160,12 @@ fn transition(b: &mut ChainBuilder, fs: &[Field], line: u64, file: u8, text: &[u
         return;
     }
     let to = state(b, fs[1], "a state number", at(fs[1].column));
-    let value = match parse_number(fs[2].text) {
+    let parse = if b.floats {
+        parse_number_as_float
+    } else {
+        parse_number
+    };
+    let value = match parse(fs[2].text) {
         Ok(v) => Some(v),
         Err(reason) => {
             let kind = ProblemKind::BadNumber {
