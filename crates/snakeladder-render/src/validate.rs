@@ -299,7 +299,7 @@ pub enum StreamFormat<'a> {
     Text,
     /// As [`github`].
     Github,
-    /// As [`json`], printed with its schema version as
+    /// As [`json()`], printed with its schema version as
     /// [`crate::json::pretty`] prints it. The problems follow the list of
     /// files, so they wait in `spool` (a temporary file, read back from
     /// its start) until the last file is in.

@@ -109,7 +109,7 @@ impl SweepSolver {
 
     /// [`Self::solve`] of each right-hand side of `bs`, the same digits as
     /// one at a time; on a small chain (`W` kept) their first sweeps run
-    /// [`SOLVE_LANES`] at a time ([`Self::sweep_rows`]).
+    /// `SOLVE_LANES` at a time (`Self::sweep_rows`).
     ///
     /// # Panics
     /// If a right-hand side does not have `n` entries.

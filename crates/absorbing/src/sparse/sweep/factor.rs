@@ -18,7 +18,7 @@ impl SweepSolver {
     /// Factors `I − q` given each state's chance of absorption in one step
     /// (`None`: what its row leaves of 1). The diagonal `1 − q(i, i)` is
     /// taken as that chance plus the rest of the row, and the Schur
-    /// complement is factored by [`Gth`] with its own chances of absorption,
+    /// complement is factored by the subtraction-free (GTH) elimination with its own chances of absorption,
     /// so no step subtracts: a state left with a chance of 1e-200 keeps it
     /// where `1 − q(i, i)` is 0 in `f64` (docs/figures.md §2a).
     ///
@@ -77,7 +77,7 @@ impl SweepSolver {
         Self::from_split(split, trapped)
     }
 
-    /// [`SweepSolver::from_parts`] given what it derives from its parts:
+    /// `SweepSolver::from_parts` given what it derives from its parts:
     /// a compiled chain builds them in one pass over its rows.
     ///
     /// # Errors

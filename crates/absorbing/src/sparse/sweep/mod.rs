@@ -162,7 +162,7 @@ fn skips_enough(n: usize, layout: &Layout) -> bool {
 }
 
 /// What [`SweepSolver::from_split`] factors: `Q` and what it derives from
-/// it, as [`SweepSolver::from_parts`] derives them.
+/// it, as `SweepSolver::from_parts` derives them.
 #[derive(Clone, Debug)]
 pub struct Split {
     /// `Q` off its diagonal, shared with its owner (a compiled chain's

@@ -26,7 +26,7 @@ impl SweepSolver {
     /// the chance of absorption `finish(i)`, read a few times over: a
     /// compiled chain is planned without building a copy of its `Q`
     /// (800 MB for ten million states). Finds the same plain stretches as
-    /// the factorisation will ([`super::stretch`]), so the work and memory
+    /// the factorisation will (its stretches), so the work and memory
     /// of its column sweeps are those of the sweeps that will run.
     /// `shared`: the solver will share `Q` off its diagonal with its owner
     /// (a compiled chain holds its rows in that form, counted with the
