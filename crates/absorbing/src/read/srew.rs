@@ -16,7 +16,7 @@
 //! numbers whose first is the number of states cannot be a reward (state
 //! numbers are below it), so it is read as PRISM's counts line.
 
-use super::number::parse_value;
+use super::number::{parse_number_as_float, parse_value};
 use super::text::{Field, fields, first_column, lines};
 use super::tra::state;
 use crate::builder::{ChainBuilder, Pos};
@@ -54,7 +54,12 @@ pub(crate) fn read_srew(b: &mut ChainBuilder, text: &[u8], file: u8) {
             continue;
         }
         let s = state(b, fs[0], "a state number", at(line.number, fs[0].column));
-        let value = match parse_value(fs[1].text) {
+        let parsed = if b.floats {
+            parse_number_as_float(fs[1].text).map(|(v, _)| v)
+        } else {
+            parse_value(fs[1].text)
+        };
+        let value = match parsed {
             Ok(v) => Some(v),
             Err(reason) => {
                 let kind = ProblemKind::BadNumber {
